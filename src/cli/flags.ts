@@ -1,0 +1,34 @@
+import { Flags } from '@oclif/core';
+
+/** Where the runtime's NRI socket is, for every command that connects as a plugin. */
+export const DEFAULT_SOCKET = '/var/run/nri/nri.sock';
+
+export const socketFlag = Flags.string({
+  char: 's',
+  description: 'Path of the runtime\'s NRI socket.',
+  env: 'NRI_SOCKET_PATH',
+  default: DEFAULT_SOCKET,
+  helpValue: 'PATH',
+});
+
+export const pluginNameFlag = (defaultName: string) =>
+  Flags.string({
+    description: 'Name this transient plugin registers with (the runtime logs it).',
+    default: defaultName,
+    helpValue: 'NAME',
+  });
+
+export const pluginIndexFlag = (defaultIndex: string) =>
+  Flags.string({
+    description: 'Two-digit index this transient plugin registers with; it orders plugins on each event.',
+    default: defaultIndex,
+    helpValue: 'NN',
+  });
+
+export const outputFlag = <T extends string>(choices: readonly T[], defaultValue: T) =>
+  Flags.option({
+    char: 'o',
+    description: 'Output format.',
+    options: choices,
+    default: defaultValue,
+  })();
