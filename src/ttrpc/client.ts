@@ -1,0 +1,193 @@
+// The calling side of a ttrpc connection: unary calls, many in flight, answered in any order.
+import { EventEmitter } from 'node:events';
+import type { Duplex } from 'node:stream';
+import { FrameDecoder, HEADER_LENGTH, MESSAGE_LENGTH_MAX, MessageType, encodeHeader, type DecodedFrame } from './frame.js';
+import { decodeResponse, encodeRequest, type KeyValue } from './messages.js';
+import { Code, TtrpcClosedError, TtrpcError, TtrpcProtocolError } from './status.js';
+
+export interface CallOptions {
+  /** Deadline relative to now; sent as timeout_nano and enforced locally. Zero or less fails at once. */
+  timeoutMs?: number;
+  metadata?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface TtrpcClientOptions {
+  maxMessageLength?: number;
+}
+
+interface PendingCall {
+  service: string;
+  method: string;
+  resolve(payload: Buffer): void;
+  reject(err: Error): void;
+  timer: NodeJS.Timeout | undefined;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+const LAST_STREAM_ID = 0xffffffff;
+
+/**
+ * A ttrpc client over any Duplex (a unix socket, one logical connection of a mux...).
+ * The client owns the stream: close() destroys it, and its end or failure closes the
+ * client. Emits 'close' (err?: Error) once; never emits 'error'.
+ */
+export class TtrpcClient extends EventEmitter {
+  readonly #stream: Duplex;
+  readonly #decoder: FrameDecoder;
+  readonly #max: number;
+  readonly #pending = new Map<number, PendingCall>();
+  #nextStreamId = 1; // client-initiated streams are odd and increase
+  #closed = false;
+
+  constructor(stream: Duplex, opts: TtrpcClientOptions = {}) {
+    super();
+    this.#stream = stream;
+    this.#max = opts.maxMessageLength ?? MESSAGE_LENGTH_MAX;
+    this.#decoder = new FrameDecoder({ maxMessageLength: this.#max, oversize: 'skip' });
+    stream.on('data', (chunk: Buffer) => this.#onData(chunk));
+    // Kept after close too: a destroyed stream may still report an error, which must not go unhandled.
+    stream.on('error', (err: Error) => this.close(err));
+    stream.on('end', () => this.close());
+    stream.on('close', () => this.close());
+    if (stream.destroyed) this.close();
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Calls service/method with an already encoded payload; resolves with the answer's payload. */
+  call(service: string, method: string, payload: Uint8Array, opts: CallOptions = {}): Promise<Buffer> {
+    return new Promise<Buffer>((resolve, reject) => {
+      const where = { service, method };
+      if (this.#closed) {
+        reject(new TtrpcClosedError('the connection is closed', where));
+        return;
+      }
+      const { signal, timeoutMs } = opts;
+      if (signal?.aborted) {
+        reject(new TtrpcError(Code.Canceled, 'the call was aborted before it was sent', { ...where, cause: signal.reason }));
+        return;
+      }
+      if (timeoutMs !== undefined && !(timeoutMs > 0)) {
+        reject(new TtrpcError(Code.DeadlineExceeded, `the deadline (${timeoutMs} ms) passed before the call was sent`, where));
+        return;
+      }
+      const body = encodeRequest({
+        service,
+        method,
+        payload,
+        timeoutNano: timeoutMs === undefined ? 0 : Math.round(timeoutMs * 1e6),
+        metadata: toKeyValues(opts.metadata),
+      });
+      if (body.length > this.#max) {
+        // Refused before it costs a stream id, so the connection carries on unharmed.
+        reject(
+          new TtrpcError(Code.ResourceExhausted, `request of ${body.length} bytes exceeds the maximum message size of ${this.#max}`, where),
+        );
+        return;
+      }
+      const streamId = this.#nextStreamId;
+      if (streamId > LAST_STREAM_ID) {
+        const err = new TtrpcClosedError('stream ids are exhausted on this connection', where);
+        reject(err);
+        this.close(err);
+        return;
+      }
+      this.#nextStreamId += 2;
+
+      const call: PendingCall = { service, method, resolve, reject, timer: undefined, signal, onAbort: undefined };
+      if (timeoutMs !== undefined) {
+        call.timer = setTimeout(() => {
+          this.#settle(streamId)?.reject(new TtrpcError(Code.DeadlineExceeded, `no answer within ${timeoutMs} ms`, where));
+        }, timeoutMs);
+        call.timer.unref();
+      }
+      if (signal) {
+        call.onAbort = () => {
+          this.#settle(streamId)?.reject(new TtrpcError(Code.Canceled, 'the call was aborted', { ...where, cause: signal.reason }));
+        };
+        signal.addEventListener('abort', call.onAbort, { once: true });
+      }
+      this.#pending.set(streamId, call);
+
+      const frame = Buffer.allocUnsafe(HEADER_LENGTH + body.length);
+      encodeHeader(frame, 0, body.length, streamId, MessageType.Request, 0);
+      body.copy(frame, HEADER_LENGTH);
+      this.#stream.write(frame);
+    });
+  }
+
+  /** Closes the connection; every pending call fails with TtrpcClosedError (its cause is err). */
+  close(err?: Error): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const calls = [...this.#pending.keys()].map((id) => this.#settle(id)!);
+    for (const c of calls) {
+      const why = err ? `the connection closed: ${err.message}` : 'the connection closed before the answer came';
+      c.reject(new TtrpcClosedError(why, { service: c.service, method: c.method, cause: err }));
+    }
+    this.#stream.destroy();
+    this.emit('close', err);
+  }
+
+  /** Removes a pending call and its guards; undefined if it was already settled. */
+  #settle(streamId: number): PendingCall | undefined {
+    const call = this.#pending.get(streamId);
+    if (!call) return undefined;
+    this.#pending.delete(streamId);
+    if (call.timer) clearTimeout(call.timer);
+    if (call.onAbort) call.signal!.removeEventListener('abort', call.onAbort);
+    return call;
+  }
+
+  #onData(chunk: Buffer): void {
+    if (this.#closed) return;
+    let frames: DecodedFrame[];
+    try {
+      frames = this.#decoder.push(chunk);
+    } catch (err) {
+      this.close(err instanceof Error ? err : new TtrpcProtocolError(String(err)));
+      return;
+    }
+    for (const f of frames) {
+      if (this.#closed) return;
+      this.#onFrame(f);
+    }
+  }
+
+  #onFrame({ header, payload, oversize }: DecodedFrame): void {
+    // Answers for calls that timed out or were aborted arrive late and are dropped, as in Go.
+    if (header.type !== MessageType.Response && header.type !== MessageType.Data) return;
+    const call = this.#settle(header.streamId);
+    if (!call) return;
+    const where = { service: call.service, method: call.method };
+    if (oversize) {
+      call.reject(
+        new TtrpcError(Code.ResourceExhausted, `response of ${header.length} bytes exceeds the maximum message size of ${this.#max}`, where),
+      );
+      return;
+    }
+    if (header.type === MessageType.Data) {
+      call.reject(new TtrpcError(Code.Internal, 'the server sent stream data on a unary call', where));
+      return;
+    }
+    let answer;
+    try {
+      answer = decodeResponse(payload);
+    } catch (err) {
+      call.reject(new TtrpcError(Code.Internal, `undecodable response: ${(err as Error).message}`, { ...where, cause: err }));
+      return;
+    }
+    const st = answer.status;
+    if (st && st.code !== Code.OK) call.reject(new TtrpcError(st.code, st.message, where));
+    else call.resolve(answer.payload as Buffer);
+  }
+}
+
+function toKeyValues(md: Record<string, string> | undefined): KeyValue[] {
+  if (!md) return [];
+  return Object.entries(md).map(([key, value]) => ({ key, value }));
+}

@@ -1,0 +1,28 @@
+// ttrpc, containerd's lightweight RPC protocol: frame codec, envelope messages, client and server.
+export {
+  HEADER_LENGTH,
+  MESSAGE_LENGTH_MAX,
+  MessageType,
+  FLAG_REMOTE_CLOSED,
+  FLAG_REMOTE_OPEN,
+  FLAG_NO_DATA,
+  FrameDecoder,
+  encodeFrame,
+  decodeHeader,
+  type FrameHeader,
+  type DecodedFrame,
+  type FrameDecoderOptions,
+} from './frame.js';
+export {
+  encodeRequest,
+  decodeRequest,
+  encodeResponse,
+  decodeResponse,
+  type TtrpcRequest,
+  type TtrpcResponse,
+  type TtrpcStatus,
+  type KeyValue,
+} from './messages.js';
+export { Code, codeName, TtrpcError, TtrpcProtocolError, TtrpcClosedError, type TtrpcErrorOptions } from './status.js';
+export { TtrpcClient, type CallOptions, type TtrpcClientOptions } from './client.js';
+export { TtrpcServer, ServerConnection, type Handler, type HandlerContext, type TtrpcServerOptions } from './server.js';

@@ -1,0 +1,151 @@
+// The ttrpc envelope messages (containerd/ttrpc request.proto) and google.rpc.Status,
+// encoded and decoded by hand. Field numbers:
+//   Request  { string service = 1; string method = 2; bytes payload = 3; int64 timeout_nano = 4; repeated KeyValue metadata = 5; }
+//   KeyValue { string key = 1; string value = 2; }
+//   Response { google.rpc.Status status = 1; bytes payload = 2; }
+//   Status   { int32 code = 1; string message = 2; repeated google.protobuf.Any details = 3; }
+// Unknown fields are skipped; proto3 defaults (empty, zero) are not written.
+import { ProtoReader, ProtoWriter, WIRE_LEN, WIRE_VARINT, asBuffer, int64Size, varintSize } from './wire.js';
+
+export interface KeyValue {
+  key: string;
+  value: string;
+}
+
+export interface TtrpcRequest {
+  service: string;
+  method: string;
+  payload: Uint8Array;
+  /** Relative deadline in nanoseconds; 0 means none. */
+  timeoutNano: number;
+  metadata: KeyValue[];
+}
+
+export interface TtrpcStatus {
+  code: number;
+  message: string;
+}
+
+export interface TtrpcResponse {
+  /** Absent status reads as OK, as the Go client does. */
+  status?: TtrpcStatus;
+  payload: Uint8Array;
+}
+
+function lenField(contentLength: number): number {
+  return 1 + varintSize(contentLength) + contentLength;
+}
+
+export function encodeRequest(r: TtrpcRequest): Buffer {
+  const serviceLen = Buffer.byteLength(r.service, 'utf8');
+  const methodLen = Buffer.byteLength(r.method, 'utf8');
+  let size = 0;
+  if (serviceLen) size += lenField(serviceLen);
+  if (methodLen) size += lenField(methodLen);
+  if (r.payload.length) size += lenField(r.payload.length);
+  if (r.timeoutNano) size += 1 + int64Size(r.timeoutNano);
+  const kvLens: number[] = [];
+  for (const kv of r.metadata) {
+    const k = Buffer.byteLength(kv.key, 'utf8');
+    const v = Buffer.byteLength(kv.value, 'utf8');
+    const inner = (k ? lenField(k) : 0) + (v ? lenField(v) : 0);
+    kvLens.push(k, v, inner);
+    size += lenField(inner);
+  }
+  const w = new ProtoWriter(Buffer.allocUnsafe(size));
+  if (serviceLen) w.string(1, r.service, serviceLen);
+  if (methodLen) w.string(2, r.method, methodLen);
+  if (r.payload.length) w.bytes(3, r.payload);
+  if (r.timeoutNano) {
+    w.tag(4, WIRE_VARINT);
+    w.int64(r.timeoutNano);
+  }
+  r.metadata.forEach((kv, i) => {
+    const [k, v, inner] = [kvLens[i * 3]!, kvLens[i * 3 + 1]!, kvLens[i * 3 + 2]!];
+    w.tag(5, WIRE_LEN);
+    w.varint(inner);
+    if (k) w.string(1, kv.key, k);
+    if (v) w.string(2, kv.value, v);
+  });
+  return w.buf;
+}
+
+export function decodeRequest(bytes: Uint8Array): TtrpcRequest {
+  const r = new ProtoReader(asBuffer(bytes), 0, bytes.length, 'ttrpc Request');
+  const out: TtrpcRequest = { service: '', method: '', payload: Buffer.alloc(0), timeoutNano: 0, metadata: [] };
+  while (!r.done()) {
+    const [field, wire] = r.tag();
+    if (field === 1 && wire === WIRE_LEN) out.service = r.string();
+    else if (field === 2 && wire === WIRE_LEN) out.method = r.string();
+    else if (field === 3 && wire === WIRE_LEN) out.payload = r.bytes();
+    else if (field === 4 && wire === WIRE_VARINT) out.timeoutNano = r.int64();
+    else if (field === 5 && wire === WIRE_LEN) out.metadata.push(decodeKeyValue(r));
+    else r.skip(wire, field);
+  }
+  return out;
+}
+
+function decodeKeyValue(outer: ProtoReader): KeyValue {
+  const [start, end] = outer.span();
+  const r = new ProtoReader(outer.buf, start, end, 'ttrpc KeyValue');
+  const kv: KeyValue = { key: '', value: '' };
+  while (!r.done()) {
+    const [field, wire] = r.tag();
+    if (field === 1 && wire === WIRE_LEN) kv.key = r.string();
+    else if (field === 2 && wire === WIRE_LEN) kv.value = r.string();
+    else r.skip(wire, field);
+  }
+  return kv;
+}
+
+export function encodeResponse(resp: TtrpcResponse): Buffer {
+  let statusLen = 0;
+  let messageLen = 0;
+  if (resp.status) {
+    messageLen = Buffer.byteLength(resp.status.message, 'utf8');
+    // int32 negatives are sign-extended to ten bytes, like int64
+    if (resp.status.code) statusLen += 1 + int64Size(resp.status.code);
+    if (messageLen) statusLen += lenField(messageLen);
+  }
+  let size = resp.status ? lenField(statusLen) : 0;
+  if (resp.payload.length) size += lenField(resp.payload.length);
+  const w = new ProtoWriter(Buffer.allocUnsafe(size));
+  if (resp.status) {
+    // Written even when empty (code OK), as the Go server does.
+    w.tag(1, WIRE_LEN);
+    w.varint(statusLen);
+    if (resp.status.code) {
+      w.tag(1, WIRE_VARINT);
+      w.int64(resp.status.code);
+    }
+    if (messageLen) w.string(2, resp.status.message, messageLen);
+  }
+  if (resp.payload.length) w.bytes(2, resp.payload);
+  return w.buf;
+}
+
+export function decodeResponse(bytes: Uint8Array): TtrpcResponse {
+  const r = new ProtoReader(asBuffer(bytes), 0, bytes.length, 'ttrpc Response');
+  const out: TtrpcResponse = { payload: Buffer.alloc(0) };
+  while (!r.done()) {
+    const [field, wire] = r.tag();
+    if (field === 1 && wire === WIRE_LEN) out.status = decodeStatus(r, out.status);
+    else if (field === 2 && wire === WIRE_LEN) out.payload = r.bytes();
+    else r.skip(wire, field);
+  }
+  return out;
+}
+
+/** Decodes google.rpc.Status; a repeated occurrence merges into the previous one, as protobuf merges messages. */
+function decodeStatus(outer: ProtoReader, into: TtrpcStatus | undefined): TtrpcStatus {
+  const [start, end] = outer.span();
+  const r = new ProtoReader(outer.buf, start, end, 'google.rpc.Status');
+  const st: TtrpcStatus = into ?? { code: 0, message: '' };
+  while (!r.done()) {
+    const [field, wire] = r.tag();
+    if (field === 1 && wire === WIRE_VARINT) st.code = r.int32();
+    else if (field === 2 && wire === WIRE_LEN) st.message = r.string();
+    else r.skip(wire, field); // details (Any) are not surfaced
+  }
+  return st;
+}

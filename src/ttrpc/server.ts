@@ -1,0 +1,252 @@
+// The serving side: registered handlers, one ServerConnection per stream served.
+import { EventEmitter } from 'node:events';
+import type { Duplex } from 'node:stream';
+import { FLAG_REMOTE_OPEN, FrameDecoder, MESSAGE_LENGTH_MAX, MessageType, encodeFrame, type DecodedFrame } from './frame.js';
+import { decodeRequest, encodeResponse, type TtrpcRequest, type TtrpcStatus } from './messages.js';
+import { Code, TtrpcClosedError, TtrpcError, TtrpcProtocolError } from './status.js';
+
+export interface HandlerContext {
+  service: string;
+  method: string;
+  metadata: Record<string, string>;
+  /** When the caller stops waiting, in ms since the epoch; absent when it sent no timeout. */
+  deadline?: number;
+  /** Aborted when the deadline passes (reason: TtrpcError DeadlineExceeded) or the connection closes (TtrpcClosedError). */
+  signal: AbortSignal;
+}
+
+export type Handler = (payload: Buffer, ctx: HandlerContext) => Promise<Uint8Array> | Uint8Array;
+
+export interface TtrpcServerOptions {
+  maxMessageLength?: number;
+}
+
+/** A set of handlers; serve() runs them on a stream. One server may serve many streams. */
+export class TtrpcServer {
+  readonly #services = new Map<string, Map<string, Handler>>();
+  readonly #max: number;
+
+  constructor(opts: TtrpcServerOptions = {}) {
+    this.#max = opts.maxMessageLength ?? MESSAGE_LENGTH_MAX;
+  }
+
+  register(service: string, method: string, handler: Handler): void {
+    let methods = this.#services.get(service);
+    if (!methods) this.#services.set(service, (methods = new Map()));
+    if (methods.has(method)) throw new Error(`ttrpc handler for ${service}/${method} is already registered`);
+    methods.set(method, handler);
+  }
+
+  serve(stream: Duplex): ServerConnection {
+    return new ServerConnection(stream, (service, method) => this.#resolve(service, method), this.#max);
+  }
+
+  /** Finds the handler, or the Unimplemented answer naming what is missing. */
+  #resolve(service: string, method: string): Handler | TtrpcError {
+    const methods = this.#services.get(service);
+    if (!methods) return new TtrpcError(Code.Unimplemented, `service ${service} is not served here`, { service, method });
+    const handler = methods.get(method);
+    if (!handler) return new TtrpcError(Code.Unimplemented, `method ${method} of service ${service} is not served here`, { service, method });
+    return handler;
+  }
+}
+
+type Resolver = (service: string, method: string) => Handler | TtrpcError;
+
+interface InFlight {
+  controller: AbortController;
+  timer: NodeJS.Timeout | undefined;
+  service: string;
+  method: string;
+}
+
+/**
+ * One served stream. It owns the stream: close() destroys it, and the stream's end or
+ * failure closes it. Emits 'close' (err?: Error) once; never emits 'error'.
+ */
+export class ServerConnection extends EventEmitter {
+  readonly #resolve: Resolver;
+  readonly #stream: Duplex;
+  readonly #max: number;
+  readonly #decoder: FrameDecoder;
+  readonly #inFlight = new Map<number, InFlight>();
+  #lastStreamId = 0;
+  #closed = false;
+
+  constructor(stream: Duplex, resolve: Resolver, maxMessageLength: number) {
+    super();
+    this.#resolve = resolve;
+    this.#stream = stream;
+    this.#max = maxMessageLength;
+    // Unknown message types pass the decoder and are ignored here, as the Go server does for future compatibility.
+    this.#decoder = new FrameDecoder({ maxMessageLength, oversize: 'skip', unknownTypes: 'pass' });
+    stream.on('data', (chunk: Buffer) => this.#onData(chunk));
+    stream.on('error', (err: Error) => this.close(err));
+    stream.on('end', () => this.close());
+    stream.on('close', () => this.close());
+    if (stream.destroyed) this.close();
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Requests being handled now. */
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  close(err?: Error): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const [, f] of this.#inFlight) {
+      if (f.timer) clearTimeout(f.timer);
+      const why = err ? `the connection closed: ${err.message}` : 'the connection closed';
+      f.controller.abort(new TtrpcClosedError(why, { service: f.service, method: f.method, cause: err }));
+    }
+    this.#inFlight.clear();
+    this.#stream.destroy();
+    this.emit('close', err);
+  }
+
+  #onData(chunk: Buffer): void {
+    if (this.#closed) return;
+    let frames: DecodedFrame[];
+    try {
+      frames = this.#decoder.push(chunk);
+    } catch (err) {
+      this.close(err instanceof Error ? err : new TtrpcProtocolError(String(err)));
+      return;
+    }
+    for (const f of frames) {
+      if (this.#closed) return;
+      this.#onFrame(f);
+    }
+  }
+
+  #onFrame({ header, payload, oversize }: DecodedFrame): void {
+    const id = header.streamId;
+    if (header.type !== MessageType.Request && header.type !== MessageType.Data) return;
+    if (oversize) {
+      this.#answerStatus(id, {
+        code: Code.ResourceExhausted,
+        message: `message of ${header.length} bytes exceeds the maximum message size of ${this.#max}`,
+      });
+      return;
+    }
+    if (id % 2 !== 1) {
+      this.#answerStatus(id, { code: Code.InvalidArgument, message: `stream id ${id} is even; client-initiated streams must be odd` });
+      return;
+    }
+    if (header.type === MessageType.Data) {
+      this.#answerStatus(id, { code: Code.InvalidArgument, message: `stream ${id} is not open for data (streaming is not supported)` });
+      return;
+    }
+    if (id <= this.#lastStreamId) {
+      this.#answerStatus(id, { code: Code.InvalidArgument, message: `stream id ${id} is reused or out of order (last was ${this.#lastStreamId})` });
+      return;
+    }
+    this.#lastStreamId = id;
+    let req: TtrpcRequest;
+    try {
+      req = decodeRequest(payload);
+    } catch (err) {
+      this.#answerStatus(id, { code: Code.InvalidArgument, message: `undecodable request: ${(err as Error).message}` });
+      return;
+    }
+    if (header.flags & FLAG_REMOTE_OPEN) {
+      this.#answerStatus(id, { code: Code.Unimplemented, message: `${req.service}/${req.method}: streaming requests are not supported` });
+      return;
+    }
+    const handler = this.#resolve(req.service, req.method);
+    if (handler instanceof TtrpcError) {
+      this.#answerStatus(id, { code: handler.code, message: handler.statusMessage });
+      return;
+    }
+    this.#run(id, req, handler);
+  }
+
+  #run(id: number, req: TtrpcRequest, handler: Handler): void {
+    const { service, method } = req;
+    const controller = new AbortController();
+    const flight: InFlight = { controller, timer: undefined, service, method };
+    const ctx: HandlerContext = { service, method, metadata: toRecord(req.metadata), signal: controller.signal };
+    if (req.timeoutNano !== 0) {
+      const ms = req.timeoutNano / 1e6;
+      ctx.deadline = Date.now() + ms;
+      const expire = () =>
+        controller.abort(new TtrpcError(Code.DeadlineExceeded, `the caller's deadline of ${ms} ms passed`, { service, method }));
+      if (ms <= 0) expire();
+      else {
+        // setTimeout caps at 2^31-1 ms; a longer deadline is as good as none.
+        if (ms < 0x7fffffff) {
+          flight.timer = setTimeout(expire, ms);
+          flight.timer.unref();
+        }
+      }
+    }
+    this.#inFlight.set(id, flight);
+    let result: Promise<Uint8Array>;
+    try {
+      result = Promise.resolve(handler(req.payload as Buffer, ctx));
+    } catch (err) {
+      result = Promise.reject(err);
+    }
+    result.then(
+      (payload) => this.#finish(id, flight, payload, undefined),
+      (err: unknown) => this.#finish(id, flight, undefined, err),
+    );
+  }
+
+  #finish(id: number, flight: InFlight, payload: Uint8Array | undefined, err: unknown): void {
+    if (flight.timer) clearTimeout(flight.timer);
+    if (this.#inFlight.get(id) !== flight) return; // the connection closed meanwhile
+    this.#inFlight.delete(id);
+    if (err === undefined && payload instanceof Uint8Array) {
+      const body = encodeResponse({ status: { code: Code.OK, message: '' }, payload });
+      if (body.length <= this.#max) {
+        this.#write(id, body);
+        return;
+      }
+      this.#answerStatus(id, {
+        code: Code.ResourceExhausted,
+        message: `${flight.service}/${flight.method}: response of ${body.length} bytes exceeds the maximum message size of ${this.#max}`,
+      });
+      return;
+    }
+    this.#answerStatus(id, statusOf(err, payload, flight.controller.signal));
+  }
+
+  #answerStatus(id: number, status: TtrpcStatus): void {
+    let body = encodeResponse({ status, payload: Buffer.alloc(0) });
+    if (body.length > this.#max) {
+      // Only a huge error message gets here; its first kilobyte says enough.
+      body = encodeResponse({ status: { code: status.code, message: status.message.slice(0, 1024) }, payload: Buffer.alloc(0) });
+    }
+    this.#write(id, body);
+  }
+
+  #write(id: number, body: Uint8Array): void {
+    if (this.#closed) return;
+    this.#stream.write(encodeFrame(id, MessageType.Response, body));
+  }
+}
+
+/** The status a failed handler answers with. */
+function statusOf(err: unknown, payload: unknown, signal: AbortSignal): TtrpcStatus {
+  if (err instanceof TtrpcError) return { code: err.code, message: err.statusMessage };
+  // A handler that gave up because its signal fired answers with the signal's reason.
+  if (signal.aborted && signal.reason instanceof TtrpcError && err !== undefined) {
+    return { code: signal.reason.code, message: signal.reason.statusMessage };
+  }
+  if (err === undefined) {
+    return { code: Code.Internal, message: `handler returned ${typeof payload} instead of bytes` };
+  }
+  return { code: Code.Unknown, message: err instanceof Error ? err.message : String(err) };
+}
+
+function toRecord(kvs: Array<{ key: string; value: string }>): Record<string, string> {
+  const md: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const { key, value } of kvs) md[key] = value;
+  return md;
+}
