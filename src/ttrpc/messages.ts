@@ -111,7 +111,7 @@ export function encodeResponse(resp: TtrpcResponse): Buffer {
   if (resp.payload.length) size += lenField(resp.payload.length);
   const w = new ProtoWriter(Buffer.allocUnsafe(size));
   if (resp.status) {
-    // Written even when empty (code OK), as the Go server does.
+    // Written whenever given, even empty (code OK with no message).
     w.tag(1, WIRE_LEN);
     w.varint(statusLen);
     if (resp.status.code) {

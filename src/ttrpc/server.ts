@@ -203,7 +203,8 @@ export class ServerConnection extends EventEmitter {
     if (this.#inFlight.get(id) !== flight) return; // the connection closed meanwhile
     this.#inFlight.delete(id);
     if (err === undefined && payload instanceof Uint8Array) {
-      const body = encodeResponse({ status: { code: Code.OK, message: '' }, payload });
+      // No status on success: what the Go server writes (see the v0.6.1 captures).
+      const body = encodeResponse({ payload });
       if (body.length <= this.#max) {
         this.#write(id, body);
         return;
