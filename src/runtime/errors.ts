@@ -1,0 +1,72 @@
+// Typed errors of the pure half of the simulator. Each names the file, plugin or
+// container involved so that a command can print the message as it is.
+
+export class DiscoveryError extends Error {
+  override readonly name = 'DiscoveryError';
+  constructor(
+    message: string,
+    /** The plugin directory that was scanned. */
+    readonly pluginPath: string,
+    /** The entry (plugin executable or configuration file) that made discovery fail. */
+    readonly file: string,
+    readonly reason: 'read-dir' | 'bad-name' | 'read-config',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export class ScenarioError extends Error {
+  override readonly name = 'ScenarioError';
+  constructor(
+    message: string,
+    readonly file: string,
+    /** Where inside the document, e.g. "containers[2].resources.cpu_quota"; '' for the whole file. */
+    readonly path: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Two plugins set the same field of the same container: the runtime fails the request. */
+export class ConflictError extends Error {
+  override readonly name = 'ConflictError';
+  constructor(
+    /** The runtime's field name (the api.proto Field enum), with its key for keyed fields. */
+    readonly field: string,
+    /** [the plugin that owned the field first, the plugin that tried to set it again]. */
+    readonly plugins: [string, string],
+    readonly containerId: string,
+  ) {
+    super(
+      `conflicting changes to container "${containerId}": plugin "${plugins[1]}" tried to set ` +
+        `${field}, which plugin "${plugins[0]}" already set`,
+    );
+  }
+}
+
+/** A plugin answer the runtime refuses for another reason than a conflict. */
+export class MergeError extends Error {
+  override readonly name = 'MergeError';
+  constructor(
+    message: string,
+    readonly plugin: string,
+    readonly containerId: string,
+    readonly reason: 'update-during-creation',
+  ) {
+    super(message);
+  }
+}
+
+/** An operation on the simulated state named a pod or container that does not exist, or is in the way. */
+export class StateError extends Error {
+  override readonly name = 'StateError';
+  constructor(
+    message: string,
+    readonly reason: 'unknown-pod' | 'unknown-container' | 'duplicate' | 'pod-has-containers',
+    readonly id: string,
+  ) {
+    super(message);
+  }
+}
