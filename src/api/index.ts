@@ -1,5 +1,7 @@
-// Keep first: configures protobufjs (no Long) before the generated module loads.
-import './protobuf.js';
-import { nri as root } from './gen/nri.js';
-
-export import nri = root.pkg.api.v1alpha1;
+// Public surface of the NRI schema layer. schema.js configures protobufjs before the
+// generated module loads, so every import below sees plain-number 64-bit fields.
+export { nri } from './schema.js';
+export * from './events.js';
+export * from './plugin-name.js';
+export * from './services.js';
+export * from './optional.js';
