@@ -1,0 +1,120 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { lookupPluginConfig } from './config-lookup.js';
+import { configSyntaxError } from './config-syntax.js';
+import { probeEntry, type EntryFacts } from './entry.js';
+import { pathErrorFrom } from './errors.js';
+import { finding, type Finding, type RuntimeKind, type Severity } from './finding.js';
+import { directoryChainFindings, fileWriteFindings, runningAsRoot } from './permissions.js';
+import { byBytes, DEFAULT_PLUGIN_PATH, listDiscoverable } from './plugin-dir.js';
+import { existsSync } from 'node:fs';
+
+export interface ConfDirOptions {
+  runtime?: RuntimeKind;
+  checkOwner?: boolean;
+}
+
+export interface ConfFileUse {
+  file: string;
+  path: string;
+  /** Plugins (NN-name) the Go adaptation hands this file to. */
+  usedBy: string[];
+  /** Plugins for which a more specific NN-name.conf wins over this file. */
+  shadowedFor: string[];
+}
+
+export interface ConfDirReport {
+  dir: string;
+  pluginDir: string;
+  findings: Finding[];
+  files: ConfFileUse[];
+}
+
+export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PATH, opts: ConfDirOptions = {}): ConfDirReport {
+  const checkOwner = opts.checkOwner ?? runningAsRoot();
+  const isulad = opts.runtime === 'isulad';
+  let files: string[];
+  try {
+    files = readdirSync(dir).sort(byBytes);
+  } catch (err) {
+    throw pathErrorFrom(dir, err);
+  }
+  const findings: Finding[] = [...directoryChainFindings(dir, 'config', checkOwner)];
+  if (!existsSync(pluginDir)) {
+    findings.push(finding('info', pluginDir, 'plugin-dir-missing',
+      'the plugin directory does not exist: the runtime launches no plugin, so no file here is read',
+      'pass the runtime\'s plugin directory with --plugin-path'));
+  }
+
+  const usedBy = new Map<string, string[]>();
+  const shadowedFor = new Map<string, string[]>();
+  const push = (m: Map<string, string[]>, k: string, v: string) => m.set(k, [...(m.get(k) ?? []), v]);
+  for (const p of listDiscoverable(pluginDir)) {
+    const plugin = `${p.index}-${p.name}`;
+    const lookup = lookupPluginConfig(dir, p.index, p.name);
+    const chosen = lookup.path ?? lookup.error?.path;
+    if (chosen) push(usedBy, chosen, plugin);
+    if (chosen === lookup.candidates[0]) push(shadowedFor, lookup.candidates[1], plugin);
+  }
+
+  const report: ConfFileUse[] = [];
+  for (const file of files) {
+    const path = join(dir, file);
+    const add = (severity: Severity, code: string, message: string, fix: string) =>
+      findings.push(finding(severity, path, code, message, fix));
+    let facts: EntryFacts;
+    try {
+      facts = probeEntry(path);
+    } catch {
+      continue;
+    }
+    const users = usedBy.get(path) ?? [];
+    const shadowed = shadowedFor.get(path) ?? [];
+    report.push({ file, path, usedBy: users, shadowedFor: shadowed });
+
+    if (!file.endsWith('.conf')) {
+      add('info', 'not-a-conf-file', 'does not end in .conf: the runtime never reads it', 'rename it to NN-name.conf if a plugin should get it');
+      continue;
+    }
+    if (facts.self.isDirectory() && users.length === 0) {
+      add('info', 'directory-skipped', 'directory: no plugin reads it', 'move it out of the configuration directory');
+      continue;
+    }
+
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
+      if (code === 'ENOENT') {
+        add('warning', 'dangling-config-link', `symlink to ${facts.linkTarget ?? '?'}, which does not exist: the runtime treats the file as absent${/^\d\d-/.test(file) ? ' and falls back to name.conf' : ''}`, `fix the link or remove it`);
+      } else if (users.length > 0) {
+        add('error', 'config-unreadable', `cannot be read (${code}) but is the configuration of ${users.join(', ')}: containerd and CRI-O fail plugin discovery and start no pre-installed plugin`, `make it a readable regular file (chmod 0644), or remove it`);
+      } else {
+        add('warning', 'config-unreadable', `cannot be read (${code}); no plugin uses it today`, 'make it readable or remove it');
+      }
+      continue;
+    }
+
+    if (users.length > 0) {
+      add('info', 'config-used', `passed to ${users.join(', ')}`, 'nothing to do');
+      if (!/^\d\d-/.test(file)) {
+        add(isulad ? 'warning' : 'info', 'isulad-ignores-unindexed-config',
+          `iSulad reads only NN-name.conf: with iSulad, ${users.join(', ')} ${users.length > 1 ? 'are' : 'is'} not started`,
+          `rename or copy it to ${users.map((u) => `${u}.conf`).join(', ')} when the runtime is iSulad`);
+      }
+    } else if (shadowed.length > 0) {
+      add('warning', 'config-shadowed', `never read: ${shadowed.map((s) => `${s}.conf`).join(', ')} ${shadowed.length > 1 ? 'win' : 'wins'} over it`, 'merge it into the more specific file and remove it');
+    } else {
+      add('warning', 'config-orphan', `no plugin in ${pluginDir} is named so: the runtime never reads it`, 'rename it to NN-name.conf or name.conf of an installed plugin, or remove it');
+    }
+
+    if (facts.target) findings.push(...fileWriteFindings(facts.linkTarget ?? path, facts.target, 'config', checkOwner));
+
+    const syntax = configSyntaxError(text);
+    if (syntax) {
+      add('warning', 'config-not-yaml', `not valid YAML or JSON (${syntax}); the runtime passes the text through as it is, and most plugins will reject it`, `fix the syntax of ${path}`);
+    }
+  }
+  return { dir, pluginDir, findings, files: report };
+}

@@ -1,0 +1,28 @@
+/**
+ * A path a check was asked to look at cannot be looked at: it does not exist, is not
+ * the kind of thing expected, or cannot be read. Commands turn this into a usage error;
+ * doctor may turn it into a finding.
+ */
+export class CheckPathError extends Error {
+  readonly path: string;
+  readonly reason: 'missing' | 'unreadable' | 'not-a-directory' | 'not-a-file';
+  constructor(path: string, reason: CheckPathError['reason'], detail?: string, options?: { cause?: unknown }) {
+    const what = {
+      missing: 'does not exist',
+      unreadable: 'cannot be read',
+      'not-a-directory': 'is not a directory',
+      'not-a-file': 'is not a regular file',
+    }[reason];
+    super(`${path} ${what}${detail ? ` (${detail})` : ''}`, options);
+    this.name = 'CheckPathError';
+    this.path = path;
+    this.reason = reason;
+  }
+}
+
+export function pathErrorFrom(path: string, err: unknown): CheckPathError {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOENT') return new CheckPathError(path, 'missing', undefined, { cause: err });
+  if (code === 'ENOTDIR') return new CheckPathError(path, 'not-a-directory', undefined, { cause: err });
+  return new CheckPathError(path, 'unreadable', code ?? String(err), { cause: err });
+}

@@ -1,0 +1,11 @@
+export { finding, sortFindings, countFindings, type Finding, type Severity, type FindingCounts, type RuntimeKind } from './finding.js';
+export { CheckPathError } from './errors.js';
+export { checkPluginDir, listDiscoverable, DEFAULT_PLUGIN_PATH, type PluginDirOptions, type PluginDirReport, type PlannedPlugin } from './plugin-dir.js';
+export { checkConfDir, type ConfDirOptions, type ConfDirReport, type ConfFileUse } from './conf-dir.js';
+export { lookupPluginConfig, DEFAULT_PLUGIN_CONFIG_PATH, type ConfigLookup } from './config-lookup.js';
+export { checkSocket, DEFAULT_SOCKET_PATH, type SocketCheckOptions } from './socket.js';
+export {
+  lintRuntimeConfig, lintRuntimeConfigs, findRuntimeConfigs, detectFormat, UnknownConfigFormatError,
+  RUNTIME_CONFIG_LOCATIONS, type NriSettings, type RuntimeConfigReport,
+} from './runtime-config/index.js';
+export { runningAsRoot } from './permissions.js';
