@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import protobuf from 'protobufjs/minimal.js';
 import { METHODS, PLUGIN_SERVICE, RUNTIME_SERVICE, methodTypes, nri, optionalInt64, optionalString, optionalUInt64 } from '../../src/api/index.js';
 
-const roundTrip = <T>(cls: { encode(m: T): { finish(): Uint8Array }; decode(b: Uint8Array): T }, msg: T): T => cls.decode(cls.encode(msg).finish());
+interface Codec<I, M> {
+  encode(m: I): { finish(): Uint8Array };
+  decode(b: Uint8Array): M;
+}
+const roundTrip = <I, M>(cls: Codec<I, M>, msg: I): M => cls.decode(cls.encode(msg).finish());
 
 describe('generated NRI bindings', () => {
   it('round-trips a CreateContainerRequest with maps, repeated fields, wrappers and 64-bit numbers', () => {
@@ -56,8 +60,8 @@ describe('generated NRI bindings', () => {
     expect(c.user!.additionalGids).toEqual([4, 24, 27]);
     expect(c.linux!.scheduler!.flags).toEqual([1, 3]);
     expect(c.linux!.netDevices!.eth1!.name).toBe('net1');
-    expect(c.mounts[0]!.options).toEqual(['rbind', 'ro']);
-    expect(c.CDIDevices[0]!.name).toBe('vendor.com/gpu=0');
+    expect(c.mounts![0]!.options).toEqual(['rbind', 'ro']);
+    expect(c.CDIDevices![0]!.name).toBe('vendor.com/gpu=0');
     expect(c.state).toBe(nri.ContainerState.CONTAINER_CREATED);
   });
 
@@ -73,7 +77,7 @@ describe('generated NRI bindings', () => {
       evict: [{ containerId: 'ctr8', reason: 'out of budget' }],
     };
     const back = roundTrip(nri.CreateContainerResponse, rsp);
-    expect(back.adjust!.env.map((e) => [e.key, e.value])).toEqual([['FOO', 'bar'], ['-REMOVED', '']]);
+    expect(back.adjust!.env!.map((e) => [e.key, e.value])).toEqual([['FOO', 'bar'], ['-REMOVED', '']]);
     expect(back.adjust!.linux!.memoryPolicy!.nodes).toBe('0-1');
     expect(back.adjust!.linux!.memoryPolicy!.mode).toBe(nri.MpolMode.MPOL_BIND);
     expect(back.update[0]!.ignoreFailure).toBe(true);
