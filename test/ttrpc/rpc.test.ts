@@ -1,0 +1,335 @@
+import type net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  Code,
+  FrameDecoder,
+  MessageType,
+  TtrpcClient,
+  TtrpcClosedError,
+  TtrpcError,
+  TtrpcProtocolError,
+  TtrpcServer,
+  decodeResponse,
+  encodeFrame,
+  encodeRequest,
+  type HandlerContext,
+  type TtrpcResponse,
+} from '../../src/ttrpc/index.js';
+import { connectClient, connectRaw, deferred, listen, once, rawPeer, type Listening } from './helpers.js';
+
+const SVC = 'example.v1.Things';
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function setup(server: TtrpcServer, clientOpts?: { maxMessageLength?: number }) {
+  const l = await listen(server);
+  cleanups.push(() => l.close());
+  const client = await connectClient(l.path, clientOpts);
+  cleanups.push(() => client.close());
+  return { l, client };
+}
+
+function echoServer(opts?: { maxMessageLength?: number }): TtrpcServer {
+  const s = new TtrpcServer(opts);
+  s.register(SVC, 'Echo', (p) => p);
+  return s;
+}
+
+/** Reads ttrpc responses a raw socket receives. */
+function responses(sock: net.Socket): { next(): Promise<{ streamId: number; resp: TtrpcResponse }> } {
+  const decoder = new FrameDecoder();
+  const queue: Array<{ streamId: number; resp: TtrpcResponse }> = [];
+  const waiters: Array<() => void> = [];
+  sock.on('data', (chunk: Buffer) => {
+    for (const f of decoder.push(chunk)) {
+      queue.push({ streamId: f.header.streamId, resp: decodeResponse(f.payload) });
+      waiters.shift()?.();
+    }
+  });
+  return {
+    async next() {
+      while (queue.length === 0) await new Promise<void>((r) => waiters.push(r));
+      return queue.shift()!;
+    },
+  };
+}
+
+function rawRequest(streamId: number, method: string, opts: { timeoutNano?: number; flags?: number; type?: MessageType } = {}) {
+  const body = encodeRequest({ service: SVC, method, payload: Buffer.from('x'), timeoutNano: opts.timeoutNano ?? 0, metadata: [] });
+  return encodeFrame(streamId, opts.type ?? MessageType.Request, body, opts.flags ?? 0);
+}
+
+describe('ttrpc client and server over a unix socket', () => {
+  it('answers many concurrent calls out of order, each with its own payload', async () => {
+    const server = new TtrpcServer();
+    const gates = new Map<string, ReturnType<typeof deferred<void>>>();
+    server.register(SVC, 'Slow', async (p) => {
+      const gate = deferred<void>();
+      gates.set(p.toString(), gate);
+      await gate.promise;
+      return Buffer.from(`answer to ${p.toString()}`);
+    });
+    const { client } = await setup(server);
+    const names = Array.from({ length: 20 }, (_, i) => `call-${i}`);
+    const finished: string[] = [];
+    const calls = names.map((n) =>
+      client.call(SVC, 'Slow', Buffer.from(n)).then((b) => {
+        finished.push(n);
+        return b.toString();
+      }),
+    );
+    while (gates.size < names.length) await new Promise((r) => setTimeout(r, 5));
+    for (const n of [...names].reverse()) {
+      gates.get(n)!.resolve();
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    expect(await Promise.all(calls)).toEqual(names.map((n) => `answer to ${n}`));
+    expect(finished).toEqual([...names].reverse());
+  });
+
+  it('carries metadata both ways round', async () => {
+    const server = new TtrpcServer();
+    let seen: HandlerContext | undefined;
+    server.register(SVC, 'Meta', (_p, ctx) => {
+      seen = ctx;
+      return Buffer.from(JSON.stringify(ctx.metadata));
+    });
+    const { client } = await setup(server);
+    const md = { 'x-trace': 'abc', 'empty': '', 'ünïcode': 'välue' };
+    const back = await client.call(SVC, 'Meta', Buffer.alloc(0), { metadata: md });
+    expect(JSON.parse(back.toString())).toEqual(md);
+    expect(seen).toMatchObject({ service: SVC, method: 'Meta' });
+    expect(seen!.deadline).toBeUndefined();
+  });
+
+  it('answers an unknown service or method with Unimplemented naming it', async () => {
+    const { client } = await setup(echoServer());
+    const m = await client.call(SVC, 'Nope', Buffer.alloc(0)).catch((e: unknown) => e);
+    expect(m).toBeInstanceOf(TtrpcError);
+    expect(m).toMatchObject({ code: Code.Unimplemented, service: SVC, method: 'Nope' });
+    expect((m as TtrpcError).statusMessage).toContain('method Nope of service example.v1.Things');
+    const s = await client.call('other.Svc', 'Echo', Buffer.alloc(0)).catch((e: unknown) => e);
+    expect(s).toMatchObject({ code: Code.Unimplemented });
+    expect((s as Error).message).toContain('service other.Svc');
+  });
+
+  it('carries a handler status error back with its code and message; other throws become Unknown', async () => {
+    const server = new TtrpcServer();
+    server.register(SVC, 'Missing', () => {
+      throw new TtrpcError(Code.NotFound, 'container c1 not found');
+    });
+    server.register(SVC, 'Boom', async () => {
+      throw new Error('boom');
+    });
+    server.register(SVC, 'Str', () => {
+      throw 'a string';
+    });
+    server.register(SVC, 'NotBytes', () => 42 as unknown as Uint8Array);
+    const { client } = await setup(server);
+    const missing = (await client.call(SVC, 'Missing', Buffer.alloc(0)).catch((e: unknown) => e)) as TtrpcError;
+    expect(missing).toBeInstanceOf(TtrpcError);
+    expect(missing.code).toBe(Code.NotFound);
+    expect(missing.statusMessage).toBe('container c1 not found');
+    expect(missing.message).toBe(`${SVC}/Missing: NotFound: container c1 not found`);
+    await expect(client.call(SVC, 'Boom', Buffer.alloc(0))).rejects.toMatchObject({ code: Code.Unknown, statusMessage: 'boom' });
+    await expect(client.call(SVC, 'Str', Buffer.alloc(0))).rejects.toMatchObject({ code: Code.Unknown, statusMessage: 'a string' });
+    await expect(client.call(SVC, 'NotBytes', Buffer.alloc(0))).rejects.toMatchObject({ code: Code.Internal });
+    expect(client.closed).toBe(false);
+  });
+
+  it('fails a call with DeadlineExceeded when no answer comes in time, and aborts the handler', async () => {
+    const server = new TtrpcServer();
+    const aborted = deferred<{ reason: unknown; deadline: number | undefined }>();
+    server.register(SVC, 'Hang', (_p, ctx) => {
+      ctx.signal.addEventListener('abort', () => aborted.resolve({ reason: ctx.signal.reason, deadline: ctx.deadline }));
+      return new Promise<Uint8Array>(() => {});
+    });
+    server.register(SVC, 'Echo', (p) => p);
+    const { client } = await setup(server);
+    const before = Date.now();
+    const err = (await client.call(SVC, 'Hang', Buffer.alloc(0), { timeoutMs: 60 }).catch((e: unknown) => e)) as TtrpcError;
+    expect(err).toBeInstanceOf(TtrpcError);
+    expect(err.code).toBe(Code.DeadlineExceeded);
+    expect(err.message).toContain(`${SVC}/Hang`);
+    const seen = await aborted.promise;
+    expect(seen.reason).toMatchObject({ code: Code.DeadlineExceeded });
+    expect(seen.deadline).toBeGreaterThanOrEqual(before);
+    // the connection outlives the timed-out call
+    expect((await client.call(SVC, 'Echo', Buffer.from('ok'))).toString()).toBe('ok');
+  });
+
+  it("honours the request's timeout_nano on the server even without a client-side timer", async () => {
+    const server = new TtrpcServer();
+    server.register(SVC, 'Wait', (_p, ctx) => new Promise<Uint8Array>((_res, rej) => ctx.signal.addEventListener('abort', () => rej(new Error('gave up')))));
+    const l = await listen(server);
+    cleanups.push(() => l.close());
+    const sock = await connectRaw(l.path);
+    cleanups.push(() => void sock.destroy());
+    const answers = responses(sock);
+    sock.write(rawRequest(1, 'Wait', { timeoutNano: 30e6 }));
+    const { streamId, resp } = await answers.next();
+    expect(streamId).toBe(1);
+    expect(resp.status).toMatchObject({ code: Code.DeadlineExceeded });
+    expect(resp.status!.message).toContain('deadline');
+  });
+
+  it('treats a timeoutMs of zero or less as a deadline already passed', async () => {
+    const { client } = await setup(echoServer());
+    await expect(client.call(SVC, 'Echo', Buffer.alloc(0), { timeoutMs: 0 })).rejects.toMatchObject({ code: Code.DeadlineExceeded });
+  });
+
+  it('cancels a call on AbortSignal and drops its late answer', async () => {
+    const server = new TtrpcServer();
+    const release = deferred<void>();
+    server.register(SVC, 'Later', async () => {
+      await release.promise;
+      return Buffer.from('late');
+    });
+    server.register(SVC, 'Echo', (p) => p);
+    const { client } = await setup(server);
+    const ac = new AbortController();
+    const call = client.call(SVC, 'Later', Buffer.alloc(0), { signal: ac.signal });
+    ac.abort(new Error('user pressed ^C'));
+    const err = (await call.catch((e: unknown) => e)) as TtrpcError;
+    expect(err.code).toBe(Code.Canceled);
+    expect((err.cause as Error).message).toBe('user pressed ^C');
+    release.resolve();
+    expect((await client.call(SVC, 'Echo', Buffer.from('after'))).toString()).toBe('after');
+    const pre = new AbortController();
+    pre.abort();
+    await expect(client.call(SVC, 'Echo', Buffer.alloc(0), { signal: pre.signal })).rejects.toMatchObject({ code: Code.Canceled });
+  });
+
+  it('refuses to send an oversize request and keeps the connection', async () => {
+    const server = new TtrpcServer();
+    let calls = 0;
+    server.register(SVC, 'Echo', (p) => {
+      calls++;
+      return p;
+    });
+    const { client } = await setup(server, { maxMessageLength: 1024 });
+    const err = (await client.call(SVC, 'Echo', Buffer.alloc(2000)).catch((e: unknown) => e)) as TtrpcError;
+    expect(err).toBeInstanceOf(TtrpcError);
+    expect(err.code).toBe(Code.ResourceExhausted);
+    expect(err.statusMessage).toMatch(/exceeds the maximum message size of 1024/);
+    expect(client.closed).toBe(false);
+    expect((await client.call(SVC, 'Echo', Buffer.from('small'))).toString()).toBe('small');
+    expect(calls).toBe(1);
+  });
+
+  it('answers ResourceExhausted when a request over its limit arrives, and serves the next one', async () => {
+    const { client } = await setup(echoServer({ maxMessageLength: 1024 }), { maxMessageLength: 8192 });
+    await expect(client.call(SVC, 'Echo', Buffer.alloc(4000, 1))).rejects.toMatchObject({ code: Code.ResourceExhausted });
+    expect((await client.call(SVC, 'Echo', Buffer.from('next'))).toString()).toBe('next');
+  });
+
+  it('answers ResourceExhausted instead of an oversize response', async () => {
+    const server = new TtrpcServer({ maxMessageLength: 1024 });
+    server.register(SVC, 'Big', () => Buffer.alloc(5000));
+    server.register(SVC, 'Echo', (p) => p);
+    const { client } = await setup(server);
+    const err = (await client.call(SVC, 'Big', Buffer.alloc(0)).catch((e: unknown) => e)) as TtrpcError;
+    expect(err.code).toBe(Code.ResourceExhausted);
+    expect(err.statusMessage).toContain(`${SVC}/Big: response of`);
+    expect((await client.call(SVC, 'Echo', Buffer.from('fine'))).toString()).toBe('fine');
+  });
+
+  it('fails a call whose response is over the client limit, and keeps the connection', async () => {
+    const server = new TtrpcServer();
+    server.register(SVC, 'Big', () => Buffer.alloc(5000));
+    server.register(SVC, 'Echo', (p) => p);
+    const { client } = await setup(server, { maxMessageLength: 1024 });
+    await expect(client.call(SVC, 'Big', Buffer.alloc(0))).rejects.toMatchObject({ code: Code.ResourceExhausted, method: 'Big' });
+    expect((await client.call(SVC, 'Echo', Buffer.from('fine'))).toString()).toBe('fine');
+  });
+
+  it('rejects every pending call with TtrpcClosedError naming it when the peer closes', async () => {
+    const server = new TtrpcServer();
+    const handlerSignals: AbortSignal[] = [];
+    server.register(SVC, 'Hang', (_p, ctx) => {
+      handlerSignals.push(ctx.signal);
+      return new Promise<Uint8Array>(() => {});
+    });
+    server.register(SVC, 'Hang2', () => new Promise<Uint8Array>(() => {}));
+    const { l, client } = await setup(server);
+    const served = l.served.length ? l.served[0]! : await l.nextServed();
+    const a = client.call(SVC, 'Hang', Buffer.alloc(0)).catch((e: unknown) => e);
+    const b = client.call(SVC, 'Hang2', Buffer.alloc(0)).catch((e: unknown) => e);
+    while (served.inFlight < 2) await new Promise((r) => setTimeout(r, 5));
+    const closed = once(client, 'close');
+    served.close();
+    const [ea, eb] = (await Promise.all([a, b])) as TtrpcClosedError[];
+    expect(ea).toBeInstanceOf(TtrpcClosedError);
+    expect(ea).toMatchObject({ code: Code.Unavailable, service: SVC, method: 'Hang' });
+    expect(eb).toMatchObject({ method: 'Hang2' });
+    expect(eb!.message).toContain(`${SVC}/Hang2`);
+    await closed;
+    expect(client.closed).toBe(true);
+    expect(handlerSignals[0]!.aborted).toBe(true);
+    expect(handlerSignals[0]!.reason).toBeInstanceOf(TtrpcClosedError);
+    await expect(client.call(SVC, 'Hang', Buffer.alloc(0))).rejects.toBeInstanceOf(TtrpcClosedError);
+  });
+
+  it('aborts in-flight handlers when the client goes away', async () => {
+    const server = new TtrpcServer();
+    const aborted = deferred<unknown>();
+    server.register(SVC, 'Hang', (_p, ctx) => {
+      ctx.signal.addEventListener('abort', () => aborted.resolve(ctx.signal.reason));
+      return new Promise<Uint8Array>(() => {});
+    });
+    const { l, client } = await setup(server);
+    const served = l.served[0] ?? (await l.nextServed());
+    void client.call(SVC, 'Hang', Buffer.alloc(0)).catch(() => {});
+    while (served.inFlight < 1) await new Promise((r) => setTimeout(r, 5));
+    const closed = once(served, 'close');
+    client.close();
+    expect(await aborted.promise).toBeInstanceOf(TtrpcClosedError);
+    await closed;
+    expect(served.closed).toBe(true);
+  });
+
+  it('closes on garbage from the server and rejects pending calls with the protocol error as cause', async () => {
+    const peer = await rawPeer();
+    cleanups.push(() => peer.close());
+    const client = new TtrpcClient(await connectRaw(peer.path));
+    cleanups.push(() => client.close());
+    const pending = client.call(SVC, 'Echo', Buffer.alloc(0)).catch((e: unknown) => e);
+    const sock = await peer.accepted;
+    const closeErr = once<Error>(client, 'close');
+    sock.write(Buffer.from([0, 0, 0, 4, 0, 0, 0, 1, 0x7f, 0, 1, 2, 3, 4]));
+    const err = (await pending) as TtrpcClosedError;
+    expect(err).toBeInstanceOf(TtrpcClosedError);
+    expect(err.cause).toBeInstanceOf(TtrpcProtocolError);
+    expect(err.message).toMatch(/unknown ttrpc message type 127/);
+    expect(await closeErr).toBeInstanceOf(TtrpcProtocolError);
+  });
+
+  it('enforces the stream id rules and rejects bad frames without dropping the connection', async () => {
+    const l = await listen(echoServer());
+    cleanups.push(() => l.close());
+    const sock = await connectRaw(l.path);
+    cleanups.push(() => void sock.destroy());
+    const answers = responses(sock);
+    sock.write(rawRequest(2, 'Echo'));
+    expect(await answers.next()).toMatchObject({ streamId: 2, resp: { status: { code: Code.InvalidArgument } } });
+    sock.write(rawRequest(5, 'Echo'));
+    expect((await answers.next()).resp.status).toBeUndefined();
+    sock.write(rawRequest(3, 'Echo'));
+    const reused = await answers.next();
+    expect(reused).toMatchObject({ streamId: 3, resp: { status: { code: Code.InvalidArgument } } });
+    expect(reused.resp.status!.message).toContain('reused or out of order');
+    sock.write(encodeFrame(7, MessageType.Request, Buffer.from([0x0a, 50, 1])));
+    expect(await answers.next()).toMatchObject({ streamId: 7, resp: { status: { code: Code.InvalidArgument } } });
+    sock.write(rawRequest(9, 'Echo', { type: MessageType.Data }));
+    expect(await answers.next()).toMatchObject({ streamId: 9, resp: { status: { code: Code.InvalidArgument } } });
+    sock.write(rawRequest(11, 'Echo', { flags: 0x2 }));
+    expect(await answers.next()).toMatchObject({ streamId: 11, resp: { status: { code: Code.Unimplemented } } });
+    // an unknown message type is ignored, as the Go server does
+    sock.write(Buffer.concat([Buffer.from([0, 0, 0, 1, 0, 0, 0, 13, 0x33, 0, 0]), rawRequest(15, 'Echo')]));
+    const ok = await answers.next();
+    expect(ok.streamId).toBe(15);
+    expect(Buffer.from(ok.resp.payload).toString()).toBe('x');
+  });
+});
