@@ -9,3 +9,5 @@ export {
   RUNTIME_CONFIG_LOCATIONS, type NriSettings, type RuntimeConfigReport,
 } from './runtime-config/index.js';
 export { runningAsRoot } from './permissions.js';
+export { findingsTable, summaryLine } from './table.js';
+export { findingsExitCode } from './exit-status.js';

@@ -157,7 +157,8 @@ export function checkPluginDir(dir: string, opts: PluginDirOptions = {}): Plugin
         `its configuration ${lookup.error.path} cannot be read (${lookup.error.code}): containerd and CRI-O fail plugin discovery; iSulad skips the plugin`,
         `make ${lookup.error.path} a readable regular file, or remove it`);
     }
-    if (lookup.isulad.skipsPlugin) {
+    // Without a runtime, only say so when the Go runtime would pass a file that iSulad never reads.
+    if (lookup.isulad.skipsPlugin && (isulad || (opts.runtime === undefined && lookup.path))) {
       const has = lookup.path ? `only ${lookup.path}` : 'no configuration file';
       add(sev('info', 'warning'), 'isulad-config-missing',
         `iSulad opens only ${lookup.candidates[0]} and does not start the plugin without it (there is ${has})`,
