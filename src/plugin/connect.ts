@@ -1,0 +1,93 @@
+// Reaching the runtime: dial its socket, or adopt the connection it handed us as an fd.
+import { stat } from 'node:fs/promises';
+import net from 'node:net';
+import { pluginErrors, type Endpoint } from './errors.js';
+
+export const DEFAULT_SOCKET_PATH = '/var/run/nri/nri.sock';
+export const PLUGIN_SOCKET_ENV = 'NRI_PLUGIN_SOCKET';
+export const PLUGIN_NAME_ENV = 'NRI_PLUGIN_NAME';
+export const PLUGIN_IDX_ENV = 'NRI_PLUGIN_IDX';
+
+export type ConnectTarget = { kind: 'path'; socketPath: string } | { kind: 'fd'; fd: number; raw: string };
+
+/** An explicit path wins; else the fd a launching runtime passed; else the default socket. */
+export function resolveTarget(socketPath: string | undefined, env: NodeJS.ProcessEnv = process.env): ConnectTarget {
+  if (socketPath !== undefined && socketPath !== '') return { kind: 'path', socketPath };
+  const raw = env[PLUGIN_SOCKET_ENV];
+  if (raw !== undefined && raw !== '') return { kind: 'fd', fd: /^\d+$/.test(raw) ? Number(raw) : NaN, raw };
+  return { kind: 'path', socketPath: DEFAULT_SOCKET_PATH };
+}
+
+export function endpointOf(target: ConnectTarget): Endpoint {
+  return target.kind === 'path'
+    ? { socketPath: target.socketPath, label: target.socketPath }
+    : { label: `fd ${target.raw} (${PLUGIN_SOCKET_ENV})` };
+}
+
+/** Resolves with a connected socket, or rejects with a PluginError of step 'connect'. */
+export async function connectTo(target: ConnectTarget): Promise<net.Socket> {
+  return target.kind === 'fd' ? adoptFd(target) : dial(target.socketPath);
+}
+
+function adoptFd(target: Extract<ConnectTarget, { kind: 'fd' }>): net.Socket {
+  const at = endpointOf(target);
+  if (!Number.isInteger(target.fd)) {
+    throw pluginErrors.notASocket(at, `${PLUGIN_SOCKET_ENV}=${JSON.stringify(target.raw)} is not a file descriptor number`);
+  }
+  try {
+    return new net.Socket({ fd: target.fd, readable: true, writable: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw pluginErrors.notASocket(at, `the runtime did not pass a usable socket: ${code}`, err);
+  }
+}
+
+function dial(socketPath: string): Promise<net.Socket> {
+  const at: Endpoint = { socketPath, label: socketPath };
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(socketPath);
+    const onError = (err: NodeJS.ErrnoException) => {
+      sock.destroy();
+      classify(at, err).then(reject, reject);
+    };
+    sock.once('error', onError);
+    sock.once('connect', () => {
+      sock.off('error', onError);
+      resolve(sock);
+    });
+  });
+}
+
+async function classify(at: Endpoint, err: NodeJS.ErrnoException): Promise<Error> {
+  switch (err.code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return pluginErrors.noSocket(at, err);
+    case 'EACCES':
+    case 'EPERM':
+      return pluginErrors.permissionDenied(at, err);
+    case 'ENOTSOCK':
+      return pluginErrors.notASocket(at, 'connect said ENOTSOCK', err);
+    case 'ECONNREFUSED': {
+      // Linux answers a connect to a regular file or a fifo with ECONNREFUSED too.
+      const kind = await fileKind(at.socketPath!);
+      if (kind !== 'socket' && kind !== undefined) return pluginErrors.notASocket(at, `it is ${kind}`, err);
+      return pluginErrors.refused(at, err);
+    }
+    default:
+      return pluginErrors.cannotConnect(at, err);
+  }
+}
+
+async function fileKind(p: string): Promise<string | undefined> {
+  try {
+    const st = await stat(p);
+    if (st.isSocket()) return 'socket';
+    if (st.isFile()) return 'a regular file';
+    if (st.isDirectory()) return 'a directory';
+    if (st.isFIFO()) return 'a fifo';
+    return 'a device or other special file';
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,106 @@
+// The one error type the plugin SDK throws or emits. Each message is one line that
+// names the socket (or inherited fd) and says what to do about it, so a command can
+// print it as it is.
+
+export type PluginStep = 'connect' | 'register' | 'configure' | 'synchronize' | 'update' | 'closed';
+
+export type PluginErrorReason =
+  | 'no-socket'
+  | 'permission-denied'
+  | 'not-a-socket'
+  | 'refused'
+  | 'rejected'
+  | 'timeout'
+  | 'closed'
+  | 'protocol'
+  // The plugin handles no event the runtime can deliver; subscribing with 0 would mean "everything".
+  | 'no-events';
+
+export class PluginError extends Error {
+  override readonly name = 'PluginError';
+  constructor(
+    readonly step: PluginStep,
+    readonly reason: PluginErrorReason,
+    message: string,
+    /** The socket dialled; undefined for a pre-connected fd from NRI_PLUGIN_SOCKET. */
+    readonly socketPath?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Where the plugin talks to the runtime, as messages name it. */
+export interface Endpoint {
+  socketPath?: string;
+  /** "/var/run/nri/nri.sock" or "fd 3 (NRI_PLUGIN_SOCKET)". */
+  label: string;
+}
+
+const seconds = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
+
+export const pluginErrors = {
+  noSocket: (at: Endpoint, cause?: unknown) =>
+    new PluginError('connect', 'no-socket', `no NRI socket at ${at.label}: is NRI enabled in the runtime?`, at.socketPath, { cause }),
+  permissionDenied: (at: Endpoint, cause?: unknown) =>
+    new PluginError(
+      'connect',
+      'permission-denied',
+      `permission denied on ${at.label}: run as root or as the socket's owner`,
+      at.socketPath,
+      { cause },
+    ),
+  notASocket: (at: Endpoint, what: string, cause?: unknown) =>
+    new PluginError('connect', 'not-a-socket', `${at.label} is not a socket (${what}): point --socket at the runtime's NRI socket`, at.socketPath, {
+      cause,
+    }),
+  refused: (at: Endpoint, cause?: unknown) =>
+    new PluginError(
+      'connect',
+      'refused',
+      `connection refused at ${at.label}: the runtime is not listening (stale socket?)`,
+      at.socketPath,
+      { cause },
+    ),
+  cannotConnect: (at: Endpoint, cause: Error) =>
+    new PluginError('connect', 'refused', `cannot connect to ${at.label}: ${cause.message}`, at.socketPath, { cause }),
+  rejected: (at: Endpoint, plugin: string, reason: string, cause?: unknown) =>
+    new PluginError('register', 'rejected', `registration of plugin ${plugin} rejected by the runtime at ${at.label}: ${reason}`, at.socketPath, {
+      cause,
+    }),
+  timeout: (at: Endpoint, plugin: string, step: PluginStep, ms: number) =>
+    new PluginError(
+      step,
+      'timeout',
+      `registration of plugin ${plugin} not completed within ${seconds(ms)}: no ${waitingFor(step)} from the runtime at ${at.label}`,
+      at.socketPath,
+    ),
+  closed: (at: Endpoint, step: PluginStep, cause?: Error) =>
+    new PluginError(
+      step,
+      'closed',
+      `runtime closed the connection during ${step === 'closed' ? 'operation' : step} (${at.label})${cause ? `: ${cause.message}` : ''}`,
+      at.socketPath,
+      { cause },
+    ),
+  noEvents: (at: Endpoint, plugin: string, handled: string, runtime: string) =>
+    new PluginError(
+      'configure',
+      'no-events',
+      `plugin ${plugin} handles no event that ${runtime} at ${at.label} can deliver (handles: ${handled || 'none'}): add a handler for an older event`,
+      at.socketPath,
+    ),
+};
+
+function waitingFor(step: PluginStep): string {
+  switch (step) {
+    case 'register':
+      return 'answer to RegisterPlugin';
+    case 'configure':
+      return 'Configure request';
+    case 'synchronize':
+      return 'final Synchronize request';
+    default:
+      return 'answer';
+  }
+}
