@@ -1,0 +1,36 @@
+// What the simulator reports: one typed object per thing that happened, in the order it
+// happened. Commands render these; `-o json` prints them as they are.
+import type { nri } from '../api/index.js';
+
+interface Base {
+  /** Milliseconds since the epoch. */
+  time: number;
+}
+
+export type SimEvent = Base &
+  (
+    | { type: 'listening'; socketPath: string }
+    | { type: 'launched'; plugin: string; path: string; pid: number | undefined }
+    | { type: 'registered'; plugin: string; external: boolean; events: string; nriVersion?: string }
+    | { type: 'synchronized'; plugin: string; pods: number; containers: number; messages: number; rttMs: number }
+    | { type: 'dropped'; plugin: string; reason: string }
+    | { type: 'invoke'; event: string; plugin: string; rttMs: number; pod?: string; container?: string; via?: 'StateChange' }
+    | { type: 'adjusted'; plugin: string; container: string; adjust: nri.IContainerAdjustment }
+    | { type: 'updated'; plugin: string; container: string; update: nri.IContainerUpdate; source: UpdateSource; failed: boolean }
+    | { type: 'evicted'; plugin: string; container: string; reason: string }
+    | { type: 'conflict'; container: string; field: string; key?: string; plugins: [string, string]; message: string }
+    | { type: 'error'; plugin?: string; event?: string; container?: string; message: string }
+    | { type: 'plugin-output'; plugin: string; stream: 'stdout' | 'stderr'; line: string }
+    | { type: 'state-changed'; event: string; pod?: string; container?: string; state?: string }
+  );
+
+export type UpdateSource = 'synchronize' | 'create' | 'update' | 'stop' | 'unsolicited';
+export type SimEventType = SimEvent['type'];
+
+type Distribute<U> = U extends unknown ? Omit<U, 'time'> : never;
+/** A SimEvent before it is stamped. */
+export type SimEventInit = Distribute<SimEvent>;
+
+export function stamp(e: SimEventInit): SimEvent {
+  return { time: Date.now(), ...e } as SimEvent;
+}
