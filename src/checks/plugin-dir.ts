@@ -166,7 +166,8 @@ export function checkPluginDir(dir: string, opts: PluginDirOptions = {}): Plugin
     }
 
     let launches = !lookup.error;
-    if (facts.isSymlink && target) {
+    // Broken links get their own finding naming the target; a working one is worth a note.
+    if (facts.isSymlink && target?.isFile() && (target.mode & 0o111) !== 0) {
       add('info', 'symlink', `symlink to ${facts.linkTarget ?? facts.linkText ?? '?'} (${KIND_LABEL[facts.kind]}); the runtime runs the target`, 'nothing to do');
     }
     if (!target) {

@@ -1,0 +1,41 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const AS_ROOT = process.getuid?.() === 0;
+export const NOT_ROOT_REASON = 'owner checks need root: run the tests as root to chown files to another uid';
+
+export function tempDir(prefix = 'nrick-'): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A real ELF file: a copy of the head of node's own binary is enough for exec sniffing. */
+export function writeElf(path: string, mode = 0o755): void {
+  writeFileSync(path, Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(56)]));
+  chmodSync(path, mode);
+}
+
+export function writeScript(path: string, shebang: string, mode = 0o755): void {
+  writeFileSync(path, `${shebang}\nexit 0\n`);
+  chmodSync(path, mode);
+}
+
+export function mkfifo(path: string, mode = 0o644): void {
+  execFileSync('mkfifo', ['-m', mode.toString(8), path]);
+}
+
+export async function listenSocket(path: string): Promise<Server> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => resolve());
+  });
+  return server;
+}
+
+export function codesOf(findings: Array<{ path: string; code: string; severity: string }>, path?: string): string[] {
+  return findings.filter((f) => path === undefined || f.path === path).map((f) => `${f.severity}:${f.code}`).sort();
+}
