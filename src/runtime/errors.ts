@@ -33,15 +33,18 @@ export class ScenarioError extends Error {
 export class ConflictError extends Error {
   override readonly name = 'ConflictError';
   constructor(
-    /** The runtime's field name (the api.proto Field enum), with its key for keyed fields. */
+    /** The runtime's name of the field (api.proto's Field enum: CPUShares, Annotations, ...). */
     readonly field: string,
+    /** For keyed fields (annotations, mounts, env, rlimits ...): which entry. */
+    readonly key: string | undefined,
     /** [the plugin that owned the field first, the plugin that tried to set it again]. */
     readonly plugins: [string, string],
     readonly containerId: string,
   ) {
+    const what = key === undefined ? field : `${field} ${JSON.stringify(key)}`;
     super(
-      `conflicting changes to container "${containerId}": plugin "${plugins[1]}" tried to set ` +
-        `${field}, which plugin "${plugins[0]}" already set`,
+      `conflicting changes to container "${containerId}": plugin "${plugins[1]}" tried to set ${what}, ` +
+        `which plugin "${plugins[0]}" already set`,
     );
   }
 }
