@@ -1,0 +1,80 @@
+import { chmodSync, chownSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkConfDir, CheckPathError } from '../../src/checks/index.js';
+import { AS_ROOT, codesOf, NOT_ROOT_REASON, tempDir, writeElf } from './helpers.js';
+
+let t: ReturnType<typeof tempDir>;
+let plugins: string;
+let conf: string;
+beforeEach(() => {
+  t = tempDir();
+  plugins = join(t.dir, 'plugins');
+  conf = join(t.dir, 'conf.d');
+  mkdirSync(plugins);
+  mkdirSync(conf);
+  chmodSync(conf, 0o755);
+  writeElf(join(plugins, '10-alpha'));
+  writeElf(join(plugins, '20-beta'));
+});
+afterEach(() => t.cleanup());
+
+const c = (name: string) => join(conf, name);
+const lint = (opts = {}) => checkConfDir(conf, plugins, { checkOwner: false, ...opts });
+
+describe('checkConfDir', () => {
+  it('maps files to plugins: NN-name.conf wins, name.conf is then shadowed; orphans and non-.conf files', () => {
+    writeFileSync(c('10-alpha.conf'), 'a: 1\n');
+    writeFileSync(c('alpha.conf'), 'a: 2\n');
+    writeFileSync(c('beta.conf'), '{"b": 1}');
+    writeFileSync(c('99-gone.conf'), 'x: 1\n');
+    writeFileSync(c('notes.txt'), 'x');
+    const r = lint();
+    expect(codesOf(r.findings, c('10-alpha.conf'))).toEqual(['info:config-used']);
+    expect(codesOf(r.findings, c('alpha.conf'))).toEqual(['warning:config-shadowed']);
+    expect(codesOf(r.findings, c('beta.conf'))).toEqual(['info:config-used', 'info:isulad-ignores-unindexed-config']);
+    expect(codesOf(r.findings, c('99-gone.conf'))).toEqual(['warning:config-orphan']);
+    expect(codesOf(r.findings, c('notes.txt'))).toEqual(['info:not-a-conf-file']);
+    expect(r.files.find((f) => f.file === 'beta.conf')!.usedBy).toEqual(['20-beta']);
+    expect(codesOf(lint({ runtime: 'isulad' }).findings, c('beta.conf'))).toContain('warning:isulad-ignores-unindexed-config');
+  });
+
+  it('errors on an unreadable file a plugin uses (the runtime fails discovery)', () => {
+    mkdirSync(c('10-alpha.conf'));
+    expect(codesOf(lint().findings, c('10-alpha.conf'))).toEqual(['error:config-unreadable']);
+  });
+
+  it('warns on a dangling link (treated as absent: the runtime falls back to name.conf)', () => {
+    symlinkSync(join(t.dir, 'missing'), c('10-alpha.conf'));
+    writeFileSync(c('alpha.conf'), 'a: 1\n');
+    const r = lint();
+    expect(codesOf(r.findings, c('10-alpha.conf'))).toEqual(['warning:dangling-config-link']);
+    expect(codesOf(r.findings, c('alpha.conf'))).toEqual(['info:config-used', 'info:isulad-ignores-unindexed-config']);
+  });
+
+  it('warns on text that is neither YAML nor JSON, and on files others can write', () => {
+    writeFileSync(c('10-alpha.conf'), 'key: [unclosed\n');
+    writeFileSync(c('20-beta.conf'), 'ok: true\n');
+    chmodSync(c('20-beta.conf'), 0o666);
+    const r = lint();
+    expect(codesOf(r.findings, c('10-alpha.conf'))).toEqual(['info:config-used', 'warning:config-not-yaml']);
+    expect(codesOf(r.findings, c('20-beta.conf'))).toEqual(['info:config-used', 'warning:config-writable-by-others']);
+  });
+
+  it('notes a missing plugin directory: every file is then an orphan', () => {
+    writeFileSync(c('10-alpha.conf'), '');
+    const r = checkConfDir(conf, join(t.dir, 'none'), { checkOwner: false });
+    expect(codesOf(r.findings)).toEqual(['info:plugin-dir-missing', 'warning:config-orphan']);
+  });
+
+  it.skipIf(!AS_ROOT)('flags configuration not owned by root (runs as root)', () => {
+    writeFileSync(c('10-alpha.conf'), '');
+    chownSync(c('10-alpha.conf'), 4321, 4321);
+    expect(codesOf(checkConfDir(conf, plugins, { checkOwner: true }).findings, c('10-alpha.conf'))).toEqual(['info:config-used', 'warning:config-not-root-owned']);
+  });
+  it.skipIf(AS_ROOT)(`owner checks: ${NOT_ROOT_REASON}`, () => {});
+
+  it('throws CheckPathError for a missing directory', () => {
+    expect(() => checkConfDir(join(t.dir, 'nope'), plugins)).toThrow(CheckPathError);
+  });
+});

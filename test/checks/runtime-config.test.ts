@@ -1,0 +1,143 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findRuntimeConfigs, lintRuntimeConfig, lintRuntimeConfigs, UnknownConfigFormatError } from '../../src/checks/index.js';
+import { parseGoDuration } from '../../src/checks/runtime-config/index.js';
+import { codesOf, tempDir } from './helpers.js';
+
+let t: ReturnType<typeof tempDir>;
+beforeEach(() => (t = tempDir('nrirc-')));
+afterEach(() => t.cleanup());
+const file = (name: string, text: string) => {
+  const p = join(t.dir, name);
+  mkdirSync(join(p, '..'), { recursive: true });
+  writeFileSync(p, text);
+  return p;
+};
+
+describe('containerd config.toml', () => {
+  it('reads the 1.7 layout (version 2) with every setting', () => {
+    const r = lintRuntimeConfig(file('config.toml', `version = 2
+[plugins."io.containerd.nri.v1.nri"]
+  disable = false
+  disable_connections = true
+  plugin_config_path = "/etc/nri/conf.d"
+  plugin_path = "/opt/nri/plugins"
+  plugin_registration_timeout = "10s"
+  plugin_request_timeout = "1500ms"
+  socket_path = "/run/nri/nri.sock"
+`));
+    expect(r.format).toBe('containerd');
+    expect(r.settings).toMatchObject({ enabled: true, socketPath: '/run/nri/nri.sock', registrationTimeoutMs: 10000, requestTimeoutMs: 1500, externalConnections: false });
+    expect(codesOf(r.findings)).toEqual(['info:external-connections-disabled', 'info:nri-settings']);
+  });
+
+  it('reads the 2.x layout (version 3), the validator table, and flags unknown keys, bad types and stray timeouts', () => {
+    const r = lintRuntimeConfig(file('config.toml', `version = 3
+plugin_request_timeout = "2s"
+[plugins.'io.containerd.nri.v1.nri']
+  disabel = true
+  plugin_registration_timeout = 5
+  plugin_request_timeout = "soon"
+  config_file = "/etc/nri/nri.conf"
+  [plugins.'io.containerd.nri.v1.nri'.default_validator]
+    enable = true
+    reject_oci_hooks = true
+`));
+    expect(codesOf(r.findings)).toEqual([
+      'info:nri-settings', 'warning:nri-key-outside-section', 'warning:obsolete-key', 'warning:unknown-key', 'warning:unknown-key',
+      'error:wrong-type', 'error:wrong-type',
+    ].sort());
+    expect(r.findings.find((f) => f.message.includes('disabel'))!.message).toContain('did you mean "disable"');
+    expect(r.settings.enabled).toBe(true);
+  });
+
+  it('flags a missing NRI section and disable = true', () => {
+    expect(codesOf(lintRuntimeConfig(file('a/config.toml', 'version = 2\n[plugins."io.containerd.grpc.v1.cri"]\n  sandbox_image = "x"\n')).findings))
+      .toEqual(['info:nri-settings', 'warning:nri-section-missing']);
+    const off = lintRuntimeConfig(file('b/config.toml', 'version = 2\n[plugins."io.containerd.nri.v1.nri"]\n  disable = true\n'));
+    expect(codesOf(off.findings)).toEqual(['info:nri-settings', 'warning:nri-disabled']);
+    expect(off.settings.enabled).toBe(false);
+  });
+
+  it('reports TOML syntax errors', () => {
+    expect(codesOf(lintRuntimeConfig(file('config.toml', 'version = 2\n[plugins\n')).findings)).toEqual(['error:toml-syntax']);
+  });
+});
+
+describe('CRI-O crio.conf and drop-ins', () => {
+  it('reads [crio.nri], suggests enable_nri for enabled_nri, checks the validator table', () => {
+    const r = lintRuntimeConfig(file('crio.conf', `[crio.nri]
+enabled_nri = true
+nri_listen = "/var/run/nri/nri.sock"
+nri_plugin_request_timeout = "3s"
+nri_socket_path = "/x"
+[crio.nri.default_validator]
+nri_enable_default_validator = true
+nri_validator_required_plugins = ["a", 1]
+[crio.runtime]
+enable_nri = true
+`));
+    expect(r.format).toBe('crio');
+    expect(codesOf(r.findings)).toEqual(['error:wrong-type', 'info:nri-settings', 'warning:nri-default', 'warning:nri-key-outside-section', 'warning:obsolete-key', 'warning:unknown-key']);
+    expect(r.findings.find((f) => f.code === 'unknown-key')!.fix).toBe('rename "enabled_nri" to "enable_nri"');
+    expect(r.settings.requestTimeoutMs).toBe(3000);
+  });
+
+  it('applies drop-ins after crio.conf, in lexical order', () => {
+    const main = file('crio.conf', '[crio.nri]\nenable_nri = false\nnri_plugin_dir = "/a"\n');
+    const d2 = file('crio.conf.d/20-b.conf', '[crio.nri]\nnri_plugin_dir = "/c"\n');
+    const d1 = file('crio.conf.d/10-a.conf', '[crio.nri]\nenable_nri = true\nnri_plugin_dir = "/b"\n');
+    const reports = lintRuntimeConfigs([d2, main, d1]);
+    expect(reports.map((r) => r.file)).toEqual([main, d1, d2]);
+    const last = reports.at(-1)!;
+    expect(last.settings).toMatchObject({ enabled: true, pluginPath: '/c' });
+    expect(codesOf(reports[1]!.findings)).toEqual(['info:overrides-earlier-file', 'info:overrides-earlier-file']);
+  });
+});
+
+describe('iSulad daemon.json', () => {
+  it('reads hyphenated keys and requires enable-cri-v1', () => {
+    const r = lintRuntimeConfig(file('daemon.json', JSON.stringify({
+      'nri-support': true, 'plugin-path': '/opt/nri/plugins', 'plugin-registration-timeout': 7, 'plugin-requst-timeout': 3, 'log-level': 'ERROR',
+    })));
+    expect(r.format).toBe('isulad');
+    expect(r.settings).toMatchObject({ enabled: true, registrationTimeoutMs: 7000, requestTimeoutMs: 3000 });
+    expect(codesOf(r.findings)).toEqual(['error:cri-v1-required', 'info:nri-settings', 'info:request-timeout-spelling']);
+  });
+
+  it('ignores underscore spellings and flags wrong types and misspellings', () => {
+    const r = lintRuntimeConfig(file('daemon.json', JSON.stringify({
+      nri_support: true, 'enable-cri-v1': true, 'plugin-registration-timeout': '5s', 'nri-suport': true,
+    })));
+    expect(codesOf(r.findings)).toEqual(['error:wrong-type', 'info:nri-settings', 'warning:nri-disabled', 'warning:underscore-key-ignored', 'warning:unknown-key']);
+    expect(r.settings.enabled).toBe(false);
+  });
+
+  it('reports JSON syntax errors', () => {
+    expect(codesOf(lintRuntimeConfig(file('daemon.json', '{"nri-support": true,')).findings)).toEqual(['error:json-syntax']);
+  });
+});
+
+describe('discovery and formats', () => {
+  it('finds the runtime configs present under a root', () => {
+    file('etc/containerd/config.toml', 'version = 2\n');
+    file('etc/crio/crio.conf.d/10-nri.conf', '[crio.nri]\n');
+    file('etc/isulad/daemon.json', '{}');
+    expect(findRuntimeConfigs(t.dir)).toEqual([
+      join(t.dir, 'etc/containerd/config.toml'), join(t.dir, 'etc/crio/crio.conf.d/10-nri.conf'), join(t.dir, 'etc/isulad/daemon.json'),
+    ]);
+  });
+
+  it('recognises content when the name says nothing, and refuses what it cannot recognise', () => {
+    expect(lintRuntimeConfig(file('x.conf', '[crio.nri]\nenable_nri = true\n')).format).toBe('crio');
+    expect(() => lintRuntimeConfig(file('y.conf', 'hello'))).toThrow(UnknownConfigFormatError);
+  });
+
+  it('parses Go durations', () => {
+    expect(parseGoDuration('1m30s')).toBe(90000);
+    expect(parseGoDuration('250ms')).toBe(250);
+    expect(parseGoDuration('5')).toBeUndefined();
+    expect(parseGoDuration('5 s')).toBeUndefined();
+  });
+});
