@@ -79,7 +79,9 @@ export const pluginErrors = {
     new PluginError(
       step,
       'closed',
-      `runtime closed the connection during ${step === 'closed' ? 'operation' : step} (${at.label})${cause ? `: ${cause.message}` : ''}`,
+      step === 'closed'
+        ? `runtime closed the connection (${at.label})${cause ? `: ${cause.message}` : ''}`
+        : `runtime closed the connection during ${step} (${at.label})${cause ? `: ${cause.message}` : ''}: see the runtime's log for why it dropped the plugin`,
       at.socketPath,
       { cause },
     ),

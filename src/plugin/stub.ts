@@ -1,0 +1,311 @@
+// The plugin side of one NRI connection: register, configure, synchronize, then serve
+// events until the runtime or stop() ends it.
+import { EventEmitter } from 'node:events';
+import type net from 'node:net';
+import { RUNTIME_SERVICE, RuntimeMethod, formatEventMask, nri, runtimeVintage } from '../api/index.js';
+import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../mux/index.js';
+import { Code, TtrpcClient, TtrpcClosedError, TtrpcError, TtrpcServer, type ServerConnection } from '../ttrpc/index.js';
+import { connectTo, endpointOf, resolveTarget } from './connect.js';
+import { PluginError, pluginErrors, type Endpoint, type PluginStep } from './errors.js';
+import { handledEventsMask, subscriptionMask, type PluginHandlers } from './handlers.js';
+import { pluginIdentity, SDK_NRI_VERSION } from './identity.js';
+import { eventMethods, registerPluginService } from './plugin-service.js';
+
+export interface StubOptions {
+  /** Else NRI_PLUGIN_NAME, else from the executable's name. */
+  name?: string;
+  /** Two digits; else NRI_PLUGIN_IDX, else from the executable's name. */
+  index?: string;
+  /** Else the fd in NRI_PLUGIN_SOCKET if set, else /var/run/nri/nri.sock. */
+  socketPath?: string;
+  /** Explicit subscription mask; else derived from the handlers supplied. */
+  events?: number;
+  /**
+   * Bound on start() (connect, register, configure, synchronize). Default: 5000 ms, or
+   * the runtime's own registration timeout once its Configure request tells it.
+   */
+  registrationTimeoutMs?: number;
+}
+
+export interface RuntimeInfo {
+  name: string;
+  version: string;
+  /** runtimeVintage(...).label, e.g. "NRI v0.6 or older". */
+  vintage: string;
+}
+
+const DEFAULT_REGISTRATION_TIMEOUT_MS = 5000;
+
+/**
+ * Events: 'configured' (req: nri.ConfigureRequest), 'synchronized', and 'close'
+ * (err?: PluginError) once a started plugin loses its connection. err is undefined when
+ * stop() closed it or the runtime had sent Shutdown. A failed start() reports through
+ * its rejection only.
+ */
+export class Stub extends EventEmitter {
+  readonly name: string;
+  readonly index: string;
+  readonly #handlers: PluginHandlers;
+  readonly #opts: StubOptions;
+  readonly #baseMask: number;
+
+  #endpoint: Endpoint = { label: 'the NRI socket' };
+  #socket: net.Socket | undefined;
+  #mux: Mux | undefined;
+  #client: TtrpcClient | undefined;
+  #served: ServerConnection | undefined;
+
+  #started = false;
+  #connected = false;
+  #registered = false;
+  #configured = false;
+  #synchronized = false;
+  #closed = false;
+  #stopping = false;
+  #shutdownRequested = false;
+
+  #startedAt = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #startWaiter: { resolve(): void; reject(err: Error): void } | undefined;
+  #syncPods: nri.IPodSandbox[] = [];
+  #syncContainers: nri.IContainer[] = [];
+  #runtime: RuntimeInfo | undefined;
+  #events = 0;
+
+  constructor(handlers: PluginHandlers, opts: StubOptions = {}) {
+    super();
+    this.#handlers = handlers;
+    this.#opts = opts;
+    const id = pluginIdentity(opts);
+    this.name = id.name;
+    this.index = id.index;
+    this.#baseMask = opts.events ?? handledEventsMask(handlers);
+  }
+
+  /** "10-logger", as the runtime names the plugin. */
+  get fullName(): string {
+    return `${this.index}-${this.name}`;
+  }
+
+  get runtime(): RuntimeInfo | undefined {
+    return this.#runtime;
+  }
+
+  /** The mask answered to Configure; 0 before that. */
+  get events(): number {
+    return this.#events;
+  }
+
+  /** Resolves once Synchronize was answered (the plugin is live); rejects with a PluginError. */
+  start(): Promise<void> {
+    if (this.#started) return Promise.reject(new Error(`plugin ${this.fullName}: start() was already called`));
+    this.#started = true;
+    const target = resolveTarget(this.#opts.socketPath);
+    this.#endpoint = endpointOf(target);
+    this.#startedAt = Date.now();
+    const started = new Promise<void>((resolve, reject) => {
+      this.#startWaiter = { resolve, reject };
+    });
+    this.#armTimer(this.#opts.registrationTimeoutMs ?? DEFAULT_REGISTRATION_TIMEOUT_MS);
+    connectTo(target).then(
+      (sock) => this.#attach(sock),
+      (err: Error) => this.#failStart(err),
+    );
+    return started;
+  }
+
+  /** Asks the runtime to update containers; resolves with the updates it failed to apply. */
+  async updateContainers(update: nri.IContainerUpdate[], evict: nri.IContainerEviction[] = []): Promise<nri.IContainerUpdate[]> {
+    const client = this.#client;
+    if (!client || !this.#registered || this.#closed) {
+      throw new PluginError('update', 'closed', `plugin ${this.fullName} is not registered with the runtime at ${this.#endpoint.label}: start() it first`, this.#endpoint.socketPath);
+    }
+    const req = nri.UpdateContainersRequest.encode({ update, evict }).finish();
+    let payload: Buffer;
+    try {
+      payload = await client.call(RUNTIME_SERVICE, RuntimeMethod.UpdateContainers, req);
+    } catch (err) {
+      if (err instanceof TtrpcClosedError) throw pluginErrors.closed(this.#endpoint, 'update', err);
+      const why = err instanceof TtrpcError ? err.statusMessage : (err as Error).message;
+      throw new PluginError('update', 'rejected', `UpdateContainers of plugin ${this.fullName} failed at ${this.#endpoint.label}: ${why}`, this.#endpoint.socketPath, { cause: err });
+    }
+    return nri.UpdateContainersResponse.decode(payload).failed;
+  }
+
+  /** Closes the connection cleanly; a start() still pending rejects. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    if (this.#closed) return;
+    const sock = this.#socket;
+    if (!this.#mux) {
+      this.#teardown(undefined);
+      return;
+    }
+    this.#mux.close();
+    if (sock && !sock.destroyed) await new Promise<void>((resolve) => sock.once('close', () => resolve()));
+  }
+
+  #attach(sock: net.Socket): void {
+    if (this.#closed) {
+      sock.destroy(); // timed out or stopped while dialling
+      return;
+    }
+    this.#socket = sock;
+    this.#connected = true;
+    const mux = new Mux(sock, { label: this.#endpoint.label });
+    this.#mux = mux;
+    mux.on('close', (err?: Error) => this.#teardown(err));
+
+    const server = new TtrpcServer();
+    registerPluginService(
+      server,
+      {
+        ...eventMethods(this.#handlers),
+        Configure: (req: nri.ConfigureRequest) => this.#configure(req),
+        Synchronize: (req: nri.SynchronizeRequest) => this.#synchronize(req),
+        Shutdown: async () => {
+          this.#shutdownRequested = true;
+          await this.#handlers.shutdown?.();
+        },
+      },
+      this.fullName,
+    );
+    // Open the Plugin service side first: the runtime may send Configure before our
+    // RegisterPlugin answer reaches us.
+    this.#served = server.serve(mux.open(PLUGIN_SERVICE_CONN));
+    this.#client = new TtrpcClient(mux.open(RUNTIME_SERVICE_CONN));
+    void this.#register(this.#client);
+  }
+
+  async #register(client: TtrpcClient): Promise<void> {
+    const req = nri.RegisterPluginRequest.encode({ pluginName: this.name, pluginIdx: this.index, NRIVersion: SDK_NRI_VERSION }).finish();
+    try {
+      await client.call(RUNTIME_SERVICE, RuntimeMethod.RegisterPlugin, req);
+      this.#registered = true;
+    } catch (err) {
+      // A closed connection or our own timeout is reported by whoever closed it.
+      if (err instanceof TtrpcClosedError || this.#closed) return;
+      const why = err instanceof TtrpcError ? err.statusMessage : (err as Error).message;
+      this.#failStart(pluginErrors.rejected(this.#endpoint, this.fullName, why, err));
+    }
+  }
+
+  async #configure(req: nri.ConfigureRequest): Promise<nri.IConfigureResponse> {
+    const vintage = runtimeVintage(req);
+    this.#runtime = { name: req.runtimeName, version: req.runtimeVersion, vintage: vintage.label };
+    const runtimeBound = Number(req.registrationTimeout);
+    if (this.#opts.registrationTimeoutMs === undefined && runtimeBound > 0 && !this.#synchronized) {
+      this.#armTimer(runtimeBound);
+    }
+    let requested: number | undefined;
+    if (this.#handlers.configure) {
+      try {
+        requested = (await this.#handlers.configure(req))?.events;
+      } catch (err) {
+        const e = new PluginError('configure', 'protocol', `configure handler of plugin ${this.fullName} failed: ${(err as Error).message ?? String(err)}`, this.#endpoint.socketPath, { cause: err });
+        this.#failStart(e);
+        throw new TtrpcError(Code.Unknown, e.message);
+      }
+    }
+    const events = subscriptionMask({ base: this.#baseMask, requested, knownEventsMask: vintage.knownEventsMask });
+    if (events === 0) {
+      const e = pluginErrors.noEvents(this.#endpoint, this.fullName, formatEventMask(this.#baseMask), `${req.runtimeName || 'the runtime'} (${vintage.label})`);
+      this.#failStart(e);
+      throw new TtrpcError(Code.FailedPrecondition, e.message);
+    }
+    this.#events = events;
+    this.#configured = true;
+    this.emit('configured', req);
+    return { events };
+  }
+
+  async #synchronize(req: nri.SynchronizeRequest): Promise<nri.ISynchronizeResponse> {
+    // concat, not push(...): a large node's state would overflow the argument list.
+    this.#syncPods = this.#syncPods.concat(req.pods);
+    this.#syncContainers = this.#syncContainers.concat(req.containers);
+    if (req.more) return { more: true };
+    const pods = this.#syncPods;
+    const containers = this.#syncContainers;
+    this.#syncPods = [];
+    this.#syncContainers = [];
+    let update: nri.IContainerUpdate[] = [];
+    try {
+      update = (await this.#handlers.synchronize?.(pods, containers)) ?? [];
+    } catch (err) {
+      const e = new PluginError('synchronize', 'protocol', `synchronize handler of plugin ${this.fullName} failed: ${(err as Error).message ?? String(err)}`, this.#endpoint.socketPath, { cause: err });
+      this.#failStart(e);
+      throw new TtrpcError(Code.Unknown, e.message);
+    }
+    this.#synchronized = true;
+    // Settle after the answer is on its way, so "live" means the runtime has it.
+    setImmediate(() => {
+      if (this.#closed) return;
+      this.#clearTimer();
+      this.emit('synchronized');
+      const w = this.#startWaiter;
+      this.#startWaiter = undefined;
+      w?.resolve();
+    });
+    return { update, more: false };
+  }
+
+  /** The first registration step not yet done. */
+  #step(): PluginStep {
+    if (!this.#connected) return 'connect';
+    if (!this.#registered && !this.#configured) return 'register';
+    if (!this.#configured) return 'configure';
+    if (!this.#synchronized) return 'synchronize';
+    return 'closed';
+  }
+
+  /** (Re)arms the bound on start(), counted from when start() was called. */
+  #armTimer(totalMs: number): void {
+    this.#clearTimer();
+    const left = Math.max(totalMs - (Date.now() - this.#startedAt), 0);
+    this.#timer = setTimeout(() => {
+      this.#failStart(pluginErrors.timeout(this.#endpoint, this.fullName, this.#step(), totalMs));
+    }, left);
+  }
+
+  #clearTimer(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** Rejects a pending start() and drops the connection. */
+  #failStart(err: Error): void {
+    const w = this.#startWaiter;
+    if (!w) return;
+    this.#startWaiter = undefined;
+    this.#clearTimer();
+    w.reject(err);
+    if (this.#mux) this.#mux.close(err);
+    else this.#teardown(err);
+  }
+
+  #teardown(cause: Error | undefined): void {
+    if (this.#closed) return;
+    const step = this.#step();
+    this.#closed = true;
+    this.#clearTimer();
+    this.#client?.close(cause);
+    this.#served?.close(cause);
+    const w = this.#startWaiter;
+    this.#startWaiter = undefined;
+    if (w) {
+      w.reject(
+        this.#stopping
+          ? new PluginError(step, 'closed', `plugin ${this.fullName} was stopped during ${step} (${this.#endpoint.label})`, this.#endpoint.socketPath)
+          : pluginErrors.closed(this.#endpoint, step, cause),
+      );
+      return;
+    }
+    if (!this.#synchronized) return; // start() already rejected and said why
+    const err = this.#stopping || this.#shutdownRequested ? undefined : pluginErrors.closed(this.#endpoint, 'closed', cause);
+    try {
+      this.#handlers.onClose?.(err);
+    } finally {
+      this.emit('close', err);
+    }
+  }
+}
