@@ -1,0 +1,97 @@
+// The socket external plugins dial. By default a fresh 0700 directory with a 0600
+// socket in it; for a given path we refuse directories others can write to, and remove
+// an old socket only when nothing answers on it (the Go runtime removes it blindly,
+// which would cut a running runtime off from its plugins).
+import { chmod, lstat, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export class ListenError extends Error {
+  override readonly name = 'ListenError';
+  constructor(
+    message: string,
+    readonly socketPath: string,
+    readonly reason: 'unsafe-dir' | 'in-use' | 'not-a-socket' | 'listen',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export interface Listening {
+  server: net.Server;
+  socketPath: string;
+  /** Set when we made the directory ourselves; removed again on close. */
+  ownDir?: string;
+}
+
+export async function listenForPlugins(socketPath: string | undefined, onConnection: (socket: net.Socket) => void): Promise<Listening> {
+  let ownDir: string | undefined;
+  if (socketPath === undefined) {
+    ownDir = await mkdtemp(path.join(os.tmpdir(), 'nrisim-'));
+    await chmod(ownDir, 0o700);
+    socketPath = path.join(ownDir, 'nri.sock');
+  } else {
+    await prepareGivenPath(socketPath);
+  }
+  const server = net.createServer({ pauseOnConnect: false }, onConnection);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err) => reject(new ListenError(`cannot listen on ${socketPath}: ${err.message}`, socketPath!, 'listen', { cause: err })));
+    server.listen(socketPath, () => resolve());
+  });
+  await chmod(socketPath, 0o600);
+  return { server, socketPath, ...(ownDir ? { ownDir } : {}) };
+}
+
+async function prepareGivenPath(socketPath: string): Promise<void> {
+  const dir = path.dirname(socketPath);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const d = await stat(dir);
+  if ((d.mode & 0o022) !== 0 && (d.mode & 0o1000) === 0) {
+    throw new ListenError(
+      `refusing to listen on ${socketPath}: its directory ${dir} is writable by group or others (mode ${(d.mode & 0o7777).toString(8)}); ` +
+        'anyone could replace the socket. Use a 0700 directory or leave out --socket',
+      socketPath,
+      'unsafe-dir',
+    );
+  }
+  if ((d.mode & 0o022) !== 0) {
+    // Sticky, world-writable (like /tmp): others cannot remove our socket, but could pre-create the name.
+    throw new ListenError(
+      `refusing to listen on ${socketPath}: ${dir} is shared with other users (mode ${(d.mode & 0o7777).toString(8)}); use a directory of your own or leave out --socket`,
+      socketPath,
+      'unsafe-dir',
+    );
+  }
+  let existing;
+  try {
+    existing = await lstat(socketPath);
+  } catch {
+    return;
+  }
+  if (!existing.isSocket()) {
+    throw new ListenError(`refusing to listen on ${socketPath}: a file that is not a socket is in the way; remove it or pick another path`, socketPath, 'not-a-socket');
+  }
+  if (await answers(socketPath)) {
+    throw new ListenError(`${socketPath} is in use: something (a runtime or another simulator) answers on it; pick another --socket`, socketPath, 'in-use');
+  }
+  await rm(socketPath, { force: true });
+}
+
+function answers(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect(socketPath);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+export async function closeListener(l: Listening): Promise<void> {
+  await new Promise<void>((resolve) => l.server.close(() => resolve()));
+  await rm(l.socketPath, { force: true });
+  if (l.ownDir) await rm(l.ownDir, { recursive: true, force: true });
+}
