@@ -2,7 +2,8 @@
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { FrameDecoder, HEADER_LENGTH, MESSAGE_LENGTH_MAX, MessageType, encodeHeader, type DecodedFrame } from './frame.js';
-import { decodeResponse, encodeRequest, type KeyValue } from './messages.js';
+import { BatchedWriter } from './batched-writer.js';
+import { decodeResponse, encodeRequestAfter, type KeyValue } from './messages.js';
 import { Code, TtrpcClosedError, TtrpcError, TtrpcProtocolError } from './status.js';
 
 export interface CallOptions {
@@ -35,6 +36,7 @@ const LAST_STREAM_ID = 0xffffffff;
  */
 export class TtrpcClient extends EventEmitter {
   readonly #stream: Duplex;
+  readonly #writer: BatchedWriter;
   readonly #decoder: FrameDecoder;
   readonly #max: number;
   readonly #pending = new Map<number, PendingCall>();
@@ -44,6 +46,7 @@ export class TtrpcClient extends EventEmitter {
   constructor(stream: Duplex, opts: TtrpcClientOptions = {}) {
     super();
     this.#stream = stream;
+    this.#writer = new BatchedWriter(stream);
     this.#max = opts.maxMessageLength ?? MESSAGE_LENGTH_MAX;
     this.#decoder = new FrameDecoder({ maxMessageLength: this.#max, oversize: 'skip' });
     stream.on('data', (chunk: Buffer) => this.#onData(chunk));
@@ -75,18 +78,17 @@ export class TtrpcClient extends EventEmitter {
         reject(new TtrpcError(Code.DeadlineExceeded, `the deadline (${timeoutMs} ms) passed before the call was sent`, where));
         return;
       }
-      const body = encodeRequest({
+      const frame = encodeRequestAfter(HEADER_LENGTH, {
         service,
         method,
         payload,
         timeoutNano: timeoutMs === undefined ? 0 : Math.round(timeoutMs * 1e6),
         metadata: toKeyValues(opts.metadata),
       });
-      if (body.length > this.#max) {
+      const length = frame.length - HEADER_LENGTH;
+      if (length > this.#max) {
         // Refused before it costs a stream id, so the connection carries on unharmed.
-        reject(
-          new TtrpcError(Code.ResourceExhausted, `request of ${body.length} bytes exceeds the maximum message size of ${this.#max}`, where),
-        );
+        reject(new TtrpcError(Code.ResourceExhausted, `request of ${length} bytes exceeds the maximum message size of ${this.#max}`, where));
         return;
       }
       const streamId = this.#nextStreamId;
@@ -113,10 +115,8 @@ export class TtrpcClient extends EventEmitter {
       }
       this.#pending.set(streamId, call);
 
-      const frame = Buffer.allocUnsafe(HEADER_LENGTH + body.length);
-      encodeHeader(frame, 0, body.length, streamId, MessageType.Request, 0);
-      body.copy(frame, HEADER_LENGTH);
-      this.#stream.write(frame);
+      encodeHeader(frame, 0, length, streamId, MessageType.Request, 0);
+      this.#writer.write(frame);
     });
   }
 

@@ -32,11 +32,20 @@ export interface TtrpcResponse {
   payload: Uint8Array;
 }
 
+function key(field: number, wire: number): number {
+  return field * 8 + wire;
+}
+
 function lenField(contentLength: number): number {
   return 1 + varintSize(contentLength) + contentLength;
 }
 
 export function encodeRequest(r: TtrpcRequest): Buffer {
+  return encodeRequestAfter(0, r);
+}
+
+/** The request encoded after `headroom` bytes left for the caller (a frame header), saving a copy. */
+export function encodeRequestAfter(headroom: number, r: TtrpcRequest): Buffer {
   const serviceLen = Buffer.byteLength(r.service, 'utf8');
   const methodLen = Buffer.byteLength(r.method, 'utf8');
   let size = 0;
@@ -52,7 +61,8 @@ export function encodeRequest(r: TtrpcRequest): Buffer {
     kvLens.push(k, v, inner);
     size += lenField(inner);
   }
-  const w = new ProtoWriter(Buffer.allocUnsafe(size));
+  const w = new ProtoWriter(Buffer.allocUnsafe(headroom + size));
+  w.pos = headroom;
   if (serviceLen) w.string(1, r.service, serviceLen);
   if (methodLen) w.string(2, r.method, methodLen);
   if (r.payload.length) w.bytes(3, r.payload);
@@ -74,13 +84,13 @@ export function decodeRequest(bytes: Uint8Array): TtrpcRequest {
   const r = new ProtoReader(asBuffer(bytes), 0, bytes.length, 'ttrpc Request');
   const out: TtrpcRequest = { service: '', method: '', payload: Buffer.alloc(0), timeoutNano: 0, metadata: [] };
   while (!r.done()) {
-    const [field, wire] = r.tag();
-    if (field === 1 && wire === WIRE_LEN) out.service = r.string();
-    else if (field === 2 && wire === WIRE_LEN) out.method = r.string();
-    else if (field === 3 && wire === WIRE_LEN) out.payload = r.bytes();
-    else if (field === 4 && wire === WIRE_VARINT) out.timeoutNano = r.int64();
-    else if (field === 5 && wire === WIRE_LEN) out.metadata.push(decodeKeyValue(r));
-    else r.skip(wire, field);
+    const tag = r.tag();
+    if (tag === key(1, WIRE_LEN)) out.service = r.string();
+    else if (tag === key(2, WIRE_LEN)) out.method = r.string();
+    else if (tag === key(3, WIRE_LEN)) out.payload = r.bytes();
+    else if (tag === key(4, WIRE_VARINT)) out.timeoutNano = r.int64();
+    else if (tag === key(5, WIRE_LEN)) out.metadata.push(decodeKeyValue(r));
+    else r.skip(tag);
   }
   return out;
 }
@@ -90,15 +100,20 @@ function decodeKeyValue(outer: ProtoReader): KeyValue {
   const r = new ProtoReader(outer.buf, start, end, 'ttrpc KeyValue');
   const kv: KeyValue = { key: '', value: '' };
   while (!r.done()) {
-    const [field, wire] = r.tag();
-    if (field === 1 && wire === WIRE_LEN) kv.key = r.string();
-    else if (field === 2 && wire === WIRE_LEN) kv.value = r.string();
-    else r.skip(wire, field);
+    const tag = r.tag();
+    if (tag === key(1, WIRE_LEN)) kv.key = r.string();
+    else if (tag === key(2, WIRE_LEN)) kv.value = r.string();
+    else r.skip(tag);
   }
   return kv;
 }
 
 export function encodeResponse(resp: TtrpcResponse): Buffer {
+  return encodeResponseAfter(0, resp);
+}
+
+/** The response encoded after `headroom` bytes left for the caller (a frame header), saving a copy. */
+export function encodeResponseAfter(headroom: number, resp: TtrpcResponse): Buffer {
   let statusLen = 0;
   let messageLen = 0;
   if (resp.status) {
@@ -109,7 +124,8 @@ export function encodeResponse(resp: TtrpcResponse): Buffer {
   }
   let size = resp.status ? lenField(statusLen) : 0;
   if (resp.payload.length) size += lenField(resp.payload.length);
-  const w = new ProtoWriter(Buffer.allocUnsafe(size));
+  const w = new ProtoWriter(Buffer.allocUnsafe(headroom + size));
+  w.pos = headroom;
   if (resp.status) {
     // Written whenever given, even empty (code OK with no message).
     w.tag(1, WIRE_LEN);
@@ -128,10 +144,10 @@ export function decodeResponse(bytes: Uint8Array): TtrpcResponse {
   const r = new ProtoReader(asBuffer(bytes), 0, bytes.length, 'ttrpc Response');
   const out: TtrpcResponse = { payload: Buffer.alloc(0) };
   while (!r.done()) {
-    const [field, wire] = r.tag();
-    if (field === 1 && wire === WIRE_LEN) out.status = decodeStatus(r, out.status);
-    else if (field === 2 && wire === WIRE_LEN) out.payload = r.bytes();
-    else r.skip(wire, field);
+    const tag = r.tag();
+    if (tag === key(1, WIRE_LEN)) out.status = decodeStatus(r, out.status);
+    else if (tag === key(2, WIRE_LEN)) out.payload = r.bytes();
+    else r.skip(tag);
   }
   return out;
 }
@@ -142,10 +158,10 @@ function decodeStatus(outer: ProtoReader, into: TtrpcStatus | undefined): TtrpcS
   const r = new ProtoReader(outer.buf, start, end, 'google.rpc.Status');
   const st: TtrpcStatus = into ?? { code: 0, message: '' };
   while (!r.done()) {
-    const [field, wire] = r.tag();
-    if (field === 1 && wire === WIRE_VARINT) st.code = r.int32();
-    else if (field === 2 && wire === WIRE_LEN) st.message = r.string();
-    else r.skip(wire, field); // details (Any) are not surfaced
+    const tag = r.tag();
+    if (tag === key(1, WIRE_VARINT)) st.code = r.int32();
+    else if (tag === key(2, WIRE_LEN)) st.message = r.string();
+    else r.skip(tag); // details (Any) are not surfaced
   }
   return st;
 }

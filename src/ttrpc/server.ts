@@ -1,8 +1,9 @@
 // The serving side: registered handlers, one ServerConnection per stream served.
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
-import { FLAG_REMOTE_OPEN, FrameDecoder, MESSAGE_LENGTH_MAX, MessageType, encodeFrame, type DecodedFrame } from './frame.js';
-import { decodeRequest, encodeResponse, type TtrpcRequest, type TtrpcStatus } from './messages.js';
+import { BatchedWriter } from './batched-writer.js';
+import { FLAG_REMOTE_OPEN, FrameDecoder, HEADER_LENGTH, MESSAGE_LENGTH_MAX, MessageType, encodeHeader, type DecodedFrame } from './frame.js';
+import { decodeRequest, encodeResponseAfter, type TtrpcRequest, type TtrpcStatus } from './messages.js';
 import { Code, TtrpcClosedError, TtrpcError, TtrpcProtocolError } from './status.js';
 
 export interface HandlerContext {
@@ -53,11 +54,68 @@ export class TtrpcServer {
 
 type Resolver = (service: string, method: string) => Handler | TtrpcError;
 
-interface InFlight {
-  controller: AbortController;
+/**
+ * One request being handled. Its AbortController is made only when the handler reads
+ * ctx.signal: most handlers never do, and a controller costs more than the rest of the
+ * dispatch together.
+ */
+class Call implements HandlerContext {
+  deadline?: number;
   timer: NodeJS.Timeout | undefined;
-  service: string;
-  method: string;
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #reason: unknown;
+
+  constructor(
+    readonly service: string,
+    readonly method: string,
+    readonly metadata: Record<string, string>,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Why the call was aborted, if it was. */
+  get abortReason(): unknown {
+    return this.#reason;
+  }
+
+  abort(reason: TtrpcError): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+
+  /** The context handed to the handler: the call's fields, without its bookkeeping. */
+  context(): HandlerContext {
+    return new CallContext(this);
+  }
+}
+
+class CallContext implements HandlerContext {
+  readonly service: string;
+  readonly method: string;
+  readonly metadata: Record<string, string>;
+  readonly deadline?: number;
+  readonly #call: Call;
+
+  constructor(call: Call) {
+    this.#call = call;
+    this.service = call.service;
+    this.method = call.method;
+    this.metadata = call.metadata;
+    if (call.deadline !== undefined) this.deadline = call.deadline;
+  }
+
+  get signal(): AbortSignal {
+    return this.#call.signal;
+  }
 }
 
 /**
@@ -67,9 +125,10 @@ interface InFlight {
 export class ServerConnection extends EventEmitter {
   readonly #resolve: Resolver;
   readonly #stream: Duplex;
+  readonly #writer: BatchedWriter;
   readonly #max: number;
   readonly #decoder: FrameDecoder;
-  readonly #inFlight = new Map<number, InFlight>();
+  readonly #inFlight = new Map<number, Call>();
   #lastStreamId = 0;
   #closed = false;
 
@@ -77,6 +136,7 @@ export class ServerConnection extends EventEmitter {
     super();
     this.#resolve = resolve;
     this.#stream = stream;
+    this.#writer = new BatchedWriter(stream);
     this.#max = maxMessageLength;
     // Unknown message types pass the decoder and are ignored here, as the Go server does for future compatibility.
     this.#decoder = new FrameDecoder({ maxMessageLength, oversize: 'skip', unknownTypes: 'pass' });
@@ -102,7 +162,7 @@ export class ServerConnection extends EventEmitter {
     for (const [, f] of this.#inFlight) {
       if (f.timer) clearTimeout(f.timer);
       const why = err ? `the connection closed: ${err.message}` : 'the connection closed';
-      f.controller.abort(new TtrpcClosedError(why, { service: f.service, method: f.method, cause: err }));
+      f.abort(new TtrpcClosedError(why, { service: f.service, method: f.method, cause: err }));
     }
     this.#inFlight.clear();
     this.#stream.destroy();
@@ -168,77 +228,81 @@ export class ServerConnection extends EventEmitter {
 
   #run(id: number, req: TtrpcRequest, handler: Handler): void {
     const { service, method } = req;
-    const controller = new AbortController();
-    const flight: InFlight = { controller, timer: undefined, service, method };
-    const ctx: HandlerContext = { service, method, metadata: toRecord(req.metadata), signal: controller.signal };
+    const call = new Call(service, method, toRecord(req.metadata));
     if (req.timeoutNano !== 0) {
+      // Go's server derives the handler's context with WithTimeout(timeout_nano): a zero or
+      // negative value means the deadline has already passed.
       const ms = req.timeoutNano / 1e6;
-      ctx.deadline = Date.now() + ms;
-      const expire = () =>
-        controller.abort(new TtrpcError(Code.DeadlineExceeded, `the caller's deadline of ${ms} ms passed`, { service, method }));
+      call.deadline = Date.now() + ms;
+      const expire = () => call.abort(new TtrpcError(Code.DeadlineExceeded, `the caller's deadline of ${ms} ms passed`, { service, method }));
       if (ms <= 0) expire();
-      else {
-        // setTimeout caps at 2^31-1 ms; a longer deadline is as good as none.
-        if (ms < 0x7fffffff) {
-          flight.timer = setTimeout(expire, ms);
-          flight.timer.unref();
-        }
+      else if (ms < 0x7fffffff) {
+        // (setTimeout caps at 2^31-1 ms; a longer deadline is as good as none)
+        call.timer = setTimeout(expire, ms);
+        call.timer.unref();
       }
     }
-    this.#inFlight.set(id, flight);
-    let result: Promise<Uint8Array>;
+    this.#inFlight.set(id, call);
+    let result: Promise<Uint8Array> | Uint8Array;
     try {
-      result = Promise.resolve(handler(req.payload as Buffer, ctx));
+      result = handler(req.payload as Buffer, call.context());
     } catch (err) {
-      result = Promise.reject(err);
+      this.#finish(id, call, undefined, err);
+      return;
     }
-    result.then(
-      (payload) => this.#finish(id, flight, payload, undefined),
-      (err: unknown) => this.#finish(id, flight, undefined, err),
+    if (result instanceof Uint8Array) {
+      this.#finish(id, call, result, undefined);
+      return;
+    }
+    Promise.resolve(result).then(
+      (payload) => this.#finish(id, call, payload, undefined),
+      (err: unknown) => this.#finish(id, call, undefined, err),
     );
   }
 
-  #finish(id: number, flight: InFlight, payload: Uint8Array | undefined, err: unknown): void {
-    if (flight.timer) clearTimeout(flight.timer);
-    if (this.#inFlight.get(id) !== flight) return; // the connection closed meanwhile
+  #finish(id: number, call: Call, payload: Uint8Array | undefined, err: unknown): void {
+    if (call.timer) clearTimeout(call.timer);
+    if (this.#inFlight.get(id) !== call) return; // the connection closed meanwhile
     this.#inFlight.delete(id);
     if (err === undefined && payload instanceof Uint8Array) {
       // No status on success: what the Go server writes (see the v0.6.1 captures).
-      const body = encodeResponse({ payload });
-      if (body.length <= this.#max) {
-        this.#write(id, body);
+      const frame = encodeResponseAfter(HEADER_LENGTH, { payload });
+      if (frame.length - HEADER_LENGTH <= this.#max) {
+        this.#writeFrame(id, frame);
         return;
       }
       this.#answerStatus(id, {
         code: Code.ResourceExhausted,
-        message: `${flight.service}/${flight.method}: response of ${body.length} bytes exceeds the maximum message size of ${this.#max}`,
+        message: `${call.service}/${call.method}: response of ${frame.length - HEADER_LENGTH} bytes exceeds the maximum message size of ${this.#max}`,
       });
       return;
     }
-    this.#answerStatus(id, statusOf(err, payload, flight.controller.signal));
+    this.#answerStatus(id, statusOf(err, payload, call.abortReason));
   }
 
   #answerStatus(id: number, status: TtrpcStatus): void {
-    let body = encodeResponse({ status, payload: Buffer.alloc(0) });
-    if (body.length > this.#max) {
+    let frame = encodeResponseAfter(HEADER_LENGTH, { status, payload: Buffer.alloc(0) });
+    if (frame.length - HEADER_LENGTH > this.#max) {
       // Only a huge error message gets here; its first kilobyte says enough.
-      body = encodeResponse({ status: { code: status.code, message: status.message.slice(0, 1024) }, payload: Buffer.alloc(0) });
+      frame = encodeResponseAfter(HEADER_LENGTH, { status: { code: status.code, message: status.message.slice(0, 1024) }, payload: Buffer.alloc(0) });
     }
-    this.#write(id, body);
+    this.#writeFrame(id, frame);
   }
 
-  #write(id: number, body: Uint8Array): void {
+  /** Fills in the header of a frame encoded with headroom and sends it. */
+  #writeFrame(id: number, frame: Buffer): void {
     if (this.#closed) return;
-    this.#stream.write(encodeFrame(id, MessageType.Response, body));
+    encodeHeader(frame, 0, frame.length - HEADER_LENGTH, id, MessageType.Response, 0);
+    this.#writer.write(frame);
   }
 }
 
 /** The status a failed handler answers with. */
-function statusOf(err: unknown, payload: unknown, signal: AbortSignal): TtrpcStatus {
+function statusOf(err: unknown, payload: unknown, abortReason: unknown): TtrpcStatus {
   if (err instanceof TtrpcError) return { code: err.code, message: err.statusMessage };
   // A handler that gave up because its signal fired answers with the signal's reason.
-  if (signal.aborted && signal.reason instanceof TtrpcError && err !== undefined) {
-    return { code: signal.reason.code, message: signal.reason.statusMessage };
+  if (abortReason instanceof TtrpcError && err !== undefined) {
+    return { code: abortReason.code, message: abortReason.statusMessage };
   }
   if (err === undefined) {
     return { code: Code.Internal, message: `handler returned ${typeof payload} instead of bytes` };

@@ -148,16 +148,17 @@ export class ProtoReader {
     return this.buf.toString('utf8', s, e);
   }
 
-  /** Reads a tag; returns [field, wireType]. */
-  tag(): [number, number] {
+  /** Reads a tag: field number * 8 + wire type. */
+  tag(): number {
     const t = this.int64();
-    const field = Math.floor(t / 8);
-    if (field === 0 || t > 0xffffffff) this.#fail(`invalid tag ${t}`);
-    return [field, t % 8];
+    if (t < 8 || t > 0xffffffff) this.#fail(`invalid tag ${t}`);
+    return t;
   }
 
-  /** Skips the value of an unknown field; groups are skipped whole. */
-  skip(wire: number, field: number, depth = 0): void {
+  /** Skips the value of an unknown field given its tag; groups are skipped whole. */
+  skip(tag: number, depth = 0): void {
+    const wire = tag & 7;
+    const field = Math.floor(tag / 8);
     switch (wire) {
       case WIRE_VARINT:
         this.int64();
@@ -175,12 +176,12 @@ export class ProtoReader {
         if (depth >= MAX_GROUP_DEPTH) this.#fail('groups nested too deep');
         for (;;) {
           if (this.done()) this.#fail(`unterminated group ${field}`);
-          const [f, w] = this.tag();
-          if (w === WIRE_END_GROUP) {
-            if (f !== field) this.#fail(`group ${field} closed as ${f}`);
+          const t = this.tag();
+          if ((t & 7) === WIRE_END_GROUP) {
+            if (Math.floor(t / 8) !== field) this.#fail(`group ${field} closed as ${Math.floor(t / 8)}`);
             return;
           }
-          this.skip(w, f, depth + 1);
+          this.skip(t, depth + 1);
         }
       }
       default:
