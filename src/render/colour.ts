@@ -1,0 +1,61 @@
+import chalk, { type ChalkInstance } from 'chalk';
+import { stripVTControlCharacters } from 'node:util';
+
+// Every render function colours through this module's chalk, so the policy that
+// src/cli/base-command.ts applyColourPolicy sets (TTY detection, NO_COLOR,
+// --no-color) decides whether any escape code is emitted. Nothing here decides
+// colour on its own.
+
+export type Severity = 'error' | 'warning' | 'info' | 'ok';
+
+const SEVERITY_STYLE: Record<Severity, ChalkInstance> = {
+  error: chalk.red.bold,
+  warning: chalk.yellow,
+  info: chalk.cyan,
+  ok: chalk.green,
+};
+
+/** Colour text by severity (findings of validate/lint/doctor, notices). */
+export function severityColour(severity: Severity, text: string): string {
+  return SEVERITY_STYLE[severity](text);
+}
+
+/** A severity as a fixed-width, coloured label: "error  ", "warning", ... */
+export function severityLabel(severity: Severity): string {
+  return severityColour(severity, severity.padEnd(7));
+}
+
+/** True when the colour policy lets escape codes through. */
+export function colourEnabled(): boolean {
+  return chalk.level > 0;
+}
+
+/**
+ * Runs fn with colours off and restores the policy afterwards: for output that
+ * goes to a file (--output-file) even when stdout is a terminal.
+ */
+export function withoutColour<T>(fn: () => T): T {
+  const level = chalk.level;
+  chalk.level = 0;
+  try {
+    return fn();
+  } finally {
+    chalk.level = level;
+  }
+}
+
+/** Text without ANSI escapes, e.g. to measure the printed width of a coloured cell. */
+export function stripColour(text: string): string {
+  return stripVTControlCharacters(text);
+}
+
+/** Length of an ID that crictl prints: unambiguous in practice, fits a table. */
+export const SHORT_ID_LENGTH = 13;
+
+/** The first 13 characters of an ID, like crictl's truncated IDs. */
+export function shortId(id: string | null | undefined): string {
+  if (!id) return '';
+  return id.length > SHORT_ID_LENGTH ? id.slice(0, SHORT_ID_LENGTH) : id;
+}
+
+export { chalk };
