@@ -1,0 +1,82 @@
+import { open, rename, unlink, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join, resolve } from 'node:path';
+
+export type AtomicContent = string | Uint8Array | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+
+export class AtomicWriteError extends Error {
+  readonly path: string;
+  constructor(path: string, step: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`could not write ${path} (${step}): ${reason}; the file was left as it was`, { cause });
+    this.name = 'AtomicWriteError';
+    this.path = path;
+  }
+}
+
+/**
+ * Writes a file so that readers see either the old content or all of the new,
+ * never a part: the data goes to a temporary file in the same directory (rename
+ * is atomic only within one file system), is fsynced, then renamed over the
+ * target; the directory is fsynced so the rename survives a crash. On any failure
+ * the temporary file is removed and the target is untouched.
+ *
+ * Content may be a string, bytes, or an (async) iterable of chunks, so that a
+ * large dump is written as it is rendered rather than held whole in memory.
+ * The mode defaults to the existing file's mode, else 0644 less the umask.
+ */
+export async function writeFileAtomic(path: string, content: AtomicContent, opts: { mode?: number } = {}): Promise<void> {
+  const target = resolve(path);
+  const dir = dirname(target);
+  const temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  // An explicit or inherited mode is applied exactly (chmod); a new file gets 0644 less the umask.
+  const exactMode = opts.mode ?? (await existingMode(target));
+  let step = 'create temporary file';
+  let handle;
+  try {
+    handle = await open(temp, 'wx', exactMode ?? 0o644);
+    if (exactMode !== undefined) await handle.chmod(exactMode);
+    step = 'write';
+    for await (const chunk of chunks(content)) {
+      if (typeof chunk === 'string') await handle.write(chunk);
+      else await handle.write(chunk);
+    }
+    step = 'fsync';
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    step = 'rename';
+    await rename(temp, target);
+  } catch (err) {
+    await handle?.close().catch(() => {});
+    await unlink(temp).catch(() => {});
+    throw new AtomicWriteError(path, step, err);
+  }
+  await syncDirectory(dir);
+}
+
+async function* chunks(content: AtomicContent): AsyncIterable<string | Uint8Array> {
+  if (typeof content === 'string' || content instanceof Uint8Array) yield content;
+  else yield* content;
+}
+
+async function existingMode(path: string): Promise<number | undefined> {
+  try {
+    return (await stat(path)).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+// Best effort: some file systems refuse fsync on a directory; the data is already safe.
+async function syncDirectory(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // ignored, see above
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}

@@ -1,0 +1,98 @@
+import { chalk, shortId } from './colour.js';
+import { containerResources, podDisplayName, summariseResources, type Container, type Pod, type Resources, type ResourceSummary } from './nri-view.js';
+
+// Event names in the order of NRI's Event enum (api.proto), so a number from the
+// wire and a name from JSON both find their display name without loading the
+// generated protobuf module.
+const EVENT_NAMES = [
+  'Unknown', 'RunPodSandbox', 'StopPodSandbox', 'RemovePodSandbox', 'CreateContainer',
+  'PostCreateContainer', 'StartContainer', 'PostStartContainer', 'UpdateContainer',
+  'PostUpdateContainer', 'StopContainer', 'RemoveContainer', 'UpdatePodSandbox',
+  'PostUpdatePodSandbox', 'ValidateContainerAdjustment',
+] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** "CreateContainer" for 4, "CREATE_CONTAINER", "CreateContainer" or "createContainer". */
+export function eventDisplayName(event: number | string): EventName | string {
+  if (typeof event === 'number') return EVENT_NAMES[event] ?? `Event(${event})`;
+  const key = event.replace(/_/g, '').toLowerCase();
+  return EVENT_NAMES.find((n) => n.toLowerCase() === key) ?? event;
+}
+
+const NAME_WIDTH = 20; // "PostUpdatePodSandbox"; the rare longer one just pushes the line
+
+function eventColour(name: string): (s: string) => string {
+  if (name.startsWith('Post')) return (s) => chalk.dim(s);
+  if (name.startsWith('Run') || name.startsWith('Create') || name.startsWith('Start')) return (s) => chalk.green(s);
+  if (name.startsWith('Update')) return (s) => chalk.yellow(s);
+  if (name.startsWith('Stop') || name.startsWith('Remove')) return (s) => chalk.red(s);
+  if (name.startsWith('Validate')) return (s) => chalk.magenta(s);
+  return (s) => s;
+}
+
+export interface EventRecord {
+  /** When the event arrived: a Date or ms since the epoch. */
+  time: Date | number;
+  /** nri.Event value or its name. */
+  event: number | string;
+  pod?: Pod | null;
+  container?: Container | null;
+  /** New resources of an UpdateContainer / UpdatePodSandbox; CreateContainer shows the container's own. */
+  resources?: Resources | null;
+}
+
+/** HH:MM:SS.mmm in local time, like a log line. */
+export function formatClock(time: Date | number): string {
+  const d = typeof time === 'number' ? new Date(time) : time;
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+}
+
+const RESOURCE_FIELDS: Array<[keyof ResourceSummary, string]> = [
+  ['cpus', 'cpus'], ['mems', 'mems'], ['memoryLimit', 'memory'], ['quota', 'quota'], ['period', 'period'], ['shares', 'shares'],
+];
+
+/** "cpus=0-3 memory=512Mi quota=50000 period=100000": the fields that are set. */
+export function describeResources(res: Resources | null | undefined): string {
+  const s = summariseResources(res);
+  return RESOURCE_FIELDS.filter(([k]) => s[k] !== undefined).map(([k, label]) => `${label}=${s[k]}`).join(' ');
+}
+
+/**
+ * What an update changes: "cpus 0-1 -> 0-3, memory 256Mi -> 512Mi". Fields the
+ * update leaves unset keep their value and are not listed; "no change" when
+ * every set field already had its value.
+ */
+export function describeResourceChange(previous: Resources | null | undefined, next: Resources | null | undefined): string {
+  const before = summariseResources(previous);
+  const after = summariseResources(next);
+  const changes: string[] = [];
+  for (const [k, label] of RESOURCE_FIELDS) {
+    if (after[k] === undefined || after[k] === before[k]) continue;
+    changes.push(`${label} ${before[k] ?? 'unset'} -> ${after[k]}`);
+  }
+  return changes.length ? changes.join(', ') : 'no change';
+}
+
+/**
+ * One line per event for `nrictl logs` and the simulator:
+ *   12:04:05.123 CreateContainer      default/web-0 nginx 3f2a9c1d0b7e4  cpus=0-3 memory=512Mi
+ * For an update, `previous` (the container's resources before it) turns the
+ * resources into what changed, old -> new.
+ */
+export function formatEventLine(rec: EventRecord, previous?: Resources | null): string {
+  const name = eventDisplayName(rec.event);
+  const parts = [chalk.dim(formatClock(rec.time)), eventColour(name)(name.padEnd(NAME_WIDTH))];
+  if (rec.pod) parts.push(chalk.bold(podDisplayName(rec.pod)));
+  if (rec.container) parts.push(`${rec.container.name ?? ''} ${chalk.dim(shortId(rec.container.id))}`.trim());
+  let detail = '';
+  if (name === 'CreateContainer') {
+    detail = describeResources(rec.resources ?? containerResources(rec.container ?? undefined));
+  } else if (name === 'UpdateContainer' || name === 'UpdatePodSandbox') {
+    if (previous) detail = describeResourceChange(previous, rec.resources);
+    else detail = describeResources(rec.resources);
+  }
+  let line = parts.join(' ');
+  if (detail) line += `  ${detail}`;
+  return line;
+}

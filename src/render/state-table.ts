@@ -1,0 +1,152 @@
+import Table from 'cli-table3';
+import { chalk, shortId } from './colour.js';
+import {
+  containerResources, containerStateName, podDisplayName, summariseResources,
+  type Container, type ContainerStateName, type Pod,
+} from './nri-view.js';
+
+export interface StateTableOptions {
+  /** Add the resource columns (-o wide). */
+  wide?: boolean;
+}
+
+const HEAD = ['POD', 'POD ID', 'CONTAINER', 'CONTAINER ID', 'STATE'];
+const WIDE_HEAD = ['CPUSET', 'MEMS', 'MEMORY LIMIT', 'CPU QUOTA/PERIOD', 'SHARES'];
+const NONE = '-';
+
+const STATE_COLOUR: Record<ContainerStateName, (s: string) => string> = {
+  Running: (s) => chalk.green(s),
+  Created: (s) => chalk.yellow(s),
+  Paused: (s) => chalk.yellow(s),
+  Stopped: (s) => chalk.dim(s),
+  Unknown: (s) => chalk.red(s),
+};
+
+/**
+ * The rows of `nrictl sync dump`: one per container, under its pod; a pod without
+ * containers gets one row of its own; containers whose pod the runtime did not
+ * report come last under "<unknown pod>". Pods sort by namespace/name, containers
+ * by name, so two dumps of the same state compare line by line.
+ */
+export function stateTableRows(pods: readonly Pod[], containers: readonly Container[], opts: StateTableOptions = {}): string[][] {
+  const byPod = new Map<string, Container[]>();
+  for (const c of containers) {
+    const key = c.podSandboxId ?? '';
+    let list = byPod.get(key);
+    if (!list) byPod.set(key, (list = []));
+    list.push(c);
+  }
+  const rows: string[][] = [];
+  const sortedPods = [...pods].sort((a, b) => compare(podDisplayName(a), podDisplayName(b)) || compare(a.id ?? '', b.id ?? ''));
+  const emit = (podName: string, podId: string, ctrs: Container[] | undefined): void => {
+    if (!ctrs || ctrs.length === 0) {
+      const row = [podName, shortId(podId), NONE, NONE, NONE];
+      if (opts.wide) row.push(NONE, NONE, NONE, NONE, NONE);
+      rows.push(row);
+      return;
+    }
+    ctrs.sort((a, b) => compare(a.name ?? '', b.name ?? '') || compare(a.id ?? '', b.id ?? ''));
+    for (const c of ctrs) rows.push(containerRow(podName, podId, c, opts));
+  };
+  for (const pod of sortedPods) {
+    const id = pod.id ?? '';
+    emit(podDisplayName(pod), id, byPod.get(id));
+    byPod.delete(id);
+  }
+  const orphans = [...byPod.entries()].sort(([a], [b]) => compare(a, b));
+  for (const [podId, ctrs] of orphans) emit('<unknown pod>', podId, ctrs);
+  return rows;
+}
+
+function containerRow(podName: string, podId: string, c: Container, opts: StateTableOptions): string[] {
+  const state = containerStateName(c.state);
+  const row = [podName, shortId(podId), c.name ?? '', shortId(c.id), STATE_COLOUR[state](state)];
+  if (!opts.wide) return row;
+  const r = summariseResources(containerResources(c));
+  const quotaPeriod = r.quota === undefined && r.period === undefined ? NONE : `${r.quota ?? NONE}/${r.period ?? NONE}`;
+  row.push(r.cpus ?? NONE, r.mems ?? NONE, r.memoryLimit ?? NONE, quotaPeriod, r.shares ?? NONE);
+  return row;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function stateTableHead(opts: StateTableOptions = {}): string[] {
+  return opts.wide ? [...HEAD, ...WIDE_HEAD] : [...HEAD];
+}
+
+// crictl's look: no borders, columns three spaces apart, a bold header.
+const GAP = '   ';
+const COMPACT_CHARS = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: GAP,
+};
+
+/**
+ * Renders rows in the compact style, trailing spaces trimmed. cli-table3 takes
+ * seconds for thousands of rows (its span-conflict check is quadratic and every
+ * cell is re-measured through fresh regular expressions), so single-line cells of
+ * printable ASCII, which is all that Kubernetes names, IDs and resource values
+ * can hold, are laid out here with the same result; anything else (wide
+ * characters, line breaks) goes through cli-table3 itself.
+ */
+export function renderCompactTable(head: string[], rows: string[][]): string {
+  const header = head.map((h) => chalk.bold(h));
+  return rows.every(isPlainRow) && isPlainRow(header) ? fastTable(header, rows) : cliTable3(header, rows);
+}
+
+const PLAIN = /^[\x20-\x7e]*$/;
+// SGR sequences only: what chalk emits.
+const SGR = /\x1b\[[0-9;]*m/g;
+
+function visibleLength(cell: string): number {
+  return cell.includes('\x1b') ? cell.replace(SGR, '').length : cell.length;
+}
+
+function isPlainRow(row: string[]): boolean {
+  for (const cell of row) {
+    const text = cell.includes('\x1b') ? cell.replace(SGR, '') : cell;
+    if (!PLAIN.test(text)) return false;
+  }
+  return true;
+}
+
+function fastTable(head: string[], rows: string[][]): string {
+  let columns = head.length;
+  for (const row of rows) columns = Math.max(columns, row.length);
+  const widths = new Array<number>(columns).fill(0);
+  for (const row of [head, ...rows]) {
+    for (let i = 0; i < row.length; i++) widths[i] = Math.max(widths[i]!, visibleLength(row[i]!));
+  }
+  const out: string[] = [];
+  for (const row of [head, ...rows]) {
+    let line = '';
+    for (let i = 0; i < columns; i++) {
+      const cell = row[i] ?? '';
+      line += i === 0 ? '' : GAP;
+      line += cell + ' '.repeat(widths[i]! - visibleLength(cell));
+    }
+    out.push(line.trimEnd());
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function cliTable3(head: string[], rows: string[][]): string {
+  const table = new Table({
+    head,
+    chars: COMPACT_CHARS,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+  });
+  table.push(...rows);
+  return `${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`;
+}
+
+/** Only for tests: the cli-table3 rendering, to hold the fast path to the same look. */
+export const renderWithCliTable3 = cliTable3;
+
+/** The pods and containers table of `nrictl sync dump` (table and wide). */
+export function renderStateTable(pods: readonly Pod[], containers: readonly Container[], opts: StateTableOptions = {}): string {
+  return renderCompactTable(stateTableHead(opts), stateTableRows(pods, containers, opts));
+}
