@@ -7,7 +7,7 @@ import { decodeResponse, encodeRequestAfter, type KeyValue } from './messages.js
 import { Code, TtrpcClosedError, TtrpcError, TtrpcProtocolError } from './status.js';
 
 export interface CallOptions {
-  /** Deadline relative to now; sent as timeout_nano and enforced locally. Zero or less fails at once. */
+  /** Deadline relative to now; sent as timeout_nano and enforced locally. Zero or less fails at once; Infinity means none. */
   timeoutMs?: number;
   metadata?: Record<string, string>;
   signal?: AbortSignal;
@@ -69,7 +69,9 @@ export class TtrpcClient extends EventEmitter {
         reject(new TtrpcClosedError('the connection is closed', where));
         return;
       }
-      const { signal, timeoutMs } = opts;
+      const { signal } = opts;
+      // Infinity reads as no deadline; setTimeout cannot wait past 2^31-1 ms, so neither do we.
+      const timeoutMs = opts.timeoutMs === Infinity ? undefined : opts.timeoutMs;
       if (signal?.aborted) {
         reject(new TtrpcError(Code.Canceled, 'the call was aborted before it was sent', { ...where, cause: signal.reason }));
         return;
@@ -101,7 +103,7 @@ export class TtrpcClient extends EventEmitter {
       this.#nextStreamId += 2;
 
       const call: PendingCall = { service, method, resolve, reject, timer: undefined, signal, onAbort: undefined };
-      if (timeoutMs !== undefined) {
+      if (timeoutMs !== undefined && timeoutMs < 0x7fffffff) {
         call.timer = setTimeout(() => {
           this.#settle(streamId)?.reject(new TtrpcError(Code.DeadlineExceeded, `no answer within ${timeoutMs} ms`, where));
         }, timeoutMs);

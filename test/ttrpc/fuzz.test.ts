@@ -105,7 +105,7 @@ describe('FrameDecoder under random input', () => {
           if (!(err instanceof TtrpcProtocolError)) throw err;
         }
       }),
-      { numRuns: 3000 },
+      { numRuns: 2000 },
     );
   });
 

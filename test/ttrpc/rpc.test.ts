@@ -333,3 +333,41 @@ describe('ttrpc client and server over a unix socket', () => {
     expect(Buffer.from(ok.resp.payload).toString()).toBe('x');
   });
 });
+
+describe('ttrpc over an in-memory Duplex pair', () => {
+  it('works on any Duplex, not only sockets', async () => {
+    const { Duplex } = await import('node:stream');
+    // Two ends whose writes surface as the other end's reads.
+    const a: InstanceType<typeof Duplex> = new Duplex({
+      read() {},
+      write(chunk: Buffer, _enc, cb) {
+        b.push(chunk);
+        cb();
+      },
+      final(cb) {
+        b.push(null);
+        cb();
+      },
+    });
+    const b: InstanceType<typeof Duplex> = new Duplex({
+      read() {},
+      write(chunk: Buffer, _enc, cb) {
+        a.push(chunk);
+        cb();
+      },
+      final(cb) {
+        a.push(null);
+        cb();
+      },
+    });
+    const conn = echoServer().serve(b);
+    const client = new TtrpcClient(a);
+    const words = Array.from({ length: 100 }, (_, i) => `w${i}`);
+    const got = await Promise.all(words.map((w) => client.call(SVC, 'Echo', Buffer.from(w), { timeoutMs: Infinity })));
+    expect(got.map((g) => g.toString())).toEqual(words);
+    client.close();
+    expect(conn.closed).toBe(false); // an in-memory pair carries no close; the server closes itself
+    conn.close();
+    expect(conn.closed).toBe(true);
+  });
+});
