@@ -111,7 +111,10 @@ const ctr = (c: nri.IContainer | null | undefined): nri.IContainer => c ?? new n
 
 /** Stops waiting for a handler once the caller's deadline passed or the connection closed. */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  if (signal.aborted) {
+    work.catch(() => {}); // nobody waits for it any more; its failure must not go unhandled
+    return Promise.reject(signal.reason as Error);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason as Error);
     signal.addEventListener('abort', onAbort, { once: true });

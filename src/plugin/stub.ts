@@ -203,14 +203,14 @@ export class Stub extends EventEmitter {
         requested = (await this.#handlers.configure(req))?.events;
       } catch (err) {
         const e = new PluginError('configure', 'protocol', `configure handler of plugin ${this.fullName} failed: ${(err as Error).message ?? String(err)}`, this.#endpoint.socketPath, { cause: err });
-        this.#failStart(e);
+        this.#failStart(e, true);
         throw new TtrpcError(Code.Unknown, e.message);
       }
     }
     const events = subscriptionMask({ base: this.#baseMask, requested, knownEventsMask: vintage.knownEventsMask });
     if (events === 0) {
       const e = pluginErrors.noEvents(this.#endpoint, this.fullName, formatEventMask(this.#baseMask), `${req.runtimeName || 'the runtime'} (${vintage.label})`);
-      this.#failStart(e);
+      this.#failStart(e, true);
       throw new TtrpcError(Code.FailedPrecondition, e.message);
     }
     this.#events = events;
@@ -233,7 +233,7 @@ export class Stub extends EventEmitter {
       update = (await this.#handlers.synchronize?.(pods, containers)) ?? [];
     } catch (err) {
       const e = new PluginError('synchronize', 'protocol', `synchronize handler of plugin ${this.fullName} failed: ${(err as Error).message ?? String(err)}`, this.#endpoint.socketPath, { cause: err });
-      this.#failStart(e);
+      this.#failStart(e, true);
       throw new TtrpcError(Code.Unknown, e.message);
     }
     this.#synchronized = true;
@@ -272,15 +272,19 @@ export class Stub extends EventEmitter {
     this.#timer = undefined;
   }
 
-  /** Rejects a pending start() and drops the connection. */
-  #failStart(err: Error): void {
+  /**
+   * Rejects a pending start() and drops the connection. With afterAnswer the drop waits a
+   * turn, so the error status we are about to send still reaches the runtime.
+   */
+  #failStart(err: Error, afterAnswer = false): void {
     const w = this.#startWaiter;
     if (!w) return;
     this.#startWaiter = undefined;
     this.#clearTimer();
     w.reject(err);
-    if (this.#mux) this.#mux.close(err);
-    else this.#teardown(err);
+    const drop = () => (this.#mux ? this.#mux.close(err) : this.#teardown(err));
+    if (afterAnswer) setImmediate(drop);
+    else drop();
   }
 
   #teardown(cause: Error | undefined): void {
