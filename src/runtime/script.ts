@@ -1,0 +1,56 @@
+// Runs a scenario's `steps:` against a Runtime, one step after the other. A step that
+// names something that does not exist is reported and skipped, so one typo does not
+// hide the rest of the run.
+import type { Runtime } from './runtime.js';
+import type { Step } from './scenario.js';
+import { stamp } from './events.js';
+
+export interface ScriptResult {
+  steps: number;
+  failed: number;
+}
+
+export async function runStep(runtime: Runtime, step: Step): Promise<void> {
+  switch (step.kind) {
+    case 'run-pod':
+      return runtime.runPodSandbox(step.pod);
+    case 'update-pod':
+      return runtime.updatePodSandbox(step.id, step.resources, step.overhead);
+    case 'stop-pod':
+      return runtime.stopPodSandbox(step.id);
+    case 'remove-pod':
+      return runtime.removePodSandbox(step.id);
+    case 'create': {
+      await runtime.createContainer(step.container.podSandboxId ?? '', step.container);
+      return;
+    }
+    case 'start':
+      return runtime.startContainer(step.id);
+    case 'update':
+      await runtime.updateContainer(step.id, step.resources);
+      return;
+    case 'stop':
+      return runtime.stopContainer(step.id);
+    case 'remove':
+      return runtime.removeContainer(step.id);
+    case 'sleep':
+      await new Promise((resolve) => setTimeout(resolve, step.ms));
+      return;
+  }
+}
+
+export async function runScript(runtime: Runtime, steps: readonly Step[], signal?: AbortSignal): Promise<ScriptResult> {
+  let failed = 0;
+  let n = 0;
+  for (const step of steps) {
+    if (signal?.aborted) break;
+    n++;
+    try {
+      await runStep(runtime, step);
+    } catch (err) {
+      failed++;
+      runtime.emit('event', stamp({ type: 'error', event: `step ${n} (${step.kind})`, message: (err as Error).message }));
+    }
+  }
+  return { steps: n, failed };
+}
