@@ -1,0 +1,205 @@
+// Plugins that hang, talk garbage, vanish mid-event or refuse split Synchronize: each is
+// dropped and reported, and the others go on.
+import net from 'node:net';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { nri, PLUGIN_SERVICE, RUNTIME_SERVICE } from '../../src/api/index.js';
+import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../../src/mux/index.js';
+import { Stub } from '../../src/plugin/index.js';
+import { TtrpcClient, TtrpcServer } from '../../src/ttrpc/index.js';
+import { ofType, startSim, waitFor, waitForPlugin, type Sim } from './helpers.js';
+
+let sim: Sim | undefined;
+const cleanup: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0)) await f();
+  await sim?.close();
+  sim = undefined;
+});
+
+const POD = { id: 'p', name: 'p', namespace: 'n' };
+
+async function sdkPlugin(name: string, index: string, handlers: ConstructorParameters<typeof Stub>[0]): Promise<Stub> {
+  const s = new Stub(handlers, { name, index, socketPath: sim!.socketPath });
+  cleanup.push(() => s.stop().catch(() => undefined));
+  await s.start();
+  await waitForPlugin(sim!, `${index}-${name}`);
+  return s;
+}
+
+/** A hand-written plugin peer: registers, then serves whatever `methods` implement. */
+async function rawPlugin(
+  name: string,
+  index: string,
+  methods: Record<string, (payload: Buffer) => Uint8Array | Promise<Uint8Array>>,
+  events = 0,
+): Promise<{ socket: net.Socket; syncRequests: nri.SynchronizeRequest[] }> {
+  const socket = net.connect(sim!.socketPath);
+  await new Promise((r) => socket.once('connect', r));
+  cleanup.push(() => socket.destroy());
+  const mux = new Mux(socket);
+  const server = new TtrpcServer();
+  const syncRequests: nri.SynchronizeRequest[] = [];
+  server.register(PLUGIN_SERVICE, 'Configure', () => nri.ConfigureResponse.encode({ events }).finish());
+  server.register(PLUGIN_SERVICE, 'Synchronize', (p) => {
+    const req = nri.SynchronizeRequest.decode(p);
+    syncRequests.push(req);
+    return nri.SynchronizeResponse.encode({ more: req.more }).finish();
+  });
+  for (const [m, h] of Object.entries(methods)) server.register(PLUGIN_SERVICE, m, h);
+  server.serve(mux.open(PLUGIN_SERVICE_CONN));
+  const client = new TtrpcClient(mux.open(RUNTIME_SERVICE_CONN));
+  await client.call(RUNTIME_SERVICE, 'RegisterPlugin', nri.RegisterPluginRequest.encode({ pluginName: name, pluginIdx: index }).finish());
+  return { socket, syncRequests };
+}
+
+describe('misbehaving plugins', () => {
+  it('drops a plugin that sleeps past the request timeout; the next event still reaches the others', async () => {
+    sim = await startSim({ pods: [POD], containers: [] }, { requestTimeoutMs: 300 });
+    const seen: string[] = [];
+    await sdkPlugin('sleepy', '10', {
+      createContainer: async (_p, c) => {
+        seen.push(`sleepy ${c.id}`);
+        await new Promise((r) => setTimeout(r, 1500));
+      },
+    });
+    await sdkPlugin('steady', '20', { createContainer: (_p, c) => void seen.push(`steady ${c.id}`) });
+    expect((await sim.runtime.createContainer('p', { id: 'c1', name: 'c1' })).ok).toBe(true);
+    expect(ofType(sim.events, 'dropped')).toMatchObject([{ plugin: '10-sleepy' }]);
+    expect(ofType(sim.events, 'dropped')[0]!.reason).toMatch(/request timeout \(300 ms\)/);
+    expect((await sim.runtime.createContainer('p', { id: 'c2', name: 'c2' })).ok).toBe(true);
+    expect(seen).toEqual(['sleepy c1', 'steady c1', 'steady c2']);
+    expect(sim.runtime.plugins().map((p) => p.name)).toEqual(['20-steady']);
+  });
+
+  it('drops a plugin that sends garbage bytes without failing', async () => {
+    sim = await startSim({ pods: [POD], containers: [] });
+    const seen: string[] = [];
+    const { socket } = await rawPlugin('noisy', '10', {
+      CreateContainer: () => {
+        // Not a mux frame: a length far beyond anything valid on connection 7.
+        socket.write(Buffer.from('GARBAGE! this is not a trunk frame at all'));
+        return new Promise<Uint8Array>(() => undefined);
+      },
+    });
+    await waitForPlugin(sim, '10-noisy');
+    await sdkPlugin('steady', '20', { createContainer: (_p, c) => void seen.push(c.id!) });
+    expect((await sim.runtime.createContainer('p', { id: 'c1', name: 'c1' })).ok).toBe(true);
+    expect(seen).toEqual(['c1']);
+    expect(ofType(sim.events, 'dropped').map((e) => e.plugin)).toEqual(['10-noisy']);
+    expect(sim.runtime.plugins().map((p) => p.name)).toEqual(['20-steady']);
+  });
+
+  it('drops a plugin that disconnects in the middle of an event', async () => {
+    sim = await startSim({ pods: [POD], containers: [] });
+    const { socket } = await rawPlugin('quitter', '10', {
+      CreateContainer: () => {
+        socket.destroy();
+        return new Promise<Uint8Array>(() => undefined);
+      },
+    });
+    await waitForPlugin(sim, '10-quitter');
+    const r = await sim.runtime.createContainer('p', { id: 'c1', name: 'c1' });
+    expect(r.ok).toBe(true);
+    await waitFor('drop report', () => ofType(sim!.events, 'dropped').length === 1);
+    expect(ofType(sim.events, 'dropped')[0]).toMatchObject({ plugin: '10-quitter' });
+    expect(sim.runtime.plugins()).toEqual([]);
+  });
+
+  it('falls back to StateChange when a plugin answers the dedicated RPC with Unimplemented', async () => {
+    sim = await startSim({ pods: [POD], containers: [] });
+    const changes: number[] = [];
+    await rawPlugin('legacy', '10', {
+      StateChange: (p) => {
+        changes.push(nri.StateChangeEvent.decode(p).event);
+        return nri.Empty.encode({}).finish();
+      },
+    });
+    await waitForPlugin(sim, '10-legacy');
+    await sim.runtime.runPodSandbox({ id: 'p2', name: 'p2', namespace: 'n' });
+    await sim.runtime.stopPodSandbox('p2');
+    expect(changes).toEqual([nri.Event.RUN_POD_SANDBOX, nri.Event.STOP_POD_SANDBOX]);
+    expect(ofType(sim.events, 'invoke').map((e) => [e.event, e.via])).toEqual([
+      ['RunPodSandbox', 'StateChange'],
+      ['StopPodSandbox', 'StateChange'],
+    ]);
+  });
+
+  it('rejects a registration with an invalid external name or index, and an event mask with unknown bits', async () => {
+    sim = await startSim();
+    await expect(rawPlugin('bad name!', '10', {})).rejects.toThrow(/invalid plugin name/);
+    await expect(rawPlugin('fine', '1', {})).rejects.toThrow(/invalid plugin index/);
+    await rawPlugin('greedy', '10', {}, (1 << 20) | 1);
+    await waitFor('error report', () => ofType(sim!.events, 'error').some((e) => /invalid plugin events: 0x100000/.test(e.message)));
+    expect(sim.runtime.plugins()).toEqual([]);
+  });
+
+  it('splits a large Synchronize into several messages with more=true on all but the last', async () => {
+    const pods = Array.from({ length: 30 }, (_, i) => ({ id: `p${i}`, name: `p${i}`, namespace: 'n' }));
+    const containers = pods.flatMap((p) => [0, 1, 2].map((j) => ({ id: `${p.id}c${j}`, podSandboxId: p.id, name: `c${j}` })));
+    sim = await startSim({ pods, containers }, { syncChunkSize: 25 });
+    const { syncRequests } = await rawPlugin('big', '10', {});
+    await waitForPlugin(sim, '10-big');
+    expect(syncRequests.length).toBeGreaterThan(3);
+    expect(syncRequests.slice(0, -1).every((r) => r.more)).toBe(true);
+    expect(syncRequests.at(-1)!.more).toBe(false);
+    expect(syncRequests.flatMap((r) => r.pods.map((p) => p.id))).toEqual(pods.map((p) => p.id));
+    expect(syncRequests.flatMap((r) => r.containers.map((c) => c.id))).toEqual(containers.map((c) => c.id));
+    expect(ofType(sim.events, 'synchronized')[0]).toMatchObject({ plugin: '10-big', messages: syncRequests.length });
+  });
+
+  it('splits when the state exceeds the ttrpc message limit, as the Go runtime does', async () => {
+    const big = 'x'.repeat(4096);
+    const pods = Array.from({ length: 1200 }, (_, i) => ({ id: `p${i}`, name: `p${i}`, namespace: 'n', annotations: { big } }));
+    sim = await startSim({ pods, containers: [] }, { requestTimeoutMs: 10_000 });
+    const s = await sdkPlugin('sdk', '10', { synchronize: () => undefined, runPodSandbox: () => undefined });
+    expect(s.events).not.toBe(0);
+    const [synced] = ofType(sim.events, 'synchronized');
+    expect(synced!.messages).toBeGreaterThan(1);
+    expect(synced!.pods).toBe(1200);
+  });
+
+  it('drops a plugin that answers a split Synchronize part with more=false', async () => {
+    const pods = Array.from({ length: 20 }, (_, i) => ({ id: `p${i}`, name: `p${i}`, namespace: 'n' }));
+    sim = await startSim({ pods, containers: [] }, { syncChunkSize: 8 });
+    const socket = net.connect(sim.socketPath);
+    cleanup.push(() => socket.destroy());
+    const mux = new Mux(socket);
+    const server = new TtrpcServer();
+    server.register(PLUGIN_SERVICE, 'Configure', () => nri.ConfigureResponse.encode({}).finish());
+    server.register(PLUGIN_SERVICE, 'Synchronize', () => nri.SynchronizeResponse.encode({ more: false }).finish());
+    server.serve(mux.open(PLUGIN_SERVICE_CONN));
+    const client = new TtrpcClient(mux.open(RUNTIME_SERVICE_CONN));
+    await client.call(RUNTIME_SERVICE, 'RegisterPlugin', nri.RegisterPluginRequest.encode({ pluginName: 'old', pluginIdx: '10' }).finish());
+    await waitFor('error', () => ofType(sim!.events, 'error').find((e) => /does not handle split sync requests/.test(e.message)));
+    expect(sim.runtime.plugins()).toEqual([]);
+  });
+});
+
+describe('socket', () => {
+  it('listens in a fresh 0700 directory on a 0600 socket by default', async () => {
+    sim = await startSim(undefined, { socketPath: undefined as unknown as string });
+    const dir = path.dirname(sim.socketPath);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    expect((await stat(sim.socketPath)).mode & 0o777).toBe(0o600);
+    await sim.runtime.stop();
+    await expect(stat(dir)).rejects.toThrow();
+  });
+
+  it('chmods a given socket 0600 and refuses a group-writable directory', async () => {
+    sim = await startSim();
+    expect((await stat(sim.socketPath)).mode & 0o777).toBe(0o600);
+    const { chmod, mkdir } = await import('node:fs/promises');
+    const shared = path.join(sim.dir, 'shared');
+    await mkdir(shared);
+    await chmod(shared, 0o775);
+    const { Runtime } = await import('../../src/runtime/runtime.js');
+    const { SimState } = await import('../../src/runtime/state.js');
+    const r = new Runtime(new SimState(), { socketPath: path.join(shared, 'nri.sock') });
+    await expect(r.start()).rejects.toThrow(/writable by group or others/);
+    // A live socket is not taken over.
+    const second = new Runtime(new SimState(), { socketPath: sim.socketPath });
+    await expect(second.start()).rejects.toThrow(/in use/);
+  });
+});
