@@ -7,6 +7,11 @@ import { overlayResources } from './resources.js';
 export type PodSandbox = nri.IPodSandbox;
 export type Container = nri.IContainer;
 
+/** NRI objects are plain JSON-shaped data; a JSON round trip copies them several times faster than structuredClone. */
+function clone<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
 function nowNs(): number {
   // Nanoseconds since the epoch, as NRI's created_at/started_at; a double keeps ms precision, which is enough here.
   return Date.now() * 1_000_000;
@@ -63,14 +68,14 @@ export class SimState {
 
   /** Deep copies in insertion order: what a Synchronize or a dump sends, safe from later mutation. */
   snapshot(): { pods: PodSandbox[]; containers: Container[] } {
-    return { pods: structuredClone(this.pods()), containers: structuredClone(this.containers()) };
+    return { pods: clone(this.pods()), containers: clone(this.containers()) };
   }
 
   addPod(pod: PodSandbox): PodSandbox {
     const id = pod.id ?? '';
     if (!id) throw new StateError('a pod sandbox needs an id', 'unknown-pod', id);
     if (this.podsById.has(id)) throw new StateError(`pod sandbox "${id}" already exists`, 'duplicate', id);
-    const copy = structuredClone(pod);
+    const copy = clone(pod);
     this.podsById.set(id, copy);
     return copy;
   }
@@ -80,7 +85,7 @@ export class SimState {
     if (!id) throw new StateError('a container needs an id', 'unknown-container', id);
     if (this.containersById.has(id)) throw new StateError(`container "${id}" already exists`, 'duplicate', id);
     this.mustPod(ctr.podSandboxId ?? '');
-    const copy = structuredClone(ctr);
+    const copy = clone(ctr);
     this.containersById.set(id, copy);
     return copy;
   }
