@@ -1,0 +1,94 @@
+// Pre-started plugins: real executables in a temp plugin directory, launched with the
+// runtime end of a socketpair as fd 3, named by their file.
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ofType, startSim, waitFor, waitForPlugin, type Sim } from './helpers.js';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const TSX = path.join(REPO, 'node_modules/tsx/dist/esm/index.mjs');
+
+/** An SDK plugin as a file: its environment is only what the runtime passes, so node and tsx are absolute. */
+function sdkPluginSource(body: string): string {
+  return `#!/usr/bin/env -S ${process.execPath} --import ${TSX}
+import { Stub } from '${path.join(REPO, 'src/plugin/index.ts')}';
+console.log('plugin up as', process.env.NRI_PLUGIN_IDX + '-' + process.env.NRI_PLUGIN_NAME, 'socket fd', process.env.NRI_PLUGIN_SOCKET, 'PATH', process.env.PATH ?? 'unset');
+${body}
+`;
+}
+
+const RECORDER = sdkPluginSource(`
+const stub = new Stub({
+  configure: (req) => { console.log('config:', JSON.stringify(req.config)); },
+  createContainer: (_pod, ctr) => { console.log('create', ctr.id); return { adjust: { annotations: { 'launched.example.com': process.env.NRI_PLUGIN_NAME } } }; },
+});
+await stub.start();
+console.error('synchronized');
+`);
+
+let sim: Sim | undefined;
+let dirs: string[] = [];
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+  dirs = [];
+});
+
+async function pluginDir(files: Record<string, { text?: string; mode?: number; dir?: boolean }>): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'plugins-'));
+  dirs.push(dir);
+  for (const [name, f] of Object.entries(files)) {
+    const p = path.join(dir, name);
+    if (f.dir) {
+      await mkdir(p);
+      continue;
+    }
+    await writeFile(p, f.text ?? '#!/bin/sh\nexit 0\n');
+    await chmod(p, f.mode ?? 0o755);
+  }
+  return dir;
+}
+
+describe('pre-started plugins', () => {
+  it('launches an executable with fd 3 and registers it under its file name, with its drop-in config', async () => {
+    const dir = await pluginDir({ '10-recorder': { text: RECORDER } });
+    const conf = await mkdtemp(path.join(os.tmpdir(), 'conf-'));
+    dirs.push(conf);
+    await writeFile(path.join(conf, 'recorder.conf'), 'level: high\n');
+    sim = await startSim({ pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] }, { pluginPath: dir, pluginConfigPath: conf, registrationTimeoutMs: 15_000 });
+    await waitForPlugin(sim, '10-recorder');
+    expect(sim.runtime.plugins()).toMatchObject([{ name: '10-recorder', external: false }]);
+    expect(ofType(sim.events, 'launched')).toMatchObject([{ plugin: '10-recorder', path: path.join(dir, '10-recorder') }]);
+    const r = await sim.runtime.createContainer('p', { id: 'c1', name: 'c1' });
+    expect(r.ok).toBe(true);
+    expect(sim.runtime.state.mustContainer('c1').annotations).toMatchObject({ 'launched.example.com': 'recorder' });
+    await waitFor('plugin output', () => ofType(sim!.events, 'plugin-output').some((e) => e.line === 'create c1'));
+    const lines = ofType(sim.events, 'plugin-output').map((e) => `${e.stream}: ${e.line}`);
+    expect(lines).toContain('stdout: plugin up as 10-recorder socket fd 3 PATH unset');
+    expect(lines).toContain('stdout: config: "level: high\\n"');
+    expect(lines).toContain('stderr: synchronized');
+  }, 30_000);
+
+  it('skips directories and non-executable files', async () => {
+    const dir = await pluginDir({ '10-recorder': { text: RECORDER }, 'README': { mode: 0o644 }, '20-notes': { mode: 0o644 }, '30-subdir': { dir: true } });
+    sim = await startSim(undefined, { pluginPath: dir, registrationTimeoutMs: 15_000 });
+    await waitForPlugin(sim, '10-recorder');
+    expect(ofType(sim.events, 'launched').map((e) => e.plugin)).toEqual(['10-recorder']);
+  }, 30_000);
+
+  it('fails discovery as a whole when an executable is misnamed, launching nothing', async () => {
+    const dir = await pluginDir({ '10-recorder': { text: RECORDER }, 'logger': {} });
+    await expect(startSim(undefined, { pluginPath: dir })).rejects.toThrow(/logger.*idx-pluginname expected/);
+  });
+
+  it('reports a plugin that exits without registering and goes on', async () => {
+    const dir = await pluginDir({ '05-quitter': { text: '#!/bin/sh\necho bye >&2\nexit 3\n' }, '10-recorder': { text: RECORDER } });
+    sim = await startSim(undefined, { pluginPath: dir, registrationTimeoutMs: 15_000 });
+    await waitForPlugin(sim, '10-recorder');
+    expect(sim.runtime.plugins().map((p) => p.name)).toEqual(['10-recorder']);
+    expect(ofType(sim.events, 'error').some((e) => e.plugin === '05-quitter' && /failed to start pre-installed plugin 05-quitter/.test(e.message))).toBe(true);
+  }, 30_000);
+});
