@@ -78,7 +78,8 @@ export function describeResourceChange(previous: Resources | null | undefined, n
  * One line per event for `nrictl logs` and the simulator:
  *   12:04:05.123 CreateContainer      default/web-0 nginx 3f2a9c1d0b7e4  cpus=0-3 memory=512Mi
  * For an update, `previous` (the container's resources before it) turns the
- * resources into what changed, old -> new.
+ * resources into what changed, old -> new; for PostCreate/PostUpdate it shows what
+ * changed after the create or update request was seen, if anything.
  */
 export function formatEventLine(rec: EventRecord, previous?: Resources | null): string {
   const name = eventDisplayName(rec.event);
@@ -91,6 +92,10 @@ export function formatEventLine(rec: EventRecord, previous?: Resources | null): 
   } else if (name === 'UpdateContainer' || name === 'UpdatePodSandbox') {
     if (previous) detail = describeResourceChange(previous, rec.resources);
     else detail = describeResources(rec.resources);
+  } else if ((name === 'PostCreateContainer' || name === 'PostUpdateContainer') && previous) {
+    // What the plugins after us (or the runtime) changed since we saw the request; quiet when nothing.
+    const change = describeResourceChange(previous, rec.resources ?? containerResources(rec.container ?? undefined));
+    if (change !== 'no change') detail = `then ${change}`;
   }
   let line = parts.join(' ');
   if (detail) line += `  ${detail}`;
