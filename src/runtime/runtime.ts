@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { Event, eventName, formatEventMask, nri } from '../api/index.js';
+import { applyAdjustment, applyUpdates } from './apply.js';
 import { discoverPlugins } from './discovery.js';
 import { ConflictError, MergeError } from './errors.js';
 import { stamp, type SimEvent, type SimEventInit, type UpdateSource } from './events.js';
@@ -388,10 +389,9 @@ export class Runtime extends EventEmitter {
         }
         return { ok: false, error: err as Error };
       }
-      const adjusted = structuredClone((merged.request as nri.ICreateContainerRequest).container ?? proposed);
-      adjusted.state = nri.ContainerState.CONTAINER_CREATED;
-      const created = this.state.addContainer(adjusted);
-      this.state.setContainerState(id, nri.ContainerState.CONTAINER_CREATED);
+      this.state.addContainer(proposed);
+      if (merged.adjust) applyAdjustment(this.state, id, merged.adjust);
+      const created = this.state.setContainerState(id, nri.ContainerState.CONTAINER_CREATED);
       this.reportEvictions(merged.evictions);
       this.applyUpdates('merged', merged.updates, 'create');
       this.stateChanged('CreateContainer', { pod: podId, container: id }, 'CREATED');
@@ -476,22 +476,14 @@ export class Runtime extends EventEmitter {
     for (const e of evictions) this.report({ type: 'evicted', plugin: e.plugin, container: e.containerId, reason: e.reason });
   }
 
-  /**
-   * Applies container updates to the state; returns the failed ones. An update without a
-   * container id is not applied and not reported failed; one for an unknown container
-   * fails unless it asks to ignore failure.
-   */
   private applyUpdates(plugin: string, updates: nri.IContainerUpdate[], source: UpdateSource): nri.IContainerUpdate[] {
-    const failed: nri.IContainerUpdate[] = [];
+    const outcome = applyUpdates(this.state, updates);
+    const failed = new Set(outcome.failed);
     for (const u of updates) {
-      const id = u.containerId ?? '';
-      if (!id) continue;
-      const known = this.state.container(id) !== undefined;
-      if (known && u.linux?.resources) this.state.applyLinuxResources(id, u.linux.resources);
-      if (!known && !u.ignoreFailure) failed.push(u);
-      this.report({ type: 'updated', plugin, container: id, update: u, source, failed: !known && !u.ignoreFailure });
+      if (!u.containerId) continue; // not applied, not failed: the runtime skips it
+      this.report({ type: 'updated', plugin, container: u.containerId, update: u, source, failed: failed.has(u) });
     }
-    return failed;
+    return outcome.failed;
   }
 
   // ---- shutdown ------------------------------------------------------------------
