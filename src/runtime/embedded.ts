@@ -1,0 +1,36 @@
+// An in-process simulator for other commands (`nrictl logs --sim FILE`): start it, let
+// the caller connect, then run the scenario's script when asked.
+import { loadScenario, type Scenario } from './scenario.js';
+import { Runtime, type RuntimeOptions } from './runtime.js';
+import { runScript, type ScriptResult } from './script.js';
+import { SimState } from './state.js';
+import path from 'node:path';
+
+export interface EmbeddedSimulator {
+  runtime: Runtime;
+  socketPath: string;
+  scenario: Scenario;
+  /** Runs the scenario's steps (typically once the caller's plugin is live). */
+  runScript(): Promise<ScriptResult>;
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedSimulator(opts: {
+  scenario: string | Scenario;
+  socketDir?: string;
+  runtime?: Omit<RuntimeOptions, 'socketPath'>;
+}): Promise<EmbeddedSimulator> {
+  const scenario = typeof opts.scenario === 'string' ? await loadScenario(opts.scenario) : opts.scenario;
+  const runtime = new Runtime(new SimState({ pods: scenario.pods, containers: scenario.containers }), {
+    ...opts.runtime,
+    ...(opts.socketDir ? { socketPath: path.join(opts.socketDir, 'nri.sock') } : {}),
+  });
+  const { socketPath } = await runtime.start();
+  return {
+    runtime,
+    socketPath: socketPath ?? '',
+    scenario,
+    runScript: () => runScript(runtime, scenario.steps),
+    stop: () => runtime.stop(),
+  };
+}

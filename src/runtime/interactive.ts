@@ -1,0 +1,119 @@
+// Line-based control of a running simulator: one command per line, so one terminal can
+// drive events while another runs `nrictl logs`. Parsing is pure; execution returns text.
+import type { nri } from '../api/index.js';
+import type { Runtime } from './runtime.js';
+
+export const INTERACTIVE_HELP = `commands:
+  run-pod POD [NAMESPACE]          run a pod sandbox
+  create CTR POD [NAME]            create a container in a pod
+  start CTR | stop CTR | remove CTR
+  update CTR key=value...          keys: cpus, mems, shares, quota, period, memory (bytes)
+  stop-pod POD | remove-pod POD
+  dump                             pods and containers as JSON
+  plugins                          connected plugins in invocation order
+  help | quit`;
+
+export type Command =
+  | { kind: 'run-pod'; id: string; namespace: string }
+  | { kind: 'create'; id: string; pod: string; name: string }
+  | { kind: 'start' | 'stop' | 'remove' | 'stop-pod' | 'remove-pod'; id: string }
+  | { kind: 'update'; id: string; resources: nri.ILinuxResources }
+  | { kind: 'dump' | 'plugins' | 'help' | 'quit' | 'empty' };
+
+export class CommandError extends Error {
+  override readonly name = 'CommandError';
+}
+
+function int(key: string, v: string): number {
+  if (!/^-?\d+$/.test(v)) throw new CommandError(`${key}=${v}: expected a whole number`);
+  return Number(v);
+}
+
+export function parseCommand(line: string): Command {
+  const [word, ...args] = line.trim().split(/\s+/).filter(Boolean);
+  const need = (n: number, usage: string): void => {
+    if (args.length < n) throw new CommandError(`usage: ${usage}`);
+  };
+  switch (word) {
+    case undefined:
+      return { kind: 'empty' };
+    case 'run-pod':
+      need(1, 'run-pod POD [NAMESPACE]');
+      return { kind: 'run-pod', id: args[0]!, namespace: args[1] ?? 'default' };
+    case 'create':
+      need(2, 'create CTR POD [NAME]');
+      return { kind: 'create', id: args[0]!, pod: args[1]!, name: args[2] ?? args[0]! };
+    case 'start':
+    case 'stop':
+    case 'remove':
+    case 'stop-pod':
+    case 'remove-pod':
+      need(1, `${word} ID`);
+      return { kind: word, id: args[0]! };
+    case 'update': {
+      need(2, 'update CTR key=value...');
+      const cpu: nri.ILinuxCPU = {};
+      const memory: nri.ILinuxMemory = {};
+      for (const kv of args.slice(1)) {
+        const [k, v] = kv.split('=', 2);
+        if (!k || v === undefined) throw new CommandError(`${kv}: expected key=value`);
+        if (k === 'cpus') cpu.cpus = v;
+        else if (k === 'mems') cpu.mems = v;
+        else if (k === 'shares') cpu.shares = { value: int(k, v) };
+        else if (k === 'quota') cpu.quota = { value: int(k, v) };
+        else if (k === 'period') cpu.period = { value: int(k, v) };
+        else if (k === 'memory') memory.limit = { value: int(k, v) };
+        else throw new CommandError(`unknown key "${k}" (known: cpus, mems, shares, quota, period, memory)`);
+      }
+      return { kind: 'update', id: args[0]!, resources: { cpu, memory } };
+    }
+    case 'dump':
+    case 'plugins':
+    case 'help':
+    case 'quit':
+      return { kind: word };
+    default:
+      throw new CommandError(`unknown command "${word}" (type help)`);
+  }
+}
+
+/** Runs one command; resolves with text to show (possibly empty) or 'quit'. */
+export async function executeCommand(runtime: Runtime, cmd: Command): Promise<string | 'quit'> {
+  switch (cmd.kind) {
+    case 'empty':
+      return '';
+    case 'help':
+      return INTERACTIVE_HELP;
+    case 'quit':
+      return 'quit';
+    case 'dump':
+      return JSON.stringify(runtime.state.snapshot(), null, 2);
+    case 'plugins':
+      return runtime.plugins().map((p) => `${p.name}  ${p.external ? 'external' : 'pre-started'}  ${p.events}`).join('\n') || '(no plugins)';
+    case 'run-pod':
+      await runtime.runPodSandbox({ id: cmd.id, name: cmd.id, namespace: cmd.namespace, uid: cmd.id });
+      return '';
+    case 'create': {
+      const r = await runtime.createContainer(cmd.pod, { id: cmd.id, name: cmd.name });
+      return r.ok ? '' : `creation failed: ${r.error.message}`;
+    }
+    case 'start':
+      await runtime.startContainer(cmd.id);
+      return '';
+    case 'stop':
+      await runtime.stopContainer(cmd.id);
+      return '';
+    case 'remove':
+      await runtime.removeContainer(cmd.id);
+      return '';
+    case 'stop-pod':
+      await runtime.stopPodSandbox(cmd.id);
+      return '';
+    case 'remove-pod':
+      await runtime.removePodSandbox(cmd.id);
+      return '';
+    case 'update':
+      await runtime.updateContainer(cmd.id, cmd.resources);
+      return '';
+  }
+}
