@@ -14,3 +14,4 @@ export { formatBytes, parseQuantity, QuantityError } from './quantity.js';
 export { parseCpuset, formatCpuset, canonicalCpuset, describeCpuset, CpusetError, CPUSET_MAX } from './cpuset.js';
 export { writeFileAtomic, AtomicWriteError, type AtomicContent } from './atomic-write.js';
 export { BoundedOutputQueue, defaultDropNotice, type BoundedQueueOptions } from './bounded-queue.js';
+export { makeTerminalWritesAsync } from './terminal-output.js';
