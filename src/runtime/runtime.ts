@@ -393,7 +393,7 @@ export class Runtime extends EventEmitter {
       if (merged.adjust) applyAdjustment(this.state, id, merged.adjust);
       const created = this.state.setContainerState(id, nri.ContainerState.CONTAINER_CREATED);
       this.reportEvictions(merged.evictions);
-      this.applyUpdates('merged', merged.updates, 'create');
+      this.applyUpdates('runtime', merged.updates, 'create');
       this.stateChanged('CreateContainer', { pod: podId, container: id }, 'CREATED');
       await this.relayNotice(Event.POST_CREATE_CONTAINER, { pod, container: created }).catch((err) => this.noteError('PostCreateContainer', err, { container: id }));
       return { ok: true, container: structuredClone(created), ...(merged.adjust ? { adjust: merged.adjust } : {}), updates: merged.updates };
@@ -427,7 +427,7 @@ export class Runtime extends EventEmitter {
       const own = merged.updates.find((u) => u.containerId === id);
       const updates = own ? merged.updates : [...merged.updates, { containerId: id, linux: { resources } }];
       this.reportEvictions(merged.evictions);
-      this.applyUpdates('merged', updates, 'update');
+      this.applyUpdates('runtime', updates, 'update');
       this.stateChanged('UpdateContainer', { pod: pod.id ?? '', container: id });
       const after = this.state.mustContainer(id);
       await this.relayNotice(Event.POST_UPDATE_CONTAINER, { pod, container: after }).catch((err) => this.noteError('PostUpdateContainer', err, { container: id }));
@@ -440,7 +440,7 @@ export class Runtime extends EventEmitter {
       const { pod, container } = this.ctr(id);
       try {
         const merged = await this.relayCollecting(Event.STOP_CONTAINER, 'StopContainer', { stop: { pod, container } });
-        this.applyUpdates('merged', merged.updates, 'stop');
+        this.applyUpdates('runtime', merged.updates, 'stop');
       } catch (err) {
         this.noteError('StopContainer', err, { container: id });
       }

@@ -1,0 +1,122 @@
+import { Flags } from '@oclif/core';
+import { createInterface } from 'node:readline';
+import { BaseCommand } from '../src/cli/base-command.js';
+import { UserError, usageError } from '../src/cli/errors.js';
+import { ExitCode } from '../src/cli/exit-codes.js';
+import { outputFlag } from '../src/cli/flags.js';
+import { parseGoDuration } from '../src/checks/runtime-config/index.js';
+import {
+  CommandError, DiscoveryError, executeCommand, formatSimEvent, generateScenario, INTERACTIVE_HELP, ListenError, loadScenario, parseCommand,
+  Runtime, runScript, ScenarioError, SimState, type Scenario, type SimEvent,
+} from '../src/runtime/index.js';
+
+export default class Sim extends BaseCommand<typeof Sim> {
+  static override summary = 'Run a simulated NRI runtime: accept and launch plugins, drive pod and container events, show what the plugins do.';
+
+  static override description = `Behaves as the NRI adaptation that containerd and CRI-O embed: plugins register, are configured and synchronized with the scenario's pods and containers, then receive lifecycle events in index order. Adjustments are merged (conflicts fail the creation and name both plugins), UpdateContainers requests are applied, and a plugin that hangs past --request-timeout, answers garbage or disconnects is dropped while the others go on.
+
+The socket path is printed first: point a plugin or \`nrictl logs --socket\` at it. Pre-started plugins come from --plugin-path (NN-name executables, launched with the socket on fd 3). With --scenario the script's steps run, then the simulator exits unless --keep-running or --interactive.`;
+
+  static override examples = [
+    { description: 'Simulate the sample scenario and watch', command: '<%= config.bin %> <%= command.id %> --scenario examples/demo.yaml --keep-running' },
+    { description: 'Launch pre-started plugins against 1000 generated pods', command: '<%= config.bin %> <%= command.id %> --plugin-path ./plugins --pods 1000 --containers-per-pod 5' },
+    { description: 'Drive events by hand', command: '<%= config.bin %> <%= command.id %> --interactive' },
+    { description: 'Machine-readable events', command: '<%= config.bin %> <%= command.id %> --scenario s.yaml -o json' },
+  ];
+
+  static override flags = {
+    socket: Flags.string({ description: 'Listen on this socket (default: a fresh 0700 directory with a 0600 socket).', helpValue: 'PATH' }),
+    'plugin-path': Flags.string({ description: 'Directory of pre-started plugins to launch (NN-name executables).', helpValue: 'DIR' }),
+    'plugin-config-path': Flags.string({ description: 'Drop-in configuration directory for pre-started plugins (NN-name.conf, else name.conf).', helpValue: 'DIR' }),
+    'registration-timeout': Flags.string({ description: 'Time a plugin gets to register, as a Go duration.', default: '5s', helpValue: 'DURATION' }),
+    'request-timeout': Flags.string({ description: 'Time a plugin gets to answer each request, as a Go duration.', default: '2s', helpValue: 'DURATION' }),
+    scenario: Flags.string({ description: 'Scenario file (YAML or JSON): pods, containers and an optional steps script.', helpValue: 'FILE', exclusive: ['pods'] }),
+    pods: Flags.integer({ description: 'Generate this many pods instead of reading a scenario.', min: 0 }),
+    'containers-per-pod': Flags.integer({ description: 'Containers per generated pod.', default: 2, min: 0 }),
+    'runtime-name': Flags.string({ description: 'Runtime name sent in Configure.', default: 'nrictl-sim' }),
+    'runtime-version': Flags.string({ description: 'Runtime version sent in Configure.', default: '0.1.0' }),
+    'keep-running': Flags.boolean({ description: 'Keep serving plugins after the script is done (until Ctrl-C).' }),
+    interactive: Flags.boolean({ description: 'Read commands from stdin (default when stdin is a terminal and CI is unset).', allowNo: true }),
+    output: outputFlag(['text', 'json'] as const, 'text'),
+  };
+
+  public async run(): Promise<void> {
+    const f = this.flags;
+    const registrationTimeoutMs = duration('--registration-timeout', f['registration-timeout']);
+    const requestTimeoutMs = duration('--request-timeout', f['request-timeout']);
+    let scenario: Scenario = { file: '', pods: [], containers: [], steps: [] };
+    try {
+      if (f.scenario) scenario = await loadScenario(f.scenario);
+      else if (f.pods !== undefined) scenario = generateScenario({ pods: f.pods, containersPerPod: f['containers-per-pod'] });
+    } catch (err) {
+      if (err instanceof ScenarioError) throw new UserError(err.message, ExitCode.USAGE);
+      throw err;
+    }
+    const interactive = f.interactive ?? (Boolean(process.stdin.isTTY) && !process.env.CI);
+    const json = f.output === 'json';
+    const print = (line: string): void => void process.stdout.write(`${line}\n`);
+    const show = (e: SimEvent): void => print(json ? JSON.stringify(e) : formatSimEvent(e));
+
+    const runtime = new Runtime(new SimState({ pods: scenario.pods, containers: scenario.containers }), {
+      ...(f.socket ? { socketPath: f.socket } : {}),
+      ...(f['plugin-path'] ? { pluginPath: f['plugin-path'] } : {}),
+      ...(f['plugin-config-path'] ? { pluginConfigPath: f['plugin-config-path'] } : {}),
+      registrationTimeoutMs,
+      requestTimeoutMs,
+      runtimeName: f['runtime-name'],
+      runtimeVersion: f['runtime-version'],
+    });
+    // The listening event comes after pre-started plugins start; print the path first anyway.
+    const early: SimEvent[] = [];
+    let started = false;
+    runtime.on('event', (e: SimEvent) => (started || e.type === 'listening' ? show(e) : early.push(e)));
+    try {
+      await runtime.start();
+    } catch (err) {
+      await runtime.stop();
+      if (err instanceof ListenError || err instanceof DiscoveryError) throw new UserError(err.message);
+      throw err;
+    }
+    started = true;
+    for (const e of early) show(e);
+
+    let quit!: () => void;
+    const done = new Promise<void>((resolve) => (quit = resolve));
+    process.once('SIGINT', quit);
+    process.once('SIGTERM', quit);
+
+    if (scenario.steps.length > 0) {
+      // Give plugins started alongside a moment to connect before the script begins.
+      await new Promise((r) => setTimeout(r, 200));
+      const r = await runScript(runtime, scenario.steps);
+      if (!json) print(`script done: ${r.steps} steps, ${r.failed} failed`);
+    }
+    if (interactive) {
+      if (!json) print(INTERACTIVE_HELP);
+      const rl = createInterface({ input: process.stdin });
+      rl.on('close', quit);
+      void (async () => {
+        for await (const line of rl) {
+          try {
+            const out = await executeCommand(runtime, parseCommand(line));
+            if (out === 'quit') break;
+            if (out) print(out);
+          } catch (err) {
+            process.stderr.write(`${err instanceof CommandError ? '' : 'failed: '}${(err as Error).message}\n`);
+          }
+        }
+        quit();
+      })();
+      await done;
+    } else if (f['keep-running'] || scenario.steps.length === 0) {
+      await done;
+    }
+    await runtime.stop();
+  }
+}
+
+function duration(flag: string, text: string): number {
+  const ms = parseGoDuration(text);
+  if (ms === undefined || ms <= 0) throw usageError(`${flag} ${text}: expected a positive duration such as 5s, 2s or 500ms`);
+  return ms;
+}
