@@ -3,6 +3,7 @@
 // sink, which must not wait either (a BoundedOutputQueue). Rendering happens later.
 import { Event, type nri } from '../api/index.js';
 import type { PluginHandlers } from '../plugin/index.js';
+import { overlayResources } from '../runtime/resources.js';
 import type { ObjectFilter } from './filters.js';
 
 export interface LoggedEvent {
@@ -79,6 +80,8 @@ export class EventLog {
         // The request's container carries its current resources; prefer what we saw last.
         const previous = this.resources.has(id) ? this.resources.get(id) : (ctr.linux?.resources ?? null);
         this.ctr(Event.UPDATE_CONTAINER, pod, ctr, { resources, previous });
+        // What the container should have once the update is applied, so PostUpdate shows only later changes.
+        this.resources.set(id, overlayResources(previous, resources));
         return [];
       },
       postUpdateContainer: (pod, ctr) => this.ctr(Event.POST_UPDATE_CONTAINER, pod, ctr, { previous: this.track(ctr) }),

@@ -2,13 +2,14 @@
 import { UserError } from '../cli/errors.js';
 import { ExitCode } from '../cli/exit-codes.js';
 import { PluginError } from '../plugin/index.js';
+import { ScenarioError } from '../runtime/errors.js';
 import { FilterError } from './filters.js';
 
 export const SIM_HINT = 'To try nrictl without a runtime: --sim examples/demo.yaml';
 
 /** Maps what connecting, registering or streaming threw; anything unknown passes through. */
 export function toUserError(err: unknown): unknown {
-  if (err instanceof FilterError) return new UserError(err.message, ExitCode.USAGE, { cause: err });
+  if (err instanceof FilterError || err instanceof ScenarioError) return new UserError(err.message, ExitCode.USAGE, { cause: err });
   if (!(err instanceof PluginError)) return err;
   switch (err.reason) {
     case 'no-socket':
