@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import YAML from 'yaml';
+import { parseQuantity } from '../../src/render/quantity.js';
+
+// No cluster at hand: the manifests are validated against a subset of the
+// Kubernetes schema that the tests load (k8s-subset.schema.json), then held to the
+// least privilege that works.
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const schema = JSON.parse(readFileSync(join(root, 'test/deploy/k8s-subset.schema.json'), 'utf8')) as object;
+const validate = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(schema);
+
+type Obj = Record<string, any>;
+function documents(file: string): Obj[] {
+  const docs = YAML.parseAllDocuments(readFileSync(join(root, 'deploy', file), 'utf8'));
+  for (const d of docs) expect(d.errors, `${file}: YAML errors`).toEqual([]);
+  return docs.map((d) => d.toJS() as Obj).filter((d) => d !== null);
+}
+function schemaErrors(doc: unknown): string[] {
+  return validate(doc) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+}
+function daemonSet(file: string): Obj {
+  const ds = documents(file).find((d) => d.kind === 'DaemonSet');
+  expect(ds, `${file} has a DaemonSet`).toBeDefined();
+  return ds!;
+}
+const FILES = ['namespace.yaml', 'daemonset-logs.yaml', 'daemonset-doctor.yaml'];
+const SOCKET_DIR = '/var/run/nri';
+
+describe('the schema the tests load', () => {
+  const ds = (): Obj => structuredClone(daemonSet('daemonset-logs.yaml'));
+  it('rejects what the API server would (missing fields, bad types, bad enums, bad quantities)', () => {
+    const noContainers = ds(); noContainers.spec.template.spec.containers = [];
+    expect(schemaErrors(noContainers).join()).toMatch(/containers/);
+    const badUser = ds(); badUser.spec.template.spec.containers[0].securityContext.runAsUser = 'root';
+    expect(schemaErrors(badUser).join()).toMatch(/runAsUser must be integer/);
+    const badQuantity = ds(); badQuantity.spec.template.spec.containers[0].resources.limits.memory = '160MB';
+    expect(schemaErrors(badQuantity).join()).toMatch(/memory must match pattern/);
+    const badType = ds(); badType.spec.template.spec.volumes[0].hostPath.type = 'Dir';
+    expect(schemaErrors(badType).join()).toMatch(/hostPath\/type must be equal to one of/);
+  });
+  it('rejects misspelt fields, which the API server would drop silently', () => {
+    const typo = ds();
+    const sc = typo.spec.template.spec.containers[0].securityContext;
+    sc.readOnlyRootFileSystem = sc.readOnlyRootFilesystem;
+    delete sc.readOnlyRootFilesystem;
+    expect(schemaErrors(typo).join()).toMatch(/must NOT have additional properties/);
+  });
+});
+
+describe.each(FILES)('deploy/%s', (file) => {
+  it('is valid against the Kubernetes schema', () => {
+    const docs = documents(file);
+    expect(docs.length).toBeGreaterThan(0);
+    for (const doc of docs) expect(schemaErrors(doc), `${doc.kind} ${doc.metadata?.name}`).toEqual([]);
+  });
+});
+
+describe.each(['daemonset-logs.yaml', 'daemonset-doctor.yaml'])('deploy/%s runs with least privilege', (file) => {
+  const ds = daemonSet(file);
+  const pod = ds.spec.template.spec as Obj;
+  const containers = pod.containers as Obj[];
+
+  it('is consistent: the selector selects the pods, every mount has its volume and every volume is mounted', () => {
+    expect(ds.metadata.namespace).toBe('nrictl');
+    expect(ds.spec.template.metadata.labels).toMatchObject(ds.spec.selector.matchLabels);
+    const volumes = new Set((pod.volumes as Obj[]).map((v) => v.name));
+    const mounted = new Set(containers.flatMap((c) => (c.volumeMounts as Obj[]).map((m) => m.name)));
+    expect(mounted).toEqual(volumes);
+  });
+
+  it('has no privileges beyond the socket: nothing privileged, no capabilities, no escalation, read-only root', () => {
+    expect(pod.hostNetwork).toBe(false);
+    expect(pod.hostPID).toBe(false);
+    expect(pod.hostIPC).toBe(false);
+    expect(pod.automountServiceAccountToken).toBe(false);
+    expect(pod.securityContext.seccompProfile).toEqual({ type: 'RuntimeDefault' });
+    for (const c of containers) {
+      const sc = c.securityContext as Obj;
+      expect(sc.privileged).toBe(false);
+      expect(sc.allowPrivilegeEscalation).toBe(false);
+      expect(sc.readOnlyRootFilesystem).toBe(true);
+      expect(sc.capabilities).toEqual({ drop: ['ALL'] });
+    }
+  });
+
+  it('runs as root only because it mounts the NRI socket, and says why', () => {
+    const mountsSocket = containers.some((c) => (c.volumeMounts as Obj[]).some((m) => m.mountPath === SOCKET_DIR));
+    for (const c of containers) {
+      const user = c.securityContext.runAsUser ?? pod.securityContext.runAsUser;
+      if (user === 0) expect(mountsSocket, 'root without the socket').toBe(true);
+      else expect(c.securityContext.runAsNonRoot ?? pod.securityContext.runAsNonRoot).toBe(true);
+    }
+    expect(readFileSync(join(root, 'deploy', file), 'utf8')).toMatch(/root-owned 0600 NRI\s+(#\s+)?socket|root-owned, mode 0600/);
+  });
+
+  it('mounts exactly the host paths it needs, read-only except the socket directory', () => {
+    const expected = file === 'daemonset-logs.yaml'
+      ? [SOCKET_DIR]
+      : [SOCKET_DIR, '/opt/nri/plugins', '/etc/nri/conf.d', '/etc/containerd', '/etc/crio', '/etc/isulad'];
+    const hostVolumes = new Map((pod.volumes as Obj[]).filter((v) => v.hostPath).map((v) => [v.name, v.hostPath.path as string]));
+    expect([...hostVolumes.values()].sort()).toEqual([...expected].sort());
+    for (const v of pod.volumes as Obj[]) expect(Object.keys(v).sort(), `volume ${v.name}`).toSatisfy((keys: string[]) => keys.includes('hostPath') || keys.includes('emptyDir'));
+    for (const c of containers) {
+      for (const m of c.volumeMounts as Obj[]) {
+        const hostPath = hostVolumes.get(m.name);
+        if (hostPath === undefined) continue;
+        expect(m.mountPath, `${m.name} is mounted where the tool looks for it`).toBe(hostPath);
+        if (hostPath === SOCKET_DIR) expect(m.readOnly ?? false).toBe(false);
+        else expect(m.readOnly, `${hostPath} read-only`).toBe(true);
+      }
+    }
+  });
+
+  it('runs on every node whatever its taints', () => {
+    expect(pod.tolerations).toContainEqual({ operator: 'Exists' });
+  });
+
+  it('requests and limits CPU and memory, requests within limits', () => {
+    const cpu = (q: string): number => (q.endsWith('m') ? Number(q.slice(0, -1)) : Number(q) * 1000);
+    for (const c of containers) {
+      const { requests, limits } = c.resources as Obj;
+      expect(cpu(requests.cpu)).toBeLessThanOrEqual(cpu(limits.cpu));
+      expect(parseQuantity(requests.memory)).toBeLessThanOrEqual(parseQuantity(limits.memory));
+      expect(parseQuantity(limits.memory)).toBeGreaterThanOrEqual(64 * 2 ** 20); // node itself needs this much
+    }
+  });
+
+  it('runs the command with JSON output for the log pipeline', () => {
+    const c = containers[0]!;
+    const line = [...(c.command ?? []), ...(c.args ?? [])].join(' ');
+    const command = file === 'daemonset-logs.yaml' ? 'logs' : 'doctor';
+    expect(line).toMatch(new RegExp(`(^|nrictl )${command} --output json`));
+    expect((c.env as Obj[]).find((e) => e.name === 'NRI_SOCKET_PATH')?.value).toBe(`${SOCKET_DIR}/nri.sock`);
+  });
+});
+
+describe('deploy/Dockerfile', () => {
+  const text = readFileSync(join(root, 'deploy/Dockerfile'), 'utf8');
+  const lines = text.split('\n').filter((l) => l.trim() && !l.trimStart().startsWith('#'));
+  it('builds in one stage and ships only the packed tarball on node:20-slim', () => {
+    const froms = lines.filter((l) => l.startsWith('FROM '));
+    expect(froms).toEqual(['FROM node:20-slim AS build', 'FROM node:20-slim']);
+    expect(text).toMatch(/RUN npm ci /);
+    expect(text).toMatch(/npm run build/);
+    expect(text).toMatch(/npm pack/);
+    expect(text).toMatch(/COPY --from=build \/pack\//);
+    expect(text).toMatch(/npm install --global --omit=dev .*nrictl-\*\.tgz/);
+  });
+  it('runs as a numeric non-root user by default', () => {
+    const users = lines.filter((l) => l.startsWith('USER '));
+    expect(users.length).toBeGreaterThan(0);
+    const last = users.at(-1)!.slice(5).trim();
+    expect(last).toMatch(/^[0-9]+:[0-9]+$/);
+    expect(Number(last.split(':')[0])).toBeGreaterThan(0);
+    expect(lines.at(-1)).toMatch(/^CMD |^ENTRYPOINT /);
+    expect(text).toMatch(/ENTRYPOINT \["nrictl"\]/);
+  });
+  it('keeps local builds and dependencies out of the build context', () => {
+    const ignored = readFileSync(join(root, 'deploy/Dockerfile.dockerignore'), 'utf8').split('\n');
+    for (const p of ['.git', 'node_modules', 'dist', '*.tgz']) expect(ignored).toContain(p);
+  });
+});
