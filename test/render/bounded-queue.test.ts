@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -87,23 +87,44 @@ describe('BoundedOutputQueue on a pipe nobody reads', () => {
 const hasScript = ['/usr/bin/script', '/bin/script'].some((p) => existsSync(p));
 
 describe.skipIf(!hasScript)('BoundedOutputQueue on a terminal that stopped reading', () => {
-  it('keeps the process running once terminal writes are made asynchronous', async () => {
+  async function floodStuckTerminal(mode: 'async' | 'sink'): Promise<{ pid: number; isTTY: boolean; switched: boolean; pushed: number; written: number; dropped: number; pending: number }> {
     const dir = await mkdtemp(join(tmpdir(), 'nrq-tty-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const reportPath = join(dir, 'report.json');
-    const command = `'${process.execPath}' --import tsx '${join(here, 'tty-flood.fixture.ts')}' async`;
+    const command = `'${process.execPath}' --import tsx '${join(here, 'tty-flood.fixture.ts')}' ${mode}`;
     const script = spawn('script', ['-qfec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, NRICTL_REPORT: reportPath }, detached: true });
     cleanups.push(() => { try { process.kill(-script.pid!, 'SIGKILL'); } catch { /* gone */ } });
     script.stdout!.pause(); // nobody reads the terminal: it fills, like a paused one
     // The child finishes its 50,000 pushes and reports while its terminal is still stuck;
     // with blocking terminal writes it would freeze at the first full buffer.
     await until(() => existsSync(reportPath));
-    const r = JSON.parse(await readFile(reportPath, 'utf8')) as { isTTY: boolean; switched: boolean; pushed: number; written: number; dropped: number; pending: number };
+    return JSON.parse(await readFile(reportPath, 'utf8'));
+  }
+
+  it('keeps the process running once terminal writes are made asynchronous', async () => {
+    const r = await floodStuckTerminal('async');
     expect(r.isTTY).toBe(true);
     expect(r.switched).toBe(true);
     expect(r.pushed).toBe(50_000);
     expect(r.dropped).toBeGreaterThan(0);
     expect(r.dropped).toBe(r.pushed - r.written - r.pending);
+  });
+
+  it.skipIf(!existsSync('/proc/self/stat'))('lets the process exit through the sink `logs` uses while the terminal is stuck', async () => {
+    const r = await floodStuckTerminal('sink');
+    expect(r.isTTY).toBe(true);
+    expect(r.dropped).toBe(r.pushed - r.written - r.pending);
+    // process.exit() returns promptly: the process is gone or a zombie waiting for `script`
+    // (which is itself stuck writing to us). A write parked in a thread-pool thread would hold it.
+    const exited = (): boolean => {
+      try {
+        return readFileSync(`/proc/${r.pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
+      } catch {
+        return true;
+      }
+    };
+    await until(exited);
+    expect(exited()).toBe(true);
   });
 });
 

@@ -1,12 +1,17 @@
 // Run under `script` (a real pseudo-terminal) whose output nobody reads: floods
 // its terminal through the queue and writes its counts to the file named by
-// NRICTL_REPORT. Passing "async" switches terminal writes to asynchronous first.
+// NRICTL_REPORT, then exits. Modes: "async" switches terminal writes to asynchronous
+// first; "sink" writes where `nrictl logs` does (nonBlockingStdout()); "sync" as Node does.
 import { writeFileSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { BoundedOutputQueue } from '../../src/render/bounded-queue.js';
 import { makeTerminalWritesAsync } from '../../src/render/terminal-output.js';
+import { nonBlockingStdout } from '../../src/render/output-sink.js';
 
-const switched = process.argv[2] === 'async' ? makeTerminalWritesAsync(process.stdout) : false;
-const queue = new BoundedOutputQueue<number>(process.stdout, { capacity: 1000, render: (i) => `event ${i} ${'t'.repeat(300)}\n` });
+const mode = process.argv[2];
+const switched = mode === 'async' ? makeTerminalWritesAsync(process.stdout) : false;
+const out: Writable = mode === 'sink' ? nonBlockingStdout() : process.stdout;
+const queue = new BoundedOutputQueue<number>(out, { capacity: 1000, render: (i) => `event ${i} ${'t'.repeat(300)}\n` });
 let pushed = 0;
 function burst(): void {
   for (let k = 0; k < 1000; k++) queue.push(pushed++);
@@ -14,7 +19,7 @@ function burst(): void {
   else setTimeout(report, 50);
 }
 function report(): void {
-  writeFileSync(process.env.NRICTL_REPORT!, JSON.stringify({ isTTY: process.stdout.isTTY, switched, pushed: queue.pushed, written: queue.written, dropped: queue.dropped, pending: queue.pending }));
+  writeFileSync(process.env.NRICTL_REPORT!, JSON.stringify({ pid: process.pid, isTTY: process.stdout.isTTY, switched, pushed: queue.pushed, written: queue.written, dropped: queue.dropped, pending: queue.pending }));
   process.exit(0);
 }
 burst();
