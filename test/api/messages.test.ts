@@ -161,3 +161,26 @@ describe('service table', () => {
     }
   });
 });
+
+describe('synthetic node state (bench/synthetic-state.ts)', () => {
+  it('is deterministic per seed and survives a SynchronizeRequest round trip', async () => {
+    const { syntheticState } = await import('../../bench/synthetic-state.js');
+    const a = syntheticState({ pods: 20, containersPerPod: 3, seed: 7 });
+    const b = syntheticState({ pods: 20, containersPerPod: 3, seed: 7 });
+    const c = syntheticState({ pods: 20, containersPerPod: 3, seed: 8 });
+    expect(a).toEqual(b);
+    expect(a.pods[0]!.id).not.toBe(c.pods[0]!.id);
+    expect(a.pods).toHaveLength(20);
+    expect(a.containers).toHaveLength(60);
+    expect(Object.keys(a.containers[0]!.annotations!).length).toBeGreaterThanOrEqual(10);
+    const bytes = nri.SynchronizeRequest.encode({ pods: a.pods, containers: a.containers }).finish();
+    const back = nri.SynchronizeRequest.decode(bytes);
+    const plain = { longs: String, enums: String };
+    expect(nri.SynchronizeRequest.toObject(back, plain)).toEqual(
+      nri.SynchronizeRequest.toObject(nri.SynchronizeRequest.fromObject({ pods: a.pods, containers: a.containers } as Record<string, unknown>), plain),
+    );
+    // Every container belongs to a pod of the state.
+    const podIds = new Set(back.pods.map((p) => p.id));
+    expect(back.containers.every((ctr) => podIds.has(ctr.podSandboxId!))).toBe(true);
+  });
+});
