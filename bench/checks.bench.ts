@@ -1,12 +1,14 @@
 // Whole-process cost of `nrictl validate` on 200 plugin entries and `nrictl lint` on 200
-// configuration files, against `node -e 0`. Runs the built CLI (npm run bench builds).
-import { spawnSync } from 'node:child_process';
+// configuration files, against `node -e 0`: wall clock and CPU time. Runs the built CLI
+// (npm run bench builds).
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { medianLine } from './process-time.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// NRICTL_BENCH_ROOT points at another build (a checkout of an older commit) to compare.
+const root = process.env.NRICTL_BENCH_ROOT ?? join(dirname(fileURLToPath(import.meta.url)), '..');
 const runJs = join(root, 'bin', 'run.js');
 const RUNS = 7;
 const ENTRIES = 200;
@@ -29,22 +31,8 @@ for (let i = 0; i < ENTRIES; i++) {
   writeFileSync(join(conf, `${name}.conf`), `plugin: ${i}\nlevels: [1, 2, 3]\nnested:\n  key: value\n`);
 }
 
-function median(cmd: string[], label: string): number {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, cmd, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-    if (r.status !== 0 && r.status !== 1 && r.status !== 3) {
-      console.log(`${label}: exited ${r.status}: ${r.stderr.split('\n')[0]}`);
-      break;
-    }
-  }
-  times.sort((a, b) => a - b);
-  const m = times[Math.floor(times.length / 2)]!;
-  console.log(`${label.padEnd(44)} median ${m.toFixed(0).padStart(5)} ms  (min ${times[0]!.toFixed(0)}, max ${times.at(-1)!.toFixed(0)}, ${times.length} runs)`);
-  return m;
-}
+const okStatus = [0, 1, 3];
+const median = (cmd: string[], label: string) => medianLine(label, cmd, { runs: RUNS, env: { ...process.env, NO_COLOR: '1' }, okStatus, cwd: root });
 
 try {
   median(['-e', '0'], 'node -e 0');

@@ -2,6 +2,9 @@
 // pkg/api ParsePluginName / CheckPluginIndex / CheckPluginName; the same from v0.6.1 to
 // the newest release). They decide whether a runtime launches a plugin at all, so the
 // simulator and the validators must agree with them byte for byte.
+//
+// This file imports nothing (in particular not schema.js): src/checks imports it
+// directly so that offline checks load without the protobuf bindings.
 
 export type PluginNameReason = 'no-index-separator' | 'index-length' | 'index-not-digits' | 'empty-name' | 'invalid-character';
 

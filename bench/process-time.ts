@@ -1,0 +1,44 @@
+// Times a whole node process: wall clock and the CPU time the process itself used.
+// On a loaded machine the wall clock mostly measures the scheduler; CPU time (user +
+// system, reported by the child at exit) tracks what our code costs.
+import { spawnSync } from 'node:child_process';
+
+const REPORT_CPU = 'data:text/javascript,' + encodeURIComponent(
+  'import { writeSync } from "node:fs";' +
+  'process.on("exit", () => { const u = process.cpuUsage(); writeSync(2, `\\n@cpu ${(u.user + u.system) / 1000}\\n`); });',
+);
+
+export interface ProcessTime {
+  wallMs: number;
+  cpuMs: number;
+  status: number | null;
+  stderr: string;
+}
+
+export function runTimed(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): ProcessTime {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, ['--import', REPORT_CPU, ...args], { encoding: 'utf8', cwd: opts.cwd, env: opts.env ?? process.env });
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+  const m = /@cpu ([\d.]+)/.exec(r.stderr);
+  return { wallMs, cpuMs: m ? Number(m[1]) : NaN, status: r.status, stderr: r.stderr.replace(/\n@cpu [\d.]+\n/, '') };
+}
+
+/** Median wall and CPU time over `runs` runs; one line of figures. Stops at an unexpected exit status. */
+export function medianLine(label: string, args: string[], opts: { runs: number; cwd?: string; env?: NodeJS.ProcessEnv; okStatus?: number[] }): { wallMs: number; cpuMs: number } {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < opts.runs; i++) {
+    const r = runTimed(args, opts);
+    if (!(opts.okStatus ?? [0]).includes(r.status ?? -1)) {
+      console.log(`${label}: exited ${r.status}: ${r.stderr.trim().split('\n')[0]}`);
+      return { wallMs: NaN, cpuMs: NaN };
+    }
+    wall.push(r.wallMs);
+    cpu.push(r.cpuMs);
+  }
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const w = med(wall);
+  const c = med(cpu);
+  console.log(`${label.padEnd(46)} wall median ${w.toFixed(0).padStart(5)} ms (min ${Math.min(...wall).toFixed(0)})   cpu median ${c.toFixed(0).padStart(5)} ms (min ${Math.min(...cpu).toFixed(0)})`);
+  return { wallMs: w, cpuMs: c };
+}
