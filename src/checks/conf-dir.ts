@@ -111,7 +111,9 @@ export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PAT
 
     if (facts.target) findings.push(...fileWriteFindings(facts.linkTarget ?? path, facts.target, 'config', checkOwner));
 
-    const syntax = configSyntaxError(text);
+    // Only text the runtime hands to a plugin is worth parsing: an orphan or a
+    // shadowed file is never read, and its finding already says so.
+    const syntax = users.length > 0 ? configSyntaxError(text) : undefined;
     if (syntax) {
       add('warning', 'config-not-yaml', `not valid YAML or JSON (${syntax}); the runtime passes the text through as it is, and most plugins will reject it`, `fix the syntax of ${path}`);
     }

@@ -1,14 +1,42 @@
-import { parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
+
+type YamlModule = typeof import('yaml');
+let yaml: YamlModule | undefined;
+
+// The YAML parser costs more to load than a whole directory of JSON files costs to
+// parse, so it is loaded (synchronously, through its CommonJS build) only for the
+// first file JSON.parse refuses.
+function loadYaml(): YamlModule {
+  yaml ??= createRequire(import.meta.url)('yaml') as YamlModule;
+  return yaml;
+}
 
 /**
- * Whether a plugin configuration parses as YAML (JSON being a subset). The runtime does
- * not care: it passes the text through; most plugins parse it as one of these.
+ * Whether a plugin configuration parses as JSON or YAML. The runtime does not care: it
+ * passes the text through; most plugins parse it as one of these. JSON is tried first:
+ * it is a subset of YAML, and JSON.parse is native and needs nothing loaded.
  */
 export function configSyntaxError(text: string): string | undefined {
   if (text.trim() === '') return undefined;
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  if (looksLikeJson(text)) {
+    try {
+      JSON.parse(text);
+      return undefined;
+    } catch {
+      // Not JSON after all (or broken JSON): the YAML parser decides and words the error.
+    }
+  }
+  const doc = loadYaml().parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   const err = doc.errors[0];
   if (!err) return undefined;
   const line = err.linePos?.[0]?.line;
   return `${line ? `line ${line}: ` : ''}${err.message.split('\n')[0]}`;
+}
+
+// Only an object or array is worth the attempt: YAML configurations start otherwise.
+// Duplicate keys in a JSON file pass (JSON.parse and Go's encoding/json keep the last);
+// the YAML path reports them, as yaml.v3 does.
+function looksLikeJson(text: string): boolean {
+  const c = text.trimStart()[0];
+  return c === '{' || c === '[';
 }

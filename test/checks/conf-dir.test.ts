@@ -78,3 +78,15 @@ describe('checkConfDir', () => {
     expect(() => checkConfDir(join(t.dir, 'nope'), plugins)).toThrow(CheckPathError);
   });
 });
+
+describe('configuration syntax', () => {
+  it('accepts JSON, flags broken JSON and YAML, and leaves files no plugin reads unparsed', () => {
+    writeFileSync(c('10-alpha.conf'), '{"cpus": [0, 1], "mode": "strict"}\n');
+    writeFileSync(c('20-beta.conf'), '{"cpus": [0, 1,\n');
+    writeFileSync(c('orphan.conf'), 'key: [unclosed\n');
+    const r = lint();
+    expect(codesOf(r.findings, c('10-alpha.conf'))).toEqual(['info:config-used']);
+    expect(codesOf(r.findings, c('20-beta.conf'))).toEqual(['info:config-used', 'warning:config-not-yaml']);
+    expect(codesOf(r.findings, c('orphan.conf'))).toEqual(['warning:config-orphan']);
+  });
+});
