@@ -7,7 +7,7 @@ import { outputFlag } from '../src/cli/flags.js';
 import { parseGoDuration } from '../src/checks/runtime-config/index.js';
 import {
   CommandError, DiscoveryError, executeCommand, formatSimEvent, generateScenario, INTERACTIVE_HELP, ListenError, loadScenario, parseCommand,
-  Runtime, runScript, ScenarioError, SimState, type Scenario, type SimEvent,
+  Runtime, runScript, runtimeVintage, RUNTIME_PRESETS, ScenarioError, SimState, VintageError, type Scenario, type SimEvent,
 } from '../src/runtime/index.js';
 
 export default class Sim extends BaseCommand<typeof Sim> {
@@ -33,8 +33,16 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     scenario: Flags.string({ description: 'Scenario file (YAML or JSON): pods, containers and an optional steps script.', helpValue: 'FILE', exclusive: ['pods'] }),
     pods: Flags.integer({ description: 'Generate this many pods instead of reading a scenario.', min: 0 }),
     'containers-per-pod': Flags.integer({ description: 'Containers per generated pod.', default: 2, min: 0 }),
-    'runtime-name': Flags.string({ description: 'Runtime name sent in Configure.', default: 'nrictl-sim' }),
-    'runtime-version': Flags.string({ description: 'Runtime version sent in Configure.', default: '0.1.0' }),
+    'nri-version': Flags.string({
+      description: 'Behave like the Go NRI runtime adaptation of this version: v0.3.0 and v0.4.0 (containerd 1.7.0-1.7.13), v0.6.1 (iSulad 2.1.5, later containerd 1.7), up to the newest (default).',
+      helpValue: 'VERSION',
+    }),
+    preset: Flags.string({
+      description: 'A runtime people run: sets --runtime-name, --runtime-version and --nri-version (each can still be given).',
+      options: Object.keys(RUNTIME_PRESETS),
+    }),
+    'runtime-name': Flags.string({ description: 'Runtime name sent in Configure (default nrictl-sim).' }),
+    'runtime-version': Flags.string({ description: 'Runtime version sent in Configure (default 0.1.0).' }),
     'keep-running': Flags.boolean({ description: 'Keep serving plugins after the script is done (until Ctrl-C).' }),
     interactive: Flags.boolean({ description: 'Read commands from stdin (default when stdin is a terminal and CI is unset).', allowNo: true }),
     output: outputFlag(['text', 'json'] as const, 'text'),
@@ -44,6 +52,14 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     const f = this.flags;
     const registrationTimeoutMs = duration('--registration-timeout', f['registration-timeout']);
     const requestTimeoutMs = duration('--request-timeout', f['request-timeout']);
+    const preset = RUNTIME_PRESETS[f.preset ?? 'newest']!;
+    const nriVersion = f['nri-version'] ?? preset.nriVersion;
+    try {
+      runtimeVintage(nriVersion);
+    } catch (err) {
+      if (err instanceof VintageError) throw usageError(`--nri-version: ${err.message}`);
+      throw err;
+    }
     let scenario: Scenario = { file: '', pods: [], containers: [], steps: [] };
     try {
       if (f.scenario) scenario = await loadScenario(f.scenario);
@@ -63,8 +79,9 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       ...(f['plugin-config-path'] ? { pluginConfigPath: f['plugin-config-path'] } : {}),
       registrationTimeoutMs,
       requestTimeoutMs,
-      runtimeName: f['runtime-name'],
-      runtimeVersion: f['runtime-version'],
+      runtimeName: f['runtime-name'] ?? preset.runtimeName,
+      runtimeVersion: f['runtime-version'] ?? preset.runtimeVersion,
+      nriVersion,
     });
     // The listening event comes after pre-started plugins start; print the path first anyway.
     const early: SimEvent[] = [];

@@ -15,3 +15,5 @@ export { discoverPlugins, readPluginConfig, type DiscoveredPlugin } from './disc
 export { ResultCollector, type CollectedResult } from './merge.js';
 export { applyAdjustment, applyUpdates, type UpdateOutcome } from './apply.js';
 export { ConflictError, DiscoveryError, MergeError, ScenarioError, StateError } from './errors.js';
+export { runtimeVintage, RUNTIME_PRESETS, NEWEST_NRI_VERSION, VintageError, type RuntimeVintage } from './vintage.js';
+export { ValidationRejectedError, ValidatorFailedError } from './validation.js';

@@ -9,7 +9,6 @@ import {
   Event,
   PLUGIN_SERVICE,
   RUNTIME_SERVICE,
-  ALL_EVENTS_MASK,
   checkExternalName,
   checkPluginIndex,
   methodTypes,
@@ -19,6 +18,7 @@ import {
 import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../mux/index.js';
 import { Code, MESSAGE_LENGTH_MAX, TtrpcClient, TtrpcClosedError, TtrpcError, TtrpcProtocolError, TtrpcServer, type ServerConnection } from '../ttrpc/index.js';
 import { initialSyncChunk, shrinkSyncChunk, type SyncChunk } from './sync-split.js';
+import type { RuntimeVintage } from './vintage.js';
 
 export type PluginFailure =
   | 'registration-timeout'
@@ -52,7 +52,8 @@ export interface PluginConnectionOptions {
   requestTimeoutMs: number;
   runtimeName: string;
   runtimeVersion: string;
-  nriVersion: string;
+  /** The generation of the Go runtime to behave like. */
+  vintage: RuntimeVintage;
   /** Applies an UpdateContainers request under the runtime's lock; resolves with the failed updates. */
   onUpdateContainers(plugin: PluginConnection, req: nri.IUpdateContainersRequest): Promise<nri.IContainerUpdate[]>;
 }
@@ -103,7 +104,7 @@ export class PluginConnection extends EventEmitter {
   private registered?: { resolve(): void; reject(err: Error): void };
   private readonly registration: Promise<void>;
   private registrationTimer: NodeJS.Timeout | undefined;
-  private useStateChange = false;
+  private useStateChange: boolean;
   private closeReason: Error | undefined;
   private isClosed = false;
 
@@ -119,6 +120,8 @@ export class PluginConnection extends EventEmitter {
     }
     this.pid = opts.launched?.pid;
     this.config = opts.launched?.config ?? '';
+    // Older runtimes have no per-event RPC for pod events and post-events at all.
+    this.useStateChange = !opts.vintage.perEventRpc;
     this.registration = new Promise<void>((resolve, reject) => (this.registered = { resolve, reject }));
     this.registration.catch(() => undefined); // observed by start(); never unhandled
     this.mux = new Mux(socket);
@@ -186,7 +189,9 @@ export class PluginConnection extends EventEmitter {
     const req = nri.RegisterPluginRequest.decode(payload);
     if (this.external) {
       try {
-        checkExternalName(req.pluginName);
+        // Before v0.12 the runtime only refused an empty name.
+        if (this.opts.vintage.externalNameRule) checkExternalName(req.pluginName);
+        else if (req.pluginName === '') throw new Error('invalid (empty) plugin name');
       } catch (err) {
         const msg = `invalid plugin name: ${(err as Error).message}`;
         this.registered?.reject(new PluginConnectionError(`plugin registered with an invalid name: ${(err as Error).message}`, this.label, 'registration-rejected', 'RegisterPlugin'));
@@ -218,13 +223,13 @@ export class PluginConnection extends EventEmitter {
   }
 
   private async configure(): Promise<void> {
+    const v = this.opts.vintage;
     const req: nri.IConfigureRequest = {
       config: this.config,
       runtimeName: this.opts.runtimeName,
       runtimeVersion: this.opts.runtimeVersion,
-      registrationTimeout: this.opts.registrationTimeoutMs,
-      requestTimeout: this.opts.requestTimeoutMs,
-      NRIVersion: this.opts.nriVersion,
+      ...(v.configureTimeouts ? { registrationTimeout: this.opts.registrationTimeoutMs, requestTimeout: this.opts.requestTimeoutMs } : {}),
+      ...(v.configureNriVersion ? { NRIVersion: v.nriVersion } : {}),
     };
     let rsp: nri.IConfigureResponse;
     try {
@@ -236,7 +241,7 @@ export class PluginConnection extends EventEmitter {
     }
     const mask = rsp.events ?? 0;
     if (mask !== 0) {
-      const extra = (mask & ~ALL_EVENTS_MASK) >>> 0;
+      const extra = (mask & ~v.knownEventsMask) >>> 0;
       if (extra !== 0) {
         const e = new PluginConnectionError(`plugin ${this.label}: invalid plugin events: 0x${extra.toString(16)}`, this.label, 'invalid-events', 'Configure');
         this.close(e);
@@ -244,7 +249,7 @@ export class PluginConnection extends EventEmitter {
       }
       this.events = mask;
     } else {
-      this.events = ALL_EVENTS_MASK;
+      this.events = v.knownEventsMask;
     }
   }
 
@@ -262,22 +267,24 @@ export class PluginConnection extends EventEmitter {
     const deadline = started + this.opts.requestTimeoutMs;
     let podsLeft = pods;
     let ctrsLeft = containers;
-    let chunk: SyncChunk = initialSyncChunk(pods.length, containers.length, chunkSize);
+    // Runtimes before v0.7 send everything in one message and know nothing of `more`.
+    const split = this.opts.vintage.splitSync;
+    let chunk: SyncChunk = split ? initialSyncChunk(pods.length, containers.length, chunkSize) : { pods: pods.length, containers: containers.length };
     let messages = 0;
     for (;;) {
       const more = podsLeft.length > chunk.pods || ctrsLeft.length > chunk.containers;
-      const req: nri.ISynchronizeRequest = { pods: podsLeft.slice(0, chunk.pods), containers: ctrsLeft.slice(0, chunk.containers), more };
+      const req: nri.ISynchronizeRequest = { pods: podsLeft.slice(0, chunk.pods), containers: ctrsLeft.slice(0, chunk.containers), ...(split ? { more } : {}) };
       let rsp: nri.ISynchronizeResponse;
       try {
         rsp = (await this.rawCall('Synchronize', req, deadline - performance.now())) as nri.ISynchronizeResponse;
       } catch (err) {
         const oversize = err instanceof TtrpcError && err.code === Code.ResourceExhausted ? oversizeOf(err, req) : undefined;
-        const next = oversize ? shrinkSyncChunk(chunk, oversize.rejected, oversize.max) : undefined;
+        const next = oversize && split ? shrinkSyncChunk(chunk, oversize.rejected, oversize.max) : undefined;
         if (next) {
           chunk = next;
           continue;
         }
-        const e = this.failure('Synchronize', err, oversize ? 'failed to synchronize plugin with split messages' : undefined);
+        const e = this.failure('Synchronize', err, oversize && split ? 'failed to synchronize plugin with split messages' : undefined);
         this.close(e);
         throw e;
       }

@@ -15,11 +15,13 @@ import { Lock } from './lock.js';
 import { ResultCollector, type CollectRequest, type PluginResponse } from './merge.js';
 import { PluginConnection, PluginConnectionError } from './plugin-connection.js';
 import type { SimState } from './state.js';
+import { validationRequest, ValidationRejectedError, ValidatorFailedError } from './validation.js';
+import { NEWEST_NRI_VERSION, runtimeVintage, type RuntimeVintage } from './vintage.js';
 
 export const DEFAULT_REGISTRATION_TIMEOUT_MS = 5000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
-/** The NRI version this simulator claims in Configure: the generation whose rules it follows. */
-export const SIMULATED_NRI_VERSION = 'v0.12.0';
+/** The NRI version this simulator claims in Configure by default: the newest generation whose rules it follows. */
+export const SIMULATED_NRI_VERSION = NEWEST_NRI_VERSION;
 
 export interface RuntimeOptions {
   socketPath?: string;
@@ -31,6 +33,7 @@ export interface RuntimeOptions {
   requestTimeoutMs?: number;
   runtimeName?: string;
   runtimeVersion?: string;
+  /** Behave like the Go adaptation of this NRI version (v0.3.0 .. v0.12.x); default the newest. */
   nriVersion?: string;
   /** Pods+containers per Synchronize message before `more`; by default only oversize splits. */
   syncChunkSize?: number;
@@ -78,6 +81,7 @@ export class Runtime extends EventEmitter {
   private stopping = false;
   readonly registrationTimeoutMs: number;
   readonly requestTimeoutMs: number;
+  readonly vintage: RuntimeVintage;
 
   constructor(
     readonly state: SimState,
@@ -86,6 +90,7 @@ export class Runtime extends EventEmitter {
     super();
     this.registrationTimeoutMs = opts.registrationTimeoutMs ?? DEFAULT_REGISTRATION_TIMEOUT_MS;
     this.requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.vintage = runtimeVintage(opts.nriVersion ?? SIMULATED_NRI_VERSION);
   }
 
   get socketPath(): string | undefined {
@@ -137,7 +142,7 @@ export class Runtime extends EventEmitter {
       requestTimeoutMs: this.requestTimeoutMs,
       runtimeName: this.opts.runtimeName ?? 'nrictl-sim',
       runtimeVersion: this.opts.runtimeVersion ?? '0.1.0',
-      nriVersion: this.opts.nriVersion ?? SIMULATED_NRI_VERSION,
+      vintage: this.vintage,
       onUpdateContainers: (plugin, req) => this.unsolicitedUpdate(plugin, req),
     });
     conn.on('close', (err?: Error) => {
@@ -287,7 +292,11 @@ export class Runtime extends EventEmitter {
     }
   }
 
-  private async relayCollecting(event: Event, method: string, request: CollectRequest): Promise<ReturnType<ResultCollector['result']> & { request: object }> {
+  private async relayCollecting(
+    event: Event,
+    method: string,
+    request: CollectRequest,
+  ): Promise<ReturnType<ResultCollector['result']> & { request: object; owners: ResultCollector['owners'] }> {
     const collector = new ResultCollector(request);
     await this.relay<PluginResponse>(
       event,
@@ -301,7 +310,7 @@ export class Runtime extends EventEmitter {
       },
       () => collector.request,
     );
-    return { ...collector.result(), request: collector.request };
+    return { ...collector.result(), request: collector.request, owners: collector.owners };
   }
 
   private relayNotice(event: Event, request: PodRequest | CtrRequest): Promise<void> {
@@ -330,6 +339,12 @@ export class Runtime extends EventEmitter {
   updatePodSandbox(id: string, resources: nri.ILinuxResources, overhead?: nri.ILinuxResources): Promise<void> {
     return this.lock.run(async () => {
       const pod = this.state.mustPod(id);
+      if (!this.vintage.podSandboxUpdates) {
+        // Runtimes before v0.10 have no pod sandbox update events: the change just happens.
+        this.state.applyPodResources(id, resources, overhead);
+        this.stateChanged('UpdatePodSandbox', { pod: id });
+        return;
+      }
       const req: nri.IUpdatePodSandboxRequest = { pod, linuxResources: resources, ...(overhead ? { overheadLinuxResources: overhead } : {}) };
       try {
         await this.relay(Event.UPDATE_POD_SANDBOX, 'UpdatePodSandbox', req);
@@ -369,9 +384,11 @@ export class Runtime extends EventEmitter {
       const id = ctr.id ?? '';
       if (this.state.container(id)) throw new RuntimeError(`container "${id}" already exists`, 'CreateContainer');
       const proposed: nri.IContainer = { ...structuredClone(ctr), podSandboxId: podId, state: nri.ContainerState.CONTAINER_UNKNOWN };
+      const original = structuredClone(proposed);
       let merged;
       try {
         merged = await this.relayCollecting(Event.CREATE_CONTAINER, 'CreateContainer', { create: { pod, container: proposed } });
+        await this.validate(pod, original, merged);
       } catch (err) {
         if (err instanceof ConflictError) {
           this.report({
@@ -382,6 +399,10 @@ export class Runtime extends EventEmitter {
             plugins: err.plugins,
             message: err.message,
           });
+        } else if (err instanceof ValidationRejectedError) {
+          this.report({ type: 'rejected', plugin: err.plugin, container: id, reason: err.reason, message: err.message });
+        } else if (err instanceof ValidatorFailedError) {
+          this.report({ type: 'error', plugin: err.plugin, event: 'ValidateContainerAdjustment', container: id, message: err.message });
         } else if (!(err instanceof MergeError)) {
           this.noteError('CreateContainer', err, { container: id });
         } else {
@@ -392,7 +413,7 @@ export class Runtime extends EventEmitter {
       this.state.addContainer(proposed);
       if (merged.adjust) applyAdjustment(this.state, id, merged.adjust);
       const created = this.state.setContainerState(id, nri.ContainerState.CONTAINER_CREATED);
-      this.reportEvictions(merged.evictions);
+      this.evict(merged.evictions);
       this.applyUpdates('runtime', merged.updates, 'create');
       this.stateChanged('CreateContainer', { pod: podId, container: id }, 'CREATED');
       await this.relayNotice(Event.POST_CREATE_CONTAINER, { pod, container: created }).catch((err) => this.noteError('PostCreateContainer', err, { container: id }));
@@ -426,7 +447,7 @@ export class Runtime extends EventEmitter {
       // The requested update itself is applied even when no plugin touched it.
       const own = merged.updates.find((u) => u.containerId === id);
       const updates = own ? merged.updates : [...merged.updates, { containerId: id, linux: { resources } }];
-      this.reportEvictions(merged.evictions);
+      this.evict(merged.evictions);
       this.applyUpdates('runtime', updates, 'update');
       this.stateChanged('UpdateContainer', { pod: pod.id ?? '', container: id });
       const after = this.state.mustContainer(id);
@@ -467,13 +488,56 @@ export class Runtime extends EventEmitter {
 
   private unsolicitedUpdate(plugin: PluginConnection, req: nri.IUpdateContainersRequest): Promise<nri.IContainerUpdate[]> {
     return this.lock.run(async () => {
-      for (const e of req.evict ?? []) this.report({ type: 'evicted', plugin: plugin.label, container: e.containerId ?? '', reason: e.reason ?? '' });
+      this.evict((req.evict ?? []).map((e) => ({ containerId: e.containerId ?? '', reason: e.reason ?? '', plugin: plugin.label })));
       return this.applyUpdates(plugin.label, req.update ?? [], 'unsolicited');
     });
   }
 
-  private reportEvictions(evictions: Array<{ containerId: string; reason: string; plugin: string }>): void {
-    for (const e of evictions) this.report({ type: 'evicted', plugin: e.plugin, container: e.containerId, reason: e.reason });
+  /**
+   * Evictions plugins asked for. Runtimes from v0.7 carry them out: the container is
+   * stopped (the CRI runtime kills it; kubelet then sees it exit). v0.6 and older drop
+   * them without a word; we still say so, marked not applied.
+   */
+  private evict(evictions: Array<{ containerId: string; reason: string; plugin: string }>): void {
+    for (const e of evictions) {
+      const ctr = e.containerId ? this.state.container(e.containerId) : undefined;
+      const applied = this.vintage.evictions && ctr !== undefined;
+      this.report({ type: 'evicted', plugin: e.plugin, container: e.containerId, reason: e.reason, applied });
+      if (applied && ctr!.state !== nri.ContainerState.CONTAINER_STOPPED) {
+        this.state.setContainerState(e.containerId, nri.ContainerState.CONTAINER_STOPPED, 0);
+        this.stateChanged('Evict', { pod: ctr!.podSandboxId ?? '', container: e.containerId }, 'STOPPED');
+      }
+    }
+  }
+
+  /** Calls every validator plugin in parallel; throws on the first rejection or failure. */
+  private async validate(
+    pod: nri.IPodSandbox,
+    original: nri.IContainer,
+    merged: { adjust?: nri.IContainerAdjustment; updates: nri.IContainerUpdate[]; owners: ResultCollector['owners'] },
+  ): Promise<void> {
+    if (!this.vintage.validation) return;
+    const validators = this.active.filter((p) => !p.closed && p.subscribed(Event.VALIDATE_CONTAINER_ADJUSTMENT));
+    if (validators.length === 0) return;
+    const id = original.id ?? '';
+    const req = validationRequest(pod, original, merged, merged.owners, this.active.filter((p) => !p.closed));
+    const outcomes = await Promise.all(
+      validators.map(async (v): Promise<Error | undefined> => {
+        let r;
+        try {
+          r = await v.call<nri.IValidateContainerAdjustmentResponse>('ValidateContainerAdjustment', req);
+        } catch (err) {
+          return new ValidatorFailedError(v.label, id, (err as Error).message, { cause: err });
+        }
+        // A fatal failure closed the plugin; unlike other events, validation still fails.
+        if (r === null) return new ValidatorFailedError(v.label, id, v.whyClosed?.message ?? 'connection closed');
+        this.report({ type: 'invoke', event: 'ValidateContainerAdjustment', plugin: v.label, rttMs: r.rttMs, pod: pod.id ?? '', container: id });
+        return r.response.reject ? new ValidationRejectedError(v.label, id, r.response.reason ?? '') : undefined;
+      }),
+    );
+    this.removeClosed();
+    const failure = outcomes.find((e) => e !== undefined);
+    if (failure) throw failure;
   }
 
   private applyUpdates(plugin: string, updates: nri.IContainerUpdate[], source: UpdateSource): nri.IContainerUpdate[] {

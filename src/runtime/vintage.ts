@@ -1,0 +1,83 @@
+// Which generation of the Go runtime adaptation (containerd/nri pkg/adaptation) the
+// simulator behaves like. Plugin authors test against what their users run: containerd
+// 1.7.0-1.7.13 vendor v0.3/v0.4, later 1.7 releases and iSulad 2.1.5 speak v0.6.1, and
+// containerd 2.x / CRI-O newer ones. Each flag below is a difference we read in the Go
+// sources at those tags or saw in the v0.6.1 wire capture.
+import { ALL_EVENTS_MASK, LEGACY_EVENTS_MASK } from '../api/index.js';
+
+export interface RuntimeVintage {
+  /** As given, normalised to vMAJOR.MINOR.PATCH. */
+  nriVersion: string;
+  /** Registration and request timeouts in ConfigureRequest (v0.7+). */
+  configureTimeouts: boolean;
+  /** The runtime's own NRI version in ConfigureRequest (v0.12+). */
+  configureNriVersion: boolean;
+  /** Subscription bits the runtime knows; anything else is "invalid plugin events". */
+  knownEventsMask: number;
+  /**
+   * Pod events and post-events on their own RPC, falling back to StateChange on
+   * Unimplemented (v0.12+); before, they only ever go out as StateChange.
+   */
+  perEventRpc: boolean;
+  /** Synchronize split over several messages with `more` (v0.7+); before, one message. */
+  splitSync: boolean;
+  /** Evictions asked for by plugins are carried out (v0.7+); v0.6 and older ignore them. */
+  evictions: boolean;
+  /** UpdatePodSandbox / PostUpdatePodSandbox events (v0.10+). */
+  podSandboxUpdates: boolean;
+  /** ValidateContainerAdjustment calls to validator plugins (v0.10+). */
+  validation: boolean;
+  /** External names limited to [a-zA-Z0-9_.+-] (v0.12+); before, only non-empty. */
+  externalNameRule: boolean;
+}
+
+export const NEWEST_NRI_VERSION = 'v0.12.0';
+const OLDEST = [0, 3, 0] as const;
+
+export class VintageError extends Error {
+  override readonly name = 'VintageError';
+}
+
+function parse(version: string): [number, number, number] {
+  const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?$/.exec(version.trim());
+  if (!m) throw new VintageError(`NRI version "${version}": expected a version such as v0.6.1, v0.4.0 or ${NEWEST_NRI_VERSION}`);
+  return [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+}
+
+function atLeast(v: readonly number[], min: readonly number[]): boolean {
+  for (let i = 0; i < 3; i++) if (v[i]! !== min[i]!) return v[i]! > min[i]!;
+  return true;
+}
+
+/** The behaviour of the adaptation at `version` (default: the newest we follow). */
+export function runtimeVintage(version: string = NEWEST_NRI_VERSION): RuntimeVintage {
+  const v = parse(version);
+  if (!atLeast(v, OLDEST)) {
+    throw new VintageError(`NRI version "${version}" is older than v0.3.0, the first runtime adaptation with the socket protocol this simulator speaks`);
+  }
+  const newest = parse(NEWEST_NRI_VERSION);
+  if (atLeast(v, [newest[0], newest[1] + 1, 0])) {
+    throw new VintageError(`NRI version "${version}" is newer than ${NEWEST_NRI_VERSION}, the newest runtime behaviour this simulator knows`);
+  }
+  const from = (minor: number): boolean => atLeast(v, [0, minor, 0]);
+  return {
+    nriVersion: `v${v.join('.')}`,
+    configureTimeouts: from(7),
+    configureNriVersion: from(12),
+    knownEventsMask: from(10) ? ALL_EVENTS_MASK : LEGACY_EVENTS_MASK,
+    perEventRpc: from(12),
+    splitSync: from(7),
+    evictions: from(7),
+    podSandboxUpdates: from(10),
+    validation: from(10),
+    externalNameRule: from(12),
+  };
+}
+
+/** Runtimes people run, as name, version and the NRI adaptation they vendor. */
+export const RUNTIME_PRESETS: Readonly<Record<string, { runtimeName: string; runtimeVersion: string; nriVersion: string }>> = Object.freeze({
+  'containerd-1.7.0': { runtimeName: 'containerd', runtimeVersion: 'v1.7.0', nriVersion: 'v0.3.0' },
+  'containerd-1.7.13': { runtimeName: 'containerd', runtimeVersion: 'v1.7.13', nriVersion: 'v0.4.0' },
+  'isulad-2.1.5': { runtimeName: 'iSulad', runtimeVersion: '2.1.5', nriVersion: 'v0.6.1' },
+  newest: { runtimeName: 'nrictl-sim', runtimeVersion: '0.1.0', nriVersion: NEWEST_NRI_VERSION },
+});
