@@ -1,14 +1,16 @@
 // The plugin SDK's errors as the one line a user sees and the exit code scripts test.
+import { PluginNameError } from '../api/index.js';
 import { UserError } from '../cli/errors.js';
 import { ExitCode } from '../cli/exit-codes.js';
 import { PluginError } from '../plugin/index.js';
-import { ScenarioError } from '../runtime/errors.js';
+import { ScenarioError } from '../runtime/index.js';
 import { FilterError } from './filters.js';
 
 export const SIM_HINT = 'To try nrictl without a runtime: --sim examples/demo.yaml';
 
 /** Maps what connecting, registering or streaming threw; anything unknown passes through. */
 export function toUserError(err: unknown): unknown {
+  if (err instanceof PluginNameError) return new UserError(`--plugin-index/--plugin-name: ${err.message}`, ExitCode.USAGE, { cause: err });
   if (err instanceof FilterError || err instanceof ScenarioError) return new UserError(err.message, ExitCode.USAGE, { cause: err });
   if (!(err instanceof PluginError)) return err;
   switch (err.reason) {

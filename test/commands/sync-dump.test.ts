@@ -1,0 +1,226 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { generateScenario } from '../../src/runtime/generate.js';
+import { demoState, runCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
+
+let sim: SimHandle;
+let demo: Awaited<ReturnType<typeof demoState>>;
+let t: ReturnType<typeof tempDir>;
+
+beforeAll(async () => {
+  demo = await demoState();
+  sim = await startRuntime(demo);
+  t = tempDir('nrd-');
+});
+afterAll(async () => {
+  await sim.stop();
+  t.cleanup();
+});
+
+const dump = (...args: string[]) => runCli(['sync', 'dump', '--socket', sim.socketPath, ...args]);
+
+describe('nrictl sync dump against the simulator', () => {
+  it('prints every pod and container of the scenario as a table', async () => {
+    const r = await dump();
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^POD\s+POD ID\s+CONTAINER\s+CONTAINER ID\s+STATE$/);
+    expect(lines).toHaveLength(1 + demo.containers.length);
+    for (const c of demo.containers) {
+      const pod = demo.pods.find((p) => p.id === c.podSandboxId)!;
+      const row = lines.find((l) => l.includes(` ${c.id} `) || l.includes(c.id!));
+      expect(row, `row of ${c.name}`).toBeDefined();
+      expect(row).toContain(`${pod.namespace}/${pod.name}`);
+      expect(row).toMatch(new RegExp(`\\s${c.name}\\s`));
+      expect(row).toMatch(/Running$/);
+    }
+    // Sorted by namespace/name: kube-system before shop.
+    expect(lines[1]).toContain('kube-system/coredns');
+    expect(r.stdout).not.toMatch(/\x1b\[/);
+  });
+
+  it('-o wide adds cpuset, mems, memory limit, quota/period and shares', async () => {
+    const r = await dump('-o', 'wide');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toMatch(/CPUSET\s+MEMS\s+MEMORY LIMIT\s+CPU QUOTA\/PERIOD\s+SHARES/);
+    const redis = r.stdout.split('\n').find((l) => /\sredis\s/.test(l))!;
+    expect(redis).toMatch(/\s2-3\s+0\s+1Gi\s+100000\/100000\s+1024$/);
+    const coredns = r.stdout.split('\n').find((l) => /\scoredns\s/.test(l))!;
+    expect(coredns).toMatch(/\s-\s+-\s+170Mi\s+-\s+102$/);
+  });
+
+  it('-o json carries the complete data with enum names', async () => {
+    const r = await dump('-o', 'json');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.runtime.name).toBe('nrictl-sim');
+    expect(doc.pods.map((p: { id: string }) => p.id).sort()).toEqual(demo.pods.map((p) => p.id).sort());
+    expect(doc.containers).toHaveLength(demo.containers.length);
+    const redis = doc.containers.find((c: { name: string }) => c.name === 'redis');
+    expect(redis.state).toBe('CONTAINER_RUNNING');
+    expect(redis.args).toEqual(['redis-server', '/etc/redis/redis.conf', '--maxmemory', '900mb']);
+    expect(redis.linux.resources.cpu.cpus).toBe('2-3');
+    expect(redis.linux.resources.memory.limit.value).toBe(1073741824);
+    const checkout = doc.pods.find((p: { name: string }) => p.name.startsWith('checkout'));
+    expect(checkout.annotations['prometheus.io/port']).toBe('9090');
+  });
+
+  it('-o yaml carries the same data', async () => {
+    const [y, j] = await Promise.all([dump('-o', 'yaml'), dump('-o', 'json')]);
+    expect(y.code).toBe(0);
+    expect(YAML.parse(y.stdout)).toEqual(JSON.parse(j.stdout));
+  });
+
+  it('filters by namespace, container glob and label, in every format', async () => {
+    const ns = await dump('-n', 'kube-system', '-o', 'json');
+    const nsDoc = JSON.parse(ns.stdout);
+    expect(nsDoc.pods.map((p: { name: string }) => p.name)).toEqual(['coredns-76f75df574-8zj4k']);
+    expect(nsDoc.containers.map((c: { name: string }) => c.name)).toEqual(['coredns']);
+
+    const glob = await dump('--container', 'redis*');
+    const rows = glob.stdout.trimEnd().split('\n').slice(1);
+    expect(rows).toHaveLength(2);
+    expect(rows.every((l) => l.includes('shop/redis-0'))).toBe(true);
+
+    const label = await dump('-l', 'app.kubernetes.io/name=checkout', '-o', 'yaml');
+    const doc = YAML.parse(label.stdout);
+    expect(doc.containers.map((c: { name: string }) => c.name).sort()).toEqual(['checkout', 'envoy']);
+
+    const none = await dump('--pod', 'nothing-*');
+    expect(none.code).toBe(0);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toContain('No pod or container matches the filters');
+  });
+
+  it('works on an empty runtime', async () => {
+    const empty = await startRuntime();
+    try {
+      const r = await runCli(['sync', 'dump', '--socket', empty.socketPath]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('The runtime has no pods and no containers');
+      const j = await runCli(['sync', 'dump', '--socket', empty.socketPath, '-o', 'json']);
+      expect(JSON.parse(j.stdout)).toMatchObject({ pods: [], containers: [] });
+    } finally {
+      await empty.stop();
+    }
+  });
+
+  it('receives thousands of containers split over many Synchronize messages', async () => {
+    const big = generateScenario({ pods: 400, containersPerPod: 5 });
+    const large = await startRuntime({ pods: big.pods, containers: big.containers }, { syncChunkSize: 100 });
+    try {
+      const r = await runCli(['sync', 'dump', '--socket', large.socketPath, '-o', 'json']);
+      expect(r.code).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      expect(doc.pods).toHaveLength(400);
+      expect(doc.containers).toHaveLength(2000);
+      expect(new Set(doc.containers.map((c: { id: string }) => c.id)).size).toBe(2000);
+      const sync = large.events.find((e) => e.type === 'synchronized');
+      expect(sync && sync.type === 'synchronized' && sync.messages).toBeGreaterThan(1);
+    } finally {
+      await large.stop();
+    }
+  });
+
+  it('--output-file writes the same document atomically', async () => {
+    const file = path.join(t.dir, 'state.json');
+    writeFileSync(file, 'old content');
+    const r = await dump('-o', 'json', '--output-file', file);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    expect(doc.containers).toHaveLength(demo.containers.length);
+    expect(readdirSync(t.dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('--output-file into a missing directory fails with one line and creates nothing', async () => {
+    const parent = path.join(t.dir, 'missing');
+    const r = await dump('--output-file', path.join(parent, 'state.txt'));
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(`could not write ${path.join(parent, 'state.txt')}`);
+    expect(existsSync(parent)).toBe(false);
+  });
+
+  it('--output-file into a read-only directory leaves nothing behind', async (ctx) => {
+    if (process.getuid?.() === 0) {
+      // root writes through mode bits; a directory made read-only by a bind mount is not at hand.
+      // Use a path under /proc instead, which refuses every new file, even for root.
+      const r = await dump('--output-file', '/proc/nrictl-state.txt');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('could not write /proc/nrictl-state.txt');
+      expect(existsSync('/proc/nrictl-state.txt')).toBe(false);
+      return;
+    }
+    const ro = path.join(t.dir, 'ro');
+    mkdirSync(ro);
+    chmodSync(ro, 0o555);
+    const r = await dump('--output-file', path.join(ro, 'state.txt'));
+    expect(r.code).toBe(1);
+    expect(readdirSync(ro)).toEqual([]);
+    void ctx;
+  });
+});
+
+describe('nrictl sync dump errors', () => {
+  it('no socket: exit 4, says NRI may be off and how to try without a runtime', async () => {
+    const r = await runCli(['sync', 'dump', '--socket', path.join(t.dir, 'nope.sock')]);
+    expect(r.code).toBe(4);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe(`Error: no NRI socket at ${path.join(t.dir, 'nope.sock')}: is NRI enabled in the runtime? To try nrictl without a runtime: --sim examples/demo.yaml`);
+  });
+
+  it('honours NRI_SOCKET_PATH', async () => {
+    const r = await runCli(['sync', 'dump', '-o', 'json'], { NRI_SOCKET_PATH: sim.socketPath });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).containers).toHaveLength(demo.containers.length);
+  });
+
+  it('a regular file as socket: exit 4, not a socket', async () => {
+    const file = path.join(t.dir, 'plain');
+    writeFileSync(file, '');
+    const r = await runCli(['sync', 'dump', '--socket', file]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`${file} is not a socket (it is a regular file): point --socket at the runtime's NRI socket`);
+  });
+
+  it('a socket nobody listens on: exit 4, connection refused', async () => {
+    const stale = path.join(t.dir, 'stale.sock');
+    // A process that listens and dies without cleaning up leaves exactly this behind.
+    await new Promise<void>((resolve) => {
+      const c = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(stale)}, () => process.kill(process.pid, 'SIGKILL'))`]);
+      c.on('close', () => resolve());
+    });
+    expect(existsSync(stale)).toBe(true);
+    const r = await runCli(['sync', 'dump', '--socket', stale]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`connection refused at ${stale}: the runtime is not listening (stale socket?)`);
+  });
+
+  it('a runtime that rejects the registration: exit 5 with its reason', async () => {
+    const r = await dump('--plugin-name', 'bad name');
+    expect(r.code).toBe(5);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/registration of plugin 99-bad name rejected by the runtime at .*: invalid plugin name "bad name": contains invalid character ' '/);
+  });
+
+  it('an invalid --plugin-index is a usage error, nothing is sent', async () => {
+    const r = await dump('--plugin-index', '7');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--plugin-index');
+  });
+
+  it('--sim runs the scenario in process', async () => {
+    const r = await runCli(['sync', 'dump', '--sim', 'examples/demo.yaml', '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).containers).toHaveLength(demo.containers.length);
+    const bad = await runCli(['sync', 'dump', '--sim', path.join(t.dir, 'none.yaml')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('cannot read the scenario');
+  });
+});
