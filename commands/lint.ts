@@ -1,3 +1,5 @@
+// Heavy modules load inside run(), on the paths that need them: see the start-up
+// pattern at the top of validate.ts.
 import { Args, Flags } from '@oclif/core';
 import chalk from 'chalk';
 import { statSync } from 'node:fs';
@@ -5,11 +7,8 @@ import { BaseCommand } from '../src/cli/base-command.js';
 import { UserError, usageError } from '../src/cli/errors.js';
 import { ExitCode } from '../src/cli/exit-codes.js';
 import { outputFlag } from '../src/cli/flags.js';
-import {
-  CheckPathError, checkConfDir, countFindings, DEFAULT_PLUGIN_CONFIG_PATH, DEFAULT_PLUGIN_PATH, findingsExitCode,
-  findingsTable, findRuntimeConfigs, lintRuntimeConfigs, sortFindings, summaryLine, UnknownConfigFormatError,
-  type ConfDirReport, type Finding, type RuntimeConfigReport, type RuntimeKind,
-} from '../src/checks/index.js';
+import { DEFAULT_PLUGIN_CONFIG_PATH, DEFAULT_PLUGIN_PATH } from '../src/checks/defaults.js';
+import type { ConfDirReport, Finding, RuntimeConfigReport, RuntimeKind } from '../src/checks/index.js';
 
 export default class Lint extends BaseCommand<typeof Lint> {
   static override summary = 'Lint plugin configuration files and the runtime\'s own NRI settings.';
@@ -57,16 +56,19 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
     let configs: RuntimeConfigReport[] = [];
 
     if (paths.length === 1 && isDirectory(paths[0]!)) {
-      confDir = lintConfDir(paths[0]!, flags['plugin-path'] ?? DEFAULT_PLUGIN_PATH, runtime);
+      confDir = await lintConfDir(paths[0]!, flags['plugin-path'] ?? DEFAULT_PLUGIN_PATH, runtime);
     } else if (paths.length > 0) {
-      configs = lintConfigs(paths);
+      configs = await lintConfigs(paths);
     } else {
-      configs = lintConfigs(findRuntimeConfigs());
+      const { findRuntimeConfigs } = await import('../src/checks/runtime-config/index.js');
+      configs = await lintConfigs(findRuntimeConfigs());
       const settings = configs.at(-1)?.settings;
       const dir = settings?.pluginConfigPath ?? DEFAULT_PLUGIN_CONFIG_PATH;
-      if (isDirectory(dir)) confDir = lintConfDir(dir, flags['plugin-path'] ?? settings?.pluginPath ?? DEFAULT_PLUGIN_PATH, runtime ?? settings?.runtime);
+      if (isDirectory(dir)) confDir = await lintConfDir(dir, flags['plugin-path'] ?? settings?.pluginPath ?? DEFAULT_PLUGIN_PATH, runtime ?? settings?.runtime);
     }
 
+    const { countFindings, sortFindings } = await import('../src/checks/finding.js');
+    const { findingsExitCode } = await import('../src/checks/exit-status.js');
     const findings: Finding[] = [...(confDir?.findings ?? []), ...configs.flatMap((c) => c.findings)];
     if (flags.output === 'json') {
       this.log(JSON.stringify({
@@ -76,6 +78,7 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
         counts: countFindings(findings),
       }, null, 2));
     } else {
+      const { findingsTable, summaryLine } = await import('../src/checks/table.js');
       if (!confDir && configs.length === 0) this.log('Nothing to lint: no configuration directory and no runtime config found.');
       if (confDir) {
         this.log(chalk.bold(`Configuration directory ${confDir.dir}`) + chalk.dim(` (plugins from ${confDir.pluginDir})`));
@@ -100,7 +103,9 @@ function isDirectory(path: string): boolean {
   }
 }
 
-function lintConfDir(dir: string, pluginDir: string, runtime: RuntimeKind | undefined): ConfDirReport {
+async function lintConfDir(dir: string, pluginDir: string, runtime: RuntimeKind | undefined): Promise<ConfDirReport> {
+  const { checkConfDir } = await import('../src/checks/conf-dir.js');
+  const { CheckPathError } = await import('../src/checks/errors.js');
   try {
     return checkConfDir(dir, pluginDir, { runtime });
   } catch (err) {
@@ -109,7 +114,9 @@ function lintConfDir(dir: string, pluginDir: string, runtime: RuntimeKind | unde
   }
 }
 
-function lintConfigs(files: string[]): RuntimeConfigReport[] {
+async function lintConfigs(files: string[]): Promise<RuntimeConfigReport[]> {
+  const { lintRuntimeConfigs, UnknownConfigFormatError } = await import('../src/checks/runtime-config/index.js');
+  const { CheckPathError } = await import('../src/checks/errors.js');
   try {
     return lintRuntimeConfigs(files);
   } catch (err) {

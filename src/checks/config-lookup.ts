@@ -1,8 +1,9 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_PLUGIN_CONFIG_PATH } from './defaults.js';
 
 /** The runtime's default drop-in directory for plugin configuration. */
-export const DEFAULT_PLUGIN_CONFIG_PATH = '/etc/nri/conf.d';
+export { DEFAULT_PLUGIN_CONFIG_PATH };
 
 /** Which configuration a launched plugin NN-name would receive, by each runtime's rules. */
 export interface ConfigLookup {

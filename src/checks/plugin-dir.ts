@@ -4,6 +4,7 @@ import { join } from 'node:path';
 // bindings (~45 ms CPU) that an offline directory check never uses.
 import { parsePluginName } from '../api/plugin-name.js';
 import { DEFAULT_PLUGIN_CONFIG_PATH, lookupPluginConfig } from './config-lookup.js';
+import { DEFAULT_PLUGIN_PATH } from './defaults.js';
 import { KIND_LABEL, modeString, probeEntry, type EntryFacts, type EntryKind } from './entry.js';
 import { pathErrorFrom } from './errors.js';
 import { finding, type Finding, type RuntimeKind, type Severity } from './finding.js';
@@ -11,7 +12,7 @@ import { directoryChainFindings, fileWriteFindings, runningAsRoot } from './perm
 import { findOnDefaultPath, sniffRunnable } from './runnable.js';
 
 /** The runtime's default directory of pre-installed plugins. */
-export const DEFAULT_PLUGIN_PATH = '/opt/nri/plugins';
+export { DEFAULT_PLUGIN_PATH };
 
 export interface PluginDirOptions {
   /** Where the runtime looks up plugin configuration (default /etc/nri/conf.d). */

@@ -1,9 +1,10 @@
 import { lstatSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
+import { DEFAULT_SOCKET_PATH } from './defaults.js';
 import { modeString } from './entry.js';
 import { finding, type Finding } from './finding.js';
 
-export const DEFAULT_SOCKET_PATH = '/var/run/nri/nri.sock';
+export { DEFAULT_SOCKET_PATH };
 
 export interface SocketCheckOptions {
   /** Require root ownership (default true: the runtime creates it as root). */
