@@ -1,0 +1,212 @@
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { nri } from '../../src/api/index.js';
+import type { SimEvent } from '../../src/runtime/events.js';
+import { demoState, runCli, startCli, startRuntime, tempDir, type CliRun, type SimHandle } from './nri-cli.js';
+
+const LIFECYCLE = [
+  'RunPodSandbox', 'CreateContainer', 'ValidateContainerAdjustment', 'PostCreateContainer', 'StartContainer', 'PostStartContainer',
+  'UpdateContainer', 'PostUpdateContainer', 'StopContainer', 'RemoveContainer', 'UpdatePodSandbox', 'PostUpdatePodSandbox',
+  'StopPodSandbox', 'RemovePodSandbox',
+];
+
+const pod = (id: string, namespace: string, name: string, labels: Record<string, string> = {}): nri.IPodSandbox => ({ id, namespace, name, uid: `uid-${id}`, labels });
+const ctr = (id: string, podId: string, name: string, labels: Record<string, string> = {}): nri.IContainer => ({
+  id, podSandboxId: podId, name, labels,
+  linux: { resources: { cpu: { shares: { value: 256 }, cpus: '0-1' }, memory: { limit: { value: 256 * 2 ** 20 } } } },
+});
+
+/** Every lifecycle event once, for one pod and one container. */
+async function walkLifecycle(sim: SimHandle, p: nri.IPodSandbox, c: nri.IContainer): Promise<void> {
+  const rt = sim.runtime;
+  await rt.runPodSandbox(p);
+  const created = await rt.createContainer(p.id!, c);
+  expect(created.ok).toBe(true);
+  await rt.startContainer(c.id!);
+  await rt.updateContainer(c.id!, { cpu: { shares: { value: 512 }, cpus: '0-3' } });
+  await rt.stopContainer(c.id!);
+  await rt.removeContainer(c.id!);
+  await rt.updatePodSandbox(p.id!, { memory: { limit: { value: 2 ** 30 } } });
+  await rt.stopPodSandbox(p.id!);
+  await rt.removePodSandbox(p.id!);
+}
+
+async function startLogger(sim: SimHandle, name: string, args: string[], opts: { collectStdout?: boolean } = {}): Promise<CliRun> {
+  const run = startCli(['logs', '--socket', sim.socketPath, '--plugin-name', name, ...args], opts);
+  await Promise.race([sim.synchronized(`99-${name}`), run.exited.then(() => Promise.reject(new Error(`logger exited early: ${run.stderr()}`)))]);
+  return run;
+}
+
+async function stop(run: CliRun, signal: NodeJS.Signals = 'SIGTERM') {
+  run.child.kill(signal);
+  const r = await run.exited;
+  return { ...r, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+const jsonEvents = (out: string): Array<Record<string, any>> => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+let sim: SimHandle;
+let t: ReturnType<typeof tempDir>;
+beforeAll(async () => {
+  sim = await startRuntime(await demoState());
+  t = tempDir('nrl-');
+});
+afterAll(async () => {
+  await sim.stop();
+  t.cleanup();
+});
+
+describe('nrictl logs against the simulator', () => {
+  it('prints every lifecycle event in order as JSON, and a summary on SIGTERM', async () => {
+    const run = await startLogger(sim, 'json-all', ['-o', 'json']);
+    await walkLifecycle(sim, pod('p1', 'shop', 'web-1'), ctr('c1', 'p1', 'nginx'));
+    const r = await stop(run);
+    expect(r.code).toBe(0);
+    const events = jsonEvents(r.stdout);
+    expect(events.map((e) => e.event)).toEqual(LIFECYCLE);
+    const update = events.find((e) => e.event === 'UpdateContainer')!;
+    expect(update.container.id).toBe('c1');
+    expect(update.pod).toMatchObject({ id: 'p1', namespace: 'shop', name: 'web-1' });
+    expect(update.linuxResources.cpu).toMatchObject({ shares: { value: 512 }, cpus: '0-3' });
+    expect(update.previousResources.cpu).toMatchObject({ shares: { value: 256 }, cpus: '0-1' });
+    expect(events.find((e) => e.event === 'PostStartContainer')!.container.state).toBe('CONTAINER_RUNNING');
+    for (const e of events) expect(Number.isNaN(Date.parse(e.time))).toBe(false);
+    expect(r.stderr.trim().split('\n').at(-1)).toBe('nrictl logs: 14 events seen, 14 printed, 0 dropped');
+  });
+
+  it('prints one text line per event with resources and old -> new on update; SIGINT also ends cleanly', async () => {
+    const run = await startLogger(sim, 'text-all', []);
+    await walkLifecycle(sim, pod('p2', 'shop', 'web-2'), ctr('c2', 'p2', 'nginx'));
+    const r = await stop(run, 'SIGINT');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.map((l) => l.split(/\s+/)[1])).toEqual(LIFECYCLE);
+    expect(lines[1]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} CreateContainer\s+shop\/web-2 nginx c2\s+cpus=0-1 memory=256Mi shares=256$/);
+    expect(lines[6]).toMatch(/UpdateContainer\s+shop\/web-2 nginx c2\s+cpus 0-1 -> 0-3, shares 256 -> 512$/);
+    expect(lines[0]).toMatch(/RunPodSandbox\s+shop\/web-2$/);
+    expect(r.stdout).not.toMatch(/\x1b\[/);
+  });
+
+  it('applies --namespace, --pod, --container (glob), --label and --events', async () => {
+    const loggers = await Promise.all([
+      startLogger(sim, 'f-ns', ['-o', 'json', '-n', 'shop']),
+      startLogger(sim, 'f-ctr', ['-o', 'json', '--container', 'ng*']),
+      startLogger(sim, 'f-label', ['-o', 'json', '-l', 'tier=front']),
+      startLogger(sim, 'f-events', ['-o', 'json', '--events', 'create,update']),
+      startLogger(sim, 'f-pod', ['-o', 'json', '--pod', 'db-?', '--events', 'runpod,create']),
+    ]);
+    const rt = sim.runtime;
+    await rt.runPodSandbox(pod('p3', 'shop', 'web-3'));
+    await rt.runPodSandbox(pod('p4', 'data', 'db-0'));
+    await rt.createContainer('p3', ctr('c3', 'p3', 'nginx', { tier: 'front' }));
+    await rt.createContainer('p3', ctr('c4', 'p3', 'envoy'));
+    await rt.createContainer('p4', ctr('c5', 'p4', 'postgres'));
+    await rt.updateContainer('c5', { cpu: { shares: { value: 1024 } } });
+    await rt.stopContainer('c3');
+    const [ns, ctrGlob, label, events, podGlob] = await Promise.all(loggers.map((l) => stop(l)));
+    const seen = (r: { stdout: string }) => jsonEvents(r.stdout).map((e) => `${e.event}:${e.container?.id ?? e.pod.id}`);
+
+    expect(seen(ns)).toEqual([
+      'RunPodSandbox:p3', 'CreateContainer:c3', 'ValidateContainerAdjustment:c3', 'PostCreateContainer:c3',
+      'CreateContainer:c4', 'ValidateContainerAdjustment:c4', 'PostCreateContainer:c4', 'StopContainer:c3',
+    ]);
+    expect(seen(ctrGlob)).toEqual(['CreateContainer:c3', 'ValidateContainerAdjustment:c3', 'PostCreateContainer:c3', 'StopContainer:c3']);
+    expect(seen(label)).toEqual(['CreateContainer:c3', 'ValidateContainerAdjustment:c3', 'PostCreateContainer:c3', 'StopContainer:c3']);
+    expect(seen(events)).toEqual(['CreateContainer:c3', 'CreateContainer:c4', 'CreateContainer:c5', 'UpdateContainer:c5']);
+    expect(seen(podGlob)).toEqual(['RunPodSandbox:p4', 'CreateContainer:c5']);
+    // Filtered events are counted as seen and filtered, never as dropped.
+    expect(ctrGlob.stderr).toMatch(/nrictl logs: \d+ events seen, 4 printed, 0 dropped \(\d+ filtered out\)/);
+    // The runtime only sends what was subscribed to.
+    expect(events.stderr).toContain('nrictl logs: 4 events seen, 4 printed, 0 dropped');
+    for (const r of [ns, ctrGlob, label, events, podGlob]) expect(r.code).toBe(0);
+  });
+
+  it('answers every request in time while stdout is blocked, and counts every event it could not print', async () => {
+    const cycles = 300;
+    const before = sim.events.length;
+    const run = await startLogger(sim, 'blocked', ['-o', 'json', '--buffer', '20'], { collectStdout: false });
+    const p = pod('p5', 'load', 'flood-0');
+    await sim.runtime.runPodSandbox(p);
+    for (let i = 0; i < cycles; i++) {
+      const c = ctr(`flood-${i}`, 'p5', `worker-${i}`, { 'io.kubernetes.container.name': `worker-${i}`, padding: 'x'.repeat(400) });
+      const created = await sim.runtime.createContainer('p5', c);
+      expect(created.ok).toBe(true);
+      await sim.runtime.removeContainer(c.id!);
+    }
+    // Every event reached the logger and was answered within the request timeout.
+    const ours = sim.events.slice(before).filter((e): e is Extract<SimEvent, { type: 'invoke' }> => e.type === 'invoke' && e.plugin === '99-blocked');
+    const total = 1 + cycles * 4; // RunPodSandbox + Create, Validate, PostCreate, Remove per cycle
+    expect(ours).toHaveLength(total);
+    expect(Math.max(...ours.map((e) => e.rttMs))).toBeLessThan(sim.runtime.requestTimeoutMs);
+    expect(sim.events.slice(before).filter((e) => (e.type === 'dropped' || e.type === 'error') && 'plugin' in e && e.plugin === '99-blocked')).toEqual([]);
+
+    // Now read: the output catches up, then the drop count is reported.
+    run.stdout();
+    await run.waitForStderr(/events? dropped: output could not keep up/);
+    const r = await stop(run);
+    expect(r.code).toBe(0);
+    const printed = jsonEvents(r.stdout).length;
+    const notices = [...r.stderr.matchAll(/nrictl logs: (\d+) events? dropped: output could not keep up/g)].map((m) => Number(m[1]));
+    const dropped = notices.reduce((a, b) => a + b, 0);
+    expect(dropped).toBeGreaterThan(0);
+    expect(printed + dropped).toBe(total);
+    expect(r.stderr).toContain(`nrictl logs: ${total} events seen, ${printed} printed, ${dropped} dropped`);
+  });
+
+  it('exits 6 with a clear message when the runtime goes away', async () => {
+    const own = await startRuntime(await demoState());
+    const run = await startLogger(own, 'gone', []);
+    await own.runtime.runPodSandbox(pod('p6', 'shop', 'web-6'));
+    await own.stop();
+    const r = await run.exited;
+    expect(r.code).toBe(6);
+    const lines = run.stderr().trim().split('\n');
+    expect(lines.at(-2)).toBe('nrictl logs: 1 event seen, 1 printed, 0 dropped');
+    expect(lines.at(-1)).toMatch(/^Error: runtime closed the connection \(.*nri\.sock\).*: the runtime went away or restarted; start nrictl logs again once it is back$/);
+    expect(run.stdout()).toMatch(/RunPodSandbox\s+shop\/web-6/);
+  });
+
+  it('--sim streams the demo scenario\'s script and exits 0 with the summary', async () => {
+    const r = await runCli(['logs', '--sim', 'examples/demo.yaml']);
+    expect(r.code).toBe(0);
+    const names = r.stdout.trimEnd().split('\n').map((l) => l.split(/\s+/)[1]);
+    expect(names[0]).toBe('RunPodSandbox');
+    expect(names).toContain('UpdateContainer');
+    expect(names.at(-1)).toBe('RemovePodSandbox');
+    expect(r.stderr).toMatch(/nrictl logs: (\d+) events seen, \1 printed, 0 dropped/);
+  });
+});
+
+describe('nrictl logs errors', () => {
+  it('no socket: exit 4 with the fix', async () => {
+    const sock = path.join(t.dir, 'none.sock');
+    const r = await runCli(['logs', '--socket', sock]);
+    expect(r.code).toBe(4);
+    expect(r.stderr.trim()).toBe(`Error: no NRI socket at ${sock}: is NRI enabled in the runtime? To try nrictl without a runtime: --sim examples/demo.yaml`);
+  });
+
+  it('a runtime that rejects the registration: exit 5', async () => {
+    const r = await runCli(['logs', '--socket', sim.socketPath, '--plugin-name', 'no/slash']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/registration of plugin 99-no\/slash rejected by the runtime .*invalid plugin name/);
+  });
+
+  it('a runtime that never answers the registration: exit 5 after the timeout', async () => {
+    const sock = path.join(t.dir, 'mute.sock');
+    const mute = net.createServer(() => {}).listen(sock);
+    try {
+      const r = await runCli(['logs', '--socket', sock]);
+      expect(r.code).toBe(5);
+      expect(r.stderr).toMatch(/registration of plugin 99-nrictl-logs not completed within 5s: no answer to RegisterPlugin/);
+    } finally {
+      mute.close();
+    }
+  }, 15_000);
+
+  it('an unknown event name is a usage error', async () => {
+    const r = await runCli(['logs', '--socket', sim.socketPath, '--events', 'create,explode']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown event "explode"');
+  });
+});
