@@ -19,8 +19,9 @@ const oclifBin = createRequire(import.meta.url).resolve('oclif/bin/run.js');
 const manifest = 'oclif.manifest.json';
 let status = 1;
 try {
-  // The update check of the oclif tool reaches the network; it has nothing to say here.
-  const env = { ...process.env, OCLIF_SKIP_NEW_VERSION_CHECK: 'true' };
+  // The update check of the oclif tool reaches the network and has nothing to say here;
+  // NODE_ENV=development or test would put TypeScript source paths in the manifest.
+  const env = { ...process.env, OCLIF_SKIP_NEW_VERSION_CHECK: 'true', NODE_ENV: 'production' };
   const built = spawnSync(process.execPath, [oclifBin, 'manifest'], { stdio: ['ignore', 'ignore', 'inherit'], env });
   if (built.status !== 0) {
     process.stderr.write('with-manifest: `oclif manifest` failed (is dist/ built? run `npm run build`)\n');

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// What a user gets: `npm pack`, `npm install -g` of the tarball into a prefix, then
+// `nrictl` from a directory that is not the repository.
+//
+// The pack runs in a copy of the repository (without node_modules, dist or .git;
+// node_modules is a symlink), with the real prepack/postpack scripts: they rebuild
+// dist/ from scratch and write the oclif manifest, which must not happen in the
+// working tree while other tests run from it. The install resolves the
+// dependencies like any user's would, from the npm cache (warm after `npm ci`) or
+// the registry. About 15 s on a 2-core machine, most of it the TypeScript build.
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { name: string; version: string; man: string[] };
+const NOT_COPIED = new Set(['node_modules', '.git', 'dist', 'oclif.manifest.json']);
+
+let work: string;
+let stage: string;
+let prefix: string;
+let outside: string;
+let tarball: string;
+let packed: string[];
+let env: NodeJS.ProcessEnv;
+
+function run(cmd: string, args: string[], cwd: string, extraEnv: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
+  const r = spawnSync(cmd, args, { cwd, env: { ...env, ...extraEnv }, encoding: 'utf8', timeout: 120_000 });
+  if (r.error) throw r.error;
+  return r;
+}
+function ok(r: SpawnSyncReturns<string>, what: string): SpawnSyncReturns<string> {
+  if (r.status !== 0) throw new Error(`${what} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+const nrictl = (...args: string[]): SpawnSyncReturns<string> => run(join(prefix, 'bin', 'nrictl'), args, outside);
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'nrictl-pack-'));
+  stage = join(work, 'stage');
+  prefix = join(work, 'prefix');
+  outside = join(work, 'elsewhere');
+  mkdirSync(outside);
+  // Nothing from the developer's own set-up may leak in: no colour, no debug, a
+  // private cache for the completion files, no update check of the oclif tool.
+  env = { ...process.env, NO_COLOR: '1', XDG_CACHE_HOME: join(work, 'cache'), OCLIF_SKIP_NEW_VERSION_CHECK: 'true' };
+  for (const k of Object.keys(env)) if (k.startsWith('NRICTL_') || k.startsWith('NRI_') || k.startsWith('npm_') || k === 'NODE_ENV') delete env[k];
+
+  cpSync(repo, stage, { recursive: true, filter: (src) => src === repo || !NOT_COPIED.has(src.slice(repo.length + 1).split('/')[0]!) });
+  symlinkSync(join(repo, 'node_modules'), join(stage, 'node_modules'));
+  const out = join(work, 'out');
+  mkdirSync(out);
+  // With NODE_ENV=development (or test, as under vitest) oclif writes the TypeScript
+  // source paths into the manifest, and the installed tool cannot load a command:
+  // prepack must pin it to production whatever the packer's environment says.
+  ok(run('npm', ['pack', '--pack-destination', out, '--no-audit', '--no-fund'], stage, { NODE_ENV: 'development' }), 'npm pack');
+  const tgz = readdirSync(out).filter((f) => f.endsWith('.tgz'));
+  expect(tgz).toEqual([`${pkg.name}-${pkg.version}.tgz`]);
+  tarball = join(out, tgz[0]!);
+  packed = ok(run('tar', ['-tzf', tarball], work), 'tar').stdout.trim().split('\n').map((p) => p.replace(/^package\//, ''));
+  ok(run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], work), 'npm install -g');
+}, 180_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('npm pack', () => {
+  it('ships the built commands, the oclif manifest, the entry point, the man pages and the examples', () => {
+    for (const f of ['package.json', 'bin/run.js', 'oclif.manifest.json', 'dist/commands/logs.js', 'dist/commands/validate.js', 'examples/demo.yaml', 'man/nrictl.1', 'README.md']) {
+      expect(packed, f).toContain(f);
+    }
+    for (const page of pkg.man) expect(packed, page).toContain(page.replace(/^\.\//, ''));
+  });
+
+  it('ships no tests, no TypeScript sources, no benchmarks, no development entry point', () => {
+    const unwanted = packed.filter((p) => /^(test|bench|src|commands|scripts|deploy|docs)\//.test(p) || (p.endsWith('.ts') && !p.endsWith('.d.ts')) || p === 'bin/dev.js');
+    expect(unwanted).toEqual([]);
+  });
+
+  it('leaves no oclif manifest behind where it packed (postpack removed it)', () => {
+    expect(existsSync(join(stage, 'oclif.manifest.json'))).toBe(false);
+  });
+
+  it('has a manifest that lists every command the package contains', () => {
+    const manifest = JSON.parse(ok(run('tar', ['-xzOf', tarball, 'package/oclif.manifest.json'], work), 'tar').stdout) as { version: string; commands: Record<string, { relativePath?: string[] }> };
+    expect(manifest.version).toBe(pkg.version);
+    const built = packed.filter((p) => /^dist\/commands\/.*\.js$/.test(p)).map((p) => p.slice('dist/commands/'.length, -3).replace(/\//g, ':'));
+    expect(Object.keys(manifest.commands).filter((id) => built.includes(id)).sort()).toEqual(built.sort());
+    // The installed package has only dist/: a manifest pointing at sources breaks every command.
+    const notBuilt = Object.entries(manifest.commands).filter(([, c]) => c.relativePath && c.relativePath[0] !== 'dist').map(([id, c]) => `${id}: ${c.relativePath!.join('/')}`);
+    expect(notBuilt).toEqual([]);
+  });
+});
+
+describe('nrictl installed with npm install -g, run from another directory', () => {
+  it('--version prints name, version and platform', () => {
+    const r = ok(nrictl('--version'), 'nrictl --version');
+    expect(r.stdout).toMatch(new RegExp(`^nrictl/${pkg.version.replace(/\./g, '\\.')} ${process.platform}-${process.arch} node-v\\d+`));
+  });
+
+  it('help lists the commands and topics', () => {
+    const r = ok(nrictl('help'), 'nrictl help');
+    expect(r.stdout).toContain('$ nrictl [COMMAND]');
+    for (const cmd of ['logs', 'validate', 'lint', 'sim', 'autocomplete', 'sync']) expect(r.stdout).toMatch(new RegExp(`^  ${cmd}\\s+\\S`, 'm'));
+  });
+
+  it('help for a command shows its real examples, with the binary name filled in', () => {
+    const r = ok(nrictl('help', 'logs'), 'nrictl help logs');
+    expect(r.stdout).toContain('EXAMPLES');
+    expect(r.stdout).toContain('$ nrictl logs --sim examples/demo.yaml');
+    expect(r.stdout).not.toContain('<%=');
+  });
+
+  it('validate passes a well-named plugin directory and fails a misnamed executable with exit 1', () => {
+    const dir = mkdtempSync(join(work, 'plugins-'));
+    writeFileSync(join(dir, '10-logger'), '#!/bin/sh\nexit 0\n');
+    chmodSync(join(dir, '10-logger'), 0o755);
+    const good = nrictl('validate', dir);
+    expect(good.status, good.stderr).toBe(0);
+    expect(good.stdout).toContain(`Plugin directory ${dir}`);
+    expect(good.stdout).toMatch(/1\.\s+10-logger/);
+
+    writeFileSync(join(dir, 'logger'), '#!/bin/sh\nexit 0\n');
+    chmodSync(join(dir, 'logger'), 0o755);
+    const bad = nrictl('validate', dir, '-o', 'json');
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toContain('misnamed-executable');
+  });
+
+  it('installs the man pages where man finds them', () => {
+    for (const page of pkg.man) {
+      const name = page.split('/').pop()!;
+      expect(existsSync(join(prefix, 'share', 'man', 'man1', name)), name).toBe(true);
+    }
+  });
+
+  it('sets up bash completion that completes commands, topics and flags', () => {
+    const r = ok(nrictl('autocomplete', 'bash'), 'nrictl autocomplete bash');
+    expect(r.stdout).toContain('nrictl autocomplete script bash');
+    const fn = join(work, 'cache', 'nrictl', 'autocomplete', 'functions', 'bash', 'nrictl.bash');
+    expect(existsSync(fn)).toBe(true);
+    const complete = (...words: string[]): string => {
+      const script = `source ${fn}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; COMP_LINE='${words.join(' ')}'; _nrictl_autocomplete; echo "\${COMPREPLY[*]}"`;
+      return ok(run('bash', ['-c', script], outside), 'bash completion').stdout.trim();
+    };
+    expect(complete('nrictl', 'lo')).toBe('logs');
+    expect(complete('nrictl', 'logs', '--ev')).toBe('--events');
+    expect(complete('nrictl', 'sync', 'd')).toBe('dump');
+  });
+
+  it('sets up zsh completion', () => {
+    const r = ok(nrictl('autocomplete', 'zsh'), 'nrictl autocomplete zsh');
+    expect(r.stdout).toContain('nrictl autocomplete script zsh');
+    const fn = readFileSync(join(work, 'cache', 'nrictl', 'autocomplete', 'functions', 'zsh', '_nrictl'), 'utf8');
+    expect(fn).toMatch(/^#compdef nrictl/);
+    expect(fn).toContain('logs');
+  });
+});
