@@ -44,7 +44,8 @@ Runtimes with NRI v0.6 or older (containerd 1.7 before 1.7.14, iSulad) accept ev
     'plugin-name': pluginNameFlag('nrictl-evict'),
     'plugin-index': pluginIndexFlag('99'),
     output: outputFlag(['text', 'json', 'yaml'] as const, 'text'),
-    reason: Flags.string({ char: 'r', description: 'Why the container is evicted; the runtime records it.', required: true, helpValue: 'TEXT' }),
+    // Required, but checked by run() so the message is ours, one line, exit 2.
+    reason: Flags.string({ char: 'r', description: 'Why the container is evicted (required); the runtime records it.', helpValue: 'TEXT' }),
     ...confirmFlags,
     sim: simFlag,
   };
@@ -52,6 +53,7 @@ Runtimes with NRI v0.6 or older (containerd 1.7 before 1.7.14, iSulad) accept ev
   public async run(): Promise<void> {
     const flags = this.flags;
     const { args } = await this.parse(Evict);
+    if (flags.reason === undefined) throw usageError('--reason is required: say why the container is evicted, e.g. --reason "leaking memory, INC-1234"');
     const reason = flags.reason.trim();
     if (reason === '') throw usageError('--reason is empty: say why the container is evicted');
     const interactive = canPrompt();

@@ -10,7 +10,7 @@ beforeAll(async () => {
   assertBuilt('update');
   sim = await startDemoSim();
 });
-afterAll(() => sim.stop());
+afterAll(() => sim?.stop());
 
 const update = (...args: string[]) => nrictl('update', '--socket', sim.socketPath, ...args);
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { runtimeVintage } from '../../src/api/index.js';
+import {
+  buildLinuxResources,
+  ControlInputError,
+  diffResources,
+  formatDiff,
+  ignoresEvictions,
+  parseResourceFlags,
+  resolveContainer,
+  ContainerLookupError,
+  verifyResources,
+} from '../../src/control/index.js';
+
+describe('parseResourceFlags / buildLinuxResources', () => {
+  it('sets only the fields given', () => {
+    const r = buildLinuxResources(parseResourceFlags({ cpus: '8,0-3', memory: '1.5Gi' }), undefined);
+    expect(r).toEqual({ cpu: { cpus: '0-3,8' }, memory: { limit: { value: 1610612736 } } });
+  });
+
+  it('--cpu-limit uses --cpu-period, then the current period, then 100000 (and sends it)', () => {
+    expect(buildLinuxResources(parseResourceFlags({ 'cpu-limit': '2', 'cpu-period': '50000' }), undefined).cpu).toEqual({ quota: { value: 100000 }, period: { value: 50000 } });
+    expect(buildLinuxResources(parseResourceFlags({ 'cpu-limit': '0.25' }), { cpu: { period: { value: 200000 } } }).cpu).toEqual({ quota: { value: 50000 } });
+    expect(buildLinuxResources(parseResourceFlags({ 'cpu-limit': '1.5' }), {}).cpu).toEqual({ quota: { value: 150000 }, period: { value: 100000 } });
+  });
+
+  it('accepts -1 as "no limit" where the kernel does, and normalises hugepage sizes', () => {
+    const c = parseResourceFlags({ memory: '-1', 'memory-swap': '-1', 'cpu-quota': '-1', 'pids-limit': '-1', 'hugepage-limit': ['2Mi=1Gi', '2MB=2Gi', '1gb=1G'] });
+    expect(c).toMatchObject({ memoryLimit: -1, memorySwap: -1, quota: -1, pidsLimit: -1 });
+    expect(c.hugepageLimits).toEqual([{ pageSize: '2MB', limit: 2 * 1024 ** 3 }, { pageSize: '1GB', limit: 1e9 }]);
+  });
+
+  it('names the flag in every refusal', () => {
+    for (const [flags, flag] of [
+      [{ cpus: '1-' }, '--cpus'],
+      [{ 'cpu-period': '100' }, '--cpu-period'],
+      [{ swappiness: '-1' }, '--swappiness'],
+      [{ 'memory-reservation': '2X' }, '--memory-reservation'],
+      [{ unified: ['Memory.High=1'] }, '--unified'],
+    ] as const) {
+      const err = (() => {
+        try {
+          parseResourceFlags(flags);
+        } catch (e) {
+          return e;
+        }
+        return undefined;
+      })();
+      expect(err).toBeInstanceOf(ControlInputError);
+      expect((err as ControlInputError).flag).toBe(flag);
+      expect((err as Error).message).toContain(flag);
+    }
+  });
+});
+
+describe('preview and verification', () => {
+  const current = { cpu: { cpus: '2-3', quota: { value: 100000 } }, memory: { limit: { value: 1073741824 } } };
+  it('shows current -> new for each field set, in words', () => {
+    const update = buildLinuxResources(parseResourceFlags({ cpus: '0-3', memory: '2Gi', unified: ['memory.high=1G'] }), current);
+    const text = formatDiff(diffResources(current, update));
+    expect(text).toMatch(/cpuset CPUs\s+CPUs 2,3 -> CPUs 0,1,2,3\n/);
+    expect(text).toMatch(/memory limit\s+1Gi \(1073741824 bytes\) -> 2Gi \(2147483648 bytes\)\n/);
+    expect(text).toMatch(/cgroup v2 memory.high\s+unset -> "1G"\n/);
+    expect(text).not.toMatch(/quota/);
+  });
+
+  it('tells confirmed fields from those a later state does not show', () => {
+    const requested = { cpu: { cpus: '0-3' }, memory: { limit: { value: 5 } } };
+    const v = verifyResources(requested, { cpu: { cpus: '0-3' }, memory: { limit: { value: 7 } } });
+    expect(v.confirmed.map((c) => c.path)).toEqual(['cpu.cpus']);
+    expect(v.differing.map((c) => [c.path, c.before])).toEqual([['memory.limit', '7 (7 bytes)']]);
+  });
+});
+
+describe('resolveContainer', () => {
+  const pods = [
+    { id: 'p1', name: 'web', namespace: 'a' },
+    { id: 'p2', name: 'web', namespace: 'b' },
+  ];
+  const containers = [
+    { id: 'abc123', podSandboxId: 'p1', name: 'app' },
+    { id: 'abd456', podSandboxId: 'p2', name: 'app' },
+    { id: 'abc', podSandboxId: 'p2', name: 'side' },
+  ];
+  it('prefers an exact id over a prefix of a longer one', () => {
+    expect(resolveContainer('abc', pods, containers).container.id).toBe('abc');
+  });
+  it('needs the namespace when pod/container is in two namespaces', () => {
+    expect(() => resolveContainer('web/app', pods, containers)).toThrow(/matches 2 containers.*add the namespace/);
+    expect(resolveContainer('b/web/app', pods, containers).container.id).toBe('abd456');
+  });
+  it('reports the candidates of an ambiguous prefix', () => {
+    try {
+      resolveContainer('ab', pods, containers);
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ContainerLookupError);
+      expect((err as ContainerLookupError).reason).toBe('ambiguous');
+      expect((err as ContainerLookupError).candidates.map((c) => c.id).sort()).toEqual(['abc', 'abc123', 'abd456']);
+    }
+  });
+  it('refuses malformed names', () => {
+    expect(() => resolveContainer('a//app', pods, containers)).toThrow(/is not pod\/container/);
+  });
+});
+
+describe('evictions and the runtime vintage', () => {
+  it('warns for runtimes that ignore evictions (no timeouts, no NRI version in Configure)', () => {
+    expect(ignoresEvictions({ name: 'containerd', version: '1.7.2', vintage: runtimeVintage({ runtimeName: 'containerd', runtimeVersion: '1.7.2' }).label })).toBe(true);
+    expect(ignoresEvictions({ name: 'x', version: '', vintage: runtimeVintage({ registrationTimeout: 5000, requestTimeout: 2000, NRIVersion: 'v0.12.0' }).label })).toBe(false);
+  });
+});
