@@ -11,3 +11,7 @@ export {
 export { runningAsRoot } from './permissions.js';
 export { findingsTable, summaryLine } from './table.js';
 export { findingsExitCode } from './exit-status.js';
+export {
+  diagnoseNode, connectionFindings, doctorVerdict,
+  type DoctorOptions, type DoctorPaths, type OfflineDiagnosis, type ConnectionOutcome, type Verdict, type VerdictStatus,
+} from './doctor.js';

@@ -42,8 +42,8 @@ describe('what the offline checks load', () => {
     }
   });
 
-  it('validate and lint load no library layer before run()', () => {
-    for (const cmd of ['validate', 'lint']) {
+  it('validate, lint and doctor load no library layer before run()', () => {
+    for (const cmd of ['validate', 'lint', 'doctor']) {
       const graph = [...staticGraph(join(root, `commands/${cmd}.ts`))];
       const heavy = graph.filter((f) => /\/src\/(api|plugin|runtime|observe|ttrpc|mux)\//.test(f) || ['yaml', 'smol-toml', 'protobufjs', 'cli-table3'].includes(f) || f.endsWith('/src/checks/index.ts'));
       expect({ cmd, heavy }).toEqual({ cmd, heavy: [] });

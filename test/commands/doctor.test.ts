@@ -1,0 +1,202 @@
+// `nrictl doctor` against a fake node: a temporary root with a real containerd config,
+// plugin directory and conf.d, and the simulated runtime listening on the socket path
+// that config names. The CLI runs built, as a child process (node bin/run.js).
+// Owner checks are on (the tests run as root, as on a node) when run as root.
+import { execFile, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Runtime, SimState } from '../../src/runtime/index.js';
+import { tempDir, writeElf } from '../checks/helpers.js';
+
+const repo = join(import.meta.dirname, '..', '..');
+let pkg: string;
+let runJs: string;
+
+// The CLI as it ships (bin/run.js over the compiled dist/), built into a directory of
+// this test's own: the shared dist/ is removed and rebuilt by every `npm run build` in
+// the working tree, which would make these runs flaky.
+beforeAll(() => {
+  pkg = mkdtempSync(join(tmpdir(), 'nridr-pkg-'));
+  const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+  const r = spawnSync(process.execPath, [tsc, '-p', join(repo, 'tsconfig.build.json'), '--outDir', join(pkg, 'dist')], { cwd: repo, encoding: 'utf8' });
+  cpSync(join(repo, 'src/api/gen'), join(pkg, 'dist/src/api/gen'), { recursive: true });
+  mkdirSync(join(pkg, 'bin'));
+  copyFileSync(join(repo, 'bin/run.js'), join(pkg, 'bin/run.js'));
+  copyFileSync(join(repo, 'package.json'), join(pkg, 'package.json'));
+  symlinkSync(join(repo, 'node_modules'), join(pkg, 'node_modules'));
+  runJs = join(pkg, 'bin', 'run.js');
+  // Other commands under construction may not compile; tsc emits regardless.
+  if (!existsSync(join(pkg, 'dist/commands/doctor.js'))) throw new Error(`the build did not produce doctor.js: ${r.stdout}${r.stderr}`);
+}, 180_000);
+afterAll(() => rmSync(pkg, { recursive: true, force: true }));
+
+interface Doctor {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  json: { verdict: { status: string; reason: string }; connection: string; runtime: { name: string; version: string; vintage: string; pods: number; containers: number } | null; findings: Array<{ severity: string; path: string; code: string; message: string }> };
+}
+
+// Asynchronous on purpose: the simulated runtime in this process must answer meanwhile.
+function doctor(...args: string[]): Promise<Doctor> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [runJs, 'doctor', ...args], { env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+      let json: Doctor['json'];
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = undefined as unknown as Doctor['json'];
+      }
+      resolve({ code, stdout, stderr, json });
+    });
+  });
+}
+
+const errors = (d: Doctor) => d.json.findings.filter((f) => f.severity === 'error').map((f) => `${f.code} ${f.path}`);
+
+const CONFIG = (disable: boolean) => `version = 2
+[plugins."io.containerd.nri.v1.nri"]
+  disable = ${disable}
+  socket_path = "/run/nri/nri.sock"
+  plugin_path = "/opt/nri/plugins"
+  plugin_config_path = "/etc/nri/conf.d"
+  plugin_registration_timeout = "5s"
+  plugin_request_timeout = "2s"
+`;
+
+let t: ReturnType<typeof tempDir>;
+let root: string;
+let runtime: Runtime | undefined;
+const at = (p: string) => join(root, p);
+const socket = () => at('run/nri/nri.sock');
+
+function writeNode(opts: { disable?: boolean } = {}): void {
+  for (const d of ['etc/containerd', 'opt/nri/plugins', 'etc/nri/conf.d']) mkdirSync(at(d), { recursive: true, mode: 0o755 });
+  writeFileSync(at('etc/containerd/config.toml'), CONFIG(opts.disable ?? false), { mode: 0o644 });
+  writeElf(at('opt/nri/plugins/10-alpha'));
+  writeFileSync(at('etc/nri/conf.d/10-alpha.conf'), 'cpus: "0-1"\n', { mode: 0o644 });
+}
+
+async function startRuntime(): Promise<void> {
+  const state = new SimState({
+    pods: [{ id: 'pod0', name: 'web-0', namespace: 'default', uid: 'u0' }],
+    containers: [
+      { id: 'ctr0', podSandboxId: 'pod0', name: 'app', state: 2 },
+      { id: 'ctr1', podSandboxId: 'pod0', name: 'sidecar', state: 2 },
+    ],
+  });
+  runtime = new Runtime(state, { socketPath: socket(), runtimeName: 'containerd', runtimeVersion: 'v1.7.20' });
+  await runtime.start();
+}
+
+beforeEach(() => {
+  t = tempDir('nridr-');
+  root = t.dir;
+  chmodSync(root, 0o755);
+});
+afterEach(async () => {
+  await runtime?.stop();
+  runtime = undefined;
+  t.cleanup();
+});
+
+describe('nrictl doctor on a fake node root', () => {
+  it('healthy: reads the config, checks the paths it names, and the runtime answers', async () => {
+    writeNode();
+    await startRuntime();
+    const d = await doctor('--root', root, '--strict', '-o', 'json');
+    expect(d.stderr).toBe('');
+    expect(d.code).toBe(0);
+    expect(d.json.connection).toBe('answered');
+    expect(d.json.runtime).toEqual({ name: 'containerd', version: 'v1.7.20', vintage: 'NRI v0.12.0', pods: 1, containers: 2 });
+    expect(d.json.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+    expect(d.json.findings.map((f) => f.code)).toEqual(expect.arrayContaining(['config-used', 'nri-settings', 'runtime-answers']));
+    expect(d.json.verdict.status).toBe('healthy');
+
+    const table = await doctor('--root', root);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain(`Runtime config ${at('etc/containerd/config.toml')} (containerd): NRI enabled`);
+    expect(table.stdout).toContain('Runtime: containerd v1.7.20 (NRI v0.12.0), 1 pods, 2 containers');
+    expect(table.stdout).toMatch(/^Verdict: healthy: the runtime answers on .*run\/nri\/nri\.sock \(1 pods, 2 containers\)$/m);
+  });
+
+  it('missing socket: socket-missing, no connection attempt, exit 1', async () => {
+    writeNode();
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(d.code).toBe(1);
+    expect(errors(d)).toEqual([`socket-missing ${socket()}`]);
+    expect(d.json.connection).toBe('skipped');
+    expect(d.json.verdict).toEqual({ status: 'broken', reason: '1 error: socket-missing' });
+  });
+
+  it('a 0666 socket: socket-writable-by-others, exit 1, though the runtime answers', async () => {
+    writeNode();
+    await startRuntime();
+    chmodSync(socket(), 0o666);
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(d.code).toBe(1);
+    expect(errors(d)).toEqual([`socket-writable-by-others ${socket()}`]);
+    expect(d.json.findings.find((f) => f.code === 'socket-writable-by-others')!.message).toContain('mode 0666');
+    expect(d.json.connection).toBe('answered');
+    expect(d.json.verdict.status).toBe('broken');
+  });
+
+  it('a misnamed plugin: misnamed-executable (discovery fails), exit 1', async () => {
+    writeNode();
+    writeElf(at('opt/nri/plugins/alpha'));
+    await startRuntime();
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(d.code).toBe(1);
+    expect(errors(d)).toEqual([`misnamed-executable ${at('opt/nri/plugins/alpha')}`]);
+  });
+
+  it('an unreadable plugin configuration: config-unreadable once, exit 1', async () => {
+    writeNode();
+    // A directory where the file should be: unreadable even for root.
+    mkdirSync(at('etc/nri/conf.d/20-beta.conf'));
+    writeElf(at('opt/nri/plugins/20-beta'));
+    await startRuntime();
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(d.code).toBe(1);
+    expect(errors(d)).toEqual([`config-unreadable ${at('etc/nri/conf.d/20-beta.conf')}`]);
+  });
+
+  it('NRI disabled in the config: nri-disabled is an error, and the socket is missing', async () => {
+    writeNode({ disable: true });
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(d.code).toBe(1);
+    expect(errors(d)).toEqual([`nri-disabled ${at('etc/containerd/config.toml')}`, `socket-missing ${socket()}`]);
+    expect(d.json.verdict).toEqual({ status: 'broken', reason: '2 errors: nri-disabled, socket-missing' });
+    const table = await doctor('--root', root);
+    expect(table.stdout).toContain('(containerd): NRI disabled');
+    expect(table.stdout).toMatch(/^Verdict: broken: 2 errors: nri-disabled, socket-missing$/m);
+  });
+
+  it('warnings only: exit 0, or 3 under --strict', async () => {
+    writeNode();
+    writeFileSync(at('etc/nri/conf.d/99-gone.conf'), 'x: 1\n');
+    await startRuntime();
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(d.code).toBe(0);
+    expect(d.json.verdict.status).toBe('warnings');
+    expect(d.json.verdict.reason).toContain('1 warning: config-orphan');
+    expect((await doctor('--root', root, '--strict', '-o', 'json')).code).toBe(3);
+  });
+
+  it('--sim connects to the embedded simulator instead of the node\'s socket', async () => {
+    writeNode();
+    const d = await doctor('--root', root, '--sim', join(repo, 'examples/demo.yaml'), '-o', 'json');
+    expect(d.code).toBe(0);
+    expect(d.json.connection).toBe('answered');
+    expect(d.json.runtime).toMatchObject({ name: 'nrictl-sim', pods: 3, containers: 5 });
+  });
+
+  it('exits 2 for a --runtime-config that does not exist', async () => {
+    const d = await doctor('--root', root, '--runtime-config', at('nope.toml'));
+    expect(d.code).toBe(2);
+    expect(d.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
