@@ -3,7 +3,7 @@ import { PluginNameError } from '../api/index.js';
 import { UserError } from '../cli/errors.js';
 import { ExitCode } from '../cli/exit-codes.js';
 import { PluginError } from '../plugin/index.js';
-import { ScenarioError } from '../runtime/index.js';
+import { ScenarioError } from '../runtime/errors.js';
 import { FilterError } from './filters.js';
 
 export const SIM_HINT = 'To try nrictl without a runtime: --sim examples/demo.yaml';
