@@ -83,6 +83,12 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       runtimeVersion: f['runtime-version'] ?? preset.runtimeVersion,
       nriVersion,
     });
+    // Signals are caught before the socket path is printed: whoever read it may stop us at
+    // once, and the socket and its directory must still be removed.
+    let quit!: () => void;
+    const done = new Promise<void>((resolve) => (quit = resolve));
+    process.once('SIGINT', quit);
+    process.once('SIGTERM', quit);
     // The listening event comes after pre-started plugins start; print the path first anyway.
     const early: SimEvent[] = [];
     let started = false;
@@ -97,11 +103,6 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     started = true;
     for (const e of early) show(e);
 
-    let quit!: () => void;
-    const done = new Promise<void>((resolve) => (quit = resolve));
-    process.once('SIGINT', quit);
-    process.once('SIGTERM', quit);
-
     if (scenario.steps.length > 0) {
       // Give plugins started alongside a moment to connect before the script begins.
       await new Promise((r) => setTimeout(r, 200));
@@ -110,8 +111,9 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     }
     if (interactive) {
       if (!json) print(INTERACTIVE_HELP);
+      // End of input ends the loop below once every line read so far has run; quitting
+      // on readline's 'close' instead stopped the runtime under the commands still queued.
       const rl = createInterface({ input: process.stdin });
-      rl.on('close', quit);
       void (async () => {
         for await (const line of rl) {
           try {

@@ -10,7 +10,8 @@ export interface ScriptResult {
   failed: number;
 }
 
-export async function runStep(runtime: Runtime, step: Step): Promise<void> {
+/** Resolves false when the step failed in a way the runtime already reported (a refused creation). */
+export async function runStep(runtime: Runtime, step: Step): Promise<boolean | void> {
   switch (step.kind) {
     case 'run-pod':
       return runtime.runPodSandbox(step.pod);
@@ -21,8 +22,9 @@ export async function runStep(runtime: Runtime, step: Step): Promise<void> {
     case 'remove-pod':
       return runtime.removePodSandbox(step.id);
     case 'create': {
-      await runtime.createContainer(step.container.podSandboxId ?? '', step.container);
-      return;
+      // A conflict, a validator's rejection or a plugin error fails the creation.
+      const r = await runtime.createContainer(step.container.podSandboxId ?? '', step.container);
+      return r.ok;
     }
     case 'start':
       return runtime.startContainer(step.id);
@@ -46,7 +48,7 @@ export async function runScript(runtime: Runtime, steps: readonly Step[], signal
     if (signal?.aborted) break;
     n++;
     try {
-      await runStep(runtime, step);
+      if ((await runStep(runtime, step)) === false) failed++;
     } catch (err) {
       failed++;
       runtime.emit('event', stamp({ type: 'error', event: `step ${n} (${step.kind})`, message: (err as Error).message }));

@@ -1,0 +1,216 @@
+// `nrictl sim` as a real child process of the built CLI (bin/run.js over dist/; `npm test`
+// builds first): output order and formats, the generator, pre-started plugins, stdin
+// control, flag errors and the socket's permissions.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const repo = path.resolve(import.meta.dirname, '../..');
+// The built CLI is run from a private copy of dist/: in a shared working tree another
+// `npm run build` may empty dist/ while these tests run.
+let root = repo;
+let bin = path.join(repo, 'bin/run.js');
+let sdk = path.join(repo, 'dist/src/plugin/index.js');
+
+function snapshotBuild(into: string): void {
+  for (let attempt = 0; ; attempt++) {
+    rmSync(into, { recursive: true, force: true });
+    mkdirSync(into);
+    try {
+      cpSync(path.join(repo, 'dist'), path.join(into, 'dist'), { recursive: true });
+      cpSync(path.join(repo, 'bin'), path.join(into, 'bin'), { recursive: true });
+      copyFileSync(path.join(repo, 'package.json'), path.join(into, 'package.json'));
+      symlinkSync(path.join(repo, 'node_modules'), path.join(into, 'node_modules'));
+      const ok = spawnSync(process.execPath, [path.join(into, 'bin/run.js'), 'sim', '--help'], { cwd: into, encoding: 'utf8' });
+      if (ok.status === 0 && existsSync(path.join(into, 'dist/src/plugin/index.js'))) return;
+    } catch {
+      // dist/ changed under us; try again
+    }
+    if (attempt >= 10) throw new Error('no usable build in dist/: run npm run build (npm test does)');
+    spawnSync('sleep', ['2']);
+  }
+}
+
+function sim(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [bin, 'sim', ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+    input: input ?? '',
+    timeout: 30_000,
+    env: { ...process.env, NO_COLOR: '1', CI: '1' },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.split('\n').filter(Boolean) };
+}
+
+// One plugin script, behaving by the name it is launched under (a launched plugin gets
+// only the NRI variables, so the interpreter is named by absolute path).
+const pluginScript = (): string => `#!${process.execPath}
+import { Stub } from ${JSON.stringify(sdk)};
+const me = process.env.NRI_PLUGIN_NAME;
+const stub = new Stub({
+  createContainer: (_pod, ctr) => {
+    if (me === 'annotate') return { adjust: { annotations: { 'example.com/annotated-by': me } } };
+    if (ctr.name === 'clash') return { adjust: { annotations: { 'example.com/annotated-by': me } } };
+  },
+  updateContainer: (_pod, ctr) => me === 'annotate' ? [{ containerId: ctr.id, linux: { resources: { cpu: { shares: { value: 777 } } } } }] : [],
+  startContainer: () => undefined,
+});
+await stub.start();
+`;
+
+let tmp: string;
+let plugins: string;
+beforeAll(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'simcmd-'));
+  root = path.join(tmp, 'build');
+  snapshotBuild(root);
+  bin = path.join(root, 'bin/run.js');
+  sdk = path.join(root, 'dist/src/plugin/index.js');
+  plugins = path.join(tmp, 'plugins');
+  mkdirSync(plugins);
+  writeFileSync(path.join(tmp, 'plugin.mjs'), pluginScript(), { mode: 0o755 });
+  copyFileSync(path.join(tmp, 'plugin.mjs'), path.join(plugins, '10-annotate'));
+  chmodSync(path.join(plugins, '10-annotate'), 0o755);
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('nrictl sim --scenario', () => {
+  it('prints the socket path first, then registration, events with round-trip times, adjustments and updates', () => {
+    const r = sim(['--scenario', 'examples/demo.yaml', '--plugin-path', plugins]);
+    expect(r.code).toBe(0);
+    expect(r.lines[0]).toMatch(/listening\s+\/\S+\/nri\.sock$/);
+    const text = r.stdout;
+    const order = ['registered', 'synchronized', 'invoke', 'adjusted', 'updated', 'script done'].map((w) => text.indexOf(w));
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(text).toMatch(/registered\s+10-annotate pre-started/);
+    expect(text).toMatch(/invoke\s+CreateContainer\s+-> 10-annotate \d+\.\d+ ms c5f6a7b8c9d0/);
+    expect(text).toMatch(/adjusted\s+c5f6a7b8c9d0 by 10-annotate: .*annotated-by/);
+    expect(text).toMatch(/updated\s+c5f6a7b8c9d0 by runtime \(update\): .*"value":777/);
+    expect(text).toMatch(/script done: 13 steps, 0 failed/);
+  });
+
+  it('reports two plugins setting the same annotation as a conflict naming both', () => {
+    const dir = mkdtempSync(path.join(tmp, 'clash-'));
+    copyFileSync(path.join(tmp, 'plugin.mjs'), path.join(dir, '10-annotate'));
+    copyFileSync(path.join(tmp, 'plugin.mjs'), path.join(dir, '20-rival'));
+    chmodSync(path.join(dir, '10-annotate'), 0o755);
+    chmodSync(path.join(dir, '20-rival'), 0o755);
+    const scenario = path.join(dir, 's.yaml');
+    writeFileSync(scenario, 'pods:\n  - {id: pod0, name: web, namespace: shop}\nsteps:\n  - create: {id: ctr0, pod: pod0, name: calm}\n  - create: {id: ctr1, pod: pod0, name: clash}\n');
+    const r = sim(['--scenario', scenario, '--plugin-path', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/conflict\s+.*10-annotate.*20-rival|conflict\s+.*20-rival.*10-annotate/);
+    expect(r.stdout).toMatch(/script done: 2 steps, 1 failed/);
+  });
+
+  it('-o json prints one JSON object per line, every line', () => {
+    const r = sim(['--scenario', 'examples/demo.yaml', '--plugin-path', plugins, '-o', 'json']);
+    expect(r.code).toBe(0);
+    const objects = r.lines.map((l) => JSON.parse(l) as { type: string; time: number });
+    expect(objects[0]!.type).toBe('listening');
+    expect(objects.every((o) => typeof o.type === 'string' && typeof o.time === 'number')).toBe(true);
+    const types = new Set(objects.map((o) => o.type));
+    for (const t of ['registered', 'synchronized', 'invoke', 'adjusted', 'updated', 'state-changed']) expect(types).toContain(t);
+  });
+
+  it('generates 50 pods with 3 containers each and synchronizes them', () => {
+    // Without a script the simulator serves until told to stop: here by `quit` on stdin.
+    const r = sim(['--pods', '50', '--containers-per-pod', '3', '--plugin-path', plugins, '-o', 'json', '--interactive'], 'dump\nquit\n');
+    expect(r.code).toBe(0);
+    const synced = r.stdout.split('\n').filter((l) => l.startsWith('{"time"')).map((l) => JSON.parse(l) as { type: string; pods?: number; containers?: number }).find((o) => o.type === 'synchronized');
+    expect(synced).toMatchObject({ pods: 50, containers: 150 });
+    // The dump (pretty JSON after the event lines) holds the generated state.
+    expect(r.stdout.match(/"podSandboxId"/g)).toHaveLength(150);
+  });
+
+  it('with --nri-version v0.6.1 delivers start events through StateChange', () => {
+    const r = sim(['--scenario', 'examples/demo.yaml', '--plugin-path', plugins, '--nri-version', 'v0.6.1', '-o', 'json']);
+    expect(r.code).toBe(0);
+    const starts = r.lines.map((l) => JSON.parse(l) as { type: string; event?: string; via?: string }).filter((o) => o.type === 'invoke' && o.event === 'StartContainer');
+    expect(starts).toHaveLength(1);
+    expect(starts[0]!.via).toBe('StateChange');
+  });
+});
+
+describe('nrictl sim --interactive with piped stdin', () => {
+  it('runs create/start/update/stop/remove/dump/quit lines', () => {
+    const input = ['run-pod pod9 shop', 'create ctr9 pod9 app', 'start ctr9', 'update ctr9 cpus=0-1 memory=268435456', 'dump', 'stop ctr9', 'remove ctr9', 'dump', 'quit', ''].join('\n');
+    const r = sim(['--interactive', '--plugin-path', plugins], input);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/state\s+CreateContainer ctr9 -> CREATED/);
+    expect(r.stdout).toMatch(/state\s+StartContainer ctr9 -> RUNNING/);
+    expect(r.stdout).toMatch(/invoke\s+UpdateContainer\s+-> 10-annotate/);
+    expect(r.stdout).toMatch(/"cpus": "0-1"/);
+    expect(r.stdout).toMatch(/state\s+RemoveContainer ctr9/);
+    // The last dump shows the pod without the removed container.
+    const lastDump = r.stdout.slice(r.stdout.lastIndexOf('"pods"'));
+    expect(lastDump).toMatch(/"containers": \[\]/);
+  });
+
+  it('names a bad line on stderr and goes on', () => {
+    const r = sim(['--interactive'], 'frobnicate\nrun-pod p1\nquit\n');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/unknown command "frobnicate"/);
+    expect(r.stdout).toMatch(/RunPodSandbox p1/);
+  });
+});
+
+describe('nrictl sim flag errors', () => {
+  it.each([
+    [['--request-timeout', 'abc'], /--request-timeout abc: expected a positive duration/],
+    [['--scenario', '/nonexistent/scenario.yaml'], /nonexistent\/scenario\.yaml/],
+    [['--nri-version', 'v0.2.0'], /--nri-version: .*older than v0\.3\.0/],
+  ])('%j gives one clear line and exit 2', (args, message) => {
+    const r = sim(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('a malformed scenario gives one line naming the file, and exit 2', () => {
+    const bad = path.join(tmp, 'bad.yaml');
+    writeFileSync(bad, 'pods:\n  - {id: p0, name: [unclosed\n');
+    const r = sim(['--scenario', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('bad.yaml');
+  });
+});
+
+describe('nrictl sim socket permissions', () => {
+  it('makes a 0700 directory with a 0600 socket by default', async () => {
+    const child = spawn(process.execPath, [bin, 'sim', '--keep-running', '-o', 'json'], { cwd: repo, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const first = await new Promise<string>((resolve, reject) => {
+      let buf = '';
+      child.stdout.on('data', (b: Buffer) => {
+        buf += b.toString();
+        if (buf.includes('\n')) resolve(buf.split('\n')[0]!);
+      });
+      child.once('exit', (code) => reject(new Error(`sim exited ${code}`)));
+    });
+    const { socketPath } = JSON.parse(first) as { socketPath: string };
+    try {
+      expect(statSync(socketPath).isSocket()).toBe(true);
+      expect(statSync(socketPath).mode & 0o777).toBe(0o600);
+      expect(statSync(path.dirname(socketPath)).mode & 0o777).toBe(0o700);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    // Cleaned up on exit.
+    expect(existsSync(path.dirname(socketPath))).toBe(false);
+  });
+
+  it('refuses a socket in a group- or other-writable directory with a clear message', () => {
+    const open = path.join(tmp, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    const r = sim(['--socket', path.join(open, 'nri.sock')]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/refusing to listen on .*open\/nri\.sock: its directory .* is writable by group or others \(mode 777\)/);
+    expect(existsSync(path.join(open, 'nri.sock'))).toBe(false);
+  });
+});
