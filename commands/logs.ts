@@ -10,7 +10,7 @@ import { filterFlags, simFlag } from '../src/observe/cli-flags.js';
 import { startSim, type EmbeddedSim } from '../src/observe/sim.js';
 import { nonBlockingStdout } from '../src/render/output-sink.js';
 
-type Outcome = { kind: 'signal'; signal: string } | { kind: 'gone'; err?: Error } | { kind: 'script-done' };
+type Outcome = { kind: 'signal'; signal: string } | { kind: 'gone'; err?: Error } | { kind: 'script-done' } | { kind: 'output-closed' };
 
 export default class Logs extends BaseCommand<typeof Logs> {
   static override summary = 'Stream the runtime\'s pod and container events as a transient NRI plugin.';
@@ -19,7 +19,7 @@ export default class Logs extends BaseCommand<typeof Logs> {
 
 The runtime waits for every subscribed plugin before it goes on, so nrictl answers each request at once and prints afterwards, through a bounded queue: when the output cannot keep up (a paused terminal, a slow pipe), events beyond --buffer are dropped and counted, and the count is printed when the output catches up and at exit.
 
-Ctrl-C or SIGTERM closes the connection, prints what is queued and a one-line summary on stderr, and exits 0. If the runtime goes away, nrictl says so and exits 6.`;
+Ctrl-C or SIGTERM closes the connection, prints what is queued and a one-line summary on stderr, and exits 0; so does a reader that goes away (nrictl logs | head). If the runtime goes away, nrictl says so and exits 6.`;
 
   static override examples = [
     { description: 'Try it without a runtime: watch the demo scenario on an embedded simulator', command: '<%= config.bin %> <%= command.id %> --sim examples/demo.yaml' },
@@ -97,6 +97,7 @@ Ctrl-C or SIGTERM closes the connection, prints what is queued and a one-line su
       if (isData) process.stderr.write(`nrictl logs: ${n} ${n === 1 ? 'event' : 'events'} dropped: output could not keep up\n`);
     });
     const gone = new Promise<Outcome>((resolve) => stream.once('close', (err?: Error) => resolve({ kind: 'gone', ...(err ? { err } : {}) })));
+    const outputClosed = new Promise<Outcome>((resolve) => stream.once('output-closed', () => resolve({ kind: 'output-closed' })));
 
     try {
       const first = await Promise.race([stream.start().then(() => undefined), signalled]);
@@ -119,7 +120,7 @@ Ctrl-C or SIGTERM closes the connection, prints what is queued and a one-line su
     const scriptDone: Promise<Outcome> = sim
       ? sim.runScript().then(() => ({ kind: 'script-done' as const }))
       : new Promise<Outcome>(() => {});
-    const outcome = await Promise.race([signalled, gone, scriptDone]);
+    const outcome = await Promise.race([signalled, gone, scriptDone, outputClosed]);
 
     if (outcome.kind === 'gone') {
       const summary = await stream.drain();
@@ -130,14 +131,15 @@ Ctrl-C or SIGTERM closes the connection, prints what is queued and a one-line su
         cause: outcome.err,
       });
     }
-    const summary = await stream.stop();
+    // A signal, the end of the simulated script, or a reader that left (`| head`): all normal ends.
+    const summary = await stream.stop(outcome.kind === 'output-closed' ? 0 : undefined);
     await sim?.stop();
-    this.printSummary(summary);
+    this.printSummary(summary, outcome.kind === 'output-closed' ? ' (the output was closed by its reader)' : undefined);
     return this.finish(ExitCode.OK);
   }
 
-  private printSummary(s: LogSummary): void {
-    const tail = s.flushed ? '' : ' (output still blocked at exit)';
+  private printSummary(s: LogSummary, note?: string): void {
+    const tail = note ?? (s.flushed ? '' : ' (output still blocked at exit)');
     process.stderr.write(`nrictl logs: ${formatLogSummary(s)}${tail}\n`);
   }
 

@@ -39,7 +39,8 @@ export interface LogSummary {
 /**
  * Events: 'dropped' (count) when drops are reported (in text, also written in place to
  * the output; for json/yaml only here, so the data stream stays parseable), 'close'
- * (err?: Error) when the runtime went away on its own.
+ * (err?: Error) when the runtime went away on its own, 'output-closed' (err) when the
+ * output failed (EPIPE: its reader left).
  */
 export class LogStream extends EventEmitter {
   readonly stub: Stub;
@@ -65,6 +66,11 @@ export class LogStream extends EventEmitter {
       ...(opts.socketPath !== undefined ? { socketPath: opts.socketPath } : {}),
       ...(opts.events !== undefined ? { events: opts.events } : {}),
       ...(opts.registrationTimeoutMs !== undefined ? { registrationTimeoutMs: opts.registrationTimeoutMs } : {}),
+    });
+    // A reader that went away (`nrictl logs | head`): nothing more can be shown, so the
+    // command should end as a pipeline expects rather than go on dropping everything.
+    opts.out.once('error', (err: Error) => {
+      if (!this.stopped) this.emit('output-closed', err);
     });
     this.stub.on('close', (err?: Error) => {
       if (!this.stopped) this.emit('close', err);

@@ -176,6 +176,16 @@ describe('nrictl logs against the simulator', () => {
     expect(names.at(-1)).toBe('RemovePodSandbox');
     expect(r.stderr).toMatch(/nrictl logs: (\d+) events seen, \1 printed, 0 dropped/);
   });
+
+  it('ends with the summary and exit 0 when its reader goes away (nrictl logs | head)', async () => {
+    const run = await startLogger(sim, 'reader-gone', ['-o', 'json']);
+    run.child.stdout.destroy();
+    await sim.runtime.runPodSandbox(pod('p7', 'shop', 'web-7'));
+    await sim.runtime.stopPodSandbox('p7');
+    const r = await run.exited;
+    expect(r.code).toBe(0);
+    expect(run.stderr()).toMatch(/nrictl logs: \d+ events? seen, .* \(the output was closed by its reader\)/);
+  });
 });
 
 describe('nrictl logs errors', () => {

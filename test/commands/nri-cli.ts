@@ -12,7 +12,8 @@ import { SimState } from '../../src/runtime/state.js';
 import type { SimEvent } from '../../src/runtime/events.js';
 import type { nri } from '../../src/api/index.js';
 
-export const BIN = path.resolve('bin/run.js');
+// NRICTL_BIN: test another build of the CLI (one isolated from a concurrent rebuild of dist/).
+export const BIN = path.resolve(process.env.NRICTL_BIN ?? 'bin/run.js');
 
 export function tempDir(prefix = 'nrc-'): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
