@@ -9,7 +9,7 @@ import { startSim, type EmbeddedSim } from '../../src/observe/sim.js';
 import { AtomicWriteError, writeFileAtomic } from '../../src/render/atomic-write.js';
 import { withoutColour } from '../../src/render/colour.js';
 import { renderDocument } from '../../src/render/format.js';
-import { progressLine } from '../../src/render/progress-line.js';
+import { spinner } from '../../src/render/spinner.js';
 import { renderStateTable } from '../../src/render/state-table.js';
 
 export default class SyncDump extends BaseCommand<typeof SyncDump> {
@@ -46,22 +46,19 @@ export default class SyncDump extends BaseCommand<typeof SyncDump> {
     let sim: EmbeddedSim | undefined;
     let state: SyncState;
     const where = flags.sim ? 'the embedded simulator' : flags.socket;
-    let phase = `connecting to ${where}`;
-    const progress = progressLine(process.stderr, (ms) => `${phase}... ${(ms / 1000).toFixed(1)}s`);
+    const waiting = spinner(process.stderr, `connecting to ${where}`);
     try {
       if (flags.sim) sim = await startSim(flags.sim);
       state = await fetchSyncState({
         socketPath: sim?.socketPath ?? flags.socket,
         name: flags['plugin-name'],
         index: flags['plugin-index'],
-        onReceiving: () => {
-          phase = 'receiving the runtime\'s pods and containers';
-        },
+        onReceiving: () => waiting.update('receiving the runtime\'s pods and containers'),
       });
     } catch (err) {
       throw toUserError(err);
     } finally {
-      progress.stop();
+      waiting.stop();
       await sim?.stop();
     }
 
