@@ -146,7 +146,7 @@ function commandIds() {
 
 function exitCodeTable() {
   const src = readFileSync(join(root, 'src/cli/exit-codes.ts'), 'utf8');
-  const rows = [...src.matchAll(/\/\*\*\s*([\s\S]*?)\s*\*\/\s*\n\s*([A-Z_]+):\s*(\d+),/g)].map(([, doc, name, code]) => {
+  const rows = [...src.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*\n\s*([A-Z_]+):\s*(\d+),/g)].map(([, doc, name, code]) => {
     const text = doc.split('\n').map((l) => l.replace(/^\s*\*\s?/, '').trim()).join(' ').trim();
     return `| ${code} | \`${name}\` | ${text.replace(/\|/g, '\\|')} |`;
   });
