@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { Event, nri } from '../../src/api/index.js';
+import { EventLog, type LoggedEvent } from '../../src/observe/event-log.js';
+import { ObjectFilter } from '../../src/observe/filters.js';
+import { loggedEventObject, renderLoggedEvent } from '../../src/observe/render-event.js';
+
+const pod = nri.PodSandbox.fromObject({ id: 'p1', namespace: 'shop', name: 'web-1' });
+const ctr = (shares: number, cpus = '0-1') =>
+  nri.Container.fromObject({ id: 'c1', podSandboxId: 'p1', name: 'nginx', state: 3, linux: { resources: { cpu: { shares: { value: shares }, cpus } } } });
+
+function logger(filter = new ObjectFilter()) {
+  const got: LoggedEvent[] = [];
+  const log = new EventLog(filter, (e) => got.push(e));
+  return { log, h: log.handlers(), got };
+}
+
+describe('EventLog', () => {
+  it('shows an update as old -> new from what Synchronize said', async () => {
+    const { h, got } = logger();
+    await h.synchronize!([pod], [ctr(256)]);
+    await h.updateContainer!(pod, ctr(256), nri.LinuxResources.fromObject({ cpu: { shares: { value: 512 }, cpus: '0-3' } }));
+    expect(got).toHaveLength(1);
+    expect(renderLoggedEvent(got[0]!, 'text')).toMatch(/UpdateContainer\s+shop\/web-1 nginx c1\s+cpus 0-1 -> 0-3, shares 256 -> 512\n$/);
+    // After the update, PostUpdate with the expected result is quiet.
+    await h.postUpdateContainer!(pod, ctr(512, '0-3'));
+    expect(renderLoggedEvent(got[1]!, 'text')).toMatch(/PostUpdateContainer\s+shop\/web-1 nginx c1\n$/);
+  });
+
+  it('PostCreate says what changed after the create request was seen', async () => {
+    const { h, got } = logger();
+    await h.createContainer!(pod, ctr(256));
+    await h.postCreateContainer!(pod, ctr(1024));
+    expect(renderLoggedEvent(got[1]!, 'text')).toContain('then shares 256 -> 1024');
+  });
+
+  it('counts filtered events as seen, and forgets removed containers', async () => {
+    const { log, h, got } = logger(new ObjectFilter({ namespace: 'other' }));
+    await h.createContainer!(pod, ctr(256));
+    await h.runPodSandbox!(pod);
+    expect(got).toEqual([]);
+    expect(log.counts).toEqual({ seen: 2, filtered: 2 });
+    expect(log.tracked).toBe(1);
+    await h.removeContainer!(pod, ctr(256));
+    expect(log.tracked).toBe(0);
+    await h.createContainer!(pod, ctr(256));
+    await h.removePodSandbox!(pod);
+    expect(log.tracked).toBe(0);
+  });
+
+  it('never vetoes an adjustment', async () => {
+    const { h, got } = logger();
+    expect(await h.validateContainerAdjustment!(nri.ValidateContainerAdjustmentRequest.fromObject({ pod, container: ctr(1) }))).toEqual({});
+    expect(got[0]!.event).toBe(Event.VALIDATE_CONTAINER_ADJUSTMENT);
+  });
+
+  it('the data form has names for events and enums, and parses back', async () => {
+    const { h, got } = logger();
+    await h.startContainer!(pod, ctr(256));
+    const line = renderLoggedEvent(got[0]!, 'json');
+    expect(line.endsWith('\n')).toBe(true);
+    const obj = JSON.parse(line);
+    expect(obj).toMatchObject({ event: 'StartContainer', pod: { id: 'p1' }, container: { id: 'c1', state: 'CONTAINER_RUNNING' } });
+    expect(loggedEventObject(got[0]!).time).toBe(obj.time);
+    expect(renderLoggedEvent(got[0]!, 'yaml')).toMatch(/^---\ntime: .*\nevent: StartContainer\n/);
+  });
+});
