@@ -1,6 +1,8 @@
 // Whole-process cost of `nrictl validate` on 200 plugin entries and `nrictl lint` on 200
 // configuration files, against `node -e 0`: wall clock and CPU time. Runs the built CLI
-// (npm run bench builds).
+// (npm run bench builds). The working tree has no oclif manifest (it is written at pack
+// time), so oclif imports every command file here; a packed nrictl loads only the one
+// it runs. To see both, point NRICTL_BENCH_ROOT at a copy with `oclif manifest` run in it.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
