@@ -42,8 +42,18 @@ type Sink = 'fast' | 'blocked';
 
 /** Starts the logger; resolves once the simulator has it in its invocation list. */
 async function startLogger(runtime: Runtime, socketPath: string, sink: Sink, args: string[] = []): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BIN, 'logs', '--socket', socketPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: ENV });
-  if (sink === 'fast') child.stdout!.resume(); // read and discard as fast as it comes
+  // Fast: a pipe into `cat > /dev/null`, a reader in its own process (reading it here
+  // would load the simulator's event loop and colour what it measures). Blocked: a pipe
+  // this process never reads.
+  const reader = sink === 'fast' ? spawn('sh', ['-c', 'exec cat > /dev/null'], { stdio: ['pipe', 'ignore', 'ignore'] }) : undefined;
+  const child = spawn(process.execPath, [BIN, 'logs', '--socket', socketPath, ...args], {
+    stdio: ['ignore', reader ? reader.stdin! : 'pipe', 'pipe'],
+    env: ENV,
+  });
+  if (reader) {
+    reader.stdin!.destroy(); // the logger holds the write end now
+    child.once('exit', () => reader.kill());
+  }
   child.stderr!.resume();
   await new Promise<void>((resolve, reject) => {
     const onEvent = (e: SimEvent) => {
@@ -61,7 +71,7 @@ async function startLogger(runtime: Runtime, socketPath: string, sink: Sink, arg
 async function stopLogger(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
-  child.stdout!.resume();
+  child.stdout?.resume();
   await exited;
 }
 
@@ -97,6 +107,27 @@ async function latency(): Promise<void> {
   const base = await createRoundTrips(sim.runtime, 'bench-pod', N);
   console.log(`CreateContainer round trip through the simulator, ${N} containers (create + validate + post-create relayed):`);
   console.log(`  no plugin:                      p50 ${ms(pct(base, 50))}  p99 ${ms(pct(base, 99))}`);
+  {
+    // The floor: a plugin on the same SDK that answers every event at once and does nothing else.
+    const control = spawn(process.execPath, ['--import', 'tsx', path.resolve('bench/null-plugin.ts'), sim.socketPath, 'nrictl-logs'], { stdio: ['ignore', 'ignore', 'inherit'], env: ENV });
+    await new Promise<void>((resolve) => {
+      const onEvent = (e: SimEvent) => {
+        if (e.type === 'synchronized' && e.plugin === '99-nrictl-logs') {
+          sim.runtime.off('event', onEvent);
+          resolve();
+        }
+      };
+      sim.runtime.on('event', onEvent);
+    });
+    await createRoundTrips(sim.runtime, 'bench-pod', 300);
+    sim.invokes.length = 0;
+    const withNull = await createRoundTrips(sim.runtime, 'bench-pod', N);
+    const own = sim.invokes.map((e) => (e as { rttMs: number }).rttMs);
+    await stopLogger(control);
+    console.log(`  do-nothing SDK plugin (control): p50 ${ms(pct(withNull, 50))}  p99 ${ms(pct(withNull, 99))}` +
+      `   added p50 ${ms(pct(withNull, 50) - pct(base, 50))}  p99 ${ms(pct(withNull, 99) - pct(base, 99))}`);
+    console.log(`    its CreateContainer answer as the simulator timed it: p50 ${ms(pct(own, 50))}  p99 ${ms(pct(own, 99))}  max ${ms(Math.max(...own))}`);
+  }
   for (const sink of ['fast', 'blocked'] as const) {
     const logger = await startLogger(sim.runtime, sim.socketPath, sink);
     await createRoundTrips(sim.runtime, 'bench-pod', 300); // warm the logger too

@@ -11,6 +11,7 @@ import type { ObjectFilter } from './filters.js';
 import { renderLoggedEvent, type LogFormat } from './render-event.js';
 
 export const DEFAULT_LOG_QUEUE_CAPACITY = 1000;
+const LOG_RENDER_BATCH = 8;
 
 export interface LogStreamOptions {
   socketPath?: string | undefined;
@@ -53,6 +54,9 @@ export class LogStream extends EventEmitter {
     const format = opts.format;
     this.queue = new BoundedOutputQueue<LoggedEvent>(opts.out, {
       capacity: opts.capacity ?? DEFAULT_LOG_QUEUE_CAPACITY,
+      // Rendering shares the thread with the replies: a few events per turn of the event
+      // loop, so a request arriving during a backlog waits for at most a short batch.
+      batch: LOG_RENDER_BATCH,
       render: (e) => renderLoggedEvent(e, format),
       dropNotice: format === 'text' ? (n) => chalk.yellow(defaultDropNotice(n)) : () => undefined,
     });
