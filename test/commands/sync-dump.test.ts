@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { generateScenario } from '../../src/runtime/generate.js';
-import { demoState, runCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
+import { BIN, demoState, runCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
 
 let sim: SimHandle;
 let demo: Awaited<ReturnType<typeof demoState>>;
@@ -210,6 +211,29 @@ describe('nrictl sync dump errors', () => {
     const r = await runCli(['sync', 'dump', '--socket', stale]);
     expect(r.code).toBe(4);
     expect(r.stderr).toContain(`connection refused at ${stale}: the runtime is not listening (stale socket?)`);
+  });
+
+  it('permission denied on the socket: exit 4, run as root or as the owner', async () => {
+    // The simulator's socket is 0600 in a 0700 directory, like a runtime's. Root reads
+    // through modes, so as root the CLI runs as nobody; otherwise the socket is chmod 000.
+    const asRoot = process.getuid?.() === 0;
+    if (!asRoot) chmodSync(sim.socketPath, 0o000);
+    try {
+      const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const c = spawn(process.execPath, [BIN, 'sync', 'dump', '--socket', sim.socketPath], {
+          env: { ...process.env, NODE_ENV: 'production', NO_COLOR: '1', HOME: os.tmpdir() },
+          ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        c.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+        c.on('close', (code) => resolve({ code, stderr }));
+      });
+      expect(r.code).toBe(4);
+      expect(r.stderr.trim()).toBe(`Error: permission denied on ${sim.socketPath}: run as root or as the socket's owner`);
+    } finally {
+      if (!asRoot) chmodSync(sim.socketPath, 0o600);
+    }
   });
 
   it('a runtime that rejects the registration: exit 5 with its reason', async () => {
