@@ -36,7 +36,7 @@ Ctrl-C or SIGTERM closes the connection, prints what is queued and a one-line su
     output: outputFlag(['text', 'json', 'yaml'] as const, 'text'),
     events: Flags.string({
       char: 'e',
-      description: 'Comma-separated events to subscribe to: names like create, poststart, runpod, CreateContainer, or the groups all, pod, container (default: all the runtime knows).',
+      description: 'Comma-separated events to subscribe to: names like create, poststart, runpod, CreateContainer, or the groups all, pod, container (default: every event the runtime knows except validate, which would put nrictl on the critical path of container creation).',
       helpValue: 'LIST',
     }),
     ...filterFlags,
@@ -114,7 +114,7 @@ Ctrl-C or SIGTERM closes the connection, prints what is queued and a one-line su
     const runtime = stream.runtime;
     const who = runtime ? `${runtime.name || 'runtime'} ${runtime.version}`.trim() : 'runtime';
     process.stderr.write(
-      chalk.dim(`nrictl logs: ${stream.stub.fullName} registered with ${who} at ${sim ? `the embedded simulator (${flags.sim})` : socketPath}; events: ${events === undefined ? 'all' : formatEventMask(stream.events)}. Ctrl-C to stop.\n`),
+      chalk.dim(`nrictl logs: ${stream.stub.fullName} registered with ${who} at ${sim ? `the embedded simulator (${flags.sim})` : socketPath}; events: ${events === undefined ? 'all but validate' : formatEventMask(stream.events)}. Ctrl-C to stop.\n`),
     );
 
     const scriptDone: Promise<Outcome> = sim

@@ -3,6 +3,7 @@
 // answered as soon as they are decoded, whatever the output does.
 import { EventEmitter } from 'node:events';
 import type { Writable } from 'node:stream';
+import { ALL_EVENTS_MASK, Event, eventBit } from '../api/events.js';
 import { Stub, type RuntimeInfo } from '../plugin/index.js';
 import { BoundedOutputQueue, defaultDropNotice } from '../render/bounded-queue.js';
 import { chalk } from '../render/colour.js';
@@ -11,13 +12,21 @@ import type { ObjectFilter } from './filters.js';
 import { renderLoggedEvent, type LogFormat } from './render-event.js';
 
 export const DEFAULT_LOG_QUEUE_CAPACITY = 1000;
+
+/**
+ * What a logger subscribes to unless told otherwise: every event but
+ * ValidateContainerAdjustment. A subscribed validator is on the critical path of every
+ * container creation (a late or failed answer fails the creation), a risk an observer
+ * must not add to a node; `--events validate` opts in.
+ */
+export const DEFAULT_LOG_EVENTS = ALL_EVENTS_MASK & ~eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT);
 const LOG_RENDER_BATCH = 8;
 
 export interface LogStreamOptions {
   socketPath?: string | undefined;
   name: string;
   index: string;
-  /** Subscription mask; undefined: every event the runtime knows. */
+  /** Subscription mask; undefined: DEFAULT_LOG_EVENTS, clipped to what the runtime knows. */
   events?: number | undefined;
   filter: ObjectFilter;
   format: LogFormat;
@@ -68,7 +77,7 @@ export class LogStream extends EventEmitter {
       name: opts.name,
       index: opts.index,
       ...(opts.socketPath !== undefined ? { socketPath: opts.socketPath } : {}),
-      ...(opts.events !== undefined ? { events: opts.events } : {}),
+      events: opts.events ?? DEFAULT_LOG_EVENTS,
       ...(opts.registrationTimeoutMs !== undefined ? { registrationTimeoutMs: opts.registrationTimeoutMs } : {}),
     });
     // A reader that went away (`nrictl logs | head`): nothing more can be shown, so the
