@@ -1,7 +1,8 @@
 // One short-lived plugin connection for update and evict: register, take the
 // Synchronize state, send at most what the operator confirmed, disconnect.
 import type { nri } from '../api/index.js';
-import { Stub, type RuntimeInfo } from '../plugin/index.js';
+import { openSyncConnection } from '../observe/sync-state.js';
+import type { RuntimeInfo, Stub } from '../plugin/index.js';
 
 export interface ControlSessionOptions {
   socketPath?: string | undefined;
@@ -26,27 +27,7 @@ export class ControlSession {
 
   /** Registers and resolves with the runtime's state; rejects with a PluginError. */
   static async open(opts: ControlSessionOptions): Promise<ControlSession> {
-    let pods: nri.IPodSandbox[] = [];
-    let containers: nri.IContainer[] = [];
-    const stub = new Stub(
-      {
-        synchronize: (p, c) => {
-          pods = p;
-          containers = c;
-          return [];
-        },
-        // A registration must subscribe to something (0 means every event); this one is
-        // answered at once should it come while the operator is reading the preview.
-        runPodSandbox: () => {},
-      },
-      {
-        name: opts.name,
-        index: opts.index,
-        ...(opts.socketPath !== undefined ? { socketPath: opts.socketPath } : {}),
-        ...(opts.registrationTimeoutMs !== undefined ? { registrationTimeoutMs: opts.registrationTimeoutMs } : {}),
-      },
-    );
-    await stub.start();
+    const { stub, pods, containers } = await openSyncConnection(opts);
     return new ControlSession(stub, pods, containers);
   }
 

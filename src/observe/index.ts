@@ -4,5 +4,5 @@ export { ObjectFilter, FilterError, globMatcher, parseLabel, type FilterSpec } f
 export { EventLog, type LoggedEvent, type EventLogCounts } from './event-log.js';
 export { renderLoggedEvent, loggedEventObject, type LogFormat } from './render-event.js';
 export { LogStream, formatLogSummary, DEFAULT_LOG_QUEUE_CAPACITY, type LogStreamOptions, type LogSummary } from './log-stream.js';
-export { fetchSyncState, type SyncState, type SyncStateOptions } from './sync-state.js';
+export { fetchSyncState, openSyncConnection, type SyncConnection, type SyncState, type SyncStateOptions } from './sync-state.js';
 export { toUserError, SIM_HINT } from './user-errors.js';

@@ -1,5 +1,6 @@
 // `nrictl sync dump` as a library: register, take the Synchronize state (the SDK joins
-// a split one), answer it without changes, disconnect.
+// a split one), answer it without changes, disconnect. update and evict keep the same
+// connection open to send their request (openSyncConnection).
 import type { nri } from '../api/index.js';
 import { Stub, type RuntimeInfo } from '../plugin/index.js';
 
@@ -18,7 +19,15 @@ export interface SyncState {
   containers: nri.IContainer[];
 }
 
-export async function fetchSyncState(opts: SyncStateOptions): Promise<SyncState> {
+/** A registered plugin connection and the state the runtime synchronized to it; the caller stops the stub. */
+export interface SyncConnection {
+  stub: Stub;
+  pods: nri.IPodSandbox[];
+  containers: nri.IContainer[];
+}
+
+/** Registers and resolves with the runtime's state, the connection still open; rejects with a PluginError. */
+export async function openSyncConnection(opts: SyncStateOptions): Promise<SyncConnection> {
   let pods: nri.IPodSandbox[] = [];
   let containers: nri.IContainer[] = [];
   const stub = new Stub(
@@ -29,7 +38,8 @@ export async function fetchSyncState(opts: SyncStateOptions): Promise<SyncState>
         return [];
       },
       // A registration must subscribe to something (0 would mean "everything"); this
-      // event is answered at once should the runtime send it before we disconnect.
+      // event is answered at once should the runtime send it before we disconnect
+      // (or while an operator reads update's preview).
       runPodSandbox: () => {},
     },
     {
@@ -41,6 +51,11 @@ export async function fetchSyncState(opts: SyncStateOptions): Promise<SyncState>
   );
   if (opts.onReceiving) stub.once('configured', opts.onReceiving);
   await stub.start();
+  return { stub, pods, containers };
+}
+
+export async function fetchSyncState(opts: SyncStateOptions): Promise<SyncState> {
+  const { stub, pods, containers } = await openSyncConnection(opts);
   await stub.stop();
   return { runtime: stub.runtime, pods, containers };
 }
