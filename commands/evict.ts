@@ -1,20 +1,16 @@
 import { Args, Flags } from '@oclif/core';
 import chalk from 'chalk';
 import { BaseCommand } from '../src/cli/base-command.js';
-import { UserError, usageError } from '../src/cli/errors.js';
-import { ExitCode } from '../src/cli/exit-codes.js';
+import { usageError } from '../src/cli/errors.js';
 import { outputFlag, pluginIndexFlag, pluginNameFlag, socketFlag } from '../src/cli/flags.js';
 import {
-  canPrompt,
-  confirmSend,
   containerLabel,
   containerStillListed,
   evictionRequest,
   ignoresEvictions,
-  openTarget,
   requestData,
-  toControlUserError,
-  type Target,
+  sendToContainer,
+  targetHeading,
 } from '../src/control/index.js';
 import { confirmFlags } from '../src/control/cli-flags.js';
 import { simFlag } from '../src/observe/cli-flags.js';
@@ -56,70 +52,51 @@ Runtimes with NRI v0.6 or older (containerd 1.7 before 1.7.14, iSulad) accept ev
     if (flags.reason === undefined) throw usageError('--reason is required: say why the container is evicted, e.g. --reason "leaking memory, INC-1234"');
     const reason = flags.reason.trim();
     if (reason === '') throw usageError('--reason is empty: say why the container is evicted');
-    const interactive = canPrompt();
-    if (args.container === undefined && !interactive) {
-      throw usageError('no container given, and no terminal to pick one on: name it as an id, an id prefix, pod/container or namespace/pod/container');
-    }
     const data = flags.output !== 'text';
     const say = (s: string): void => void (data ? process.stderr : process.stdout).write(s);
     const format = flags.output === 'yaml' ? 'yaml' : 'json';
 
-    let t: Target;
-    try {
-      t = await openTarget({
-        query: args.container,
-        socketPath: flags.socket,
-        simScenario: flags.sim,
-        name: flags['plugin-name'],
-        index: flags['plugin-index'],
-        pickMessage: 'Container to evict',
-      });
-    } catch (err) {
-      throw toControlUserError(err);
-    }
-
-    try {
-      const { container } = t.target;
-      const containerId = container.id ?? '';
-      const request = evictionRequest(containerId, reason);
-      const runtime = t.session.runtime;
-      const on = runtime ? ` on ${`${runtime.name} ${runtime.version}`.trim()} (${runtime.vintage})` : '';
-      say(`Evict ${containerLabel(t.target)}, ${containerStateName(container.state).toLowerCase()}${on}\n  reason: ${reason}\n`);
-      if (ignoresEvictions(runtime)) {
-        process.stderr.write(`${chalk.yellow('Warning')}: ${runtime?.name || 'this runtime'} speaks ${runtime?.vintage}: such runtimes accept evictions and ignore them, so the container will most likely keep running.\n`);
-      }
-      if (flags['dry-run']) {
-        if (data) process.stdout.write(renderDocument(requestData(request), format));
-        say('Dry run: nothing was sent.\n');
-        return;
-      }
-      if (interactive && !flags.yes && !(await confirmSend(`Evict ${t.target.name}?`))) {
-        throw new UserError('not confirmed: nothing was sent', ExitCode.FAILED);
-      }
-      const failed = await t.session.send(request);
-      await t.session.close();
-      if (failed.length > 0) {
-        throw new UserError(`the runtime reported the eviction request for ${containerLabel(t.target)} as failed`, ExitCode.REFUSED);
-      }
-      const after = await containerStillListed({ socketPath: t.socketPath, name: flags['plugin-name'], index: flags['plugin-index'] }, containerId);
-      const still = after instanceof Error ? undefined : after;
-      if (data) {
-        const doc = {
-          container: { id: containerId, name: t.target.name },
-          sent: true,
-          request: requestData(request),
-          afterwards: after instanceof Error ? { error: after.message } : { listed: Boolean(still), ...(still ? { state: containerStateName(still.state) } : {}) },
+    const sent = await sendToContainer({
+      query: args.container,
+      socketPath: flags.socket,
+      simScenario: flags.sim,
+      name: flags['plugin-name'],
+      index: flags['plugin-index'],
+      pickMessage: 'Container to evict',
+      dryRun: flags['dry-run'],
+      yes: flags.yes,
+      say,
+      document: data ? (doc) => void process.stdout.write(renderDocument(doc, format)) : undefined,
+      prepare: (t) => {
+        const containerId = t.target.container.id ?? '';
+        const runtime = t.session.runtime;
+        say(`${targetHeading('Evict', t)}\n  reason: ${reason}\n`);
+        if (ignoresEvictions(runtime)) {
+          process.stderr.write(`${chalk.yellow('Warning')}: ${runtime?.name || 'this runtime'} speaks ${runtime?.vintage}: such runtimes accept evictions and ignore them, so the container will most likely keep running.\n`);
+        }
+        return {
+          request: evictionRequest(containerId, reason),
+          question: `Evict ${t.target.name}?`,
+          refusal: `the runtime reported the eviction request for ${containerLabel(t.target)} as failed`,
+          afterwards: (connect) => containerStillListed(connect, containerId),
         };
-        process.stdout.write(renderDocument(doc, format));
-      }
-      say(`${chalk.green('Sent')}: the runtime accepted the eviction request.\n`);
-      if (after instanceof Error) say(`Could not take a second Synchronize to see the outcome: ${after.message}\n`);
-      else if (still) say(`A new Synchronize still lists the container (${containerStateName(still.state).toLowerCase()}): the runtime evicts in its own time, if at all.\n`);
-      else say('A new Synchronize no longer lists the container.\n');
-    } catch (err) {
-      throw toControlUserError(err);
-    } finally {
-      await t.close();
+      },
+    });
+    if (!sent) return;
+    const { after, target, request } = sent;
+    const still = after instanceof Error ? undefined : after;
+    if (data) {
+      const doc = {
+        container: { id: target.container.id ?? '', name: target.name },
+        sent: true,
+        request: requestData(request),
+        afterwards: after instanceof Error ? { error: after.message } : { listed: Boolean(still), ...(still ? { state: containerStateName(still.state) } : {}) },
+      };
+      process.stdout.write(renderDocument(doc, format));
     }
+    say(`${chalk.green('Sent')}: the runtime accepted the eviction request.\n`);
+    if (after instanceof Error) say(`Could not take a second Synchronize to see the outcome: ${after.message}\n`);
+    else if (still) say(`A new Synchronize still lists the container (${containerStateName(still.state).toLowerCase()}): the runtime evicts in its own time, if at all.\n`);
+    else say('A new Synchronize no longer lists the container.\n');
   }
 }

@@ -1,32 +1,28 @@
 import { Args, Flags } from '@oclif/core';
 import chalk from 'chalk';
 import { BaseCommand } from '../src/cli/base-command.js';
-import { UserError, usageError } from '../src/cli/errors.js';
-import { ExitCode } from '../src/cli/exit-codes.js';
+import { usageError } from '../src/cli/errors.js';
 import { outputFlag, pluginIndexFlag, pluginNameFlag, socketFlag } from '../src/cli/flags.js';
 import {
   RESOURCE_FLAG_NAMES,
   buildLinuxResources,
-  canPrompt,
-  confirmSend,
   containerLabel,
   describeCpuLimit,
   diffResources,
   formatDiff,
   isEmptyChange,
-  openTarget,
   parseResourceFlags,
   requestData,
+  sendToContainer,
+  targetHeading,
   toControlUserError,
   updateRequest,
   verifyUpdate,
   type ResourceChange,
-  type Target,
   type VerifyResult,
 } from '../src/control/index.js';
 import { confirmFlags, resourceFlags } from '../src/control/cli-flags.js';
 import { simFlag } from '../src/observe/cli-flags.js';
-import { containerStateName } from '../src/render/nri-view.js';
 import { renderDocument } from '../src/render/format.js';
 
 export default class Update extends BaseCommand<typeof Update> {
@@ -71,70 +67,44 @@ export default class Update extends BaseCommand<typeof Update> {
     if (isEmptyChange(change)) {
       throw usageError(`nothing to update: give at least one of ${RESOURCE_FLAG_NAMES.map((f) => `--${f}`).join(', ')}`);
     }
-    const interactive = canPrompt();
-    if (args.container === undefined && !interactive) {
-      throw usageError('no container given, and no terminal to pick one on: name it as an id, an id prefix, pod/container or namespace/pod/container');
-    }
     const data = flags.output !== 'text';
     // Data output keeps stdout for the document; people's text goes to stderr then.
     const say = (s: string): void => void (data ? process.stderr : process.stdout).write(s);
+    const format = flags.output === 'yaml' ? 'yaml' : 'json';
 
-    let t: Target;
-    try {
-      t = await openTarget({
-        query: args.container,
-        socketPath: flags.socket,
-        simScenario: flags.sim,
-        name: flags['plugin-name'],
-        index: flags['plugin-index'],
-        pickMessage: 'Container to update',
-      });
-    } catch (err) {
-      throw toControlUserError(err);
+    const sent = await sendToContainer({
+      query: args.container,
+      socketPath: flags.socket,
+      simScenario: flags.sim,
+      name: flags['plugin-name'],
+      index: flags['plugin-index'],
+      pickMessage: 'Container to update',
+      dryRun: flags['dry-run'],
+      yes: flags.yes,
+      say,
+      document: data ? (doc) => void process.stdout.write(renderDocument(doc, format)) : undefined,
+      prepare: (t) => {
+        const containerId = t.target.container.id ?? '';
+        const current = t.target.container.linux?.resources;
+        const resources = buildLinuxResources(change, current);
+        const cpuLimit = describeCpuLimit(change);
+        say(`${targetHeading('Update', t)}:\n`);
+        say(formatDiff(diffResources(current, resources), cpuLimit ? { 'cpu.quota': cpuLimit } : {}));
+        return {
+          request: updateRequest(containerId, resources, flags['ignore-failure']),
+          question: `Send this update to ${t.target.name}?`,
+          refusal: `the runtime did not apply the update to ${containerLabel(t.target)}: it reported it as failed (NRI carries no reason; the runtime's log may say more, e.g. the container is gone or not running)`,
+          afterwards: (connect) => verifyUpdate(connect, containerId, resources),
+        };
+      },
+    });
+    if (!sent) return;
+    if (data) {
+      const doc = { container: { id: sent.target.container.id ?? '', name: sent.target.name }, applied: true, request: requestData(sent.request), verification: verificationData(sent.after) };
+      process.stdout.write(renderDocument(doc, format));
     }
-
-    try {
-      const { container } = t.target;
-      const containerId = container.id ?? '';
-      const current = container.linux?.resources;
-      const resources = buildLinuxResources(change, current);
-      const request = updateRequest(containerId, resources, flags['ignore-failure']);
-      const cpuLimit = describeCpuLimit(change);
-      const changes = diffResources(current, resources);
-      const runtime = t.session.runtime;
-      const on = runtime ? ` on ${`${runtime.name} ${runtime.version}`.trim()} (${runtime.vintage})` : '';
-      say(`Update ${containerLabel(t.target)}, ${containerStateName(container.state).toLowerCase()}${on}:\n`);
-      say(formatDiff(changes, cpuLimit ? { 'cpu.quota': cpuLimit } : {}));
-
-      if (flags['dry-run']) {
-        if (data) process.stdout.write(renderDocument(requestData(request), flags.output === 'yaml' ? 'yaml' : 'json'));
-        say('Dry run: nothing was sent.\n');
-        return;
-      }
-      if (interactive && !flags.yes && !(await confirmSend(`Send this update to ${t.target.name}?`))) {
-        throw new UserError('not confirmed: nothing was sent', ExitCode.FAILED);
-      }
-
-      const failed = await t.session.send(request);
-      await t.session.close();
-      if (failed.length > 0) {
-        throw new UserError(
-          `the runtime did not apply the update to ${containerLabel(t.target)}: it reported it as failed (NRI carries no reason; the runtime's log may say more, e.g. the container is gone or not running)`,
-          ExitCode.REFUSED,
-        );
-      }
-      const verified = await verifyUpdate({ socketPath: t.socketPath, name: flags['plugin-name'], index: flags['plugin-index'] }, containerId, resources);
-      if (data) {
-        const doc = { container: { id: containerId, name: t.target.name }, applied: true, request: requestData(request), verification: verificationData(verified) };
-        process.stdout.write(renderDocument(doc, flags.output === 'yaml' ? 'yaml' : 'json'));
-      }
-      say(`${chalk.green('Applied')}: the runtime accepted the update.\n`);
-      say(describeVerification(verified));
-    } catch (err) {
-      throw toControlUserError(err);
-    } finally {
-      await t.close();
-    }
+    say(`${chalk.green('Applied')}: the runtime accepted the update.\n`);
+    say(describeVerification(sent.after));
   }
 }
 

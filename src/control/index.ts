@@ -21,3 +21,4 @@ export { verifyUpdate, containerStillListed, type VerifyResult } from './verify.
 export { openTarget, type Target, type TargetOptions } from './target.js';
 export { canPrompt, pickContainer, confirmSend } from './prompts.js';
 export { toControlUserError } from './user-errors.js';
+export { sendToContainer, targetHeading, type ContainerRequest, type SendOptions, type Sent } from './send.js';

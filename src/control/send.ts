@@ -1,0 +1,88 @@
+// What update and evict share once their own flags are checked: connect (or start the
+// embedded simulator), find or pick the container, preview, confirm, send one
+// UpdateContainers request, then look again on a new connection. The commands supply
+// the request and their words; this module writes only through the callbacks given.
+import type { nri } from '../api/index.js';
+import { UserError, usageError } from '../cli/errors.js';
+import { ExitCode } from '../cli/exit-codes.js';
+import { containerStateName } from '../render/nri-view.js';
+import { canPrompt, confirmSend } from './prompts.js';
+import { requestData } from './request.js';
+import { containerLabel } from './resolve.js';
+import { openTarget, type Target, type TargetOptions } from './target.js';
+import { toControlUserError } from './user-errors.js';
+
+/** What a command sends to the container it was given, and how it asks and reports. */
+export interface ContainerRequest<R> {
+  request: nri.IUpdateContainersRequest;
+  /** The confirmation question on a terminal. */
+  question: string;
+  /** The error message when the runtime reports the request as failed (exit 7). */
+  refusal: string;
+  /** Once the runtime accepted the request: a second look, on a new connection. */
+  afterwards(connect: { socketPath: string; name: string; index: string }): Promise<R>;
+}
+
+export interface SendOptions<R> extends TargetOptions {
+  dryRun: boolean;
+  /** --yes: no confirmation even on a terminal. */
+  yes: boolean;
+  /** People's text (stderr when a data document owns stdout). */
+  say(text: string): void;
+  /** Set for -o json/yaml: writes a data document to stdout. */
+  document: ((data: unknown) => void) | undefined;
+  /** Shows the preview for the container found and returns what to send it. */
+  prepare(t: Target): ContainerRequest<R>;
+}
+
+export interface Sent<R> {
+  target: Target['target'];
+  request: nri.IUpdateContainersRequest;
+  after: R;
+}
+
+const NO_CONTAINER = 'no container given, and no terminal to pick one on: name it as an id, an id prefix, pod/container or namespace/pod/container';
+
+/** "Update shop/redis-0/redis (c2c3d4e5f6a7), running on containerd 2.0.0 (NRI v0.8)". */
+export function targetHeading(verb: string, t: Target): string {
+  const runtime = t.session.runtime;
+  const on = runtime ? ` on ${`${runtime.name} ${runtime.version}`.trim()} (${runtime.vintage})` : '';
+  return `${verb} ${containerLabel(t.target)}, ${containerStateName(t.target.container.state).toLowerCase()}${on}`;
+}
+
+/**
+ * Runs the flow; resolves with what was sent and the second look, or undefined for a
+ * dry run. Throws UserErrors: no container and no terminal 2, not confirmed 1, refused 7,
+ * and whatever connecting threw as toControlUserError maps it.
+ */
+export async function sendToContainer<R>(opts: SendOptions<R>): Promise<Sent<R> | undefined> {
+  const interactive = canPrompt();
+  if (opts.query === undefined && !interactive) throw usageError(NO_CONTAINER);
+
+  let t: Target;
+  try {
+    t = await openTarget(opts);
+  } catch (err) {
+    throw toControlUserError(err);
+  }
+  try {
+    const { request, question, refusal, afterwards } = opts.prepare(t);
+    if (opts.dryRun) {
+      opts.document?.(requestData(request));
+      opts.say('Dry run: nothing was sent.\n');
+      return undefined;
+    }
+    if (interactive && !opts.yes && !(await confirmSend(question))) {
+      throw new UserError('not confirmed: nothing was sent', ExitCode.FAILED);
+    }
+    const failed = await t.session.send(request);
+    await t.session.close();
+    if (failed.length > 0) throw new UserError(refusal, ExitCode.REFUSED);
+    const after = await afterwards({ socketPath: t.socketPath, name: opts.name, index: opts.index });
+    return { target: t.target, request, after };
+  } catch (err) {
+    throw toControlUserError(err);
+  } finally {
+    await t.close();
+  }
+}
