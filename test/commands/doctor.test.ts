@@ -1,36 +1,14 @@
 // `nrictl doctor` against a fake node: a temporary root with a real containerd config,
 // plugin directory and conf.d, and the simulated runtime listening on the socket path
-// that config names. The CLI runs built, as a child process (node bin/run.js).
+// that config names. The CLI runs built, as a child process (node bin/run.js over dist/).
 // Owner checks are on (the tests run as root, as on a node) when run as root.
-import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Runtime, SimState } from '../../src/runtime/index.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeElf } from '../checks/helpers.js';
+import { runCli, startRuntime, type SimHandle } from './nri-cli.js';
 
 const repo = join(import.meta.dirname, '..', '..');
-let pkg: string;
-let runJs: string;
-
-// The CLI as it ships (bin/run.js over the compiled dist/), built into a directory of
-// this test's own: the shared dist/ is removed and rebuilt by every `npm run build` in
-// the working tree, which would make these runs flaky.
-beforeAll(() => {
-  pkg = mkdtempSync(join(tmpdir(), 'nridr-pkg-'));
-  const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
-  const r = spawnSync(process.execPath, [tsc, '-p', join(repo, 'tsconfig.build.json'), '--outDir', join(pkg, 'dist')], { cwd: repo, encoding: 'utf8' });
-  cpSync(join(repo, 'src/api/gen'), join(pkg, 'dist/src/api/gen'), { recursive: true });
-  mkdirSync(join(pkg, 'bin'));
-  copyFileSync(join(repo, 'bin/run.js'), join(pkg, 'bin/run.js'));
-  copyFileSync(join(repo, 'package.json'), join(pkg, 'package.json'));
-  symlinkSync(join(repo, 'node_modules'), join(pkg, 'node_modules'));
-  runJs = join(pkg, 'bin', 'run.js');
-  // Other commands under construction may not compile; tsc emits regardless.
-  if (!existsSync(join(pkg, 'dist/commands/doctor.js'))) throw new Error(`the build did not produce doctor.js: ${r.stdout}${r.stderr}`);
-}, 180_000);
-afterAll(() => rmSync(pkg, { recursive: true, force: true }));
 
 interface Doctor {
   code: number | null;
@@ -40,19 +18,15 @@ interface Doctor {
 }
 
 // Asynchronous on purpose: the simulated runtime in this process must answer meanwhile.
-function doctor(...args: string[]): Promise<Doctor> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [runJs, 'doctor', ...args], { env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-      let json: Doctor['json'];
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined as unknown as Doctor['json'];
-      }
-      resolve({ code, stdout, stderr, json });
-    });
-  });
+async function doctor(...args: string[]): Promise<Doctor> {
+  const r = await runCli(['doctor', ...args]);
+  let json: Doctor['json'];
+  try {
+    json = JSON.parse(r.stdout);
+  } catch {
+    json = undefined as unknown as Doctor['json'];
+  }
+  return { ...r, json };
 }
 
 const errors = (d: Doctor) => d.json.findings.filter((f) => f.severity === 'error').map((f) => `${f.code} ${f.path}`);
@@ -69,7 +43,7 @@ const CONFIG = (disable: boolean) => `version = 2
 
 let t: ReturnType<typeof tempDir>;
 let root: string;
-let runtime: Runtime | undefined;
+let runtime: SimHandle | undefined;
 const at = (p: string) => join(root, p);
 const socket = () => at('run/nri/nri.sock');
 
@@ -80,16 +54,17 @@ function writeNode(opts: { disable?: boolean } = {}): void {
   writeFileSync(at('etc/nri/conf.d/10-alpha.conf'), 'cpus: "0-1"\n', { mode: 0o644 });
 }
 
-async function startRuntime(): Promise<void> {
-  const state = new SimState({
-    pods: [{ id: 'pod0', name: 'web-0', namespace: 'default', uid: 'u0' }],
-    containers: [
-      { id: 'ctr0', podSandboxId: 'pod0', name: 'app', state: 2 },
-      { id: 'ctr1', podSandboxId: 'pod0', name: 'sidecar', state: 2 },
-    ],
-  });
-  runtime = new Runtime(state, { socketPath: socket(), runtimeName: 'containerd', runtimeVersion: 'v1.7.20' });
-  await runtime.start();
+async function startNodeRuntime(): Promise<void> {
+  runtime = await startRuntime(
+    {
+      pods: [{ id: 'pod0', name: 'web-0', namespace: 'default', uid: 'u0' }],
+      containers: [
+        { id: 'ctr0', podSandboxId: 'pod0', name: 'app', state: 2 },
+        { id: 'ctr1', podSandboxId: 'pod0', name: 'sidecar', state: 2 },
+      ],
+    },
+    { socketPath: socket(), runtimeName: 'containerd', runtimeVersion: 'v1.7.20' },
+  );
 }
 
 beforeEach(() => {
@@ -106,7 +81,7 @@ afterEach(async () => {
 describe('nrictl doctor on a fake node root', () => {
   it('healthy: reads the config, checks the paths it names, and the runtime answers', async () => {
     writeNode();
-    await startRuntime();
+    await startNodeRuntime();
     const d = await doctor('--root', root, '--strict', '-o', 'json');
     expect(d.stderr).toBe('');
     expect(d.code).toBe(0);
@@ -134,7 +109,7 @@ describe('nrictl doctor on a fake node root', () => {
 
   it('a 0666 socket: socket-writable-by-others, exit 1, though the runtime answers', async () => {
     writeNode();
-    await startRuntime();
+    await startNodeRuntime();
     chmodSync(socket(), 0o666);
     const d = await doctor('--root', root, '-o', 'json');
     expect(d.code).toBe(1);
@@ -147,7 +122,7 @@ describe('nrictl doctor on a fake node root', () => {
   it('a misnamed plugin: misnamed-executable (discovery fails), exit 1', async () => {
     writeNode();
     writeElf(at('opt/nri/plugins/alpha'));
-    await startRuntime();
+    await startNodeRuntime();
     const d = await doctor('--root', root, '-o', 'json');
     expect(d.code).toBe(1);
     expect(errors(d)).toEqual([`misnamed-executable ${at('opt/nri/plugins/alpha')}`]);
@@ -158,7 +133,7 @@ describe('nrictl doctor on a fake node root', () => {
     // A directory where the file should be: unreadable even for root.
     mkdirSync(at('etc/nri/conf.d/20-beta.conf'));
     writeElf(at('opt/nri/plugins/20-beta'));
-    await startRuntime();
+    await startNodeRuntime();
     const d = await doctor('--root', root, '-o', 'json');
     expect(d.code).toBe(1);
     expect(errors(d)).toEqual([`config-unreadable ${at('etc/nri/conf.d/20-beta.conf')}`]);
@@ -178,7 +153,7 @@ describe('nrictl doctor on a fake node root', () => {
   it('warnings only: exit 0, or 3 under --strict', async () => {
     writeNode();
     writeFileSync(at('etc/nri/conf.d/99-gone.conf'), 'x: 1\n');
-    await startRuntime();
+    await startNodeRuntime();
     const d = await doctor('--root', root, '-o', 'json');
     expect(d.code).toBe(0);
     expect(d.json.verdict.status).toBe('warnings');

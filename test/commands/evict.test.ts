@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, nrictl, startDemoSim, type Sim } from '../control/sim-cli.js';
+import { assertBuilt, nrictl, startDemoSim, type SimHandle as Sim } from './nri-cli.js';
 
 const EXPORTER = 'c3d4e5f6a7b8';
 

@@ -1,8 +1,9 @@
-// Shared by the tests of the connecting commands: a simulated runtime in this process
-// on a real unix socket, and the built CLI (`node bin/run.js`, built by `npm test`) as
-// a child process.
+// Shared by the tests of the built commands: a simulated runtime in this process on a
+// real unix socket that records its events, and the built CLI (`node bin/run.js` over
+// the repository's dist/, built by `npm test`) as a child process, plain or on a
+// pseudo-terminal.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -12,8 +13,17 @@ import { SimState } from '../../src/runtime/state.js';
 import type { SimEvent } from '../../src/runtime/events.js';
 import type { nri } from '../../src/api/index.js';
 
-// NRICTL_BIN: test another build of the CLI (one isolated from a concurrent rebuild of dist/).
-export const BIN = path.resolve(process.env.NRICTL_BIN ?? 'bin/run.js');
+export const BIN = path.resolve('bin/run.js');
+
+/** The built commands must be at least as new as the sources, or the test would run old code. */
+export function assertBuilt(...commands: string[]): void {
+  for (const c of commands) {
+    const built = path.resolve(`dist/commands/${c}.js`);
+    if (!existsSync(built) || statSync(built).mtimeMs < statSync(path.resolve(`commands/${c}.ts`)).mtimeMs) {
+      throw new Error(`dist/commands/${c}.js is missing or older than commands/${c}.ts: run npm run build (npm test does)`);
+    }
+  }
+}
 
 export function tempDir(prefix = 'nrc-'): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -24,6 +34,11 @@ export interface SimHandle {
   runtime: Runtime;
   socketPath: string;
   events: SimEvent[];
+  of<T extends SimEvent['type']>(type: T): Array<Extract<SimEvent, { type: T }>>;
+  /** A deep copy of the container as the runtime holds it now. */
+  container(id: string): nri.IContainer;
+  /** Deep copy of every pod and container: compare before/after. */
+  snapshot(): { pods: nri.IPodSandbox[]; containers: nri.IContainer[] };
   /** Resolves when a plugin of this full name ("99-nrictl-logs") is synchronized and in the invocation list. */
   synchronized(plugin: string): Promise<void>;
   stop(): Promise<void>;
@@ -39,6 +54,9 @@ export async function startRuntime(state: { pods?: nri.IPodSandbox[]; containers
     runtime,
     socketPath: socketPath!,
     events,
+    of: <T extends SimEvent['type']>(type: T) => events.filter((e): e is Extract<SimEvent, { type: T }> => e.type === type),
+    container: (id) => JSON.parse(JSON.stringify(runtime.state.mustContainer(id))) as nri.IContainer,
+    snapshot: () => runtime.state.snapshot(),
     synchronized: (plugin) =>
       new Promise((resolve) => {
         const check = (e: SimEvent): void => {
@@ -64,6 +82,11 @@ export async function demoState(): Promise<{ pods: nri.IPodSandbox[]; containers
   return { pods: s.pods, containers: s.containers };
 }
 
+/** The simulator serving examples/demo.yaml. */
+export async function startDemoSim(): Promise<SimHandle> {
+  return startRuntime(await demoState());
+}
+
 export interface CliRun {
   child: ChildProcessByStdio<null, Readable, Readable>;
   /** Everything written so far (only when stdout is collected). */
@@ -75,13 +98,13 @@ export interface CliRun {
   waitForStderr(text: string | RegExp): Promise<void>;
 }
 
+// NODE_ENV=test (set by vitest) makes oclif look for TypeScript sources (and warn that it
+// found none); run the build as users do.
+export const cliEnv = (env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...process.env, NODE_ENV: 'production', NO_COLOR: '1', ...env });
+
 /** Starts `nrictl ...args`; with collectStdout false, nobody reads its stdout until stdout() starts it. */
 export function startCli(args: string[], opts: { collectStdout?: boolean; env?: NodeJS.ProcessEnv } = {}): CliRun {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // NODE_ENV=test (set by vitest) makes oclif look for TypeScript sources; run the build as users do.
-    env: { ...process.env, NODE_ENV: 'production', NO_COLOR: '1', ...opts.env },
-  });
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv(opts.env) });
   let out = '';
   let err = '';
   let reading = false;
@@ -130,3 +153,44 @@ export async function runCli(args: string[], env?: NodeJS.ProcessEnv): Promise<{
   const { code } = await r.exited;
   return { code, stdout: r.stdout(), stderr: r.stderr() };
 }
+
+/** Runs `nrictl ...args` with no terminal and no CI variable (so only the missing terminal keeps it from prompting). */
+export function nrictl(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runCli(args, { CI: undefined });
+}
+
+const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Runs `nrictl ...args` on a pseudo-terminal (util-linux `script`), typing `keys` in
+ * turn: each entry waits until the screen shows its text, then sends its input.
+ */
+export function nrictlOnTerminal(args: string[], keys: Array<{ after: string | RegExp; send: string }>): Promise<{ code: number | null; screen: string }> {
+  const cmd = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
+  const child = spawn('script', ['-qfec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: cliEnv({ CI: undefined, TERM: 'xterm', COLUMNS: '160', LINES: '40' }) });
+  let screen = '';
+  let next = 0;
+  const pump = (): void => {
+    const k = keys[next];
+    if (!k) return;
+    const shown = typeof k.after === 'string' ? screen.includes(k.after) : k.after.test(screen);
+    if (!shown) return;
+    next++;
+    child.stdin.write(k.send);
+    pump();
+  };
+  const onData = (d: string): void => {
+    screen += d;
+    pump();
+  };
+  child.stdout.setEncoding('utf8').on('data', onData);
+  child.stderr.setEncoding('utf8').on('data', onData);
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      child.stdin.destroy();
+      resolve({ code, screen });
+    }),
+  );
+}
+
+export const KEY = { down: '\x1b[B', enter: '\r' } as const;

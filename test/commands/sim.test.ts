@@ -2,44 +2,22 @@
 // builds first): output order and formats, the generator, pre-started plugins, stdin
 // control, flag errors and the socket's permissions.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cliEnv } from './nri-cli.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
-// The built CLI is run from a private copy of dist/: in a shared working tree another
-// `npm run build` may empty dist/ while these tests run.
-let root = repo;
-let bin = path.join(repo, 'bin/run.js');
-let sdk = path.join(repo, 'dist/src/plugin/index.js');
-
-function snapshotBuild(into: string): void {
-  for (let attempt = 0; ; attempt++) {
-    rmSync(into, { recursive: true, force: true });
-    mkdirSync(into);
-    try {
-      cpSync(path.join(repo, 'dist'), path.join(into, 'dist'), { recursive: true });
-      cpSync(path.join(repo, 'bin'), path.join(into, 'bin'), { recursive: true });
-      copyFileSync(path.join(repo, 'package.json'), path.join(into, 'package.json'));
-      symlinkSync(path.join(repo, 'node_modules'), path.join(into, 'node_modules'));
-      const ok = spawnSync(process.execPath, [path.join(into, 'bin/run.js'), 'sim', '--help'], { cwd: into, encoding: 'utf8' });
-      if (ok.status === 0 && existsSync(path.join(into, 'dist/src/plugin/index.js'))) return;
-    } catch {
-      // dist/ changed under us; try again
-    }
-    if (attempt >= 10) throw new Error('no usable build in dist/: run npm run build (npm test does)');
-    spawnSync('sleep', ['2']);
-  }
-}
+const sdk = path.join(repo, 'dist/src/plugin/index.js');
 
 function sim(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [bin, 'sim', ...args], {
+  const r = spawnSync(process.execPath, [BIN, 'sim', ...args], {
     cwd: repo,
     encoding: 'utf8',
     input: input ?? '',
     timeout: 30_000,
-    env: { ...process.env, NO_COLOR: '1', CI: '1' },
+    env: cliEnv({ CI: '1' }),
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.split('\n').filter(Boolean) };
 }
@@ -64,10 +42,6 @@ let tmp: string;
 let plugins: string;
 beforeAll(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'simcmd-'));
-  root = path.join(tmp, 'build');
-  snapshotBuild(root);
-  bin = path.join(root, 'bin/run.js');
-  sdk = path.join(root, 'dist/src/plugin/index.js');
   plugins = path.join(tmp, 'plugins');
   mkdirSync(plugins);
   writeFileSync(path.join(tmp, 'plugin.mjs'), pluginScript(), { mode: 0o755 });
@@ -182,7 +156,7 @@ describe('nrictl sim flag errors', () => {
 
 describe('nrictl sim socket permissions', () => {
   it('makes a 0700 directory with a 0600 socket by default', async () => {
-    const child = spawn(process.execPath, [bin, 'sim', '--keep-running', '-o', 'json'], { cwd: repo, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sim', '--keep-running', '-o', 'json'], { cwd: repo, env: cliEnv({ CI: '1' }), stdio: ['ignore', 'pipe', 'pipe'] });
     const first = await new Promise<string>((resolve, reject) => {
       let buf = '';
       child.stdout.on('data', (b: Buffer) => {

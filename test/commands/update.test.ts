@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { nri } from '../../src/api/index.js';
-import { assertBuilt, KEY, nrictl, nrictlOnTerminal, startDemoSim, type Sim } from '../control/sim-cli.js';
+import { assertBuilt, KEY, nrictl, nrictlOnTerminal, startDemoSim, type SimHandle as Sim } from './nri-cli.js';
 
 const REDIS = 'c2c3d4e5f6a7';
 type Resources = nri.ILinuxResources;
