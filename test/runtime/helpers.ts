@@ -2,6 +2,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach } from 'vitest';
+import { Stub } from '../../src/plugin/index.js';
 import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.js';
 import { SimState } from '../../src/runtime/state.js';
 import type { SimEvent } from '../../src/runtime/events.js';
@@ -51,4 +53,35 @@ export function waitForPlugin(sim: Sim, name: string): Promise<unknown> {
 
 export function ofType<T extends SimEvent['type']>(events: SimEvent[], type: T): Array<Extract<SimEvent, { type: T }>> {
   return events.filter((e): e is Extract<SimEvent, { type: T }> => e.type === type);
+}
+
+/**
+ * The simulator and the plugins of each test in a file, stopped after it. Call once at
+ * the file's top level; start() makes the simulator, plugin() a Stub on it (not started).
+ */
+export function simPerTest(): {
+  start(scenario?: Pick<Scenario, 'pods' | 'containers'>, opts?: RuntimeOptions): Promise<Sim>;
+  plugin(name: string, index: string, handlers: ConstructorParameters<typeof Stub>[0], opts?: { events?: number }): Stub;
+  /** Also run after the test, once the plugins stopped. */
+  onCleanup(fn: () => void): void;
+} {
+  let sim: Sim | undefined;
+  const stubs: Stub[] = [];
+  const cleanups: Array<() => void> = [];
+  afterEach(async () => {
+    for (const s of stubs.splice(0)) await s.stop().catch(() => undefined);
+    for (const fn of cleanups.splice(0)) fn();
+    await sim?.close();
+    sim = undefined;
+  });
+  return {
+    start: async (scenario, opts) => (sim = await startSim(scenario, opts)),
+    plugin: (name, index, handlers, opts = {}) => {
+      if (!sim) throw new Error(`plugin ${index}-${name}: start the simulator first`);
+      const s = new Stub(handlers, { name, index, socketPath: sim.socketPath, ...opts });
+      stubs.push(s);
+      return s;
+    },
+    onCleanup: (fn) => void cleanups.push(fn),
+  };
 }

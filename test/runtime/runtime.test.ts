@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nri } from '../../src/api/index.js';
 import { Stub } from '../../src/plugin/index.js';
 import { parseScenario } from '../../src/runtime/scenario.js';
 import { runScript } from '../../src/runtime/script.js';
-import { ofType, startSim, waitFor, waitForPlugin, type Sim } from './helpers.js';
+import { ofType, simPerTest, waitFor, waitForPlugin, type Sim } from './helpers.js';
 
 const SCENARIO = parseScenario(
   `
@@ -24,23 +24,14 @@ steps:
   'inline.yaml',
 );
 
+const perTest = simPerTest();
 let sim: Sim | undefined;
-const stubs: Stub[] = [];
-afterEach(async () => {
-  for (const s of stubs.splice(0)) await s.stop().catch(() => undefined);
-  await sim?.close();
-  sim = undefined;
-});
-
-function plugin(name: string, index: string, handlers: ConstructorParameters<typeof Stub>[0], events?: number): Stub {
-  const s = new Stub(handlers, { name, index, socketPath: sim!.socketPath, ...(events !== undefined ? { events } : {}) });
-  stubs.push(s);
-  return s;
-}
+const plugin = (name: string, index: string, handlers: ConstructorParameters<typeof Stub>[0], events?: number): Stub =>
+  perTest.plugin(name, index, handlers, events !== undefined ? { events } : {});
 
 describe('Runtime with SDK plugins over a real socket', () => {
   it('synchronizes the scenario, then relays the scripted events in order', async () => {
-    sim = await startSim(SCENARIO);
+    sim = await perTest.start(SCENARIO);
     const seen: string[] = [];
     let synced: { pods: string[]; containers: string[] } | undefined;
     const s = plugin('recorder', '10', {
@@ -86,7 +77,7 @@ describe('Runtime with SDK plugins over a real socket', () => {
   });
 
   it('invokes only subscribed plugins, in index order', async () => {
-    sim = await startSim({ pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] });
+    sim = await perTest.start({ pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] });
     const order: string[] = [];
     const a = plugin('late', '90', { createContainer: () => void order.push('90-late') });
     const b = plugin('early', '05', { createContainer: () => void order.push('05-early') });
@@ -100,7 +91,7 @@ describe('Runtime with SDK plugins over a real socket', () => {
   });
 
   it('applies merged adjustments to the created container', async () => {
-    sim = await startSim({ pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] });
+    sim = await perTest.start({ pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] });
     const s = plugin('adjuster', '10', {
       createContainer: () => ({ adjust: { annotations: { 'example.com/owner': 'adjuster' }, env: [{ key: 'MODE', value: 'fast' }] } }),
     });
@@ -116,7 +107,7 @@ describe('Runtime with SDK plugins over a real socket', () => {
   });
 
   it('fails the creation on conflicting adjustments and names both plugins', async () => {
-    sim = await startSim({ pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] });
+    sim = await perTest.start({ pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] });
     const first = plugin('first', '10', { createContainer: () => ({ adjust: { linux: { resources: { cpu: { shares: { value: 100 } } } } } }) });
     const second = plugin('second', '20', { createContainer: () => ({ adjust: { linux: { resources: { cpu: { shares: { value: 200 } } } } } }) });
     await Promise.all([first.start(), second.start()]);
@@ -132,7 +123,7 @@ describe('Runtime with SDK plugins over a real socket', () => {
   });
 
   it('applies UpdateContainers from a plugin and answers with the failed ones', async () => {
-    sim = await startSim({ pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [{ id: 'c', podSandboxId: 'p', name: 'c' }] });
+    sim = await perTest.start({ pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [{ id: 'c', podSandboxId: 'p', name: 'c' }] });
     const s = plugin('updater', '10', { runPodSandbox: () => undefined });
     await s.start();
     await waitForPlugin(sim, '10-updater');

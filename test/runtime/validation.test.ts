@@ -1,22 +1,16 @@
 // ValidateContainerAdjustment: validator plugins see the untouched container, the merged
 // adjustment, the owners and every plugin, and a rejection fails the creation.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nri } from '../../src/api/index.js';
 import { Stub } from '../../src/plugin/index.js';
 import { parseScenario } from '../../src/runtime/scenario.js';
-import { ofType, startSim, waitForPlugin, type Sim } from './helpers.js';
+import { ofType, simPerTest, waitForPlugin, type Sim } from './helpers.js';
 
+const perTest = simPerTest();
 let sim: Sim | undefined;
-const stubs: Stub[] = [];
-afterEach(async () => {
-  for (const s of stubs.splice(0)) await s.stop().catch(() => undefined);
-  await sim?.close();
-  sim = undefined;
-});
 
 async function plugin(name: string, index: string, handlers: ConstructorParameters<typeof Stub>[0]): Promise<Stub> {
-  const s = new Stub(handlers, { name, index, socketPath: sim!.socketPath });
-  stubs.push(s);
+  const s = perTest.plugin(name, index, handlers);
   await s.start();
   await waitForPlugin(sim!, `${index}-${name}`);
   return s;
@@ -26,7 +20,7 @@ const SCENARIO = parseScenario(`pods:\n  - {id: pod0, name: web, namespace: shop
 
 describe('validator plugins', () => {
   it('see the original container, the merged adjustment, the owners and every plugin; accepting lets the creation through', async () => {
-    sim = await startSim(SCENARIO);
+    sim = await perTest.start(SCENARIO);
     let seen: nri.IValidateContainerAdjustmentRequest | undefined;
     await plugin('annotator', '10', { createContainer: () => ({ adjust: { annotations: { team: 'a' } } }) });
     await plugin('logger', '20', { startContainer: () => undefined });
@@ -42,7 +36,7 @@ describe('validator plugins', () => {
   });
 
   it('a rejection fails the creation, names the validator and leaves no container behind', async () => {
-    sim = await startSim(SCENARIO);
+    sim = await perTest.start(SCENARIO);
     await plugin('annotator', '10', { createContainer: () => ({ adjust: { annotations: { privileged: 'yes' } } }) });
     await plugin('accepting', '80', { validateContainerAdjustment: () => undefined });
     await plugin('policy', '90', {
@@ -56,7 +50,7 @@ describe('validator plugins', () => {
   });
 
   it('a validator that throws rejects too (the SDK turns it into a rejection)', async () => {
-    sim = await startSim(SCENARIO);
+    sim = await perTest.start(SCENARIO);
     await plugin('policy', '90', {
       validateContainerAdjustment: () => {
         throw new Error('policy store unreachable');
@@ -68,7 +62,7 @@ describe('validator plugins', () => {
   });
 
   it('a validator that hangs past the request timeout fails the creation and is dropped', async () => {
-    sim = await startSim(SCENARIO, { requestTimeoutMs: 300 });
+    sim = await perTest.start(SCENARIO, { requestTimeoutMs: 300 });
     await plugin('slow', '90', { validateContainerAdjustment: () => new Promise((r) => setTimeout(r, 2000)) });
     const r = await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' });
     expect(r.ok).toBe(false);
@@ -79,7 +73,7 @@ describe('validator plugins', () => {
   });
 
   it('runtimes before v0.10 never validate', async () => {
-    sim = await startSim(SCENARIO, { nriVersion: 'v0.6.1' });
+    sim = await perTest.start(SCENARIO, { nriVersion: 'v0.6.1' });
     let validated = false;
     // The SDK drops the validation bit such a runtime cannot know; it still subscribes to CreateContainer.
     await plugin('policy', '90', { createContainer: () => undefined, validateContainerAdjustment: () => void (validated = true) });

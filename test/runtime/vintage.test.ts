@@ -2,32 +2,20 @@
 // between v0.6.1 (iSulad 2.1.5, later containerd 1.7), v0.3/v0.4 (containerd
 // 1.7.0-1.7.13) and the newest, seen by real plugins over real sockets.
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nri } from '../../src/api/index.js';
 import { Stub } from '../../src/plugin/index.js';
 import { loadScenario, parseScenario } from '../../src/runtime/scenario.js';
 import { runScript } from '../../src/runtime/script.js';
 import { runtimeVintage, VintageError } from '../../src/runtime/vintage.js';
-import { connectRawPlugin, type RawPlugin } from './raw-plugin.js';
-import { ofType, startSim, waitFor, waitForPlugin, type Sim } from './helpers.js';
+import { connectRawPlugin } from './raw-plugin.js';
+import { ofType, simPerTest, waitFor, waitForPlugin, type Sim } from './helpers.js';
 
 const FIXTURES = '/work/shared/fixtures/nri-v0.6.1';
 
+const perTest = simPerTest();
 let sim: Sim | undefined;
-const stubs: Stub[] = [];
-const raws: RawPlugin[] = [];
-afterEach(async () => {
-  for (const s of stubs.splice(0)) await s.stop().catch(() => undefined);
-  for (const r of raws.splice(0)) r.close();
-  await sim?.close();
-  sim = undefined;
-});
-
-function plugin(name: string, index: string, handlers: ConstructorParameters<typeof Stub>[0]): Stub {
-  const s = new Stub(handlers, { name, index, socketPath: sim!.socketPath });
-  stubs.push(s);
-  return s;
-}
+const plugin = (name: string, index: string, handlers: ConstructorParameters<typeof Stub>[0]): Stub => perTest.plugin(name, index, handlers);
 
 const ONE_POD = parseScenario(
   `
@@ -54,7 +42,7 @@ describe('runtimeVintage', () => {
 
 describe.each(['v0.3.0', 'v0.4.0', 'v0.6.1'])('as NRI %s', (version) => {
   it('configures without timeouts or NRI version and synchronizes in one message without `more`', async () => {
-    sim = await startSim(ONE_POD, { nriVersion: version, syncChunkSize: 1 });
+    sim = await perTest.start(ONE_POD, { nriVersion: version, syncChunkSize: 1 });
     let configure: nri.IConfigureRequest | undefined;
     const s = plugin('probe', '10', { configure: (req) => void (configure = req), startContainer: () => undefined });
     await s.start();
@@ -69,9 +57,9 @@ describe.each(['v0.3.0', 'v0.4.0', 'v0.6.1'])('as NRI %s', (version) => {
   });
 
   it('rejects a subscription with bits beyond 0x7ff as invalid plugin events', async () => {
-    sim = await startSim(ONE_POD, { nriVersion: version });
+    sim = await perTest.start(ONE_POD, { nriVersion: version });
     const raw = connectRawPlugin(sim.socketPath, { name: 'greedy', index: '10', events: 0x3fff });
-    raws.push(raw);
+    perTest.onCleanup(() => raw.close());
     await raw.registered;
     const err = await waitFor('the refusal', () => ofType(sim!.events, 'error').find((e) => /invalid plugin events/.test(e.message)));
     expect(err.message).toMatch(/0x3800/);
@@ -79,9 +67,9 @@ describe.each(['v0.3.0', 'v0.4.0', 'v0.6.1'])('as NRI %s', (version) => {
   });
 
   it('delivers pod events and post-events only as StateChange, and no pod sandbox updates', async () => {
-    sim = await startSim(ONE_POD, { nriVersion: version });
+    sim = await perTest.start(ONE_POD, { nriVersion: version });
     const raw = connectRawPlugin(sim.socketPath, { name: 'logger', index: '10', events: 0x7ff });
-    raws.push(raw);
+    perTest.onCleanup(() => raw.close());
     await waitForPlugin(sim, '10-logger');
     await sim.runtime.runPodSandbox({ id: 'pod1', name: 'api', namespace: 'shop' });
     await sim.runtime.updatePodSandbox('pod1', { cpu: { shares: { value: 512 } } });
@@ -94,7 +82,7 @@ describe.each(['v0.3.0', 'v0.4.0', 'v0.6.1'])('as NRI %s', (version) => {
   });
 
   it('ignores evictions and accepts any non-empty external name', async () => {
-    sim = await startSim(ONE_POD, { nriVersion: version });
+    sim = await perTest.start(ONE_POD, { nriVersion: version });
     const s = plugin('evict er', '10', { startContainer: () => undefined });
     await s.start();
     await waitForPlugin(sim, '10-evict er');
@@ -108,7 +96,7 @@ describe.each(['v0.3.0', 'v0.4.0', 'v0.6.1'])('as NRI %s', (version) => {
 
 describe('as the newest NRI', () => {
   it('configures with timeouts and its NRI version, and splits Synchronize', async () => {
-    sim = await startSim(ONE_POD, { syncChunkSize: 1, requestTimeoutMs: 1500 });
+    sim = await perTest.start(ONE_POD, { syncChunkSize: 1, requestTimeoutMs: 1500 });
     let configure: nri.IConfigureRequest | undefined;
     const s = plugin('probe', '10', { configure: (req) => void (configure = req), startContainer: () => undefined });
     await s.start();
@@ -120,16 +108,16 @@ describe('as the newest NRI', () => {
   });
 
   it('refuses an external name outside [a-zA-Z0-9_.+-]', async () => {
-    sim = await startSim(ONE_POD);
+    sim = await perTest.start(ONE_POD);
     const s = plugin('evict er', '10', { startContainer: () => undefined });
     await expect(s.start()).rejects.toThrow(/invalid plugin name/);
     expect(sim.runtime.plugins()).toEqual([]);
   });
 
   it('calls the per-event RPC first, and StateChange only after Unimplemented', async () => {
-    sim = await startSim(ONE_POD);
+    sim = await perTest.start(ONE_POD);
     const raw = connectRawPlugin(sim.socketPath, { name: 'logger', index: '10', events: 0x7ff });
-    raws.push(raw);
+    perTest.onCleanup(() => raw.close());
     await waitForPlugin(sim, '10-logger');
     await sim.runtime.startContainer('ctr0');
     await sim.runtime.startContainer('ctr1');
@@ -146,7 +134,7 @@ describe('as the newest NRI', () => {
   });
 
   it('relays pod sandbox updates', async () => {
-    sim = await startSim(ONE_POD);
+    sim = await perTest.start(ONE_POD);
     const seen: string[] = [];
     const s = plugin('pods', '10', {
       updatePodSandbox: (pod) => void seen.push(`update ${pod.id}`),
@@ -159,7 +147,7 @@ describe('as the newest NRI', () => {
   });
 
   it('carries out evictions: the container is stopped', async () => {
-    sim = await startSim(ONE_POD);
+    sim = await perTest.start(ONE_POD);
     const s = plugin('evicter', '10', { startContainer: () => undefined });
     await s.start();
     await waitForPlugin(sim, '10-evicter');
@@ -170,7 +158,7 @@ describe('as the newest NRI', () => {
   });
 
   it('stops a container a CreateContainer answer asks to evict', async () => {
-    sim = await startSim(ONE_POD);
+    sim = await perTest.start(ONE_POD);
     const s = plugin('evicter', '10', { createContainer: () => ({ evict: [{ containerId: 'ctr0', reason: 'make room' }] }) });
     await s.start();
     await waitForPlugin(sim, '10-evicter');
@@ -217,9 +205,9 @@ steps:
 `,
       'capture-steps.yaml',
     ).steps;
-    sim = await startSim(scenario, { nriVersion: 'v0.6.1', runtimeName: 'refrt', runtimeVersion: '0.1.0' });
+    sim = await perTest.start(scenario, { nriVersion: 'v0.6.1', runtimeName: 'refrt', runtimeVersion: '0.1.0' });
     const raw = connectRawPlugin(sim.socketPath, { name: 'logger', index: '10', events: 0x7ff });
-    raws.push(raw);
+    perTest.onCleanup(() => raw.close());
     await waitForPlugin(sim, '10-logger');
     expect(await runScript(sim.runtime, steps)).toEqual({ steps: 8, failed: 0 });
     const got = raw.calls.map((c) => (c.method === 'StateChange' ? `StateChange ${c.event}` : c.method));
