@@ -2,18 +2,14 @@ import { chmodSync, chownSync, mkdirSync, symlinkSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkConfDir, CheckPathError } from '../../src/checks/index.js';
-import { AS_ROOT, codesOf, NOT_ROOT_REASON, tempDir, writeElf } from './helpers.js';
+import { AS_ROOT, codesOf, NOT_ROOT_REASON, pluginAndConfDirs, tempDir, writeElf } from './helpers.js';
 
 let t: ReturnType<typeof tempDir>;
 let plugins: string;
 let conf: string;
 beforeEach(() => {
   t = tempDir();
-  plugins = join(t.dir, 'plugins');
-  conf = join(t.dir, 'conf.d');
-  mkdirSync(plugins);
-  mkdirSync(conf);
-  chmodSync(conf, 0o755);
+  ({ plugins, conf } = pluginAndConfDirs(t.dir));
   writeElf(join(plugins, '10-alpha'));
   writeElf(join(plugins, '20-beta'));
 });

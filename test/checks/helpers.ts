@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,4 +38,15 @@ export async function listenSocket(path: string): Promise<Server> {
 
 export function codesOf(findings: Array<{ path: string; code: string; severity: string }>, path?: string): string[] {
   return findings.filter((f) => path === undefined || f.path === path).map((f) => `${f.severity}:${f.code}`).sort();
+}
+
+/** A node's plugins/ and conf.d/ under `root`, both 0755 whatever the umask. */
+export function pluginAndConfDirs(root: string): { plugins: string; conf: string } {
+  const plugins = join(root, 'plugins');
+  const conf = join(root, 'conf.d');
+  for (const d of [plugins, conf]) {
+    mkdirSync(d);
+    chmodSync(d, 0o755);
+  }
+  return { plugins, conf };
 }

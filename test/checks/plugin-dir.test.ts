@@ -2,18 +2,14 @@ import { chmodSync, chownSync, mkdirSync, symlinkSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkPluginDir, CheckPathError } from '../../src/checks/index.js';
-import { AS_ROOT, codesOf, listenSocket, mkfifo, NOT_ROOT_REASON, tempDir, writeElf, writeScript } from './helpers.js';
+import { AS_ROOT, codesOf, listenSocket, mkfifo, NOT_ROOT_REASON, pluginAndConfDirs, tempDir, writeElf, writeScript } from './helpers.js';
 
 let t: ReturnType<typeof tempDir>;
 let plugins: string;
 let conf: string;
 beforeEach(() => {
   t = tempDir();
-  plugins = join(t.dir, 'plugins');
-  conf = join(t.dir, 'conf.d');
-  mkdirSync(plugins, { mode: 0o755 });
-  mkdirSync(conf, { mode: 0o755 });
-  chmodSync(plugins, 0o755);
+  ({ plugins, conf } = pluginAndConfDirs(t.dir));
 });
 afterEach(() => t.cleanup());
 
