@@ -3,8 +3,9 @@ import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { FrameDecoder, HEADER_LENGTH, MESSAGE_LENGTH_MAX, MessageType, encodeHeader, type DecodedFrame } from './frame.js';
 import { BatchedWriter } from './batched-writer.js';
+import { readFrames } from './frame-reader.js';
 import { decodeResponse, encodeRequestAfter, type KeyValue } from './messages.js';
-import { Code, TtrpcClosedError, TtrpcError, TtrpcProtocolError } from './status.js';
+import { Code, TtrpcClosedError, TtrpcError } from './status.js';
 
 export interface CallOptions {
   /** Deadline relative to now; sent as timeout_nano and enforced locally. Zero or less fails at once; Infinity means none. */
@@ -37,7 +38,6 @@ const LAST_STREAM_ID = 0xffffffff;
 export class TtrpcClient extends EventEmitter {
   readonly #stream: Duplex;
   readonly #writer: BatchedWriter;
-  readonly #decoder: FrameDecoder;
   readonly #max: number;
   readonly #pending = new Map<number, PendingCall>();
   #nextStreamId = 1; // client-initiated streams are odd and increase
@@ -48,13 +48,7 @@ export class TtrpcClient extends EventEmitter {
     this.#stream = stream;
     this.#writer = new BatchedWriter(stream);
     this.#max = opts.maxMessageLength ?? MESSAGE_LENGTH_MAX;
-    this.#decoder = new FrameDecoder({ maxMessageLength: this.#max, oversize: 'skip' });
-    stream.on('data', (chunk: Buffer) => this.#onData(chunk));
-    // Kept after close too: a destroyed stream may still report an error, which must not go unhandled.
-    stream.on('error', (err: Error) => this.close(err));
-    stream.on('end', () => this.close());
-    stream.on('close', () => this.close());
-    if (stream.destroyed) this.close();
+    readFrames(stream, new FrameDecoder({ maxMessageLength: this.#max, oversize: 'skip' }), this, (f) => this.#onFrame(f));
   }
 
   get closed(): boolean {
@@ -143,21 +137,6 @@ export class TtrpcClient extends EventEmitter {
     if (call.timer) clearTimeout(call.timer);
     if (call.onAbort) call.signal!.removeEventListener('abort', call.onAbort);
     return call;
-  }
-
-  #onData(chunk: Buffer): void {
-    if (this.#closed) return;
-    let frames: DecodedFrame[];
-    try {
-      frames = this.#decoder.push(chunk);
-    } catch (err) {
-      this.close(err instanceof Error ? err : new TtrpcProtocolError(String(err)));
-      return;
-    }
-    for (const f of frames) {
-      if (this.#closed) return;
-      this.#onFrame(f);
-    }
   }
 
   #onFrame({ header, payload, oversize }: DecodedFrame): void {

@@ -2,9 +2,10 @@
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { BatchedWriter } from './batched-writer.js';
+import { readFrames } from './frame-reader.js';
 import { FLAG_REMOTE_OPEN, FrameDecoder, HEADER_LENGTH, MESSAGE_LENGTH_MAX, MessageType, encodeHeader, type DecodedFrame } from './frame.js';
 import { decodeRequest, encodeResponseAfter, type TtrpcRequest, type TtrpcStatus } from './messages.js';
-import { Code, TtrpcClosedError, TtrpcError, TtrpcProtocolError } from './status.js';
+import { Code, TtrpcClosedError, TtrpcError } from './status.js';
 
 export interface HandlerContext {
   service: string;
@@ -127,7 +128,6 @@ export class ServerConnection extends EventEmitter {
   readonly #stream: Duplex;
   readonly #writer: BatchedWriter;
   readonly #max: number;
-  readonly #decoder: FrameDecoder;
   readonly #inFlight = new Map<number, Call>();
   #lastStreamId = 0;
   #closed = false;
@@ -139,12 +139,7 @@ export class ServerConnection extends EventEmitter {
     this.#writer = new BatchedWriter(stream);
     this.#max = maxMessageLength;
     // Unknown message types pass the decoder and are ignored here, as the Go server does for future compatibility.
-    this.#decoder = new FrameDecoder({ maxMessageLength, oversize: 'skip', unknownTypes: 'pass' });
-    stream.on('data', (chunk: Buffer) => this.#onData(chunk));
-    stream.on('error', (err: Error) => this.close(err));
-    stream.on('end', () => this.close());
-    stream.on('close', () => this.close());
-    if (stream.destroyed) this.close();
+    readFrames(stream, new FrameDecoder({ maxMessageLength, oversize: 'skip', unknownTypes: 'pass' }), this, (f) => this.#onFrame(f));
   }
 
   get closed(): boolean {
@@ -167,21 +162,6 @@ export class ServerConnection extends EventEmitter {
     this.#inFlight.clear();
     this.#stream.destroy();
     this.emit('close', err);
-  }
-
-  #onData(chunk: Buffer): void {
-    if (this.#closed) return;
-    let frames: DecodedFrame[];
-    try {
-      frames = this.#decoder.push(chunk);
-    } catch (err) {
-      this.close(err instanceof Error ? err : new TtrpcProtocolError(String(err)));
-      return;
-    }
-    for (const f of frames) {
-      if (this.#closed) return;
-      this.#onFrame(f);
-    }
   }
 
   #onFrame({ header, payload, oversize }: DecodedFrame): void {
