@@ -1,21 +1,12 @@
+// Start-up: only what the flags need is imported here; run() loads the control layer
+// (the plugin SDK, the protobuf bindings, the prompts) and the renderers (see validate.ts).
 import { Args, Flags } from '@oclif/core';
 import chalk from 'chalk';
 import { BaseCommand } from '../src/cli/base-command.js';
 import { usageError } from '../src/cli/errors.js';
 import { outputFlag, pluginIndexFlag, pluginNameFlag, socketFlag } from '../src/cli/flags.js';
-import {
-  containerLabel,
-  containerStillListed,
-  evictionRequest,
-  ignoresEvictions,
-  requestData,
-  sendToContainer,
-  targetHeading,
-} from '../src/control/index.js';
 import { confirmFlags } from '../src/control/cli-flags.js';
 import { simFlag } from '../src/observe/cli-flags.js';
-import { renderDocument } from '../src/render/format.js';
-import { containerStateName } from '../src/render/nri-view.js';
 
 export default class Evict extends BaseCommand<typeof Evict> {
   static override summary = 'Ask the runtime to evict a container through NRI.';
@@ -52,6 +43,9 @@ Runtimes with NRI v0.6 or older (containerd 1.7 before 1.7.14, iSulad) accept ev
     if (flags.reason === undefined) throw usageError('--reason is required: say why the container is evicted, e.g. --reason "leaking memory, INC-1234"');
     const reason = flags.reason.trim();
     if (reason === '') throw usageError('--reason is empty: say why the container is evicted');
+    const { containerLabel, containerStillListed, evictionRequest, ignoresEvictions, requestData, sendToContainer, targetHeading } = await import('../src/control/index.js');
+    const { renderDocument } = await import('../src/render/format.js');
+    const { containerStateName } = await import('../src/render/nri-view.js');
     const data = flags.output !== 'text';
     const say = (s: string): void => void (data ? process.stderr : process.stdout).write(s);
     const format = flags.output === 'yaml' ? 'yaml' : 'json';

@@ -1,12 +1,14 @@
+// Start-up: only what the flags need is imported here; run() loads the observe layer,
+// the event names and the plugin SDK (see validate.ts).
 import { Flags } from '@oclif/core';
 import chalk from 'chalk';
-import { EventNameError, eventMask, formatEventMask, parseEventNames } from '../src/api/index.js';
 import { BaseCommand } from '../src/cli/base-command.js';
 import { UserError, usageError } from '../src/cli/errors.js';
 import { ExitCode } from '../src/cli/exit-codes.js';
 import { outputFlag, pluginIndexFlag, pluginNameFlag, socketFlag } from '../src/cli/flags.js';
-import { DEFAULT_LOG_QUEUE_CAPACITY, LogStream, ObjectFilter, formatLogSummary, toUserError, type LogSummary } from '../src/observe/index.js';
 import { filterFlags, simFlag } from '../src/observe/cli-flags.js';
+import { DEFAULT_LOG_QUEUE_CAPACITY } from '../src/observe/defaults.js';
+import type { LogSummary, ObjectFilter } from '../src/observe/index.js';
 import { startSim, type EmbeddedSim } from '../src/observe/sim.js';
 import { nonBlockingStdout } from '../src/render/output-sink.js';
 
@@ -51,6 +53,7 @@ Ctrl-C or SIGTERM closes the connection, prints what is queued and a one-line su
 
   public async run(): Promise<void> {
     const flags = this.flags;
+    const { EventNameError, eventMask, formatEventMask, parseEventNames } = await import('../src/api/events.js');
     let events: number | undefined;
     if (flags.events !== undefined) {
       try {
@@ -61,6 +64,11 @@ Ctrl-C or SIGTERM closes the connection, prints what is queued and a one-line su
       }
       if (events === 0) throw usageError('--events names no event: give at least one, e.g. --events create,update');
     }
+    const { LogStream, ObjectFilter, formatLogSummary, toUserError } = await import('../src/observe/index.js');
+    const printSummary = (summary: LogSummary, note?: string): void => {
+      const tail = note ?? (summary.flushed ? '' : ' (output still blocked at exit)');
+      process.stderr.write(`nrictl logs: ${formatLogSummary(summary)}${tail}\n`);
+    };
     let filter: ObjectFilter;
     try {
       filter = new ObjectFilter({ namespace: flags.namespace, pod: flags.pod, container: flags.container, labels: flags.label });
@@ -125,7 +133,7 @@ Ctrl-C or SIGTERM closes the connection, prints what is queued and a one-line su
     if (outcome.kind === 'gone') {
       const summary = await stream.drain();
       await sim?.stop();
-      this.printSummary(summary);
+      printSummary(summary);
       const why = outcome.err?.message ?? `runtime closed the connection (${socketPath})`;
       throw new UserError(`${why}: the runtime went away or restarted; start nrictl logs again once it is back`, ExitCode.RUNTIME_GONE, {
         cause: outcome.err,
@@ -134,13 +142,8 @@ Ctrl-C or SIGTERM closes the connection, prints what is queued and a one-line su
     // A signal, the end of the simulated script, or a reader that left (`| head`): all normal ends.
     const summary = await stream.stop(outcome.kind === 'output-closed' ? 0 : undefined);
     await sim?.stop();
-    this.printSummary(summary, outcome.kind === 'output-closed' ? ' (the output was closed by its reader)' : undefined);
+    printSummary(summary, outcome.kind === 'output-closed' ? ' (the output was closed by its reader)' : undefined);
     return this.finish(ExitCode.OK);
-  }
-
-  private printSummary(s: LogSummary, note?: string): void {
-    const tail = note ?? (s.flushed ? '' : ' (output still blocked at exit)');
-    process.stderr.write(`nrictl logs: ${formatLogSummary(s)}${tail}\n`);
   }
 
   /**

@@ -1,14 +1,13 @@
+// Start-up: only what the flags need is imported here; run() loads the simulator (see validate.ts).
 import { Flags } from '@oclif/core';
 import { createInterface } from 'node:readline';
 import { BaseCommand } from '../src/cli/base-command.js';
 import { UserError, usageError } from '../src/cli/errors.js';
 import { ExitCode } from '../src/cli/exit-codes.js';
 import { outputFlag } from '../src/cli/flags.js';
-import { parseGoDuration } from '../src/checks/runtime-config/index.js';
-import {
-  CommandError, DiscoveryError, executeCommand, formatSimEvent, generateScenario, INTERACTIVE_HELP, ListenError, loadScenario, parseCommand,
-  Runtime, runScript, runtimeVintage, RUNTIME_PRESETS, ScenarioError, SimState, VintageError, type Scenario, type SimEvent,
-} from '../src/runtime/index.js';
+import { parseGoDuration } from '../src/checks/runtime-config/duration.js';
+import { RUNTIME_PRESETS } from '../src/runtime/presets.js';
+import type { Scenario, SimEvent } from '../src/runtime/index.js';
 
 export default class Sim extends BaseCommand<typeof Sim> {
   static override summary = 'Run a simulated NRI runtime: accept and launch plugins, drive pod and container events, show what the plugins do.';
@@ -52,6 +51,10 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     const f = this.flags;
     const registrationTimeoutMs = duration('--registration-timeout', f['registration-timeout']);
     const requestTimeoutMs = duration('--request-timeout', f['request-timeout']);
+    const {
+      CommandError, DiscoveryError, executeCommand, formatSimEvent, generateScenario, INTERACTIVE_HELP, ListenError, loadScenario, parseCommand,
+      Runtime, runScript, runtimeVintage, ScenarioError, SimState, VintageError,
+    } = await import('../src/runtime/index.js');
     const preset = RUNTIME_PRESETS[f.preset ?? 'newest']!;
     const nriVersion = f['nri-version'] ?? preset.nriVersion;
     try {

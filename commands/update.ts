@@ -1,29 +1,13 @@
+// Start-up: only what the flags need is imported here; run() loads the control layer
+// (the plugin SDK, the protobuf bindings, the prompts) and the renderers (see validate.ts).
 import { Args, Flags } from '@oclif/core';
 import chalk from 'chalk';
 import { BaseCommand } from '../src/cli/base-command.js';
 import { usageError } from '../src/cli/errors.js';
 import { outputFlag, pluginIndexFlag, pluginNameFlag, socketFlag } from '../src/cli/flags.js';
-import {
-  RESOURCE_FLAG_NAMES,
-  buildLinuxResources,
-  containerLabel,
-  describeCpuLimit,
-  diffResources,
-  formatDiff,
-  isEmptyChange,
-  parseResourceFlags,
-  requestData,
-  sendToContainer,
-  targetHeading,
-  toControlUserError,
-  updateRequest,
-  verifyUpdate,
-  type ResourceChange,
-  type VerifyResult,
-} from '../src/control/index.js';
+import type { ResourceChange, VerifyResult } from '../src/control/index.js';
 import { confirmFlags, resourceFlags } from '../src/control/cli-flags.js';
 import { simFlag } from '../src/observe/cli-flags.js';
-import { renderDocument } from '../src/render/format.js';
 
 export default class Update extends BaseCommand<typeof Update> {
   static override summary = 'Change a running container\'s resources through NRI, now.';
@@ -58,6 +42,11 @@ export default class Update extends BaseCommand<typeof Update> {
 
   public async run(): Promise<void> {
     const { flags, args } = { flags: this.flags, args: (await this.parse(Update)).args };
+    const {
+      RESOURCE_FLAG_NAMES, buildLinuxResources, containerLabel, describeCpuLimit, diffResources, formatDiff, isEmptyChange,
+      parseResourceFlags, requestData, sendToContainer, targetHeading, toControlUserError, updateRequest, verifyUpdate,
+    } = await import('../src/control/index.js');
+    const { renderDocument } = await import('../src/render/format.js');
     let change: ResourceChange;
     try {
       change = parseResourceFlags(flags);

@@ -1,4 +1,4 @@
-// Start-up pattern for every command (lint.ts and doctor.ts follow it; please do too):
+// Start-up pattern for every command (all of them follow it; please do too):
 // - At top level import only what the class body needs for --help and flag parsing:
 //   @oclif/core, src/cli/*, chalk (base-command loads it anyway), and constants from
 //   files that import nothing (src/checks/defaults.ts). Types come with `import type`,

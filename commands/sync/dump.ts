@@ -1,16 +1,16 @@
+// Start-up: only what the flags need is imported here; run() loads the observe layer
+// and the renderers, each on the path that uses it (see validate.ts).
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../src/cli/base-command.js';
 import { UserError } from '../../src/cli/errors.js';
 import { ExitCode } from '../../src/cli/exit-codes.js';
 import { outputFlag, pluginIndexFlag, pluginNameFlag, socketFlag } from '../../src/cli/flags.js';
-import { ObjectFilter, fetchSyncState, toUserError, type SyncState } from '../../src/observe/index.js';
+import type { ObjectFilter, SyncState } from '../../src/observe/index.js';
 import { filterFlags, simFlag } from '../../src/observe/cli-flags.js';
 import { startSim, type EmbeddedSim } from '../../src/observe/sim.js';
 import { AtomicWriteError, writeFileAtomic } from '../../src/render/atomic-write.js';
 import { withoutColour } from '../../src/render/colour.js';
-import { renderDocument } from '../../src/render/format.js';
 import { spinner } from '../../src/render/spinner.js';
-import { renderStateTable } from '../../src/render/state-table.js';
 
 export default class SyncDump extends BaseCommand<typeof SyncDump> {
   static override summary = 'Print every pod and container the runtime knows, as NRI synchronizes them to a plugin.';
@@ -36,6 +36,7 @@ export default class SyncDump extends BaseCommand<typeof SyncDump> {
 
   public async run(): Promise<void> {
     const flags = this.flags;
+    const { ObjectFilter, fetchSyncState, toUserError } = await import('../../src/observe/index.js');
     let filter: ObjectFilter;
     try {
       filter = new ObjectFilter({ namespace: flags.namespace, pod: flags.pod, container: flags.container, labels: flags.label });
@@ -63,14 +64,18 @@ export default class SyncDump extends BaseCommand<typeof SyncDump> {
     }
 
     const { pods, containers } = filter.selectState(state.pods, state.containers);
-    const render = (): string => {
-      if (flags.output === 'json' || flags.output === 'yaml') {
-        const runtime = state.runtime ? { name: state.runtime.name, version: state.runtime.version } : undefined;
-        return renderDocument({ ...(runtime ? { runtime } : {}), pods, containers }, flags.output);
-      }
-      if (pods.length === 0 && containers.length === 0) return '';
-      return renderStateTable(pods, containers, { wide: flags.output === 'wide' });
-    };
+    // Each output loads only its own renderer: JSON never loads the table, the table never the YAML writer.
+    let render: () => string;
+    if (flags.output === 'json' || flags.output === 'yaml') {
+      const { renderDocument } = await import('../../src/render/format.js');
+      const format = flags.output;
+      const runtime = state.runtime ? { name: state.runtime.name, version: state.runtime.version } : undefined;
+      render = () => renderDocument({ ...(runtime ? { runtime } : {}), pods, containers }, format);
+    } else {
+      const { renderStateTable } = await import('../../src/render/state-table.js');
+      const wide = flags.output === 'wide';
+      render = () => (pods.length === 0 && containers.length === 0 ? '' : renderStateTable(pods, containers, { wide }));
+    }
 
     const file = flags['output-file'];
     if (file) {

@@ -11,7 +11,9 @@ import { EventLog, type LoggedEvent } from './event-log.js';
 import type { ObjectFilter } from './filters.js';
 import { renderLoggedEvent, type LogFormat } from './render-event.js';
 
-export const DEFAULT_LOG_QUEUE_CAPACITY = 1000;
+import { DEFAULT_LOG_QUEUE_CAPACITY } from './defaults.js';
+
+export { DEFAULT_LOG_QUEUE_CAPACITY };
 
 /**
  * What a logger subscribes to unless told otherwise: every event but
