@@ -5,7 +5,7 @@ import chalk from 'chalk';
 import { BaseCommand } from '../src/cli/base-command.js';
 import { usageError } from '../src/cli/errors.js';
 import { outputFlag, pluginIndexFlag, pluginNameFlag, socketFlag } from '../src/cli/flags.js';
-import { confirmFlags } from '../src/control/cli-flags.js';
+import { confirmFlags, sendFlagOptions } from '../src/control/cli-flags.js';
 import { simFlag } from '../src/observe/cli-flags.js';
 
 export default class Evict extends BaseCommand<typeof Evict> {
@@ -51,14 +51,8 @@ Runtimes with NRI v0.6 or older (containerd 1.7 before 1.7.14, iSulad) accept ev
     const format = flags.output === 'yaml' ? 'yaml' : 'json';
 
     const sent = await sendToContainer({
-      query: args.container,
-      socketPath: flags.socket,
-      simScenario: flags.sim,
-      name: flags['plugin-name'],
-      index: flags['plugin-index'],
+      ...sendFlagOptions(flags, args.container),
       pickMessage: 'Container to evict',
-      dryRun: flags['dry-run'],
-      yes: flags.yes,
       say,
       document: data ? (doc) => void process.stdout.write(renderDocument(doc, format)) : undefined,
       prepare: (t) => {

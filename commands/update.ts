@@ -6,7 +6,7 @@ import { BaseCommand } from '../src/cli/base-command.js';
 import { usageError } from '../src/cli/errors.js';
 import { outputFlag, pluginIndexFlag, pluginNameFlag, socketFlag } from '../src/cli/flags.js';
 import type { ResourceChange, VerifyResult } from '../src/control/index.js';
-import { confirmFlags, resourceFlags } from '../src/control/cli-flags.js';
+import { confirmFlags, resourceFlags, sendFlagOptions } from '../src/control/cli-flags.js';
 import { simFlag } from '../src/observe/cli-flags.js';
 
 export default class Update extends BaseCommand<typeof Update> {
@@ -62,14 +62,8 @@ export default class Update extends BaseCommand<typeof Update> {
     const format = flags.output === 'yaml' ? 'yaml' : 'json';
 
     const sent = await sendToContainer({
-      query: args.container,
-      socketPath: flags.socket,
-      simScenario: flags.sim,
-      name: flags['plugin-name'],
-      index: flags['plugin-index'],
+      ...sendFlagOptions(flags, args.container),
       pickMessage: 'Container to update',
-      dryRun: flags['dry-run'],
-      yes: flags.yes,
       say,
       document: data ? (doc) => void process.stdout.write(renderDocument(doc, format)) : undefined,
       prepare: (t) => {

@@ -42,3 +42,19 @@ export const confirmFlags = {
   yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation on a terminal.' }),
   'dry-run': Flags.boolean({ description: 'Connect, show what would change and the request, and send nothing.' }),
 };
+
+/** What update and evict pass to sendToContainer straight from their shared flags. */
+export function sendFlagOptions(
+  flags: { socket: string; sim?: string | undefined; 'plugin-name': string; 'plugin-index': string; 'dry-run': boolean; yes: boolean },
+  container: string | undefined,
+): { query: string | undefined; socketPath: string; simScenario: string | undefined; name: string; index: string; dryRun: boolean; yes: boolean } {
+  return {
+    query: container,
+    socketPath: flags.socket,
+    simScenario: flags.sim,
+    name: flags['plugin-name'],
+    index: flags['plugin-index'],
+    dryRun: flags['dry-run'],
+    yes: flags.yes,
+  };
+}
