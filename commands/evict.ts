@@ -50,6 +50,7 @@ Runtimes with NRI v0.6 or older (containerd 1.7 before 1.7.14, iSulad) accept ev
     const say = (s: string): void => void (data ? process.stderr : process.stdout).write(s);
     const format = flags.output === 'yaml' ? 'yaml' : 'json';
 
+    if (!flags.sim) await this.warnIfSocketExposed(flags.socket);
     const sent = await sendToContainer({
       ...sendFlagOptions(flags, args.container),
       pickMessage: 'Container to evict',

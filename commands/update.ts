@@ -61,6 +61,7 @@ export default class Update extends BaseCommand<typeof Update> {
     const say = (s: string): void => void (data ? process.stderr : process.stdout).write(s);
     const format = flags.output === 'yaml' ? 'yaml' : 'json';
 
+    if (!flags.sim) await this.warnIfSocketExposed(flags.socket);
     const sent = await sendToContainer({
       ...sendFlagOptions(flags, args.container),
       pickMessage: 'Container to update',

@@ -47,6 +47,7 @@ export default class SyncDump extends BaseCommand<typeof SyncDump> {
     let sim: EmbeddedSim | undefined;
     let state: SyncState;
     const where = flags.sim ? 'the embedded simulator' : flags.socket;
+    if (!flags.sim) await this.warnIfSocketExposed(flags.socket);
     const waiting = spinner(process.stderr, `connecting to ${where}`);
     try {
       if (flags.sim) sim = await startSim(flags.sim);

@@ -55,6 +55,19 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.exit(ExitCode.INTERNAL);
   }
 
+  /**
+   * The NRI socket is as powerful as root: say so when its permissions were loosened
+   * (group or others may connect, or replace it). Ownership is left to `nrictl doctor`;
+   * a missing socket is left to the connection's own error.
+   */
+  protected async warnIfSocketExposed(socketPath: string): Promise<void> {
+    const { checkSocket } = await import('../checks/socket.js');
+    const loosened = new Set(['socket-writable-by-others', 'socket-too-permissive', 'socket-dir-writable-by-others']);
+    for (const f of checkSocket(socketPath, { checkOwner: false })) {
+      if (loosened.has(f.code)) process.stderr.write(`${chalk.yellow('Warning:')} ${f.path}: ${f.message}; fix: ${f.fix}\n`);
+    }
+  }
+
   private printError(message: string, withStack?: Error): void {
     process.stderr.write(`${chalk.red('Error:')} ${message}\n`);
     if (withStack?.stack) process.stderr.write(`${chalk.dim(withStack.stack)}\n`);
