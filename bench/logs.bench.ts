@@ -1,8 +1,9 @@
 // What `nrictl logs` costs the node it watches, and how fast `nrictl sync dump` is on a
 // large node. The simulator runs in this process and measures; the CLI runs as the
 // built child process (`npm run bench` builds first). Prints figures, asserts nothing.
-//   1. CreateContainer round trip: the simulator's whole createContainer() (Create,
-//      Validate, PostCreate relayed to every plugin) without a logger, with a logger
+//   1. CreateContainer round trip: the simulator's whole createContainer() (Create and
+//      PostCreate relayed to the plugins; neither the logger nor the control subscribes
+//      to validation) without a logger, with a logger
 //      whose stdout is a fast sink, and with one whose stdout nobody reads; plus the
 //      logger's own answer time for CreateContainer as the simulator timed it.
 //   2. The logger's RSS while 100,000 events stream through (fast and blocked stdout).
@@ -105,7 +106,7 @@ async function latency(): Promise<void> {
   const sim = await startRuntime({ pods: [{ id: 'bench-pod', name: 'bench-0', namespace: 'bench', uid: 'u' }] });
   await createRoundTrips(sim.runtime, 'bench-pod', 500); // warm the JIT
   const base = await createRoundTrips(sim.runtime, 'bench-pod', N);
-  console.log(`CreateContainer round trip through the simulator, ${N} containers (create + validate + post-create relayed):`);
+  console.log(`CreateContainer round trip through the simulator, ${N} containers (create + post-create relayed):`);
   console.log(`  no plugin:                      p50 ${ms(pct(base, 50))}  p99 ${ms(pct(base, 99))}`);
   {
     // The floor: a plugin on the same SDK that answers every event at once and does nothing else.
@@ -158,9 +159,9 @@ async function memory(sink: Sink, format: string): Promise<void> {
   const t0 = Date.now();
   while (events < EVENTS) {
     const c = container('mem-pod');
-    await sim.runtime.createContainer('mem-pod', c); // CreateContainer, ValidateContainerAdjustment, PostCreateContainer
+    await sim.runtime.createContainer('mem-pod', c); // CreateContainer, PostCreateContainer (validation is not subscribed)
     await sim.runtime.removeContainer(c.id!); // RemoveContainer
-    events += 4;
+    events += 3;
     if (events >= next) {
       samples.push(`${next / 1000}k ${(rssKiB(logger.pid!) / 1024).toFixed(1)}`);
       next += 10_000;
