@@ -43,7 +43,3 @@ export function countFindings(findings: readonly Finding[]): FindingCounts {
  * iSulad-only differences are notes.
  */
 export type RuntimeKind = 'containerd' | 'crio' | 'isulad';
-
-export function isIsulad(runtime: RuntimeKind | undefined): boolean {
-  return runtime === 'isulad';
-}
