@@ -3,4 +3,4 @@
 import { cpSync, existsSync } from 'node:fs';
 
 const from = 'src/api/gen';
-if (existsSync(from)) cpSync(from, 'dist/src/api/gen', { recursive: true, filter: (p) => !p.endsWith('.d.ts') || true });
+if (existsSync(from)) cpSync(from, 'dist/src/api/gen', { recursive: true });
