@@ -1,13 +1,11 @@
 import { Flags } from '@oclif/core';
-
-/** Where the runtime's NRI socket is, for every command that connects as a plugin. */
-export const DEFAULT_SOCKET = '/var/run/nri/nri.sock';
+import { DEFAULT_SOCKET_PATH } from '../checks/defaults.js';
 
 export const socketFlag = Flags.string({
   char: 's',
   description: 'Path of the runtime\'s NRI socket.',
   env: 'NRI_SOCKET_PATH',
-  default: DEFAULT_SOCKET,
+  default: DEFAULT_SOCKET_PATH,
   helpValue: 'PATH',
 });
 
