@@ -7,7 +7,7 @@ import { ExitCode } from '../src/cli/exit-codes.js';
 import { outputFlag } from '../src/cli/flags.js';
 import { parseGoDuration } from '../src/checks/runtime-config/duration.js';
 import { RUNTIME_PRESETS } from '../src/runtime/presets.js';
-import type { Scenario, SimEvent } from '../src/runtime/index.js';
+import type { Runtime, Scenario, SimEvent } from '../src/runtime/index.js';
 
 export default class Sim extends BaseCommand<typeof Sim> {
   static override summary = 'Run a simulated NRI runtime: accept and launch plugins, drive pod and container events, show what the plugins do.';
@@ -42,6 +42,11 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     }),
     'runtime-name': Flags.string({ description: 'Runtime name sent in Configure (default nrictl-sim).' }),
     'runtime-version': Flags.string({ description: 'Runtime version sent in Configure (default 0.1.0).' }),
+    'wait-for-plugins': Flags.integer({
+      description: 'Before the script starts, wait until this many plugins have registered and synchronized (launched ones included), so a plugin started in another terminal sees every scripted event. Ctrl-C stops waiting.',
+      min: 1,
+      helpValue: 'N',
+    }),
     'keep-running': Flags.boolean({ description: 'Keep serving plugins after the script is done (until Ctrl-C).' }),
     interactive: Flags.boolean({ description: 'Read commands from stdin (default when stdin is a terminal and CI is unset).', allowNo: true }),
     output: outputFlag(['text', 'json'] as const, 'text'),
@@ -107,8 +112,13 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     for (const e of early) show(e);
 
     if (scenario.steps.length > 0) {
-      // Give plugins started alongside a moment to connect before the script begins.
-      await new Promise((r) => setTimeout(r, 200));
+      const wanted = f['wait-for-plugins'];
+      if (wanted !== undefined) {
+        if (!(await synchronizedPlugins(runtime, wanted, done))) return;
+      } else {
+        // Give plugins started alongside a moment to connect before the script begins.
+        await new Promise((r) => setTimeout(r, 200));
+      }
       const r = await runScript(runtime, scenario.steps);
       if (!json) print(`script done: ${r.steps} steps, ${r.failed} failed`);
     }
@@ -141,4 +151,28 @@ function duration(flag: string, text: string): number {
   const ms = parseGoDuration(text);
   if (ms === undefined || ms <= 0) throw usageError(`${flag} ${text}: expected a positive duration such as 5s, 2s or 500ms`);
   return ms;
+}
+
+/**
+ * Resolves true once `wanted` plugins are live (synchronized and not dropped since), or
+ * false if `stop` settles first (Ctrl-C while waiting).
+ */
+async function synchronizedPlugins(runtime: Runtime, wanted: number, stop: Promise<void>): Promise<boolean> {
+  const live = new Set<string>();
+  let onEvent: (e: SimEvent) => void = () => {};
+  const enough = new Promise<boolean>((resolve) => {
+    onEvent = (e) => {
+      if (e.type === 'synchronized') live.add(e.plugin);
+      if (e.type === 'dropped') live.delete(e.plugin);
+      if (live.size >= wanted) resolve(true);
+    };
+  });
+  for (const p of runtime.plugins()) live.add(p.name); // plugins() lists the live (synchronized) ones
+  if (live.size >= wanted) return true;
+  runtime.on('event', onEvent);
+  try {
+    return await Promise.race([enough, stop.then(() => false)]);
+  } finally {
+    runtime.off('event', onEvent);
+  }
 }

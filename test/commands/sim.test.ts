@@ -188,3 +188,48 @@ describe('nrictl sim socket permissions', () => {
     expect(existsSync(path.join(open, 'nri.sock'))).toBe(false);
   });
 });
+
+describe('nrictl sim --wait-for-plugins', () => {
+  it('holds the script until an external plugin has synchronized, which then sees every scripted event', async () => {
+    const { Stub } = await import('../../src/plugin/index.js');
+    const child = spawn(process.execPath, [BIN, 'sim', '--scenario', 'examples/demo.yaml', '--wait-for-plugins', '1', '-o', 'json'], {
+      cwd: repo,
+      env: cliEnv({ CI: '1' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const lines: Array<{ type: string; event?: string; plugin?: string; socketPath?: string }> = [];
+    let buf = '';
+    const seen = (pred: (l: (typeof lines)[number]) => boolean) =>
+      new Promise<(typeof lines)[number]>((resolve) => {
+        const check = () => {
+          const hit = lines.find(pred);
+          if (hit) resolve(hit);
+          else child.stdout.once('data', () => setImmediate(check));
+        };
+        check();
+      });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      buf += d;
+      const parts = buf.split('\n');
+      buf = parts.pop() ?? '';
+      for (const p of parts) if (p.trim()) lines.push(JSON.parse(p));
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+
+    const listening = await seen((l) => l.type === 'listening');
+    // Long enough for the old fixed 200 ms pause to have let the script run.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(lines.filter((l) => l.type === 'state-changed' || l.type === 'invoke')).toEqual([]);
+
+    const received: string[] = [];
+    const stub = new Stub(
+      { runPodSandbox: (pod) => void received.push(`RunPodSandbox:${pod.name}`), createContainer: (_pod, ctr) => void received.push(`CreateContainer:${ctr.name}`) },
+      { socketPath: listening.socketPath!, name: 'waited-for', index: '50' },
+    );
+    await stub.start();
+    expect(await exited).toBe(0);
+    await stub.stop();
+    expect(received).toEqual(['RunPodSandbox:payments-5f4d9c8b7-qw7rt', 'CreateContainer:payments']);
+    expect(lines.some((l) => l.type === 'invoke' && l.plugin === '50-waited-for')).toBe(true);
+  });
+});
