@@ -108,8 +108,11 @@ Ctrl-C or SIGTERM closes the connection, prints what is queued and a one-line su
     const gone = new Promise<Outcome>((resolve) => stream.once('close', (err?: Error) => resolve({ kind: 'gone', ...(err ? { err } : {}) })));
     const outputClosed = new Promise<Outcome>((resolve) => stream.once('output-closed', () => resolve({ kind: 'output-closed' })));
 
+    const { spinner } = await import('../src/render/spinner.js');
+    const waiting = spinner(process.stderr, `connecting to ${sim ? 'the embedded simulator' : socketPath}`);
+    stream.stub.once('configured', () => waiting.update('registered; receiving the runtime\'s pods and containers'));
     try {
-      const first = await Promise.race([stream.start().then(() => undefined), signalled]);
+      const first = await Promise.race([stream.start().then(() => undefined), signalled]).finally(() => waiting.stop());
       if (first) {
         await stream.stop(0);
         await sim?.stop();
