@@ -15,6 +15,13 @@ export const RUNTIME_SERVICE_CONN = 2;
  */
 export const MUX_PAYLOAD_MAX = 10 + (4 << 20);
 
+/**
+ * What a Go peer can take in the first frame of a message. Go's ttrpc reads a logical
+ * connection through a bufio.Reader of this size, and a Go mux connection hands over one
+ * whole frame per Read or fails it with ENOMEM; see README.md, "Framing for Go peers".
+ */
+export const GO_READ_BUFFER = 4096;
+
 const CONN_ID_MAX = 0xffff_ffff;
 
 export interface MuxFrame {

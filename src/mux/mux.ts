@@ -4,6 +4,7 @@ import { MuxConnection, type MuxLink } from './connection.js';
 import { EarlyData } from './early-data.js';
 import { MuxClosedError, MuxProtocolError } from './errors.js';
 import {
+  GO_READ_BUFFER,
   MUX_HEADER_LENGTH,
   MUX_PAYLOAD_MAX,
   MuxDecoder,
@@ -201,11 +202,15 @@ export class Mux extends EventEmitter {
       return;
     }
     let ready = true;
-    // Like the Go writer: chunks of at most MUX_PAYLOAD_MAX, and an empty write still makes a frame.
+    // One write is one message (or a batch of whole ones within GO_READ_BUFFER): framed as
+    // Go's bufio.Writer flushes it, so a Go reader can take every frame (README.md). An
+    // empty write still makes a frame, as in Go.
     let offset = 0;
+    let limit = GO_READ_BUFFER;
     do {
-      const piece = data.subarray(offset, offset + MUX_PAYLOAD_MAX);
+      const piece = data.subarray(offset, offset + limit);
       offset += piece.length;
+      limit = MUX_PAYLOAD_MAX;
       const header = encodeMuxHeader(connId, piece.length);
       if (piece.length <= COALESCE_MAX) {
         const frame = Buffer.allocUnsafe(MUX_HEADER_LENGTH + piece.length);

@@ -1,16 +1,21 @@
-// Frames written in the same tick go out together, in one write once the current
-// microtasks have run: a burst of calls or answers costs one syscall instead of one
-// each, and a lone frame waits no longer than the end of the tick. Small frames are
-// joined into one buffer rather than corked, so that the batching holds on any Duplex
-// (a mux connection turns each write into a trunk frame), not only on sockets.
+// Frames written in the same tick go out together once the current microtasks have run:
+// a burst of calls or answers costs one syscall instead of one each, and a lone frame
+// waits no longer than the end of the tick.
+//
+// Joining is bounded by what a Go peer can read. Over a transport that keeps write
+// boundaries (NRI's multiplexer turns each write into a frame) Go's ttrpc reads through a
+// 4096-byte bufio.Reader and cannot take a frame larger than that where a message starts.
+// So whole frames are joined only while the join stays within JOIN_MAX; a bigger frame
+// is written alone, and the transport cuts it the way Go's bufio.Writer does (see
+// src/mux/README.md). On a plain socket the bound costs nothing but a few more writes,
+// which cork() still hands to the kernel together.
 import type { Duplex } from 'node:stream';
 
-/** Up to this many bytes a batch is copied into one buffer; beyond, the frames are written one by one under cork. */
-const JOIN_MAX = 64 * 1024;
+/** Go's default bufio size: the largest write a Go peer's first Read takes whole. */
+export const JOIN_MAX = 4096;
 
 export class BatchedWriter {
   #frames: Buffer[] = [];
-  #bytes = 0;
   readonly #flush = () => this.flush();
 
   constructor(readonly stream: Duplex) {}
@@ -18,23 +23,36 @@ export class BatchedWriter {
   write(frame: Buffer): void {
     if (this.#frames.length === 0) process.nextTick(this.#flush);
     this.#frames.push(frame);
-    this.#bytes += frame.length;
   }
 
   flush(): void {
     const frames = this.#frames;
-    const bytes = this.#bytes;
     if (frames.length === 0) return;
     this.#frames = [];
-    this.#bytes = 0;
     const s = this.stream;
     if (s.destroyed) return;
-    if (frames.length === 1) s.write(frames[0]);
-    else if (bytes <= JOIN_MAX) s.write(Buffer.concat(frames, bytes));
-    else {
-      s.cork();
-      for (const f of frames) s.write(f);
-      s.uncork();
+    if (frames.length === 1) {
+      s.write(frames[0]);
+      return;
     }
+    s.cork();
+    for (const group of joinable(frames)) s.write(group.length === 1 ? group[0] : Buffer.concat(group));
+    s.uncork();
   }
+}
+
+/** Consecutive frames in groups of at most JOIN_MAX bytes; a frame larger than that stands alone. */
+function* joinable(frames: Buffer[]): Generator<Buffer[]> {
+  let group: Buffer[] = [];
+  let bytes = 0;
+  for (const f of frames) {
+    if (group.length > 0 && bytes + f.length > JOIN_MAX) {
+      yield group;
+      group = [];
+      bytes = 0;
+    }
+    group.push(f);
+    bytes += f.length;
+  }
+  if (group.length > 0) yield group;
 }

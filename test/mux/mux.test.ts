@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   EARLY_DATA_MAX_BYTES,
   EARLY_DATA_MAX_CHUNKS,
+  GO_READ_BUFFER,
   MUX_PAYLOAD_MAX,
   Mux,
   MuxClosedError,
@@ -128,25 +129,31 @@ describe('Mux over a real unix socket', () => {
     await once(runtime, 'close');
   });
 
-  it('splits a write over the maximum into maximum-size frames, as the Go writer does', async () => {
+  it('frames each write as Go\'s 4096-byte bufio.Writer flushes it, so a Go reader can take every frame', async () => {
     const p = await pair();
     const mux = new Mux(p.client);
     const conn = sink(mux.open(PLUGIN_SERVICE_CONN));
-    const big = pattern(2 * MUX_PAYLOAD_MAX + 123, 9);
-    const framesP = rawFrames(p.server, (f) => f.length === 5);
-    conn.write(big);
-    // Go frames an empty Write too; the reader sees a zero-length frame.
-    conn.write(Buffer.alloc(0));
-    conn.write(Buffer.from('x'));
+    const sizes = [100, GO_READ_BUFFER, GO_READ_BUFFER + 1, 10_000, 2 * MUX_PAYLOAD_MAX + 123, 0, 1];
+    const writes = sizes.map((n, i) => pattern(n, i + 1));
+    const framesP = rawFrames(p.server, (f) => f.length === 11);
+    for (const w of writes) conn.write(w);
     const frames = await framesP;
     expect(frames.map((f) => [f.connId, f.payload.length])).toEqual([
+      [1, 100],
+      [1, GO_READ_BUFFER],
+      [1, GO_READ_BUFFER],
+      [1, 1],
+      [1, GO_READ_BUFFER],
+      [1, 10_000 - GO_READ_BUFFER],
+      // The rest of a write beyond any ttrpc message is cut at the mux maximum, as Go's mux refuses more.
+      [1, GO_READ_BUFFER],
       [1, MUX_PAYLOAD_MAX],
-      [1, MUX_PAYLOAD_MAX],
-      [1, 123],
+      [1, MUX_PAYLOAD_MAX - GO_READ_BUFFER + 123],
+      // Go frames an empty Write too; the reader sees a zero-length frame.
       [1, 0],
       [1, 1],
     ]);
-    expect(Buffer.concat(frames.slice(0, 3).map((f) => f.payload)).equals(big)).toBe(true);
+    expect(Buffer.concat(frames.slice(6, 9).map((f) => f.payload)).equals(writes[4])).toBe(true);
     mux.close();
   });
 

@@ -1,0 +1,198 @@
+// nrictl's traffic read by peers that frame and read like the Go ones (containerd/nri
+// pkg/net/multiplex over containerd/ttrpc): every message nrictl sends, in either role,
+// must be readable by a reader that gets one mux frame per Read and fails with ENOMEM
+// when the frame is bigger than the buffer it offers.
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { nri } from '../../src/api/index.js';
+import { Stub } from '../../src/plugin/index.js';
+import { generateScenario } from '../../src/runtime/generate.js';
+import { ofType, startSim, waitFor, type Sim } from '../runtime/helpers.js';
+import { GoMux } from './go-mux.js';
+import { GoChannel } from './go-ttrpc.js';
+import { goPlugin, listenGoRuntime, type GoRuntime } from './go-nri.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const fn of cleanups.splice(0).reverse()) await fn();
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'go-framing-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function sim(...args: Parameters<typeof startSim>): Promise<Sim> {
+  const s = await startSim(...args);
+  cleanups.push(() => s.close());
+  return s;
+}
+
+function dial(socketPath: string): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(socketPath, () => resolve(sock));
+    sock.once('error', reject);
+  });
+}
+
+describe('the Go reader model', () => {
+  // Its strictness is what makes the tests below worth anything: it must refuse what Go refuses.
+  it('refuses a message written in one frame bigger than 4096 bytes, and reads what a Go writer sends', async () => {
+    const dir = await tempDir();
+    const sockPath = path.join(dir, 'pair.sock');
+    const server = net.createServer();
+    await new Promise<void>((r) => server.listen(sockPath, r));
+    cleanups.push(() => void server.close());
+    const accepted = new Promise<net.Socket>((r) => server.once('connection', r));
+    const a = await dial(sockPath);
+    const b = await accepted;
+    const goWriter = new GoChannel(new GoMux(a).open(1));
+    const readerMux = new GoMux(b);
+    cleanups.push(() => {
+      a.destroy();
+      b.destroy();
+    });
+    const goReader = new GoChannel(readerMux.open(1));
+
+    for (const size of [0, 100, 4086, 4087, 4096, 8192, 10_000, 1 << 20]) {
+      goWriter.send(1, 1, Buffer.alloc(size, 7));
+      const msg = await goReader.recv();
+      expect(msg.payload.length).toBe(size);
+    }
+    expect(readerMux.enomem).toEqual([]);
+
+    // One frame holding a whole 5000-byte message: what nrictl wrote before the fix.
+    const whole = Buffer.alloc(10 + 5000);
+    whole.writeUInt32BE(5000, 0);
+    whole.writeUInt32BE(3, 4);
+    whole[8] = 1;
+    new GoMux(a).writeFrame(1, whole);
+    await expect(goReader.recv()).rejects.toThrow(/cannot allocate memory/);
+    expect(readerMux.enomem).toEqual([{ connId: 1, frameLength: 5010, capacity: 4096 }]);
+  });
+});
+
+describe('the simulator, read by a Go plugin', () => {
+  it('synchronizes 1,000 pods and 5,000 containers, split in parts, without a frame the Go reader refuses', async () => {
+    const scenario = generateScenario({ pods: 1000, containersPerPod: 5, detail: 'full' });
+    const s = await sim(scenario);
+    const plugin = goPlugin(await dial(s.socketPath), 'gobig', '10');
+    cleanups.push(() => plugin.close());
+    await plugin.registered;
+    await waitFor(
+      'the Go plugin to synchronize or fail',
+      () => plugin.readErrors.length > 0 || ofType(s.events, 'synchronized').find((e) => e.plugin === '10-gobig'),
+      15_000,
+    );
+
+    expect(plugin.mux.enomem).toEqual([]);
+    expect(plugin.readErrors).toEqual([]);
+    expect(plugin.syncParts.length).toBeGreaterThan(1);
+    expect(plugin.syncParts.at(-1)?.more).toBe(false);
+    expect(plugin.syncParts.reduce((n, p) => n + p.containers.length, 0)).toBe(5000);
+    expect(plugin.syncParts.reduce((n, p) => n + p.pods.length, 0)).toBe(1000);
+    expect(ofType(s.events, 'dropped')).toEqual([]);
+  });
+
+  it('configures a pre-started Go plugin with a 200 KB configuration', async () => {
+    const dir = await tempDir();
+    const plugins = path.join(dir, 'plugins');
+    const confd = path.join(dir, 'conf.d');
+    await mkdir(plugins);
+    await mkdir(confd);
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    const loader = import.meta.resolve('tsx');
+    await writeFile(
+      path.join(plugins, '10-goconf'),
+      `#!/bin/sh\nexec "${process.execPath}" --import "${loader}" --no-warnings "${path.join(here, 'launched-plugin.ts')}"\n`,
+    );
+    await chmod(path.join(plugins, '10-goconf'), 0o755);
+    const config = `# ${'x'.repeat(200 * 1024)}\n`;
+    await writeFile(path.join(confd, '10-goconf.conf'), config);
+
+    const s = await sim(undefined, { pluginPath: plugins, pluginConfigPath: confd, registrationTimeoutMs: 15_000 });
+    const said = await waitFor(
+      'the Go plugin to read its configuration or fail',
+      () => ofType(s.events, 'plugin-output').find((e) => /configured with|error receiving/.test(e.line)),
+      15_000,
+    );
+    expect(said.line).toBe(`configured with ${config.length} bytes of configuration`);
+    await waitFor('the Go plugin to synchronize', () => ofType(s.events, 'synchronized').find((e) => e.plugin === '10-goconf'), 15_000);
+    expect(ofType(s.events, 'dropped')).toEqual([]);
+  });
+});
+
+describe('an SDK plugin, read by a Go runtime', () => {
+  async function registeredStub(handlers: ConstructorParameters<typeof Stub>[0]): Promise<{ stub: Stub; rt: GoRuntime }> {
+    const dir = await tempDir();
+    const socketPath = path.join(dir, 'nri.sock');
+    const listening = await listenGoRuntime(socketPath);
+    cleanups.push(() => listening.close());
+    const stub = new Stub(handlers, { name: 'big', index: '50', socketPath });
+    cleanups.push(() => stub.stop());
+    const started = stub.start();
+    const rt = await listening.accepted;
+    await rt.registration;
+    await rt.call('Configure', nri.ConfigureRequest.encode({ runtimeName: 'go', runtimeVersion: 'v0.12.2', requestTimeout: 2000, registrationTimeout: 5000 }).finish(), (b) =>
+      nri.ConfigureResponse.decode(b),
+    );
+    await rt.call('Synchronize', nri.SynchronizeRequest.encode({}).finish(), (b) => nri.SynchronizeResponse.decode(b));
+    await started;
+    return { stub, rt };
+  }
+
+  const createRequest = nri.CreateContainerRequest.encode({
+    pod: { id: 'pod1', name: 'web', namespace: 'default' },
+    container: { id: 'ctr1', podSandboxId: 'pod1', name: 'app' },
+  }).finish();
+
+  for (const [label, count, valueSize] of [
+    ['6 KB', 200, 16],
+    ['1 MB', 1000, 1024],
+  ] as const) {
+    it(`answers CreateContainer with a ${label} adjustment the Go runtime can read`, async () => {
+      const env = Array.from({ length: count }, (_, i) => ({ key: `VAR_${i}`, value: 'v'.repeat(valueSize) }));
+      const { rt } = await registeredStub({ createContainer: () => ({ adjust: { env } }) });
+      const answer = await rt.call('CreateContainer', createRequest, (b) => nri.CreateContainerResponse.decode(b));
+      expect(answer.adjust?.env).toHaveLength(count);
+      expect(answer.adjust?.env?.[count - 1]).toMatchObject({ key: `VAR_${count - 1}` });
+      expect(rt.mux.enomem).toEqual([]);
+      expect(rt.readErrors).toEqual([]);
+    });
+  }
+
+  it('keeps many small messages in flight in both directions readable', async () => {
+    const { stub, rt } = await registeredStub({ createContainer: (_pod, ctr) => ({ adjust: { annotations: { seen: String(ctr.id) } } }) });
+    // 300 UpdateContainers from the plugin at once, and 300 CreateContainer answers at once.
+    const updates = Array.from({ length: 300 }, (_, i) =>
+      stub.updateContainers([{ containerId: `ctr${i}`, linux: { resources: { cpu: { shares: { value: 100 + i } } } } }]),
+    );
+    const creates = Array.from({ length: 300 }, (_, i) =>
+      rt.call(
+        'CreateContainer',
+        nri.CreateContainerRequest.encode({ pod: { id: 'p' }, container: { id: `c${i}`, podSandboxId: 'p' } }).finish(),
+        (b) => nri.CreateContainerResponse.decode(b),
+      ),
+    );
+    // A Go reader that fails leaves the calls it was reading unanswered: stop waiting then.
+    const settled = await Promise.race([
+      Promise.all([Promise.allSettled(updates), Promise.allSettled(creates)]),
+      waitFor('a read error', () => rt.readErrors.length > 0 || rt.client.failure, 15_000),
+    ]);
+    expect(rt.readErrors).toEqual([]);
+    expect(rt.client.failure).toBeUndefined();
+    const [updated, created] = settled as [PromiseSettledResult<unknown>[], PromiseSettledResult<nri.CreateContainerResponse>[]];
+    expect(updated.filter((r) => r.status === 'rejected')).toEqual([]);
+    expect(created.map((r) => (r.status === 'fulfilled' ? r.value.adjust?.annotations?.seen : r.reason))).toEqual(
+      Array.from({ length: 300 }, (_, i) => `c${i}`),
+    );
+    expect(rt.updates).toHaveLength(300);
+    expect(rt.mux.enomem).toEqual([]);
+    expect(rt.readErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,42 @@
+import { Writable, Duplex } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { BatchedWriter, JOIN_MAX } from '../../src/ttrpc/batched-writer.js';
+
+/** A stream that keeps each write it is handed, as a mux connection turns each into a frame. */
+function recordingStream(): { stream: Duplex; writes: Buffer[] } {
+  const writes: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      writes.push(chunk);
+      cb();
+    },
+  });
+  return { stream: Duplex.from({ writable: sink, readable: undefined as never }) as Duplex, writes };
+}
+
+function frame(length: number, fill: number): Buffer {
+  return Buffer.alloc(length, fill);
+}
+
+describe('BatchedWriter', () => {
+  it('joins a tick\'s frames only while the join stays within a Go reader\'s 4096 bytes', async () => {
+    const { stream, writes } = recordingStream();
+    const w = new BatchedWriter(stream);
+    const frames = [frame(100, 1), frame(100, 2), frame(4000, 3), frame(5000, 4), frame(10, 5), frame(10, 6)];
+    for (const f of frames) w.write(f);
+    expect(writes).toEqual([]); // nothing before the tick ends
+    await new Promise((r) => setImmediate(r));
+    expect(writes.map((b) => b.length)).toEqual([200, 4000, 5000, 20]);
+    expect(Buffer.concat(writes).equals(Buffer.concat(frames))).toBe(true);
+    // Only a single frame may exceed the bound, never a join.
+    for (const b of writes) if (b.length > JOIN_MAX) expect(frames.some((f) => f.length === b.length)).toBe(true);
+  });
+
+  it('writes a lone frame as it is, however large', async () => {
+    const { stream, writes } = recordingStream();
+    const w = new BatchedWriter(stream);
+    w.write(frame(70_000, 9));
+    await new Promise((r) => setImmediate(r));
+    expect(writes.map((b) => b.length)).toEqual([70_000]);
+  });
+});
