@@ -16,9 +16,21 @@ export const JOIN_MAX = 4096;
 
 export class BatchedWriter {
   #frames: Buffer[] = [];
+  #blocked = false;
   readonly #flush = () => this.flush();
+  readonly #onDrain = () => {
+    this.#blocked = false;
+    this.onBackpressure?.(false);
+  };
 
-  constructor(readonly stream: Duplex) {}
+  /**
+   * @param onBackpressure told true when the stream refused more (its buffer is full: the
+   *   peer is not reading), false once it drained. The owner stops producing meanwhile.
+   */
+  constructor(
+    readonly stream: Duplex,
+    private readonly onBackpressure?: (blocked: boolean) => void,
+  ) {}
 
   write(frame: Buffer): void {
     if (this.#frames.length === 0) process.nextTick(this.#flush);
@@ -31,13 +43,20 @@ export class BatchedWriter {
     this.#frames = [];
     const s = this.stream;
     if (s.destroyed) return;
+    let ready: boolean;
     if (frames.length === 1) {
-      s.write(frames[0]);
-      return;
+      ready = s.write(frames[0]);
+    } else {
+      s.cork();
+      ready = true;
+      for (const group of joinable(frames)) ready = s.write(group.length === 1 ? group[0] : Buffer.concat(group));
+      s.uncork();
     }
-    s.cork();
-    for (const group of joinable(frames)) s.write(group.length === 1 ? group[0] : Buffer.concat(group));
-    s.uncork();
+    if (!ready && !this.#blocked) {
+      this.#blocked = true;
+      s.once('drain', this.#onDrain);
+      this.onBackpressure?.(true);
+    }
   }
 }
 

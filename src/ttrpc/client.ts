@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { FrameDecoder, HEADER_LENGTH, MESSAGE_LENGTH_MAX, MessageType, encodeHeader, type DecodedFrame } from './frame.js';
 import { BatchedWriter } from './batched-writer.js';
-import { readFrames } from './frame-reader.js';
+import { FrameReader } from './frame-reader.js';
 import { decodeResponse, encodeRequestAfter, type KeyValue } from './messages.js';
 import { Code, TtrpcClosedError, TtrpcError } from './status.js';
 
@@ -16,7 +16,12 @@ export interface CallOptions {
 
 export interface TtrpcClientOptions {
   maxMessageLength?: number;
+  /** Calls waiting for an answer at once; a call past it fails at once with ResourceExhausted. Default DEFAULT_MAX_CALLS_IN_FLIGHT. */
+  maxInFlight?: number;
 }
+
+/** Bounds what a peer that stops answering can make the client hold (each call keeps its request until answered). */
+export const DEFAULT_MAX_CALLS_IN_FLIGHT = 1024;
 
 interface PendingCall {
   service: string;
@@ -39,6 +44,7 @@ export class TtrpcClient extends EventEmitter {
   readonly #stream: Duplex;
   readonly #writer: BatchedWriter;
   readonly #max: number;
+  readonly #maxInFlight: number;
   readonly #pending = new Map<number, PendingCall>();
   #nextStreamId = 1; // client-initiated streams are odd and increase
   #closed = false;
@@ -48,7 +54,8 @@ export class TtrpcClient extends EventEmitter {
     this.#stream = stream;
     this.#writer = new BatchedWriter(stream);
     this.#max = opts.maxMessageLength ?? MESSAGE_LENGTH_MAX;
-    readFrames(stream, new FrameDecoder({ maxMessageLength: this.#max, oversize: 'skip' }), this, (f) => this.#onFrame(f));
+    this.#maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_CALLS_IN_FLIGHT;
+    new FrameReader(stream, new FrameDecoder({ maxMessageLength: this.#max, oversize: 'skip' }), this, (f) => this.#onFrame(f));
   }
 
   get closed(): boolean {
@@ -85,6 +92,10 @@ export class TtrpcClient extends EventEmitter {
       if (length > this.#max) {
         // Refused before it costs a stream id, so the connection carries on unharmed.
         reject(new TtrpcError(Code.ResourceExhausted, `request of ${length} bytes exceeds the maximum message size of ${this.#max}`, where));
+        return;
+      }
+      if (this.#pending.size >= this.#maxInFlight) {
+        reject(new TtrpcError(Code.ResourceExhausted, `${this.#maxInFlight} calls are already waiting for an answer on this connection`, where));
         return;
       }
       const streamId = this.#nextStreamId;

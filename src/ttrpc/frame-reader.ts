@@ -1,5 +1,6 @@
 // The reading half both ends of a connection share: a stream's bytes through a frame
-// decoder to the owner, and the owner closed with the stream.
+// decoder to the owner, the owner closed with the stream, and reading held while the
+// owner cannot take more (flow control).
 import type { Duplex } from 'node:stream';
 import type { DecodedFrame, FrameDecoder } from './frame.js';
 import { TtrpcProtocolError } from './status.js';
@@ -13,25 +14,70 @@ export interface FrameReaderOwner {
  * Hands each decoded frame to onFrame until the owner is closed, which may happen
  * between two frames of one chunk. Garbage on the wire closes the owner with the
  * decoder's TtrpcProtocolError; the stream's end, close or error closes it too.
+ *
+ * hold(reason) stops delivering frames, and reading the stream, until every reason
+ * given was release()d. Frames already decoded from the chunk at hand wait in order;
+ * they are bounded by one chunk, and a paused stream lets the peer's writes block.
  */
-export function readFrames(stream: Duplex, decoder: FrameDecoder, owner: FrameReaderOwner, onFrame: (f: DecodedFrame) => void): void {
-  stream.on('data', (chunk: Buffer) => {
-    if (owner.closed) return;
-    let frames: DecodedFrame[];
+export class FrameReader {
+  readonly #stream: Duplex;
+  readonly #decoder: FrameDecoder;
+  readonly #owner: FrameReaderOwner;
+  readonly #onFrame: (f: DecodedFrame) => void;
+  readonly #holds = new Set<string>();
+  // Decoded frames not yet delivered, from #next on. A handler may release a hold while
+  // a delivery is under way, so the position lives here, not in a loop variable.
+  #waiting: DecodedFrame[] = [];
+  #next = 0;
+
+  constructor(stream: Duplex, decoder: FrameDecoder, owner: FrameReaderOwner, onFrame: (f: DecodedFrame) => void) {
+    this.#stream = stream;
+    this.#decoder = decoder;
+    this.#owner = owner;
+    this.#onFrame = onFrame;
+    stream.on('data', (chunk: Buffer) => this.#receive(chunk));
+    // Kept after close too: a destroyed stream may still report an error, which must not go unhandled.
+    stream.on('error', (err: Error) => owner.close(err));
+    stream.on('end', () => owner.close());
+    stream.on('close', () => owner.close());
+    if (stream.destroyed) owner.close();
+  }
+
+  get held(): boolean {
+    return this.#holds.size > 0;
+  }
+
+  hold(reason: string): void {
+    if (this.#holds.size === 0) this.#stream.pause();
+    this.#holds.add(reason);
+  }
+
+  release(reason: string): void {
+    if (!this.#holds.delete(reason) || this.#holds.size > 0) return;
+    this.#deliver();
+    if (this.#holds.size === 0 && !this.#owner.closed) this.#stream.resume();
+  }
+
+  #receive(chunk: Buffer): void {
+    if (this.#owner.closed) return;
     try {
-      frames = decoder.push(chunk);
+      const frames = this.#decoder.push(chunk);
+      if (this.#waiting.length === 0) this.#waiting = frames;
+      else for (const f of frames) this.#waiting.push(f);
     } catch (err) {
-      owner.close(err instanceof Error ? err : new TtrpcProtocolError(String(err)));
+      this.#owner.close(err instanceof Error ? err : new TtrpcProtocolError(String(err)));
       return;
     }
-    for (const f of frames) {
-      if (owner.closed) return;
-      onFrame(f);
+    this.#deliver();
+  }
+
+  #deliver(): void {
+    while (this.#next < this.#waiting.length && this.#holds.size === 0 && !this.#owner.closed) {
+      this.#onFrame(this.#waiting[this.#next++]!);
     }
-  });
-  // Kept after close too: a destroyed stream may still report an error, which must not go unhandled.
-  stream.on('error', (err: Error) => owner.close(err));
-  stream.on('end', () => owner.close());
-  stream.on('close', () => owner.close());
-  if (stream.destroyed) owner.close();
+    if (this.#next >= this.#waiting.length) {
+      this.#waiting = [];
+      this.#next = 0;
+    }
+  }
 }

@@ -24,5 +24,5 @@ export {
   type KeyValue,
 } from './messages.js';
 export { Code, codeName, TtrpcError, TtrpcProtocolError, TtrpcClosedError, type TtrpcErrorOptions } from './status.js';
-export { TtrpcClient, type CallOptions, type TtrpcClientOptions } from './client.js';
-export { TtrpcServer, ServerConnection, type Handler, type HandlerContext, type TtrpcServerOptions } from './server.js';
+export { TtrpcClient, DEFAULT_MAX_CALLS_IN_FLIGHT, type CallOptions, type TtrpcClientOptions } from './client.js';
+export { TtrpcServer, ServerConnection, DEFAULT_MAX_IN_FLIGHT, type Handler, type HandlerContext, type TtrpcServerOptions } from './server.js';

@@ -2,7 +2,7 @@
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { BatchedWriter } from './batched-writer.js';
-import { readFrames } from './frame-reader.js';
+import { FrameReader } from './frame-reader.js';
 import { FLAG_REMOTE_OPEN, FrameDecoder, HEADER_LENGTH, MESSAGE_LENGTH_MAX, MessageType, encodeHeader, type DecodedFrame } from './frame.js';
 import { decodeRequest, encodeResponseAfter, type TtrpcRequest, type TtrpcStatus } from './messages.js';
 import { Code, TtrpcClosedError, TtrpcError } from './status.js';
@@ -21,15 +21,25 @@ export type Handler = (payload: Buffer, ctx: HandlerContext) => Promise<Uint8Arr
 
 export interface TtrpcServerOptions {
   maxMessageLength?: number;
+  /**
+   * Requests handled at once on one connection; past it the connection stops reading
+   * until one finishes. Default DEFAULT_MAX_IN_FLIGHT.
+   */
+  maxInFlight?: number;
 }
+
+/** Enough for any NRI peer (a runtime sends one request at a time per plugin), small enough to bound memory. */
+export const DEFAULT_MAX_IN_FLIGHT = 64;
 
 /** A set of handlers; serve() runs them on a stream. One server may serve many streams. */
 export class TtrpcServer {
   readonly #services = new Map<string, Map<string, Handler>>();
   readonly #max: number;
+  readonly #maxInFlight: number;
 
   constructor(opts: TtrpcServerOptions = {}) {
     this.#max = opts.maxMessageLength ?? MESSAGE_LENGTH_MAX;
+    this.#maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   }
 
   register(service: string, method: string, handler: Handler): void {
@@ -40,7 +50,7 @@ export class TtrpcServer {
   }
 
   serve(stream: Duplex): ServerConnection {
-    return new ServerConnection(stream, (service, method) => this.#resolve(service, method), this.#max);
+    return new ServerConnection(stream, (service, method) => this.#resolve(service, method), this.#max, this.#maxInFlight);
   }
 
   /** Finds the handler, or the Unimplemented answer naming what is missing. */
@@ -122,24 +132,32 @@ class CallContext implements HandlerContext {
 /**
  * One served stream. It owns the stream: close() destroys it, and the stream's end or
  * failure closes it. Emits 'close' (err?: Error) once; never emits 'error'.
+ *
+ * Flow control: it stops reading requests while its answers wait for a peer that does
+ * not read them, and while maxInFlight requests are being handled, so that no peer can
+ * make it hold more than that many calls and one stream buffer of answers.
  */
 export class ServerConnection extends EventEmitter {
   readonly #resolve: Resolver;
   readonly #stream: Duplex;
   readonly #writer: BatchedWriter;
   readonly #max: number;
+  readonly #maxInFlight: number;
   readonly #inFlight = new Map<number, Call>();
+  readonly #reader: FrameReader;
   #lastStreamId = 0;
   #closed = false;
 
-  constructor(stream: Duplex, resolve: Resolver, maxMessageLength: number) {
+  constructor(stream: Duplex, resolve: Resolver, maxMessageLength: number, maxInFlight: number) {
     super();
     this.#resolve = resolve;
     this.#stream = stream;
-    this.#writer = new BatchedWriter(stream);
     this.#max = maxMessageLength;
+    this.#maxInFlight = maxInFlight;
+    this.#writer = new BatchedWriter(stream, (blocked) => (blocked ? this.#reader.hold('answers unread') : this.#reader.release('answers unread')));
     // Unknown message types pass the decoder and are ignored here, as the Go server does for future compatibility.
-    readFrames(stream, new FrameDecoder({ maxMessageLength, oversize: 'skip', unknownTypes: 'pass' }), this, (f) => this.#onFrame(f));
+    const decoder = new FrameDecoder({ maxMessageLength, oversize: 'skip', unknownTypes: 'pass' });
+    this.#reader = new FrameReader(stream, decoder, this, (f) => this.#onFrame(f));
   }
 
   get closed(): boolean {
@@ -223,6 +241,7 @@ export class ServerConnection extends EventEmitter {
       }
     }
     this.#inFlight.set(id, call);
+    if (this.#inFlight.size >= this.#maxInFlight) this.#reader.hold('calls in flight');
     let result: Promise<Uint8Array> | Uint8Array;
     try {
       result = handler(req.payload as Buffer, call.context());
@@ -244,6 +263,7 @@ export class ServerConnection extends EventEmitter {
     if (call.timer) clearTimeout(call.timer);
     if (this.#inFlight.get(id) !== call) return; // the connection closed meanwhile
     this.#inFlight.delete(id);
+    if (this.#inFlight.size < this.#maxInFlight) this.#reader.release('calls in flight');
     if (err === undefined && payload instanceof Uint8Array) {
       // No status on success: what the Go server writes (see the v0.6.1 captures).
       const frame = encodeResponseAfter(HEADER_LENGTH, { payload });

@@ -81,7 +81,9 @@ export class GoMuxConn {
 
 export class GoMux {
   private readonly conns = new Map<number, GoMuxConn>();
-  private pending: Buffer = Buffer.alloc(0);
+  // Bytes received and not yet framed, kept as chunks: joined only once a frame is whole.
+  private chunks: Buffer[] = [];
+  private buffered = 0;
   /** Every ENOMEM a Go reader would have hit on this trunk. */
   readonly enomem: Array<{ connId: number; frameLength: number; capacity: number }> = [];
   closed = false;
@@ -118,16 +120,34 @@ export class GoMux {
   }
 
   private onData(chunk: Buffer): void {
-    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
     for (;;) {
-      if (this.pending.length < 8) return;
-      const id = this.pending.readUInt32BE(0);
-      const length = this.pending.readUInt32BE(4);
-      if (this.pending.length < 8 + length) return;
-      const payload = Buffer.from(this.pending.subarray(8, 8 + length));
-      this.pending = this.pending.subarray(8 + length);
+      if (this.buffered < 8) return;
+      const head = this.take(8, false);
+      const length = head.readUInt32BE(4);
+      if (this.buffered < 8 + length) return;
+      this.take(8, true);
+      const payload = Buffer.from(this.take(length, true));
       // Frames for connections nobody opened are dropped, as the Go reader does.
-      this.conns.get(id)?.deliver(payload);
+      this.conns.get(head.readUInt32BE(0))?.deliver(payload);
     }
+  }
+
+  /** The first n buffered bytes (n <= buffered), removed from the buffer when `consume`. */
+  private take(n: number, consume: boolean): Buffer {
+    if (this.chunks[0]!.length < n) {
+      let length = 0;
+      let k = 0;
+      while (length < n) length += this.chunks[k++]!.length;
+      this.chunks.splice(0, k, Buffer.concat(this.chunks.slice(0, k), length));
+    }
+    const first = this.chunks[0]!;
+    if (consume) {
+      if (first.length > n) this.chunks[0] = first.subarray(n);
+      else this.chunks.shift();
+      this.buffered -= n;
+    }
+    return first.subarray(0, n);
   }
 }
