@@ -75,6 +75,23 @@ export const pluginErrors = {
       `registration of plugin ${plugin} not completed within ${seconds(ms)}: no ${waitingFor(step)} from the runtime at ${at.label}`,
       at.socketPath,
     ),
+  updateTimeout: (at: Endpoint, plugin: string, ms: number, cause: unknown) =>
+    new PluginError(
+      'update',
+      'timeout',
+      `UpdateContainers of plugin ${plugin} got no answer from the runtime at ${at.label} within ${seconds(ms)}`,
+      at.socketPath,
+      { cause },
+    ),
+  /** We, not the runtime, ended the connection: what it sent does not follow the protocol. */
+  malformed: (at: Endpoint, step: PluginStep, cause: Error) =>
+    new PluginError(
+      step,
+      'protocol',
+      `nrictl rejected a malformed message from ${at.label}${step === 'closed' ? '' : ` during ${step}`} and closed the connection: ${cause.message}`,
+      at.socketPath,
+      { cause },
+    ),
   closed: (at: Endpoint, step: PluginStep, cause?: Error) =>
     new PluginError(
       step,

@@ -1,6 +1,6 @@
 // The plugin SDK: connect to a runtime's NRI socket (or the fd it passed), register,
 // subscribe to the events the handlers serve, and talk back with UpdateContainers.
-export { Stub, type StubOptions, type RuntimeInfo } from './stub.js';
+export { Stub, DEFAULT_REQUEST_TIMEOUT_MS, type StubOptions, type RuntimeInfo, type UpdateOptions } from './stub.js';
 export {
   type PluginHandlers,
   type ConfigureResult,

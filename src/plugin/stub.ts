@@ -3,8 +3,8 @@
 import { EventEmitter } from 'node:events';
 import type net from 'node:net';
 import { RUNTIME_SERVICE, RuntimeMethod, formatEventMask, nri, runtimeVintage } from '../api/index.js';
-import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../mux/index.js';
-import { Code, TtrpcClient, TtrpcClosedError, TtrpcError, TtrpcServer, type ServerConnection } from '../ttrpc/index.js';
+import { Mux, MuxProtocolError, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../mux/index.js';
+import { Code, TtrpcClient, TtrpcClosedError, TtrpcError, TtrpcProtocolError, TtrpcServer, type ServerConnection } from '../ttrpc/index.js';
 import { connectTo, endpointOf, resolveTarget } from './connect.js';
 import { PluginError, pluginErrors, type Endpoint, type PluginStep } from './errors.js';
 import { handledEventsMask, subscriptionMask, type PluginHandlers } from './handlers.js';
@@ -35,6 +35,13 @@ export interface RuntimeInfo {
 }
 
 const DEFAULT_REGISTRATION_TIMEOUT_MS = 5000;
+/** containerd's and CRI-O's default, and what runtimes of NRI v0.6 and older (which do not say) apply. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
+
+export interface UpdateOptions {
+  /** How long to wait for the runtime's answer; default the runtime's request timeout (requestTimeoutMs). */
+  timeoutMs?: number;
+}
 
 /**
  * Events: 'configured' (req: nri.ConfigureRequest), 'synchronized', and 'close'
@@ -71,6 +78,7 @@ export class Stub extends EventEmitter {
   #syncContainers: nri.IContainer[] = [];
   #runtime: RuntimeInfo | undefined;
   #events = 0;
+  #requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
 
   constructor(handlers: PluginHandlers, opts: StubOptions = {}) {
     super();
@@ -89,6 +97,16 @@ export class Stub extends EventEmitter {
 
   get runtime(): RuntimeInfo | undefined {
     return this.#runtime;
+  }
+
+  /**
+   * The runtime's request timeout from its Configure request, as Go's stub RequestTimeout():
+   * how long the runtime waits for this plugin's answers, and the default deadline of the
+   * plugin's own calls. DEFAULT_REQUEST_TIMEOUT_MS before Configure, or when the runtime
+   * does not say (NRI v0.6 and older).
+   */
+  get requestTimeoutMs(): number {
+    return this.#requestTimeoutMs;
   }
 
   /** The mask answered to Configure; 0 before that. */
@@ -114,8 +132,11 @@ export class Stub extends EventEmitter {
     return started;
   }
 
-  /** Asks the runtime to update containers; resolves with the updates it failed to apply. */
-  async updateContainers(update: nri.IContainerUpdate[], evict: nri.IContainerEviction[] = []): Promise<nri.IContainerUpdate[]> {
+  /**
+   * Asks the runtime to update containers; resolves with the updates it failed to apply.
+   * Rejects with PluginError reason 'timeout' when no answer comes within the deadline.
+   */
+  async updateContainers(update: nri.IContainerUpdate[], evict: nri.IContainerEviction[] = [], opts: UpdateOptions = {}): Promise<nri.IContainerUpdate[]> {
     const client = this.#client;
     if (!client || !this.#registered || this.#closed) {
       throw new PluginError('update', 'closed', `plugin ${this.fullName} is not registered with the runtime at ${this.#endpoint.label}: start() it first`, this.#endpoint.socketPath);
@@ -123,9 +144,12 @@ export class Stub extends EventEmitter {
     const req = nri.UpdateContainersRequest.encode({ update, evict }).finish();
     let payload: Buffer;
     try {
-      payload = await client.call(RUNTIME_SERVICE, RuntimeMethod.UpdateContainers, req);
+      payload = await client.call(RUNTIME_SERVICE, RuntimeMethod.UpdateContainers, req, { timeoutMs: opts.timeoutMs ?? this.#requestTimeoutMs });
     } catch (err) {
       if (err instanceof TtrpcClosedError) throw pluginErrors.closed(this.#endpoint, 'update', err);
+      if (err instanceof TtrpcError && err.code === Code.DeadlineExceeded) {
+        throw pluginErrors.updateTimeout(this.#endpoint, this.fullName, opts.timeoutMs ?? this.#requestTimeoutMs, err);
+      }
       const why = err instanceof TtrpcError ? err.statusMessage : (err as Error).message;
       throw new PluginError('update', 'rejected', `UpdateContainers of plugin ${this.fullName} failed at ${this.#endpoint.label}: ${why}`, this.#endpoint.socketPath, { cause: err });
     }
@@ -174,6 +198,12 @@ export class Stub extends EventEmitter {
     // RegisterPlugin answer reaches us.
     this.#served = server.serve(mux.open(PLUGIN_SERVICE_CONN));
     this.#client = new TtrpcClient(mux.open(RUNTIME_SERVICE_CONN));
+    // Garbage on one logical connection ends the whole plugin, saying that we refused it.
+    const onProtocolError = (err?: Error) => {
+      if (isProtocolError(err)) mux.close(err);
+    };
+    this.#served.on('close', onProtocolError);
+    this.#client.on('close', onProtocolError);
     void this.#register(this.#client);
   }
 
@@ -193,6 +223,8 @@ export class Stub extends EventEmitter {
   async #configure(req: nri.ConfigureRequest): Promise<nri.IConfigureResponse> {
     const vintage = runtimeVintage(req);
     this.#runtime = { name: req.runtimeName, version: req.runtimeVersion, vintage: vintage.label };
+    const requestBound = Number(req.requestTimeout);
+    if (requestBound > 0) this.#requestTimeoutMs = requestBound;
     const runtimeBound = Number(req.registrationTimeout);
     if (this.#opts.registrationTimeoutMs === undefined && runtimeBound > 0 && !this.#synchronized) {
       this.#armTimer(runtimeBound);
@@ -300,16 +332,25 @@ export class Stub extends EventEmitter {
       w.reject(
         this.#stopping
           ? new PluginError(step, 'closed', `plugin ${this.fullName} was stopped during ${step} (${this.#endpoint.label})`, this.#endpoint.socketPath)
-          : pluginErrors.closed(this.#endpoint, step, cause),
+          : closedError(this.#endpoint, step, cause),
       );
       return;
     }
     if (!this.#synchronized) return; // start() already rejected and said why
-    const err = this.#stopping || this.#shutdownRequested ? undefined : pluginErrors.closed(this.#endpoint, 'closed', cause);
+    const err = this.#stopping || this.#shutdownRequested ? undefined : closedError(this.#endpoint, 'closed', cause);
     try {
       this.#handlers.onClose?.(err);
     } finally {
       this.emit('close', err);
     }
   }
+}
+
+function isProtocolError(err: unknown): err is Error {
+  return err instanceof MuxProtocolError || err instanceof TtrpcProtocolError;
+}
+
+/** Why the connection ended: the runtime dropped us, or we refused what it sent. */
+function closedError(at: Endpoint, step: PluginStep, cause: Error | undefined): PluginError {
+  return isProtocolError(cause) ? pluginErrors.malformed(at, step, cause) : pluginErrors.closed(at, step, cause);
 }

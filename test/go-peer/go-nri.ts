@@ -75,7 +75,12 @@ export interface GoRuntime {
   call<T>(method: string, req: Uint8Array, decode: (b: Buffer) => T): Promise<T>;
 }
 
-export function goRuntime(socket: net.Socket): GoRuntime {
+export interface GoRuntimeOptions {
+  /** Take UpdateContainers requests and never answer them: a runtime that went silent. */
+  stallUpdates?: boolean;
+}
+
+export function goRuntime(socket: net.Socket, opts: GoRuntimeOptions = {}): GoRuntime {
   const mux = new GoMux(socket);
   let registered!: (r: nri.RegisterPluginRequest) => void;
   const rt: GoRuntime = {
@@ -91,7 +96,10 @@ export function goRuntime(socket: net.Socket): GoRuntime {
     RUNTIME_SERVICE,
     (method, payload) => {
       if (method === 'RegisterPlugin') registered(nri.RegisterPluginRequest.decode(payload));
-      if (method === 'UpdateContainers') rt.updates.push(nri.UpdateContainersRequest.decode(payload));
+      if (method === 'UpdateContainers') {
+        rt.updates.push(nri.UpdateContainersRequest.decode(payload));
+        if (opts.stallUpdates) return new Promise<Uint8Array>(() => undefined);
+      }
       return nri.Empty.encode({}).finish();
     },
     (err) => rt.readErrors.push(err),
@@ -100,11 +108,11 @@ export function goRuntime(socket: net.Socket): GoRuntime {
 }
 
 /** Listens like the Go runtime and hands over the first plugin that connects. */
-export async function listenGoRuntime(socketPath: string): Promise<{ accepted: Promise<GoRuntime>; close(): void }> {
+export async function listenGoRuntime(socketPath: string, opts: GoRuntimeOptions = {}): Promise<{ accepted: Promise<GoRuntime>; close(): void }> {
   const server = net.createServer();
   let accept!: (rt: GoRuntime) => void;
   const accepted = new Promise<GoRuntime>((resolve) => (accept = resolve));
-  server.on('connection', (sock) => accept(goRuntime(sock)));
+  server.on('connection', (sock) => accept(goRuntime(sock, opts)));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(socketPath, resolve);
