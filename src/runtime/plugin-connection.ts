@@ -125,8 +125,10 @@ export class PluginConnection extends EventEmitter {
     this.registration = new Promise<void>((resolve, reject) => (this.registered = { resolve, reject }));
     this.registration.catch(() => undefined); // observed by start(); never unhandled
     this.mux = new Mux(socket);
-    this.client = new TtrpcClient(this.mux.open(PLUGIN_SERVICE_CONN));
-    const server = new TtrpcServer();
+    // As strict as the Go runtime: a plugin that frames a message so that Go cannot read
+    // it is dropped here too, with the reason, instead of passing only on the simulator.
+    this.client = new TtrpcClient(this.mux.open(PLUGIN_SERVICE_CONN), { strictGoFraming: true });
+    const server = new TtrpcServer({ strictGoFraming: true });
     server.register(RUNTIME_SERVICE, 'RegisterPlugin', (payload) => this.onRegister(payload));
     server.register(RUNTIME_SERVICE, 'UpdateContainers', (payload) => this.onUpdateContainers(payload));
     this.serverConn = server.serve(this.mux.open(RUNTIME_SERVICE_CONN));

@@ -16,6 +16,8 @@ export interface CallOptions {
 
 export interface TtrpcClientOptions {
   maxMessageLength?: number;
+  /** Refuse framing a Go peer could not read (see FrameReader); for a test bench that must be as strict as Go. */
+  strictGoFraming?: boolean;
   /** Calls waiting for an answer at once; a call past it fails at once with ResourceExhausted. Default DEFAULT_MAX_CALLS_IN_FLIGHT. */
   maxInFlight?: number;
 }
@@ -55,7 +57,8 @@ export class TtrpcClient extends EventEmitter {
     this.#writer = new BatchedWriter(stream);
     this.#max = opts.maxMessageLength ?? MESSAGE_LENGTH_MAX;
     this.#maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_CALLS_IN_FLIGHT;
-    new FrameReader(stream, new FrameDecoder({ maxMessageLength: this.#max, oversize: 'skip' }), this, (f) => this.#onFrame(f));
+    const decoder = new FrameDecoder({ maxMessageLength: this.#max, oversize: 'skip' });
+    new FrameReader(stream, decoder, this, (f) => this.#onFrame(f), opts.strictGoFraming);
   }
 
   get closed(): boolean {

@@ -3,6 +3,7 @@
 // owner cannot take more (flow control).
 import type { Duplex } from 'node:stream';
 import type { DecodedFrame, FrameDecoder } from './frame.js';
+import { GoReadCheck } from './go-read-check.js';
 import { TtrpcProtocolError } from './status.js';
 
 export interface FrameReaderOwner {
@@ -29,8 +30,14 @@ export class FrameReader {
   // a delivery is under way, so the position lives here, not in a loop variable.
   #waiting: DecodedFrame[] = [];
   #next = 0;
+  readonly #goCheck: GoReadCheck | undefined;
 
-  constructor(stream: Duplex, decoder: FrameDecoder, owner: FrameReaderOwner, onFrame: (f: DecodedFrame) => void) {
+  /**
+   * @param strictGoFraming read as a Go peer over a message-preserving transport must: a
+   *   chunk it could not take closes the owner with a TtrpcProtocolError (see go-read-check.ts).
+   */
+  constructor(stream: Duplex, decoder: FrameDecoder, owner: FrameReaderOwner, onFrame: (f: DecodedFrame) => void, strictGoFraming = false) {
+    this.#goCheck = strictGoFraming ? new GoReadCheck() : undefined;
     this.#stream = stream;
     this.#decoder = decoder;
     this.#owner = owner;
@@ -60,6 +67,16 @@ export class FrameReader {
 
   #receive(chunk: Buffer): void {
     if (this.#owner.closed) return;
+    const refused = this.#goCheck?.push(chunk);
+    if (refused) {
+      this.#owner.close(
+        new TtrpcProtocolError(
+          `the peer sent a chunk of ${refused.length} bytes where a Go ttrpc reader offers ${refused.capacity}: ` +
+            'a Go peer fails that read with "cannot allocate memory" and drops the connection (messages must be framed as Go frames them)',
+        ),
+      );
+      return;
+    }
     try {
       const frames = this.#decoder.push(chunk);
       if (this.#waiting.length === 0) this.#waiting = frames;

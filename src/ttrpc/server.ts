@@ -26,6 +26,8 @@ export interface TtrpcServerOptions {
    * until one finishes. Default DEFAULT_MAX_IN_FLIGHT.
    */
   maxInFlight?: number;
+  /** Refuse framing a Go peer could not read (see FrameReader); for a test bench that must be as strict as Go. */
+  strictGoFraming?: boolean;
 }
 
 /** Enough for any NRI peer (a runtime sends one request at a time per plugin), small enough to bound memory. */
@@ -36,10 +38,12 @@ export class TtrpcServer {
   readonly #services = new Map<string, Map<string, Handler>>();
   readonly #max: number;
   readonly #maxInFlight: number;
+  readonly #strictGoFraming: boolean;
 
   constructor(opts: TtrpcServerOptions = {}) {
     this.#max = opts.maxMessageLength ?? MESSAGE_LENGTH_MAX;
     this.#maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    this.#strictGoFraming = opts.strictGoFraming ?? false;
   }
 
   register(service: string, method: string, handler: Handler): void {
@@ -50,7 +54,7 @@ export class TtrpcServer {
   }
 
   serve(stream: Duplex): ServerConnection {
-    return new ServerConnection(stream, (service, method) => this.#resolve(service, method), this.#max, this.#maxInFlight);
+    return new ServerConnection(stream, (service, method) => this.#resolve(service, method), this.#max, this.#maxInFlight, this.#strictGoFraming);
   }
 
   /** Finds the handler, or the Unimplemented answer naming what is missing. */
@@ -148,7 +152,7 @@ export class ServerConnection extends EventEmitter {
   #lastStreamId = 0;
   #closed = false;
 
-  constructor(stream: Duplex, resolve: Resolver, maxMessageLength: number, maxInFlight: number) {
+  constructor(stream: Duplex, resolve: Resolver, maxMessageLength: number, maxInFlight: number, strictGoFraming: boolean) {
     super();
     this.#resolve = resolve;
     this.#stream = stream;
@@ -157,7 +161,7 @@ export class ServerConnection extends EventEmitter {
     this.#writer = new BatchedWriter(stream, (blocked) => (blocked ? this.#reader.hold('answers unread') : this.#reader.release('answers unread')));
     // Unknown message types pass the decoder and are ignored here, as the Go server does for future compatibility.
     const decoder = new FrameDecoder({ maxMessageLength, oversize: 'skip', unknownTypes: 'pass' });
-    this.#reader = new FrameReader(stream, decoder, this, (f) => this.#onFrame(f));
+    this.#reader = new FrameReader(stream, decoder, this, (f) => this.#onFrame(f), strictGoFraming);
   }
 
   get closed(): boolean {

@@ -197,3 +197,34 @@ describe('an SDK plugin, read by a Go runtime', () => {
     expect(rt.readErrors).toEqual([]);
   });
 });
+
+describe('the simulator, as strict as a Go runtime', () => {
+  const env = Array.from({ length: 200 }, (_, i) => ({ key: `VAR_${i}`, value: 'v'.repeat(16) }));
+  const pod = { id: 'pod1', name: 'web', namespace: 'default', uid: 'u1' };
+
+  async function createWith(wholeFrames: boolean) {
+    const s = await sim({ pods: [pod], containers: [] });
+    const plugin = goPlugin(await dial(s.socketPath), 'framer', '20', { createAnswer: { adjust: { env } }, wholeFrames });
+    cleanups.push(() => plugin.close());
+    await waitFor('the plugin to synchronize', () => ofType(s.events, 'synchronized').length > 0);
+    const result = await s.runtime.createContainer('pod1', { id: 'ctr1', podSandboxId: 'pod1', name: 'app' });
+    return { s, result };
+  }
+
+  it('drops a plugin that answers with a 6 KB message in one frame, saying a Go runtime would', async () => {
+    const { s, result } = await createWith(true);
+    const dropped = await waitFor('the plugin to be dropped', () => ofType(s.events, 'dropped')[0]);
+    expect(dropped.plugin).toBe('20-framer');
+    expect(dropped.reason).toMatch(/chunk of \d+ bytes where a Go ttrpc reader offers 4096.*cannot allocate memory/);
+    // As in Go: the container is created without the dropped plugin's adjustment.
+    expect(result.ok).toBe(true);
+    expect((result.ok && result.container.env) || []).not.toContainEqual(expect.stringMatching(/^VAR_0=/));
+  });
+
+  it('takes the same answer framed as Go frames it', async () => {
+    const { s, result } = await createWith(false);
+    expect(ofType(s.events, 'dropped')).toEqual([]);
+    expect(result.ok).toBe(true);
+    expect(result.ok && result.container.env).toContain('VAR_0=vvvvvvvvvvvvvvvv');
+  });
+});

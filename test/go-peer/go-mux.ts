@@ -35,6 +35,11 @@ export class GoMuxConn {
 
   constructor(readonly id: number, private readonly mux: GoMux) {}
 
+  /** Frames received and not yet read. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
   /** conn.Read with a buffer of `capacity` bytes: one frame, or ENOMEM. */
   async read(capacity: number): Promise<Buffer> {
     const frame = await this.next();

@@ -22,7 +22,16 @@ export interface GoPlugin {
   close(): void;
 }
 
-export function goPlugin(socket: net.Socket, name: string, index: string, events = 0x7ff): GoPlugin {
+export interface GoPluginOptions {
+  events?: number;
+  /** The answer to every CreateContainer. */
+  createAnswer?: nri.ICreateContainerResponse;
+  /** Answer in one frame per message, as a Go peer never does (see GoChannel). */
+  wholeFrames?: boolean;
+}
+
+export function goPlugin(socket: net.Socket, name: string, index: string, opts: GoPluginOptions = {}): GoPlugin {
+  const events = opts.events ?? 0x7ff;
   const mux = new GoMux(socket);
   const plugin: GoPlugin = {
     mux,
@@ -47,7 +56,7 @@ export function goPlugin(socket: net.Socket, name: string, index: string, events
         }
         case 'CreateContainer':
           plugin.creates.push(nri.CreateContainerRequest.decode(payload));
-          return nri.CreateContainerResponse.encode({}).finish();
+          return nri.CreateContainerResponse.encode(opts.createAnswer ?? {}).finish();
         default:
           return nri.Empty.encode({}).finish();
       }
@@ -56,6 +65,7 @@ export function goPlugin(socket: net.Socket, name: string, index: string, events
       plugin.readErrors.push(err);
       mux.close('plugin service read failed'); // the Go stub closes the plugin on it
     },
+    opts.wholeFrames,
   );
   const client = new GoClient(mux.open(RUNTIME_CONN));
   plugin.registered = client

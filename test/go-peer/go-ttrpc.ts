@@ -41,7 +41,14 @@ export class GoChannel {
   private readonly reader: GoBufferedReader;
   private readonly writer: GoBufferedWriter;
 
-  constructor(conn: GoMuxConn) {
+  /**
+   * @param wholeFrames write each message as one frame instead, as nrictl did before it
+   *   framed like Go: what a non-Go peer might do, and what a Go reader refuses over 4096 bytes.
+   */
+  constructor(
+    private readonly conn: GoMuxConn,
+    private readonly wholeFrames = false,
+  ) {
     this.reader = new GoBufferedReader(conn);
     this.writer = new GoBufferedWriter(conn);
   }
@@ -59,6 +66,10 @@ export class GoChannel {
     header.writeUInt32BE(payload.length, 0);
     header.writeUInt32BE(streamId, 4);
     header[8] = type;
+    if (this.wholeFrames) {
+      this.conn.write(Buffer.concat([header, payload]));
+      return;
+    }
     this.writer.write(header);
     if (payload.length > 0) this.writer.write(Buffer.from(payload));
     this.writer.flush();
@@ -68,8 +79,8 @@ export class GoChannel {
 export type GoHandler = (method: string, payload: Buffer) => Uint8Array | Promise<Uint8Array>;
 
 /** Serves requests until the connection fails; a read error ends it, as the Go server's receive loop does. */
-export async function goServe(conn: GoMuxConn, service: string, handle: GoHandler, onError: (err: Error) => void): Promise<void> {
-  const ch = new GoChannel(conn);
+export async function goServe(conn: GoMuxConn, service: string, handle: GoHandler, onError: (err: Error) => void, wholeFrames = false): Promise<void> {
+  const ch = new GoChannel(conn, wholeFrames);
   for (;;) {
     let msg: GoMessage;
     try {
