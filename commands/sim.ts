@@ -7,6 +7,7 @@ import { ExitCode } from '../src/cli/exit-codes.js';
 import { outputFlag } from '../src/cli/flags.js';
 import { parseGoDuration } from '../src/checks/runtime-config/duration.js';
 import { RUNTIME_PRESETS } from '../src/runtime/presets.js';
+import { socketPathOverLimit, socketPathTooLongMessage } from '../src/api/socket-path.js';
 import type { Runtime, Scenario, SimEvent } from '../src/runtime/index.js';
 
 export default class Sim extends BaseCommand<typeof Sim> {
@@ -56,6 +57,8 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     const f = this.flags;
     const registrationTimeoutMs = duration('--registration-timeout', f['registration-timeout']);
     const requestTimeoutMs = duration('--request-timeout', f['request-timeout']);
+    const tooLong = f.socket === undefined ? undefined : socketPathOverLimit(f.socket);
+    if (tooLong !== undefined) throw usageError(`--socket: ${socketPathTooLongMessage(f.socket!, tooLong)}; pick a shorter path`);
     const {
       CommandError, DiscoveryError, executeCommand, formatSimEvent, generateScenario, INTERACTIVE_HELP, ListenError, loadScenario, parseCommand,
       Runtime, runScript, runtimeVintage, ScenarioError, SimState, VintageError,
@@ -105,6 +108,7 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       await runtime.start();
     } catch (err) {
       await runtime.stop();
+      if (err instanceof ListenError && err.reason === 'path-too-long') throw usageError(err.message);
       if (err instanceof ListenError || err instanceof DiscoveryError) throw new UserError(err.message);
       throw err;
     }
