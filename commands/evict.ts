@@ -8,12 +8,16 @@ import { outputFlag, pluginIndexFlag, pluginNameFlag, socketFlag } from '../src/
 import { confirmFlags, sendFlagOptions } from '../src/control/cli-flags.js';
 import { simFlag } from '../src/observe/cli-flags.js';
 
+// Why, in src/runtime/README.md (Evictions): the Go adaptation never passes an eviction on.
+const EVICTION_DROPPED =
+  'NRI runtimes accept an eviction and drop it (the Go NRI adaptation in containerd and CRI-O passes none on; NRI v0.6 and older ignore them): the container will keep running. To stop it, use crictl stop or kubectl delete pod.';
+
 export default class Evict extends BaseCommand<typeof Evict> {
-  static override summary = 'Ask the runtime to evict a container through NRI.';
+  static override summary = 'Send a container eviction through NRI (runtimes drop it: see the description).';
 
-  static override description = `Connects to the runtime as a short-lived plugin (by default 99-nrictl-evict), finds the container in the runtime's Synchronize state, asks for confirmation on a terminal, and sends an UpdateContainers request carrying one ContainerEviction with the reason given. What an eviction does, and when, is up to the runtime; nrictl reports whether the container is still listed afterwards.
+  static override description = `Connects to the runtime as a short-lived plugin (by default 99-nrictl-evict), finds the container in the runtime's Synchronize state, asks for confirmation on a terminal, and sends an UpdateContainers request carrying one ContainerEviction with the reason given, then reports whether the container is still listed.
 
-Runtimes with NRI v0.6 or older (containerd 1.7 before 1.7.14, iSulad) accept evictions and ignore them: nrictl warns when the runtime looks that old.
+The runtime will accept the request and ignore the eviction, and nrictl says so before sending. The Go NRI adaptation that containerd and CRI-O embed drops every eviction a plugin sends: an UpdateContainers request reaches the runtime without its evict list, and the evictions in a plugin's answers to CreateContainer and UpdateContainer are dropped when the answers are merged (containerd/nri pkg/adaptation, plugin.go and result.go, every version we could read). Runtimes with NRI v0.6 or older (containerd 1.7 before 1.7.14, iSulad) ignore evictions as well. To stop a container, use the runtime's or the orchestrator's own tools (crictl stop, kubectl delete pod).
 
 <container> is resolved as for nrictl update: full id, unique id prefix, pod/container or namespace/pod/container, or a picker on a terminal.`;
 
@@ -43,7 +47,7 @@ Runtimes with NRI v0.6 or older (containerd 1.7 before 1.7.14, iSulad) accept ev
     if (flags.reason === undefined) throw usageError('--reason is required: say why the container is evicted, e.g. --reason "leaking memory, INC-1234"');
     const reason = flags.reason.trim();
     if (reason === '') throw usageError('--reason is empty: say why the container is evicted');
-    const { containerLabel, containerStillListed, evictionRequest, ignoresEvictions, requestData, sendToContainer, targetHeading } = await import('../src/control/index.js');
+    const { containerLabel, containerStillListed, evictionRequest, requestData, sendToContainer, targetHeading } = await import('../src/control/index.js');
     const { renderDocument } = await import('../src/render/format.js');
     const { containerStateName } = await import('../src/render/nri-view.js');
     const data = flags.output !== 'text';
@@ -58,11 +62,9 @@ Runtimes with NRI v0.6 or older (containerd 1.7 before 1.7.14, iSulad) accept ev
       document: data ? (doc) => void process.stdout.write(renderDocument(doc, format)) : undefined,
       prepare: (t) => {
         const containerId = t.target.container.id ?? '';
-        const runtime = t.session.runtime;
         say(`${targetHeading('Evict', t)}\n  reason: ${reason}\n`);
-        if (ignoresEvictions(runtime)) {
-          process.stderr.write(`${chalk.yellow('Warning')}: ${runtime?.name || 'this runtime'} speaks ${runtime?.vintage}: such runtimes accept evictions and ignore them, so the container will most likely keep running.\n`);
-        }
+        // Part of the preview, before the question: people decide knowing it.
+        say(`${chalk.yellow('Warning')}: ${EVICTION_DROPPED}\n`);
         return {
           request: evictionRequest(containerId, reason),
           question: `Evict ${t.target.name}?`,
@@ -85,7 +87,7 @@ Runtimes with NRI v0.6 or older (containerd 1.7 before 1.7.14, iSulad) accept ev
     }
     say(`${chalk.green('Sent')}: the runtime accepted the eviction request.\n`);
     if (after instanceof Error) say(`Could not take a second Synchronize to see the outcome: ${after.message}\n`);
-    else if (still) say(`A new Synchronize still lists the container (${containerStateName(still.state).toLowerCase()}): the runtime evicts in its own time, if at all.\n`);
+    else if (still) say(`A new Synchronize still lists the container (${containerStateName(still.state).toLowerCase()}): as expected, the runtime did not act on the eviction.\n`);
     else say('A new Synchronize no longer lists the container.\n');
   }
 }

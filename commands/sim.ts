@@ -1,12 +1,12 @@
 // Start-up: only what the flags need is imported here; run() loads the simulator (see validate.ts).
 import { Flags } from '@oclif/core';
-import { createInterface } from 'node:readline';
 import { BaseCommand } from '../src/cli/base-command.js';
 import { UserError, usageError } from '../src/cli/errors.js';
 import { ExitCode } from '../src/cli/exit-codes.js';
 import { outputFlag } from '../src/cli/flags.js';
 import { parseGoDuration } from '../src/checks/runtime-config/duration.js';
 import { RUNTIME_PRESETS } from '../src/runtime/presets.js';
+import { socketPathOverLimit, socketPathTooLongMessage } from '../src/api/socket-path.js';
 import type { Runtime, Scenario, SimEvent } from '../src/runtime/index.js';
 
 export default class Sim extends BaseCommand<typeof Sim> {
@@ -14,7 +14,7 @@ export default class Sim extends BaseCommand<typeof Sim> {
 
   static override description = `Behaves as the NRI adaptation that containerd and CRI-O embed: plugins register, are configured and synchronized with the scenario's pods and containers, then receive lifecycle events in index order. Adjustments are merged (conflicts fail the creation and name both plugins), UpdateContainers requests are applied, and a plugin that hangs past --request-timeout, answers garbage or disconnects is dropped while the others go on.
 
-The socket path is printed first: point a plugin or \`nrictl logs --socket\` at it. Pre-started plugins come from --plugin-path (NN-name executables, launched with the socket on fd 3). With --scenario the script's steps run, then the simulator exits unless --keep-running or --interactive.`;
+The socket path is printed first: point a plugin or \`nrictl logs --socket\` at it. Pre-started plugins come from --plugin-path (NN-name executables, launched with the socket on fd 3). With --scenario the script's steps run (none, if the file has no steps), then the simulator exits unless --keep-running or --interactive; without --scenario it serves until stopped. Ctrl-C or SIGTERM stops it at any time, also while it waits for plugins or reads commands, and removes the socket.`;
 
   static override examples = [
     { description: 'Simulate the sample scenario and watch', command: '<%= config.bin %> <%= command.id %> --scenario examples/demo.yaml --keep-running' },
@@ -43,11 +43,11 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     'runtime-name': Flags.string({ description: 'Runtime name sent in Configure (default nrictl-sim).' }),
     'runtime-version': Flags.string({ description: 'Runtime version sent in Configure (default 0.1.0).' }),
     'wait-for-plugins': Flags.integer({
-      description: 'Before the script starts, wait until this many plugins have registered and synchronized (launched ones included), so a plugin started in another terminal sees every scripted event. Ctrl-C stops waiting.',
+      description: 'Before the script starts, wait until this many plugins have registered and synchronized (launched ones included), so a plugin started in another terminal sees every scripted event.',
       min: 1,
       helpValue: 'N',
     }),
-    'keep-running': Flags.boolean({ description: 'Keep serving plugins after the script is done (until Ctrl-C).' }),
+    'keep-running': Flags.boolean({ description: 'Keep serving plugins after the script is done (until Ctrl-C or SIGTERM).' }),
     interactive: Flags.boolean({ description: 'Read commands from stdin (default when stdin is a terminal and CI is unset).', allowNo: true }),
     output: outputFlag(['text', 'json'] as const, 'text'),
   };
@@ -56,9 +56,11 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     const f = this.flags;
     const registrationTimeoutMs = duration('--registration-timeout', f['registration-timeout']);
     const requestTimeoutMs = duration('--request-timeout', f['request-timeout']);
+    const tooLong = f.socket === undefined ? undefined : socketPathOverLimit(f.socket);
+    if (tooLong !== undefined) throw usageError(`--socket: ${socketPathTooLongMessage(f.socket!, tooLong)}; pick a shorter path`);
     const {
-      CommandError, DiscoveryError, executeCommand, formatSimEvent, generateScenario, INTERACTIVE_HELP, ListenError, loadScenario, parseCommand,
-      Runtime, runScript, runtimeVintage, ScenarioError, SimState, VintageError,
+      DiscoveryError, formatSimEvent, generateScenario, INTERACTIVE_HELP, ListenError, loadScenario, Runtime, runCommandLoop, runScript,
+      runtimeVintage, ScenarioError, SimState, VintageError,
     } = await import('../src/runtime/index.js');
     const preset = RUNTIME_PRESETS[f.preset ?? 'newest']!;
     const nriVersion = f['nri-version'] ?? preset.nriVersion;
@@ -91,59 +93,55 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       runtimeVersion: f['runtime-version'] ?? preset.runtimeVersion,
       nriVersion,
     });
-    // Signals are caught before the socket path is printed: whoever read it may stop us at
-    // once, and the socket and its directory must still be removed.
-    let quit!: () => void;
-    const done = new Promise<void>((resolve) => (quit = resolve));
-    process.once('SIGINT', quit);
-    process.once('SIGTERM', quit);
+    // Ctrl-C and SIGTERM stop the simulator whatever it is doing: starting, waiting for
+    // plugins, running the script, serving or reading commands. They are caught before
+    // the socket path is printed, since whoever reads it may stop us at once, and the
+    // socket and its directory must still be removed.
+    const stop = new AbortController();
+    const onSignal = (): void => stop.abort();
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    const stopped = new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
     // The listening event comes after pre-started plugins start; print the path first anyway.
     const early: SimEvent[] = [];
     let started = false;
     runtime.on('event', (e: SimEvent) => (started || e.type === 'listening' ? show(e) : early.push(e)));
     try {
-      await runtime.start();
-    } catch (err) {
-      await runtime.stop();
-      if (err instanceof ListenError || err instanceof DiscoveryError) throw new UserError(err.message);
-      throw err;
-    }
-    started = true;
-    for (const e of early) show(e);
-
-    if (scenario.steps.length > 0) {
-      const wanted = f['wait-for-plugins'];
-      if (wanted !== undefined) {
-        if (!(await synchronizedPlugins(runtime, wanted, done))) return;
-      } else {
-        // Give plugins started alongside a moment to connect before the script begins.
-        await new Promise((r) => setTimeout(r, 200));
+      try {
+        await runtime.start();
+      } catch (err) {
+        if (err instanceof ListenError && err.reason === 'path-too-long') throw usageError(err.message);
+        if (err instanceof ListenError || err instanceof DiscoveryError) throw new UserError(err.message);
+        throw err;
       }
-      const r = await runScript(runtime, scenario.steps);
-      if (!json) print(`script done: ${r.steps} steps, ${r.failed} failed`);
-    }
-    if (interactive) {
-      if (!json) print(INTERACTIVE_HELP);
-      // End of input ends the loop below once every line read so far has run; quitting
-      // on readline's 'close' instead stopped the runtime under the commands still queued.
-      const rl = createInterface({ input: process.stdin });
-      void (async () => {
-        for await (const line of rl) {
-          try {
-            const out = await executeCommand(runtime, parseCommand(line));
-            if (out === 'quit') break;
-            if (out) print(out);
-          } catch (err) {
-            process.stderr.write(`${err instanceof CommandError ? '' : 'failed: '}${(err as Error).message}\n`);
-          }
+      started = true;
+      for (const e of early) show(e);
+
+      // With --scenario the script runs (even an empty one) and then we are done, unless
+      // told to stay; without one we serve until stopped.
+      const scripted = f.scenario !== undefined;
+      if (scripted && !stop.signal.aborted) {
+        const wanted = f['wait-for-plugins'];
+        // Without a count, plugins started alongside get a moment to connect first.
+        const ready = wanted !== undefined ? synchronizedPlugins(runtime, wanted) : new Promise((r) => setTimeout(r, 200));
+        await Promise.race([ready, stopped]);
+        if (!stop.signal.aborted) {
+          const r = await runScript(runtime, scenario.steps, stop.signal);
+          if (!json) print(`script done: ${r.steps} steps, ${r.failed} failed${stop.signal.aborted ? ' (stopped)' : ''}`);
         }
-        quit();
-      })();
-      await done;
-    } else if (f['keep-running'] || scenario.steps.length === 0) {
-      await done;
+      }
+      if (stop.signal.aborted) return;
+      if (interactive) {
+        if (!json) print(INTERACTIVE_HELP);
+        await runCommandLoop(runtime, process.stdin, { print, printError: (line) => void process.stderr.write(`${line}\n`), signal: stop.signal });
+      } else if (f['keep-running'] || !scripted) {
+        await stopped;
+      }
+    } finally {
+      await runtime.stop();
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
     }
-    await runtime.stop();
   }
 }
 
@@ -153,26 +151,20 @@ function duration(flag: string, text: string): number {
   return ms;
 }
 
-/**
- * Resolves true once `wanted` plugins are live (synchronized and not dropped since), or
- * false if `stop` settles first (Ctrl-C while waiting).
- */
-async function synchronizedPlugins(runtime: Runtime, wanted: number, stop: Promise<void>): Promise<boolean> {
+/** Resolves once `wanted` plugins are live (synchronized and not dropped since); the caller races it against a stop. */
+async function synchronizedPlugins(runtime: Runtime, wanted: number): Promise<void> {
   const live = new Set<string>();
-  let onEvent: (e: SimEvent) => void = () => {};
-  const enough = new Promise<boolean>((resolve) => {
-    onEvent = (e) => {
+  for (const p of runtime.plugins()) live.add(p.name); // plugins() lists the live (synchronized) ones
+  if (live.size >= wanted) return;
+  await new Promise<void>((resolve) => {
+    const onEvent = (e: SimEvent): void => {
       if (e.type === 'synchronized') live.add(e.plugin);
       if (e.type === 'dropped') live.delete(e.plugin);
-      if (live.size >= wanted) resolve(true);
+      if (live.size >= wanted) {
+        runtime.off('event', onEvent);
+        resolve();
+      }
     };
+    runtime.on('event', onEvent);
   });
-  for (const p of runtime.plugins()) live.add(p.name); // plugins() lists the live (synchronized) ones
-  if (live.size >= wanted) return true;
-  runtime.on('event', onEvent);
-  try {
-    return await Promise.race([enough, stop.then(() => false)]);
-  } finally {
-    runtime.off('event', onEvent);
-  }
 }

@@ -3,5 +3,6 @@
 export { nri } from './schema.js';
 export * from './events.js';
 export * from './plugin-name.js';
+export * from './socket-path.js';
 export * from './services.js';
 export * from './optional.js';

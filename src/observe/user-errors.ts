@@ -14,6 +14,8 @@ export function toUserError(err: unknown): unknown {
   if (err instanceof FilterError || err instanceof ScenarioError) return new UserError(err.message, ExitCode.USAGE, { cause: err });
   if (!(err instanceof PluginError)) return err;
   switch (err.reason) {
+    case 'path-too-long':
+      return new UserError(err.message, ExitCode.USAGE, { cause: err });
     case 'no-socket':
       return new UserError(`${err.message} ${SIM_HINT}`, ExitCode.CONNECT, { cause: err });
     case 'permission-denied':

@@ -1,6 +1,7 @@
 // Reaching the runtime: dial its socket, or adopt the connection it handed us as an fd.
 import { stat } from 'node:fs/promises';
 import net from 'node:net';
+import { socketPathOverLimit } from '../api/socket-path.js';
 import { pluginErrors, type Endpoint } from './errors.js';
 
 export const DEFAULT_SOCKET_PATH = '/var/run/nri/nri.sock';
@@ -44,6 +45,9 @@ function adoptFd(target: Extract<ConnectTarget, { kind: 'fd' }>): net.Socket {
 
 function dial(socketPath: string): Promise<net.Socket> {
   const at: Endpoint = { socketPath, label: socketPath };
+  // Node would dial the cut-off path, which may be another socket altogether.
+  const bytes = socketPathOverLimit(socketPath);
+  if (bytes !== undefined) return Promise.reject(pluginErrors.pathTooLong(at, bytes));
   return new Promise((resolve, reject) => {
     const sock = net.connect(socketPath);
     const onError = (err: NodeJS.ErrnoException) => {

@@ -2,12 +2,16 @@
 // names the socket (or inherited fd) and says what to do about it, so a command can
 // print it as it is.
 
+import { socketPathTooLongMessage } from '../api/socket-path.js';
+
 export type PluginStep = 'connect' | 'register' | 'configure' | 'synchronize' | 'update' | 'closed';
 
 export type PluginErrorReason =
   | 'no-socket'
   | 'permission-denied'
   | 'not-a-socket'
+  // The path is longer than a unix socket path can be; nothing was dialled.
+  | 'path-too-long'
   | 'refused'
   | 'rejected'
   | 'timeout'
@@ -54,6 +58,8 @@ export const pluginErrors = {
     new PluginError('connect', 'not-a-socket', `${at.label} is not a socket (${what}): point --socket at the runtime's NRI socket`, at.socketPath, {
       cause,
     }),
+  pathTooLong: (at: Endpoint, bytes: number) =>
+    new PluginError('connect', 'path-too-long', `${socketPathTooLongMessage(at.label, bytes)}: point --socket at a shorter path (a symlink to the directory will do)`, at.socketPath),
   refused: (at: Endpoint, cause?: unknown) =>
     new PluginError(
       'connect',

@@ -79,22 +79,18 @@ export interface UpdateOutcome {
   failed: nri.IContainerUpdate[];
   /** Updates ignored because they named no container. */
   skipped: nri.IContainerUpdate[];
-  evictions: nri.IContainerEviction[];
 }
 
 /**
  * Carries out an UpdateContainers request. An update without a container id is not
  * applied (and is not a failure); one for an unknown container fails unless it asked
- * for ignore_failure. Evictions are recorded for the caller to act on; runtimes of
- * NRI v0.6 and older ignore them (`honourEvictions: false`).
+ * for ignore_failure.
  */
 export function applyUpdates(
   state: SimState,
   updates: nri.IContainerUpdate[] | null | undefined,
-  evictions?: nri.IContainerEviction[] | null,
-  opts: { honourEvictions?: boolean } = {},
 ): UpdateOutcome {
-  const out: UpdateOutcome = { applied: [], failed: [], skipped: [], evictions: [] };
+  const out: UpdateOutcome = { applied: [], failed: [], skipped: [] };
   for (const u of updates ?? []) {
     const id = u.containerId ?? '';
     if (!id) {
@@ -109,6 +105,5 @@ export function applyUpdates(
     if (resources) state.applyLinuxResources(id, resources);
     out.applied.push(id);
   }
-  if (opts.honourEvictions !== false) out.evictions = [...(evictions ?? [])];
   return out;
 }

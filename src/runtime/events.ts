@@ -17,7 +17,16 @@ export type SimEvent = Base &
     | { type: 'invoke'; event: string; plugin: string; rttMs: number; pod?: string; container?: string; via?: 'StateChange' }
     | { type: 'adjusted'; plugin: string; container: string; adjust: nri.IContainerAdjustment }
     | { type: 'updated'; plugin: string; container: string; update: nri.IContainerUpdate; source: UpdateSource; failed: boolean }
-    | { type: 'evicted'; plugin: string; container: string; reason: string; /** false: this runtime vintage ignores evictions */ applied: boolean }
+    | {
+        type: 'evicted';
+        plugin: string;
+        container: string;
+        reason: string;
+        /** Where the plugin asked: its UpdateContainers request, or its answer to CreateContainer / UpdateContainer. */
+        via: 'UpdateContainers' | 'CreateContainer' | 'UpdateContainer';
+        /** Always false: the Go adaptation drops every eviction (src/runtime/README.md). */
+        applied: false;
+      }
     | { type: 'rejected'; plugin: string; container: string; reason: string; message: string }
     | { type: 'conflict'; container: string; field: string; key?: string; plugins: [string, string]; message: string }
     | { type: 'error'; plugin?: string; event?: string; container?: string; message: string }

@@ -5,6 +5,7 @@ export { type SimEvent, type SimEventType, type UpdateSource } from './events.js
 export { formatSimEvent } from './sim-event-line.js';
 export { runScript, runStep, type ScriptResult } from './script.js';
 export { parseCommand, executeCommand, CommandError, INTERACTIVE_HELP, type Command } from './interactive.js';
+export { runCommandLoop, type CommandLoopOptions } from './command-loop.js';
 export { startEmbeddedSimulator, type EmbeddedSimulator } from './embedded.js';
 export { ListenError } from './listener.js';
 export { LaunchError } from './launcher.js';

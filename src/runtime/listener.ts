@@ -6,13 +6,14 @@ import { chmod, lstat, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { socketPathOverLimit, socketPathTooLongMessage } from '../api/socket-path.js';
 
 export class ListenError extends Error {
   override readonly name = 'ListenError';
   constructor(
     message: string,
     readonly socketPath: string,
-    readonly reason: 'unsafe-dir' | 'in-use' | 'not-a-socket' | 'listen',
+    readonly reason: 'unsafe-dir' | 'in-use' | 'not-a-socket' | 'path-too-long' | 'listen',
     options?: { cause?: unknown },
   ) {
     super(message, options);
@@ -32,7 +33,11 @@ export async function listenForPlugins(socketPath: string | undefined, onConnect
     ownDir = await mkdtemp(path.join(os.tmpdir(), 'nrisim-'));
     await chmod(ownDir, 0o700);
     socketPath = path.join(ownDir, 'nri.sock');
+    // A long TMPDIR can make even our own path too long.
+    if (socketPathOverLimit(socketPath) !== undefined) await rm(ownDir, { recursive: true, force: true });
+    refuseTooLong(socketPath);
   } else {
+    refuseTooLong(socketPath);
     await prepareGivenPath(socketPath);
   }
   const server = net.createServer({ pauseOnConnect: false }, onConnection);
@@ -42,6 +47,14 @@ export async function listenForPlugins(socketPath: string | undefined, onConnect
   });
   await chmod(socketPath, 0o600);
   return { server, socketPath, ...(ownDir ? { ownDir } : {}) };
+}
+
+// Checked before anything is made or bound: Node would bind the cut-off path instead.
+function refuseTooLong(socketPath: string): void {
+  const bytes = socketPathOverLimit(socketPath);
+  if (bytes !== undefined) {
+    throw new ListenError(`refusing to listen: ${socketPathTooLongMessage(socketPath, bytes)}; pick a shorter path`, socketPath, 'path-too-long');
+  }
 }
 
 async function prepareGivenPath(socketPath: string): Promise<void> {

@@ -413,7 +413,7 @@ export class Runtime extends EventEmitter {
       this.state.addContainer(proposed);
       if (merged.adjust) applyAdjustment(this.state, id, merged.adjust);
       const created = this.state.setContainerState(id, nri.ContainerState.CONTAINER_CREATED);
-      this.evict(merged.evictions);
+      this.evict(merged.evictions, 'CreateContainer');
       this.applyUpdates('runtime', merged.updates, 'create');
       this.stateChanged('CreateContainer', { pod: podId, container: id }, 'CREATED');
       await this.relayNotice(Event.POST_CREATE_CONTAINER, { pod, container: created }).catch((err) => this.noteError('PostCreateContainer', err, { container: id }));
@@ -447,7 +447,7 @@ export class Runtime extends EventEmitter {
       // The requested update itself is applied even when no plugin touched it.
       const own = merged.updates.find((u) => u.containerId === id);
       const updates = own ? merged.updates : [...merged.updates, { containerId: id, linux: { resources } }];
-      this.evict(merged.evictions);
+      this.evict(merged.evictions, 'UpdateContainer');
       this.applyUpdates('runtime', updates, 'update');
       this.stateChanged('UpdateContainer', { pod: pod.id ?? '', container: id });
       const after = this.state.mustContainer(id);
@@ -488,26 +488,22 @@ export class Runtime extends EventEmitter {
 
   private unsolicitedUpdate(plugin: PluginConnection, req: nri.IUpdateContainersRequest): Promise<nri.IContainerUpdate[]> {
     return this.lock.run(async () => {
-      this.evict((req.evict ?? []).map((e) => ({ containerId: e.containerId ?? '', reason: e.reason ?? '', plugin: plugin.label })));
+      this.evict(
+        (req.evict ?? []).map((e) => ({ containerId: e.containerId ?? '', reason: e.reason ?? '', plugin: plugin.label })),
+        'UpdateContainers',
+      );
       return this.applyUpdates(plugin.label, req.update ?? [], 'unsolicited');
     });
   }
 
   /**
-   * Evictions plugins asked for. Runtimes from v0.7 carry them out: the container is
-   * stopped (the CRI runtime kills it; kubelet then sees it exit). v0.6 and older drop
-   * them without a word; we still say so, marked not applied.
+   * Evictions plugins asked for. The Go adaptation drops them all, in every version we
+   * read: UpdateContainers passes only the updates on, and the merged CreateContainer and
+   * UpdateContainer answers carry no evictions (see src/runtime/README.md), so the
+   * runtime never learns of them. We say so, and leave the container alone.
    */
-  private evict(evictions: Array<{ containerId: string; reason: string; plugin: string }>): void {
-    for (const e of evictions) {
-      const ctr = e.containerId ? this.state.container(e.containerId) : undefined;
-      const applied = this.vintage.evictions && ctr !== undefined;
-      this.report({ type: 'evicted', plugin: e.plugin, container: e.containerId, reason: e.reason, applied });
-      if (applied && ctr!.state !== nri.ContainerState.CONTAINER_STOPPED) {
-        this.state.setContainerState(e.containerId, nri.ContainerState.CONTAINER_STOPPED, 0);
-        this.stateChanged('Evict', { pod: ctr!.podSandboxId ?? '', container: e.containerId }, 'STOPPED');
-      }
-    }
+  private evict(evictions: Array<{ containerId: string; reason: string; plugin: string }>, via: 'UpdateContainers' | 'CreateContainer' | 'UpdateContainer'): void {
+    for (const e of evictions) this.report({ type: 'evicted', plugin: e.plugin, container: e.containerId, reason: e.reason, via, applied: false });
   }
 
   /** Calls every validator plugin in parallel; throws on the first rejection or failure. */

@@ -11,7 +11,7 @@ export interface ScriptResult {
 }
 
 /** Resolves false when the step failed in a way the runtime already reported (a refused creation). */
-export async function runStep(runtime: Runtime, step: Step): Promise<boolean | void> {
+export async function runStep(runtime: Runtime, step: Step, signal?: AbortSignal): Promise<boolean | void> {
   switch (step.kind) {
     case 'run-pod':
       return runtime.runPodSandbox(step.pod);
@@ -36,7 +36,7 @@ export async function runStep(runtime: Runtime, step: Step): Promise<boolean | v
     case 'remove':
       return runtime.removeContainer(step.id);
     case 'sleep':
-      await new Promise((resolve) => setTimeout(resolve, step.ms));
+      await sleep(step.ms, signal);
       return;
   }
 }
@@ -48,11 +48,25 @@ export async function runScript(runtime: Runtime, steps: readonly Step[], signal
     if (signal?.aborted) break;
     n++;
     try {
-      if ((await runStep(runtime, step)) === false) failed++;
+      if ((await runStep(runtime, step, signal)) === false) failed++;
     } catch (err) {
       failed++;
       runtime.emit('event', stamp({ type: 'error', event: `step ${n} (${step.kind})`, message: (err as Error).message }));
     }
   }
   return { steps: n, failed };
+}
+
+/** A scripted pause that a stop (Ctrl-C, SIGTERM) cuts short. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

@@ -26,9 +26,7 @@ export function formatSimEvent(e: SimEvent): string {
     case 'updated':
       return `${t} ${tag(e.failed ? 'update-fail' : 'updated', e.failed ? chalk.red : chalk.yellow)} ${e.container} by ${e.plugin} (${e.source}): ${JSON.stringify(e.update.linux?.resources ?? {})}`;
     case 'evicted':
-      return e.applied
-        ? `${t} ${tag('evicted', chalk.red)} ${e.container} by ${e.plugin}: ${e.reason}`
-        : `${t} ${tag('evict-ignored', chalk.dim)} ${e.container} by ${e.plugin}: ${e.reason} (this runtime vintage ignores evictions)`;
+      return `${t} ${tag('evict-ignored', chalk.dim)} ${e.container} by ${e.plugin} (${e.via}): ${e.reason} ${chalk.dim('(NRI runtimes drop evictions)')}`;
     case 'rejected':
       return `${t} ${tag('rejected', chalk.red)} ${e.message}`;
     case 'conflict':

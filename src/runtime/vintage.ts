@@ -24,8 +24,6 @@ export interface RuntimeVintage {
   perEventRpc: boolean;
   /** Synchronize split over several messages with `more` (v0.7+); before, one message. */
   splitSync: boolean;
-  /** Evictions asked for by plugins are carried out (v0.7+); v0.6 and older ignore them. */
-  evictions: boolean;
   /** UpdatePodSandbox / PostUpdatePodSandbox events (v0.10+). */
   podSandboxUpdates: boolean;
   /** ValidateContainerAdjustment calls to validator plugins (v0.10+). */
@@ -69,7 +67,6 @@ export function runtimeVintage(version: string = NEWEST_NRI_VERSION): RuntimeVin
     knownEventsMask: from(10) ? ALL_EVENTS_MASK : LEGACY_EVENTS_MASK,
     perEventRpc: from(12),
     splitSync: from(7),
-    evictions: from(7),
     podSandboxUpdates: from(10),
     validation: from(10),
     externalNameRule: from(12),

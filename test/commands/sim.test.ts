@@ -2,7 +2,7 @@
 // builds first): output order and formats, the generator, pre-started plugins, stdin
 // control, flag errors and the socket's permissions.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -176,6 +176,15 @@ describe('nrictl sim socket permissions', () => {
     }
     // Cleaned up on exit.
     expect(existsSync(path.dirname(socketPath))).toBe(false);
+  });
+
+  it('refuses a socket path over 107 bytes with exit 2 and one line, leaving nothing at the cut-off path', () => {
+    const dir = mkdtempSync(path.join(tmp, 'long-'));
+    const long = path.join(dir, 'l'.repeat(134 - dir.length - 1));
+    const r = sim(['--socket', long]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([`Error: --socket: socket path ${long} is 134 bytes long; a unix socket path can have at most 107 bytes; pick a shorter path`]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('refuses a socket in a group- or other-writable directory with a clear message', () => {

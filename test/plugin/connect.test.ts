@@ -33,6 +33,28 @@ async function failure(socketPath: string): Promise<PluginError> {
 }
 
 describe('connecting', () => {
+  it('refuses a path longer than 107 bytes instead of dialling its cut-off prefix', async () => {
+    const dir = await tempDir();
+    // A live socket at exactly the first 107 bytes of the long path: what Node would dial.
+    const prefix = path.join(dir, 'p'.repeat(107 - dir.length - 1));
+    const long = `${prefix}${'x'.repeat(134 - 107)}`;
+    let accepted = 0;
+    const server = net.createServer((s) => {
+      accepted++;
+      s.destroy();
+    });
+    await new Promise<void>((r) => server.listen(prefix, r));
+    try {
+      const err = await failure(long);
+      expect(err).toMatchObject({ step: 'connect', reason: 'path-too-long', socketPath: long });
+      expect(err.message).toMatch(new RegExp(`^socket path ${long} is 134 bytes long; a unix socket path can have at most 107 bytes: `));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(accepted).toBe(0);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+
   it('names a missing socket and suggests enabling NRI', async () => {
     const p = path.join(await tempDir(), 'nri.sock');
     const err = await failure(p);

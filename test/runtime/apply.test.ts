@@ -54,10 +54,4 @@ describe('applyUpdates', () => {
     expect(s.container('c1')!.linux!.resources!.memory!.limit).toEqual({ value: 200 });
     expect(s.container('c0')!.linux!.resources!.cpu!.cpus).toBeUndefined();
   });
-
-  it('records evictions unless the runtime vintage ignores them (v0.6 and older)', () => {
-    const ev = [{ containerId: 'c0', reason: 'memory pressure' }];
-    expect(applyUpdates(state(), [], ev).evictions).toEqual(ev);
-    expect(applyUpdates(state(), [], ev, { honourEvictions: false }).evictions).toEqual([]);
-  });
 });

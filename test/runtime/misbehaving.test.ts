@@ -202,4 +202,23 @@ describe('socket', () => {
     const second = new Runtime(new SimState(), { socketPath: sim.socketPath });
     await expect(second.start()).rejects.toThrow(/in use/);
   });
+
+  it('refuses a path longer than a unix socket path can be, before binding anything', async () => {
+    sim = await startSim();
+    const { readdir } = await import('node:fs/promises');
+    const { Runtime } = await import('../../src/runtime/runtime.js');
+    const { SimState } = await import('../../src/runtime/state.js');
+    const { ListenError } = await import('../../src/runtime/listener.js');
+    const long = path.join(sim.dir, `${'s'.repeat(134 - sim.dir.length - 1)}`);
+    expect(Buffer.byteLength(long)).toBe(134);
+    const before = await readdir(sim.dir);
+    const r = new Runtime(new SimState(), { socketPath: long });
+    const err = await r.start().then(() => undefined, (e: unknown) => e);
+    await r.stop();
+    expect(err).toBeInstanceOf(ListenError);
+    expect(err).toMatchObject({ reason: 'path-too-long', socketPath: long });
+    expect((err as Error).message).toBe(`refusing to listen: socket path ${long} is 134 bytes long; a unix socket path can have at most 107 bytes; pick a shorter path`);
+    // Node would have bound the first 107 bytes of the path: nothing may appear there.
+    expect(await readdir(sim.dir)).toEqual(before);
+  });
 });

@@ -30,7 +30,7 @@ containers:
 
 describe('runtimeVintage', () => {
   it('maps versions to behaviour and refuses what it cannot simulate', () => {
-    expect(runtimeVintage('v0.6.1')).toMatchObject({ configureTimeouts: false, perEventRpc: false, knownEventsMask: 0x7ff, evictions: false });
+    expect(runtimeVintage('v0.6.1')).toMatchObject({ configureTimeouts: false, perEventRpc: false, knownEventsMask: 0x7ff, });
     expect(runtimeVintage('0.7')).toMatchObject({ nriVersion: 'v0.7.0', configureTimeouts: true, splitSync: true, validation: false, knownEventsMask: 0x7ff });
     expect(runtimeVintage('v0.10.0')).toMatchObject({ podSandboxUpdates: true, validation: true, perEventRpc: false, externalNameRule: false });
     expect(runtimeVintage()).toMatchObject({ perEventRpc: true, configureNriVersion: true, externalNameRule: true });
@@ -146,25 +146,33 @@ describe('as the newest NRI', () => {
     expect(seen).toEqual(['update pod0', 'post-update pod0']);
   });
 
-  it('carries out evictions: the container is stopped', async () => {
+  // As the Go adaptation: plugin.go UpdateContainers passes only req.Update to the runtime.
+  it('ignores an unsolicited eviction: the request succeeds and the container keeps running', async () => {
     sim = await perTest.start(ONE_POD);
     const s = plugin('evicter', '10', { startContainer: () => undefined });
     await s.start();
     await waitForPlugin(sim, '10-evicter');
-    await s.updateContainers([], [{ containerId: 'ctr1', reason: 'noisy neighbour' }]);
-    expect(ofType(sim.events, 'evicted')[0]).toMatchObject({ plugin: '10-evicter', container: 'ctr1', applied: true });
-    expect(sim.runtime.state.mustContainer('ctr1').state).toBe(nri.ContainerState.CONTAINER_STOPPED);
-    expect(sim.runtime.state.mustContainer('ctr0').state).toBe(nri.ContainerState.CONTAINER_RUNNING);
+    const failed = await s.updateContainers([], [{ containerId: 'ctr1', reason: 'noisy neighbour' }]);
+    expect(failed).toEqual([]);
+    expect(ofType(sim.events, 'evicted')).toEqual([
+      expect.objectContaining({ plugin: '10-evicter', container: 'ctr1', reason: 'noisy neighbour', via: 'UpdateContainers', applied: false }),
+    ]);
+    expect(sim.runtime.state.mustContainer('ctr1').state).toBe(nri.ContainerState.CONTAINER_RUNNING);
+    expect(ofType(sim.events, 'state-changed').filter((e) => e.container === 'ctr1')).toEqual([]);
   });
 
-  it('stops a container a CreateContainer answer asks to evict', async () => {
+  // As the Go adaptation: result.go merges only Adjust and Update of the answers and builds
+  // CreateContainerResponse / UpdateContainerResponse without Evict.
+  it('drops an eviction returned in a CreateContainer answer as well', async () => {
     sim = await perTest.start(ONE_POD);
     const s = plugin('evicter', '10', { createContainer: () => ({ evict: [{ containerId: 'ctr0', reason: 'make room' }] }) });
     await s.start();
     await waitForPlugin(sim, '10-evicter');
     const r = await sim.runtime.createContainer('pod0', { id: 'ctr9', name: 'new' });
     expect(r.ok).toBe(true);
-    expect(sim.runtime.state.mustContainer('ctr0').state).toBe(nri.ContainerState.CONTAINER_STOPPED);
+    expect(ofType(sim.events, 'evicted')).toEqual([expect.objectContaining({ container: 'ctr0', reason: 'make room', via: 'CreateContainer', applied: false })]);
+    expect(sim.runtime.state.mustContainer('ctr0').state).toBe(nri.ContainerState.CONTAINER_RUNNING);
+    expect(ofType(sim.events, 'state-changed').filter((e) => e.container === 'ctr0')).toEqual([]);
   });
 });
 
