@@ -5,23 +5,13 @@
 // The trunk and ttrpc framing are split here with a few lines of DataView code on
 // purpose: this test is about the NRI payloads, and must not depend on src/mux being
 // right. The ttrpc envelopes are decoded with src/ttrpc's codec.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { methodTypes, nri, type MessageClass } from '../../src/api/index.js';
 import { decodeRequest, decodeResponse } from '../../src/ttrpc/index.js';
+import { nriV061, nriV061Missing, type NriV061File } from '../fixtures/index.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-
-function findFixtureDir(): string | undefined {
-  const candidates = [resolve(here, '../../../shared/fixtures/nri-v0.6.1')];
-  const env = process.env.NRICTL_FIXTURES;
-  if (env) candidates.push(resolve(env, 'nri-v0.6.1'), resolve(env));
-  return candidates.find((d) => existsSync(join(d, 'session-1.txt')));
-}
-
-const fixtureDir = findFixtureDir();
+const missing = nriV061Missing();
 const SESSIONS = ['session-1', 'session-2'] as const;
 type Direction = 'plugin2rt' | 'rt2plugin';
 
@@ -34,8 +24,8 @@ interface WireMessage {
 }
 
 /** Per direction file: strip the 8-byte trunk headers, concatenate per connection, cut 10-byte-header ttrpc messages. */
-function splitCapture(file: string, dir: Direction): WireMessage[] {
-  const bytes = readFileSync(file);
+function splitCapture(file: NriV061File, dir: Direction): WireMessage[] {
+  const bytes = readFileSync(nriV061(file));
   const perConn = new Map<number, Buffer[]>();
   let off = 0;
   while (off < bytes.length) {
@@ -74,10 +64,10 @@ interface Expected {
 }
 
 /** The reference decode: "msg #.. dir=.. conn=N(..) stream=S type=X(n) .. method=svc/m" then "payload <type>: <json>". */
-function readReference(file: string): Expected[] {
+function readReference(file: NriV061File): Expected[] {
   const out: Expected[] = [];
   let head: Omit<Expected, 'payloadType' | 'json'> | undefined;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
+  for (const line of readFileSync(nriV061(file), 'utf8').split('\n')) {
     const m = /^msg #\d+ dir=(\w+) conn=(\d+)\(\w+\) stream=(\d+) type=\w+\((\d+)\).* method=(\S+)$/.exec(line);
     if (m) {
       head = { dir: m[1] as Direction, conn: Number(m[2]), stream: Number(m[3]), type: Number(m[4]), method: m[5]! };
@@ -109,33 +99,46 @@ function toCamel(v: unknown, isMap = false): unknown {
 
 const TYPE_PREFIX = 'nri.pkg.api.v1alpha1.';
 
-describe.skipIf(!fixtureDir)(`NRI v0.6.1 wire captures${fixtureDir ? '' : ' (skipped: fixtures not found next to the repository nor in NRICTL_FIXTURES)'}`, () => {
+interface Decoded {
+  wire: WireMessage;
+  call: { service: string; method: string };
+  cls: MessageClass;
+  payload: Buffer;
+  message: unknown;
+}
+
+/** Every message of one session, decoded with the NRI type its method names. */
+function decodeSession(session: (typeof SESSIONS)[number]): Decoded[] {
+  const messages = [...splitCapture(`${session}-plugin2rt.bin`, 'plugin2rt'), ...splitCapture(`${session}-rt2plugin.bin`, 'rt2plugin')];
+  // Requests name the method; a response on the same connection and stream id answers it.
+  const methodOf = new Map<string, { service: string; method: string }>();
+  for (const m of messages) {
+    if (m.type !== 1) continue;
+    const req = decodeRequest(m.body);
+    methodOf.set(`${m.conn}/${m.stream}`, { service: req.service, method: req.method });
+  }
+  return messages.map((m) => {
+    const call = methodOf.get(`${m.conn}/${m.stream}`);
+    if (!call) throw new Error(`${session} ${m.dir} conn ${m.conn} stream ${m.stream}: no request for this stream`);
+    const types = methodTypes(call.service, call.method);
+    if (!types) throw new Error(`${session}: no NRI types for ${call.service}/${call.method}`);
+    const isRequest = m.type === 1;
+    const payload = isRequest ? decodeRequest(m.body).payload : decodeResponse(m.body).payload;
+    const cls = isRequest ? types.request : types.response;
+    return { wire: m, call, cls, payload: Buffer.from(payload), message: cls.decode(payload) };
+  });
+}
+
+// The captures are read in beforeAll, never while the suite is collected: a checkout
+// without them then skips this suite with its reason instead of crashing collection.
+describe.skipIf(missing !== undefined)(`NRI v0.6.1 wire captures${missing ? ` (skipped: ${missing})` : ''}`, () => {
   for (const session of SESSIONS) {
     describe(session, () => {
-      const dir = fixtureDir!;
-      const messages = [
-        ...splitCapture(join(dir, `${session}-plugin2rt.bin`), 'plugin2rt'),
-        ...splitCapture(join(dir, `${session}-rt2plugin.bin`), 'rt2plugin'),
-      ];
-      const reference = readReference(join(dir, `${session}.txt`));
-
-      // Requests name the method; a response on the same connection and stream id answers it.
-      const methodOf = new Map<string, { service: string; method: string }>();
-      for (const m of messages) {
-        if (m.type !== 1) continue;
-        const req = decodeRequest(m.body);
-        methodOf.set(`${m.conn}/${m.stream}`, { service: req.service, method: req.method });
-      }
-
-      const decoded = messages.map((m) => {
-        const call = methodOf.get(`${m.conn}/${m.stream}`);
-        if (!call) throw new Error(`${session} ${m.dir} conn ${m.conn} stream ${m.stream}: no request for this stream`);
-        const types = methodTypes(call.service, call.method);
-        if (!types) throw new Error(`${session}: no NRI types for ${call.service}/${call.method}`);
-        const isRequest = m.type === 1;
-        const payload = isRequest ? decodeRequest(m.body).payload : decodeResponse(m.body).payload;
-        const cls = isRequest ? types.request : types.response;
-        return { wire: m, call, cls, payload: Buffer.from(payload), message: cls.decode(payload) };
+      let reference: Expected[] = [];
+      let decoded: Decoded[] = [];
+      beforeAll(() => {
+        reference = readReference(`${session}.txt`);
+        decoded = decodeSession(session);
       });
 
       it('splits every capture into the messages of the reference decode', () => {

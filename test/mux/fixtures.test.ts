@@ -1,20 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MuxDecoder, encodeMuxHeader, type MuxFrame } from '../../src/mux/index.js';
+import { nriV061, nriV061Missing } from '../fixtures/index.js';
 
 // Real captures between a Go NRI v0.6.1 runtime and Go plugins (see the README next to them).
-const here = path.dirname(fileURLToPath(import.meta.url));
-const candidates = [
-  path.resolve(here, '../../../shared/fixtures/nri-v0.6.1'),
-  ...(process.env.NRICTL_FIXTURES ? [path.resolve(process.env.NRICTL_FIXTURES, 'nri-v0.6.1'), process.env.NRICTL_FIXTURES] : []),
-];
-const fixtureDir = candidates.find((dir) => existsSync(path.join(dir, 'session-1.txt')));
-const skipReason = `NRI v0.6.1 wire captures not found (looked in ${candidates.join(', ')}; set NRICTL_FIXTURES)`;
+const missing = nriV061Missing();
 
 type Direction = 'plugin2rt' | 'rt2plugin';
-const sessions = [1, 2];
+const sessions = [1, 2] as const;
 const directions: Direction[] = ['plugin2rt', 'rt2plugin'];
 
 interface ListedFrame {
@@ -62,14 +55,13 @@ function decodeIn(pieces: Buffer[]): MuxFrame[] {
   return frames;
 }
 
-describe.skipIf(!fixtureDir)(`mux frames of the NRI v0.6.1 captures${fixtureDir ? '' : ` (skipped: ${skipReason})`}`, () => {
+describe.skipIf(missing !== undefined)(`mux frames of the NRI v0.6.1 captures${missing ? ` (skipped: ${missing})` : ''}`, () => {
   for (const session of sessions) {
     for (const direction of directions) {
       it(`session ${session} ${direction}: frames match the listing, whole and as the kernel split them`, () => {
-        const dir = fixtureDir!;
-        const bytes = readFileSync(path.join(dir, `session-${session}-${direction}.bin`));
-        const listing = listedFrames(readFileSync(path.join(dir, `session-${session}.txt`), 'utf8'), direction);
-        const sizes = readSizes(readFileSync(path.join(dir, `session-${session}-chunks.tsv`), 'utf8'), direction);
+        const bytes = readFileSync(nriV061(`session-${session}-${direction}.bin`));
+        const listing = listedFrames(readFileSync(nriV061(`session-${session}.txt`), 'utf8'), direction);
+        const sizes = readSizes(readFileSync(nriV061(`session-${session}-chunks.tsv`), 'utf8'), direction);
         expect(listing.length).toBeGreaterThan(0);
         expect(sizes.reduce((a, b) => a + b, 0)).toBe(bytes.length);
 

@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { nri } from '../../src/api/index.js';
 import { ScenarioError } from '../../src/runtime/errors.js';
 import { loadScenario, parseScenario } from '../../src/runtime/scenario.js';
+import { nriV061 } from '../fixtures/index.js';
 
-const FIXTURE = '/work/shared/fixtures/nri-v0.6.1/scenario.json';
+const FIXTURE = nriV061('scenario.json');
 const DEMO = path.join(import.meta.dirname, '../../examples/demo.yaml');
 
 function errorOf(text: string): ScenarioError {

@@ -9,9 +9,8 @@ import { loadScenario, parseScenario } from '../../src/runtime/scenario.js';
 import { runScript } from '../../src/runtime/script.js';
 import { runtimeVintage, VintageError } from '../../src/runtime/vintage.js';
 import { connectRawPlugin } from './raw-plugin.js';
+import { nriV061 } from '../fixtures/index.js';
 import { ofType, simPerTest, waitFor, waitForPlugin, type Sim } from './helpers.js';
-
-const FIXTURES = '/work/shared/fixtures/nri-v0.6.1';
 
 const perTest = simPerTest();
 let sim: Sim | undefined;
@@ -179,7 +178,7 @@ describe('as the newest NRI', () => {
 describe('the v0.6.1 capture', () => {
   // The runtime-to-plugin methods of session-1 in order, StateChange shown by its event.
   function capturedSequence(): string[] {
-    const text = readFileSync(`${FIXTURES}/session-1.txt`, 'utf8').split('\n');
+    const text = readFileSync(nriV061('session-1.txt'), 'utf8').split('\n');
     const out: string[] = [];
     for (let i = 0; i < text.length; i++) {
       const m = /dir=rt2plugin conn=1\(PluginService\) .*type=REQUEST.* method=nri\.pkg\.api\.v1alpha1\.Plugin\/(\w+)/.exec(text[i]!);
@@ -196,7 +195,7 @@ describe('the v0.6.1 capture', () => {
     const expected = capturedSequence();
     // Configure, Synchronize and the 11 lifecycle events of the capture.
     expect(expected.length).toBe(13);
-    const scenario = await loadScenario(`${FIXTURES}/scenario.json`);
+    const scenario = await loadScenario(nriV061('scenario.json'));
     // The events the capture shows, on the pod and container it names.
     const steps = parseScenario(
       `

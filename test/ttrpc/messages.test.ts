@@ -11,12 +11,11 @@ import {
   encodeResponse,
   type DecodedFrame,
 } from '../../src/ttrpc/index.js';
-
-const FIXTURES = '/work/shared/fixtures/nri-v0.6.1';
+import { nriV061, type NriV061File } from '../fixtures/index.js';
 
 /** The ttrpc frames of one captured direction, per mux connection (the 8-byte mux header parsed inline). */
-function capturedFrames(file: string): Map<number, DecodedFrame[]> {
-  const bytes = readFileSync(`${FIXTURES}/${file}`);
+function capturedFrames(file: NriV061File): Map<number, DecodedFrame[]> {
+  const bytes = readFileSync(nriV061(file));
   const decoders = new Map<number, FrameDecoder>();
   const out = new Map<number, DecodedFrame[]>();
   for (let off = 0; off < bytes.length; ) {
@@ -46,11 +45,11 @@ describe('messages against the Go NRI v0.6.1 captures', () => {
   });
 
   it('decodes every runtime request and plugin response, and re-encodes each byte for byte', () => {
-    const sessions = ['session-1', 'session-2'];
+    const sessions = ['session-1', 'session-2'] as const;
     let requests = 0;
     let responses = 0;
     for (const s of sessions) {
-      for (const dir of ['plugin2rt', 'rt2plugin']) {
+      for (const dir of ['plugin2rt', 'rt2plugin'] as const) {
         for (const [, frames] of capturedFrames(`${s}-${dir}.bin`)) {
           for (const f of frames) {
             if (f.header.type === MessageType.Request) {
