@@ -1,0 +1,72 @@
+// scripts/run-tests.mjs is what CI reads: its closing line must report a failure whenever
+// the exit code does. It runs here on tiny test files in a temporary directory, each run
+// with its own vitest config, so the real suite is not involved.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const script = fileURLToPath(new URL('../../scripts/run-tests.mjs', import.meta.url));
+// The form CI greps for: an optional "word:", then "N passed, N failed", then optionally ", N skipped".
+const CLOSING = /^(?:\w+: )?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?/;
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'nrictl-run-tests-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Writes the given test files (globals on: files outside the repo cannot import vitest) and runs the script on them. */
+function runOn(files: Record<string, string>, config = "export default { test: { globals: true, include: ['*.test.mjs'] } };\n"): { status: number | null; last: string } {
+  writeFileSync(join(dir, 'vitest.config.mjs'), config);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  // The inner vitest must not believe it runs inside this worker.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST')));
+  const r = spawnSync(process.execPath, [script, '--config', join(dir, 'vitest.config.mjs'), '--root', dir], { encoding: 'utf8', env, timeout: 60_000 });
+  const lines = r.stdout.trimEnd().split('\n');
+  return { status: r.status, last: lines[lines.length - 1]! };
+}
+
+function expectHonest({ status, last }: { status: number | null; last: string }): void {
+  const m = CLOSING.exec(last);
+  expect(m, `closing line "${last}"`).not.toBeNull();
+  expect(Number(m![2]) > 0, `"${last}" with exit code ${status}`).toBe(status !== 0);
+}
+
+const PASSING = "it('passes', () => { expect(1).toBe(1); });\nit.skip('is skipped', () => {});\n";
+
+describe('scripts/run-tests.mjs', () => {
+  it('closes with the counts and exits 0 when everything passes', () => {
+    const r = runOn({ 'ok.test.mjs': PASSING });
+    expect(r).toEqual({ status: 0, last: 'tests: 1 passed, 0 failed, 1 skipped' });
+    expectHonest(r);
+  });
+
+  it('counts a test file that fails to load as a failure, not "0 failed"', () => {
+    const r = runOn({ 'ok.test.mjs': PASSING, 'broken.test.mjs': "throw new Error('cannot load');\n" });
+    expect(r).toEqual({ status: 1, last: 'tests: 1 passed, 1 failed, 1 skipped (1 test file failed to run)' });
+    expectHonest(r);
+  });
+
+  it('counts failed tests, suites whose hook threw and errors outside any test', () => {
+    const r = runOn({
+      'mixed.test.mjs': [
+        "it('passes', () => { expect(1).toBe(1); });",
+        "it('fails', () => { expect(1).toBe(2); });",
+        "describe('hook', () => { beforeAll(() => { throw new Error('hook broke'); }); it('never runs', () => { expect(1).toBe(1); }); });",
+      ].join('\n'),
+      'late.test.mjs': "it('passes, then throws later', () => { setTimeout(() => { throw new Error('late'); }, 0); expect(1).toBe(1); });\n",
+    });
+    expect(r).toEqual({ status: 1, last: 'tests: 2 passed, 3 failed, 1 skipped (1 suite failed outside its tests, 1 error outside any test)' });
+    expectHonest(r);
+  });
+
+  it('reports a failure when vitest stops before reporting anything', () => {
+    const r = runOn({ 'ok.test.mjs': PASSING }, "throw new Error('broken config');\n");
+    expect(r.status).not.toBe(0);
+    expect(r.last).toMatch(/^tests: 0 passed, 1 failed, 0 skipped \(vitest exited with code \d+ before reporting any result; see above\)$/);
+    expectHonest(r);
+  });
+});
