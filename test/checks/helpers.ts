@@ -1,11 +1,23 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const AS_ROOT = process.getuid?.() === 0;
-export const NOT_ROOT_REASON = 'owner checks need root: run the tests as root to chown files to another uid';
+/** How notRootOwned made its files belong to someone else, for test names. */
+export const NOT_ROOT_HOW = AS_ROOT ? 'chowned to uid 1234' : `created by uid ${process.getuid?.()}`;
+
+/**
+ * Makes the paths belong to a uid other than root: root chowns them to 1234, anyone
+ * else already owns what it created. The owner checks then run either way.
+ */
+export function notRootOwned(...paths: string[]): void {
+  for (const path of paths) {
+    if (AS_ROOT) chownSync(path, 1234, 1234);
+    else if (statSync(path).uid === 0) throw new Error(`${path} belongs to root; a test that is not root cannot give it away`);
+  }
+}
 
 export function tempDir(prefix = 'nrick-'): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
