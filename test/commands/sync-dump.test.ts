@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { generateScenario } from '../../src/runtime/generate.js';
+import { MODE_BOUND_UNAVAILABLE, modeBound } from '../support/mode-bound.js';
 import { BIN, demoState, runCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
 
 let sim: SimHandle;
@@ -213,16 +214,15 @@ describe('nrictl sync dump errors', () => {
     expect(r.stderr).toContain(`connection refused at ${stale}: the runtime is not listening (stale socket?)`);
   });
 
-  it('permission denied on the socket: exit 4, run as root or as the owner', async () => {
-    // The simulator's socket is 0600 in a 0700 directory, like a runtime's. Root reads
-    // through modes, so as root the CLI runs as nobody; otherwise the socket is chmod 000.
-    const asRoot = process.getuid?.() === 0;
-    if (!asRoot) chmodSync(sim.socketPath, 0o000);
+  it.skipIf(MODE_BOUND_UNAVAILABLE !== undefined)(`permission denied on the socket: exit 4, run as root or as the owner${MODE_BOUND_UNAVAILABLE ? ` (skipped: ${MODE_BOUND_UNAVAILABLE})` : ''}`, async () => {
+    // The simulator's socket, chmod 000: connect() needs write permission on it, which
+    // nobody has. The CLI runs as a process file modes apply to, root or not (mode-bound.ts).
+    chmodSync(sim.socketPath, 0o000);
     try {
       const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const c = spawn(process.execPath, [BIN, 'sync', 'dump', '--socket', sim.socketPath], {
+        const cli = modeBound(process.execPath, [BIN, 'sync', 'dump', '--socket', sim.socketPath]);
+        const c = spawn(cli.command, cli.args, {
           env: { ...process.env, NODE_ENV: 'production', NO_COLOR: '1', HOME: os.tmpdir() },
-          ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
           stdio: ['ignore', 'ignore', 'pipe'],
         });
         let stderr = '';
@@ -232,7 +232,7 @@ describe('nrictl sync dump errors', () => {
       expect(r.code).toBe(4);
       expect(r.stderr.trim()).toBe(`Error: permission denied on ${sim.socketPath}: run as root or as the socket's owner`);
     } finally {
-      if (!asRoot) chmodSync(sim.socketPath, 0o600);
+      chmodSync(sim.socketPath, 0o600);
     }
   });
 

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PluginError, Stub, connectTo, pluginIdentity, resolveTarget } from '../../src/plugin/index.js';
 import { PluginNameError } from '../../src/api/index.js';
+import { MODE_BOUND_UNAVAILABLE, modeBound } from '../support/mode-bound.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dirs: string[] = [];
@@ -86,20 +87,16 @@ describe('connecting', () => {
     expect(err.message).toBe(`connection refused at ${p}: the runtime is not listening (stale socket?)`);
   });
 
-  const nobody = canSwitchToNobody();
-  it.skipIf(!nobody)('reports permission denied when another user cannot open the socket (needs root and setpriv)', async () => {
-    const dir = await tempDir();
-    await chmod(dir, 0o755);
-    const p = path.join(dir, 'nri.sock');
+  // A listening socket with mode 000: connect() needs write permission on it, which nobody
+  // has; the child is one file modes apply to, whoever runs the tests (see mode-bound.ts).
+  it.skipIf(MODE_BOUND_UNAVAILABLE !== undefined)(`reports permission denied when the caller may not open the socket${MODE_BOUND_UNAVAILABLE ? ` (skipped: ${MODE_BOUND_UNAVAILABLE})` : ''}`, async () => {
+    const p = path.join(await tempDir(), 'nri.sock');
     const server = net.createServer();
     await new Promise<void>((resolve) => server.listen(p, resolve));
     try {
       await chmod(p, 0o000);
-      const out = execFileSync(
-        'setpriv',
-        ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '--import', 'tsx', path.join(here, 'fixtures/try-connect.ts'), p],
-        { cwd: path.join(here, '../..'), env: { ...process.env, HOME: '/tmp' }, encoding: 'utf8' },
-      );
+      const child = modeBound(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures/try-connect.ts'), p]);
+      const out = execFileSync(child.command, child.args, { cwd: path.join(here, '../..'), encoding: 'utf8' });
       const result = JSON.parse(out.trim().split('\n').pop()!) as { reason: string; message: string; isPluginError: boolean };
       expect(result).toMatchObject({ reason: 'permission-denied', isPluginError: true });
       expect(result.message).toBe(`permission denied on ${p}: run as root or as the socket's owner`);
@@ -143,8 +140,3 @@ describe('plugin identity', () => {
   });
 });
 
-function canSwitchToNobody(): boolean {
-  if (process.getuid?.() !== 0) return false;
-  const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'true']);
-  return r.status === 0;
-}
