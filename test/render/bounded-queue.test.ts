@@ -86,7 +86,7 @@ describe('BoundedOutputQueue on a pipe nobody reads', () => {
 // util-linux `script` gives the child a real pseudo-terminal and copies it to a pipe we never read.
 const hasScript = ['/usr/bin/script', '/bin/script'].some((p) => existsSync(p));
 
-describe.skipIf(!hasScript)('BoundedOutputQueue on a terminal that stopped reading', () => {
+describe.skipIf(!hasScript)(`BoundedOutputQueue on a terminal that stopped reading${hasScript ? '' : ' (skipped: needs script(1) from util-linux)'}`, () => {
   async function floodStuckTerminal(mode: 'async' | 'sink'): Promise<{ pid: number; isTTY: boolean; switched: boolean; pushed: number; written: number; dropped: number; pending: number }> {
     const dir = await mkdtemp(join(tmpdir(), 'nrq-tty-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
@@ -110,7 +110,7 @@ describe.skipIf(!hasScript)('BoundedOutputQueue on a terminal that stopped readi
     expect(r.dropped).toBe(r.pushed - r.written - r.pending);
   });
 
-  it.skipIf(!existsSync('/proc/self/stat'))('lets the process exit through the sink `logs` uses while the terminal is stuck', async () => {
+  it.skipIf(!existsSync('/proc/self/stat'))('lets the process exit through the sink `logs` uses while the terminal is stuck (needs /proc)', async () => {
     const r = await floodStuckTerminal('sink');
     expect(r.isTTY).toBe(true);
     expect(r.dropped).toBe(r.pushed - r.written - r.pending);

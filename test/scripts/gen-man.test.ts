@@ -115,7 +115,7 @@ describe('scripts/gen-man.mjs', () => {
     expect(run().stderr).toMatch(/not found; run `npm run build && npx oclif manifest`/);
   });
 
-  it.skipIf(spawnSync('groff', ['--version']).status !== 0)('produces pages groff reads without warnings', () => {
+  it.skipIf(spawnSync('groff', ['--version']).status !== 0)('produces pages groff reads without warnings (needs groff)', () => {
     run();
     for (const page of readdirSync(join(dir, 'man'))) {
       const r = spawnSync('groff', ['-man', '-ww', '-z', join(dir, 'man', page)], { encoding: 'utf8' });
