@@ -14,7 +14,7 @@ import type { Finding } from '../src/checks/finding.js';
 export default class Doctor extends BaseCommand<typeof Doctor> {
   static override summary = 'Check the node\'s whole NRI set-up, then confirm the runtime answers.';
 
-  static override description = `Finds the runtime's configuration (containerd's config.toml, CRI-O's crio.conf and drop-ins, iSulad's daemon.json), takes the plugin directory, plugin configuration directory and socket it uses (the defaults where it says nothing), and runs against them what validate and lint run: the plugin directory, the configuration files, the runtime's NRI settings. Checks the socket: it exists, is a socket, belongs to root, allows nothing beyond 0600, and sits in a directory only root can write. Then registers as a transient plugin (by default 99-nrictl-doctor), takes the Synchronize state and disconnects, to confirm that the runtime answers; prints its name, version and NRI generation, the number of pods and containers, and a verdict: healthy, warnings or broken, and why.
+  static override description = `Finds the runtime's configuration (containerd's config.toml, CRI-O's crio.conf and drop-ins, iSulad's daemon.json), takes the plugin directory, plugin configuration directory and socket it uses (the defaults where it says nothing), and runs against them what validate and lint run: the plugin directory, the configuration files, the runtime's NRI settings. Checks the socket: it exists, is a socket, belongs to root, and nobody else can connect to it (that takes write permission on the socket and a way through every directory above it) or replace it (a directory on the way that others can write or that another user owns); the runtimes' own 0755 socket in a root-owned directory passes. Then registers as a transient plugin (by default 99-nrictl-doctor), takes the Synchronize state and disconnects, to confirm that the runtime answers; prints its name, version and NRI generation, the number of pods and containers, and a verdict: healthy, warnings or broken, and why.
 
 Exit status: 0 without errors, 1 with errors (the runtime not answering is one), 3 with warnings only under --strict, 2 when a --runtime-config file cannot be read.`;
 
@@ -66,7 +66,7 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
           throw toUserError(err);
         }
       }
-      const diagnosis = await diagnose(diagnoseNode, { root: flags.root, runtimeConfigs: flags['runtime-config'], runtime: flags.runtime, socketPath: sim?.socketPath });
+      const diagnosis = await diagnose(diagnoseNode, { root: flags.root, runtimeConfigs: flags['runtime-config'], runtime: flags.runtime, ...(sim ? { socketPath: sim.socketPath, simulated: true } : {}) });
       const connection: ConnectionOutcome = diagnosis.canConnect
         ? await this.connect(diagnosis.resolved.socketPath)
         : { status: 'skipped', socketPath: diagnosis.resolved.socketPath };

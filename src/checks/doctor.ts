@@ -22,8 +22,10 @@ export interface DoctorOptions {
   runtime?: RuntimeKind;
   /** Check owners (default: when running as root, as the other checks do). */
   checkOwner?: boolean;
-  /** Check this socket instead of the config's (the embedded simulator's). */
+  /** Connect to this socket instead of the config's. */
   socketPath?: string;
+  /** The socket is the embedded simulator's: nrictl made it, so its permissions say nothing about the node. */
+  simulated?: boolean;
 }
 
 /** The paths the runtime uses: `node` as its config names them, `resolved` under root. */
@@ -102,14 +104,16 @@ export function diagnoseNode(opts: DoctorOptions = {}): OfflineDiagnosis {
   if (confDir) for (const f of confDir.findings) add(f);
 
   let canConnect = false;
-  if (!settings.externalConnections && opts.socketPath === undefined) {
+  if (opts.simulated) {
+    canConnect = true;
+  } else if (!settings.externalConnections && opts.socketPath === undefined) {
     add(finding('info', resolved.socketPath, 'socket-not-expected',
       'external connections are disabled: the runtime opens no socket, so nrictl cannot connect to confirm it answers',
       'set the runtime\'s disable-connections option to false to use nrictl logs, sync dump and doctor'));
   } else {
     const socket = checkSocket(resolved.socketPath, { checkOwner: opts.socketPath === undefined ? true : checkOwner });
     for (const f of socket) add(f);
-    canConnect = !socket.some((f) => ['socket-missing', 'socket-unreadable', 'not-a-socket'].includes(f.code));
+    canConnect = !socket.some((f) => ['socket-missing', 'socket-unreadable', 'not-a-socket', 'not-checked'].includes(f.code));
   }
 
   return { root, runtimeConfigs, settingsFrom: chosen?.file, settings, node, resolved, pluginDir, confDir, findings: dedupe(findings), canConnect };

@@ -107,16 +107,41 @@ describe('nrictl doctor on a fake node root', () => {
     expect(d.json.verdict).toEqual({ status: 'broken', reason: '1 error: socket-missing' });
   });
 
-  it('a 0666 socket: socket-writable-by-others, exit 1, though the runtime answers', async () => {
+  it('the runtime\'s own 0755 socket in a 0700 or 0755 directory: no socket finding, healthy', async () => {
+    writeNode();
+    await startNodeRuntime();
+    chmodSync(socket(), 0o755);
+    for (const dirMode of [0o700, 0o755]) {
+      chmodSync(at('run/nri'), dirMode);
+      chmodSync(at('run'), 0o755);
+      const d = await doctor('--root', root, '--strict', '-o', 'json');
+      expect(d.json.findings.filter((f) => f.code.startsWith('socket'))).toEqual([]);
+      expect(d.code).toBe(0);
+      expect(d.json.verdict.status).toBe('healthy');
+    }
+  });
+
+  it('a 0666 socket others can reach: socket-writable-by-others, exit 1, though the runtime answers', async () => {
     writeNode();
     await startNodeRuntime();
     chmodSync(socket(), 0o666);
+    chmodSync(at('run'), 0o755);
+    chmodSync(at('run/nri'), 0o755);
     const d = await doctor('--root', root, '-o', 'json');
     expect(d.code).toBe(1);
     expect(errors(d)).toEqual([`socket-writable-by-others ${socket()}`]);
     expect(d.json.findings.find((f) => f.code === 'socket-writable-by-others')!.message).toContain('mode 0666');
     expect(d.json.connection).toBe('answered');
     expect(d.json.verdict.status).toBe('broken');
+  });
+
+  it('a socket under a directory others can write: socket-dir-writable-by-others, exit 1', async () => {
+    writeNode();
+    await startNodeRuntime();
+    chmodSync(at('run'), 0o777);
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(d.code).toBe(1);
+    expect(errors(d)).toEqual([`socket-dir-writable-by-others ${at('run')}`]);
   });
 
   it('a misnamed plugin: misnamed-executable (discovery fails), exit 1', async () => {
@@ -167,6 +192,18 @@ describe('nrictl doctor on a fake node root', () => {
     expect(d.code).toBe(0);
     expect(d.json.connection).toBe('answered');
     expect(d.json.runtime).toMatchObject({ name: 'nrictl-sim', pods: 3, containers: 5 });
+  });
+
+  it('--sim: never judges the embedded simulator\'s socket, even in a temporary directory others can write', async () => {
+    writeNode();
+    const tmp = at('shared-tmp');
+    mkdirSync(tmp);
+    chmodSync(tmp, 0o777);
+    const r = await runCli(['doctor', '--root', root, '--sim', join(repo, 'examples/demo.yaml'), '-o', 'json'], { TMPDIR: tmp });
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout) as Doctor['json'];
+    expect(json.findings.filter((f) => f.code.startsWith('socket'))).toEqual([]);
+    expect(json.connection).toBe('answered');
   });
 
   it('exits 2 for a --runtime-config that does not exist', async () => {
