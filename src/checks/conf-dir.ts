@@ -5,7 +5,7 @@ import { configSyntaxError } from './config-syntax.js';
 import { probeEntry, type EntryFacts } from './entry.js';
 import { pathErrorFrom } from './errors.js';
 import { finding, type Finding, type RuntimeKind, type Severity } from './finding.js';
-import { directoryChainFindings, fileWriteFindings, runningAsRoot } from './permissions.js';
+import { deniedToUs, directoryChainFindings, fileWriteFindings, notCheckedFinding } from './permissions.js';
 import { byBytes, DEFAULT_PLUGIN_PATH, listDiscoverable } from './plugin-dir.js';
 import { existsSync } from 'node:fs';
 
@@ -31,7 +31,7 @@ export interface ConfDirReport {
 }
 
 export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PATH, opts: ConfDirOptions = {}): ConfDirReport {
-  const checkOwner = opts.checkOwner ?? runningAsRoot();
+  const checkOwner = opts.checkOwner ?? true;
   const isulad = opts.runtime === 'isulad';
   let files: string[];
   try {
@@ -65,7 +65,9 @@ export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PAT
     let facts: EntryFacts;
     try {
       facts = probeEntry(path);
-    } catch {
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (deniedToUs(code)) findings.push(notCheckedFinding(path, 'what this entry is, its mode and owner', code!));
       continue;
     }
     const users = usedBy.get(path) ?? [];
@@ -86,7 +88,10 @@ export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PAT
       text = readFileSync(path, 'utf8');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
-      if (code === 'ENOENT') {
+      if (deniedToUs(code)) {
+        findings.push(notCheckedFinding(path, `its syntax${users.length > 0 ? `, though ${users.join(', ')} read${users.length > 1 ? '' : 's'} it` : ''}`, code));
+        if (facts.target) findings.push(...fileWriteFindings(facts.linkTarget ?? path, facts.target, 'config', checkOwner));
+      } else if (code === 'ENOENT') {
         add('warning', 'dangling-config-link', `symlink to ${facts.linkTarget ?? '?'}, which does not exist: the runtime treats the file as absent${/^\d\d-/.test(file) ? ' and falls back to name.conf' : ''}`, `fix the link or remove it`);
       } else if (users.length > 0) {
         add('error', 'config-unreadable', `cannot be read (${code}) but is the configuration of ${users.join(', ')}: containerd and CRI-O fail plugin discovery and start no pre-installed plugin`, `make it a readable regular file (chmod 0644), or remove it`);

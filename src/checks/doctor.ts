@@ -8,7 +8,7 @@ import { checkConfDir, type ConfDirReport } from './conf-dir.js';
 import { DEFAULT_PLUGIN_CONFIG_PATH, DEFAULT_PLUGIN_PATH, DEFAULT_SOCKET_PATH } from './defaults.js';
 import { CheckPathError } from './errors.js';
 import { countFindings, finding, sortFindings, type Finding, type RuntimeKind } from './finding.js';
-import { runningAsRoot } from './permissions.js';
+import { deniedToUs, notCheckedFinding } from './permissions.js';
 import { checkPluginDir, type PluginDirReport } from './plugin-dir.js';
 import { findRuntimeConfigs, lintRuntimeConfigs, type NriSettings, type RuntimeConfigReport } from './runtime-config/index.js';
 import { checkSocket } from './socket.js';
@@ -20,7 +20,7 @@ export interface DoctorOptions {
   runtimeConfigs?: string[];
   /** Judge by this runtime's rules instead of the config's. */
   runtime?: RuntimeKind;
-  /** Check owners (default: when running as root, as the other checks do). */
+  /** Check owners (default true, as the other checks do: stat tells any user the owner). */
   checkOwner?: boolean;
   /** Connect to this socket instead of the config's. */
   socketPath?: string;
@@ -58,7 +58,7 @@ const DEFAULT_SETTINGS: NriSettings = {
 /** Runs the offline checks. Throws CheckPathError / UnknownConfigFormatError for an explicit config it cannot use. */
 export function diagnoseNode(opts: DoctorOptions = {}): OfflineDiagnosis {
   const root = opts.root ?? '/';
-  const checkOwner = opts.checkOwner ?? runningAsRoot();
+  const checkOwner = opts.checkOwner ?? true;
   const findings: Finding[] = [];
   const add = (f: Finding) => findings.push(f);
 
@@ -140,6 +140,10 @@ function existingDir<T>(dir: string, what: string, add: (f: Finding) => void, ch
     return check();
   } catch (err) {
     if (!(err instanceof CheckPathError)) throw err;
+    if (deniedToUs(err.code)) {
+      add(notCheckedFinding(dir, `the ${what === 'plugin-dir' ? 'plugins' : 'configuration files'} in it`, err.code!));
+      return undefined;
+    }
     add(finding('error', dir, `${what}-unreadable`, `${err.message}: the runtime cannot read it either and fails plugin start-up`, `make ${dir} a directory root can read`));
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CheckPathError, pathErrorFrom } from '../errors.js';
 import type { RuntimeKind } from '../finding.js';
@@ -95,7 +95,7 @@ function crioRank(file: string): number {
 export function findRuntimeConfigs(root = '/'): string[] {
   const at = (p: string) => join(root, p);
   const found: string[] = [];
-  for (const p of [...RUNTIME_CONFIG_LOCATIONS.containerd, ...RUNTIME_CONFIG_LOCATIONS.crio]) if (existsSync(at(p))) found.push(at(p));
+  for (const p of [...RUNTIME_CONFIG_LOCATIONS.containerd, ...RUNTIME_CONFIG_LOCATIONS.crio]) if (present(at(p))) found.push(at(p));
   try {
     for (const f of readdirSync(at(RUNTIME_CONFIG_LOCATIONS.crioDropIns)).filter((f) => f.endsWith('.conf')).sort()) {
       found.push(join(at(RUNTIME_CONFIG_LOCATIONS.crioDropIns), f));
@@ -103,6 +103,18 @@ export function findRuntimeConfigs(root = '/'): string[] {
   } catch {
     // no drop-in directory
   }
-  for (const p of RUNTIME_CONFIG_LOCATIONS.isulad) if (existsSync(at(p))) found.push(at(p));
+  for (const p of RUNTIME_CONFIG_LOCATIONS.isulad) if (present(at(p))) found.push(at(p));
   return found;
+}
+
+// existsSync says false when a directory on the way shuts us out; then the file may well
+// be there for the runtime, and reading it will say that it cannot be read.
+function present(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code !== 'ENOENT' && code !== 'ENOTDIR';
+  }
 }
