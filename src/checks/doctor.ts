@@ -2,14 +2,13 @@
 // derive the paths it really uses, and run every offline check against them. The
 // command adds the live half (connecting as a transient plugin) through
 // connectionFindings and closes with doctorVerdict.
-import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { checkConfDir, type ConfDirReport } from './conf-dir.js';
+import { checkConfDir, confDirMissing, type ConfDirReport } from './conf-dir.js';
 import { DEFAULT_PLUGIN_CONFIG_PATH, DEFAULT_PLUGIN_PATH, DEFAULT_SOCKET_PATH } from './defaults.js';
-import { CheckPathError } from './errors.js';
+import { CheckPathError, isMissing } from './errors.js';
 import { countFindings, finding, sortFindings, type Finding, type RuntimeKind } from './finding.js';
 import { deniedToUs, notCheckedFinding } from './permissions.js';
-import { checkPluginDir, type PluginDirReport } from './plugin-dir.js';
+import { checkPluginDir, pluginDirMissing, type PluginDirReport } from './plugin-dir.js';
 import { findRuntimeConfigs, lintRuntimeConfigs, type NriSettings, type RuntimeConfigReport } from './runtime-config/index.js';
 import { checkSocket } from './socket.js';
 
@@ -52,7 +51,7 @@ export interface OfflineDiagnosis {
 
 const DEFAULT_SETTINGS: NriSettings = {
   runtime: 'containerd', enabled: undefined, socketPath: DEFAULT_SOCKET_PATH, pluginPath: DEFAULT_PLUGIN_PATH,
-  pluginConfigPath: DEFAULT_PLUGIN_CONFIG_PATH, registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true,
+  pluginConfigPath: DEFAULT_PLUGIN_CONFIG_PATH, registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true, invalid: {},
 };
 
 /** Runs the offline checks. Throws CheckPathError / UnknownConfigFormatError for an explicit config it cannot use. */
@@ -65,7 +64,7 @@ export function diagnoseNode(opts: DoctorOptions = {}): OfflineDiagnosis {
   const files = opts.runtimeConfigs ?? findRuntimeConfigs(root);
   const runtimeConfigs = lintRuntimeConfigs(files);
   const chosen = chooseConfig(runtimeConfigs);
-  const settings = chosen?.settings ?? { ...DEFAULT_SETTINGS };
+  const settings = chosen?.settings ?? { ...DEFAULT_SETTINGS, invalid: {} };
   for (const report of runtimeConfigs) {
     for (const f of report.findings) {
       // Lint warns that NRI is off, since a config file alone may be meant that way; on a
@@ -93,11 +92,9 @@ export function diagnoseNode(opts: DoctorOptions = {}): OfflineDiagnosis {
   };
 
   const pluginDir = existingDir(resolved.pluginPath, 'plugin-dir', add, () =>
-    checkPluginDir(resolved.pluginPath, { confDir: resolved.pluginConfigPath, runtime, checkOwner }),
-    'the plugin directory does not exist: the runtime launches no pre-installed plugin');
+    checkPluginDir(resolved.pluginPath, { confDir: resolved.pluginConfigPath, runtime, checkOwner }), pluginDirMissing);
   const confDir = existingDir(resolved.pluginConfigPath, 'conf-dir', add, () =>
-    checkConfDir(resolved.pluginConfigPath, resolved.pluginPath, { runtime, checkOwner }),
-    'the plugin configuration directory does not exist: every pre-installed plugin gets an empty configuration');
+    checkConfDir(resolved.pluginConfigPath, resolved.pluginPath, { runtime, checkOwner }), confDirMissing);
   // Both checks report an unreadable configuration file, one on the plugin, one on
   // the file; the conf.d check names the file, which is what needs fixing.
   if (pluginDir) for (const f of pluginDir.findings) if (!(confDir && f.code === 'config-unreadable')) add(f);
@@ -131,9 +128,9 @@ function chooseConfig(reports: RuntimeConfigReport[]): RuntimeConfigReport | und
   return candidates.find((r) => r.settings.enabled === true) ?? candidates.find((r) => r.settings.enabled === undefined) ?? candidates[0];
 }
 
-function existingDir<T>(dir: string, what: string, add: (f: Finding) => void, check: () => T, missing: string): T | undefined {
-  if (!existsSync(dir)) {
-    add(finding('info', dir, `${what}-missing`, missing, 'nothing to do, unless plugins should be installed there'));
+function existingDir<T>(dir: string, what: string, add: (f: Finding) => void, check: () => T, missing: (dir: string) => Finding): T | undefined {
+  if (isMissing(dir)) {
+    add(missing(dir));
     return undefined;
   }
   try {

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { deniedToUs } from './permissions.js';
 
 /**
@@ -22,6 +23,20 @@ export class CheckPathError extends Error {
     this.path = path;
     this.reason = reason;
     this.code = (options?.cause as NodeJS.ErrnoException | undefined)?.code;
+  }
+}
+
+/**
+ * Whether nothing is at `path`. Unlike existsSync, a path we may not look at is not
+ * missing: the runtime, as root, may well find it there.
+ */
+export function isMissing(path: string): boolean {
+  try {
+    statSync(path);
+    return false;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
   }
 }
 

@@ -53,6 +53,13 @@ export interface PluginDirReport {
 const LAUNCH_FAILS =
   'exec fails: with NRI v0.6.1 (containerd, CRI-O) plugin start-up aborts and no pre-installed plugin runs; newer NRI logs a warning and skips it';
 
+/** No plugin directory: not a fault, the runtime then launches no pre-installed plugin. */
+export function pluginDirMissing(dir: string): Finding {
+  return finding('info', dir, 'plugin-dir-missing',
+    'the plugin directory does not exist: the runtime launches no pre-installed plugin',
+    'nothing to do, unless plugins should be installed there');
+}
+
 /** Reads a directory the way the runtime does: sorted by name. Throws CheckPathError. */
 export function readPluginDir(dir: string): string[] {
   try {

@@ -211,4 +211,12 @@ describe('nrictl doctor on a fake node root', () => {
     expect(d.code).toBe(2);
     expect(d.stderr.trim().split('\n')).toHaveLength(1);
   });
+
+  it('exits 2 with one line when --root is not a directory', async () => {
+    writeFileSync(at('passwd'), 'root:x:0:0::/root:/bin/sh\n');
+    const d = await doctor('--root', at('passwd'));
+    expect(d.code).toBe(2);
+    expect(d.stdout).toBe('');
+    expect(d.stderr.trim().split('\n')).toEqual([`Error: --root ${at('passwd')} is not a directory: pass the node's root directory (/, or where a node image is mounted)`]);
+  });
 });

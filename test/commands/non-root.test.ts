@@ -94,4 +94,14 @@ describe.skipIf(CANNOT_SWITCH_USER !== undefined)(`as an ordinary user (uid 6553
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([`Error: runtime config ${join(t.dir, 'etc/containerd/config.toml')} cannot be read (EACCES: run nrictl as root to check it)`]);
   });
+
+  it('lint: a plugin directory only root can list is not checked; its files are not called orphans', () => {
+    writeElf(join(plugins, '10-a'));
+    writeFileSync(join(conf, '10-a.conf'), 'x: [1\n', { mode: 0o644 });
+    chmodSync(plugins, 0o700);
+    const r = nrictlAsNobody('lint', conf, '--plugin-path', plugins, '-o', 'json');
+    const found = (JSON.parse(r.stdout) as { findings: Array<{ code: string; path: string }> }).findings.map((f) => `${f.code} ${f.path}`);
+    expect(found.sort()).toEqual([`config-not-yaml ${join(conf, '10-a.conf')}`, `not-checked ${plugins}`]);
+    expect(r.code).toBe(0);
+  });
 });
