@@ -95,10 +95,12 @@ export function diagnoseNode(opts: DoctorOptions = {}): OfflineDiagnosis {
     checkPluginDir(resolved.pluginPath, { confDir: resolved.pluginConfigPath, runtime, checkOwner }), pluginDirMissing);
   const confDir = existingDir(resolved.pluginConfigPath, 'conf-dir', add, () =>
     checkConfDir(resolved.pluginConfigPath, resolved.pluginPath, { runtime, checkOwner }), confDirMissing);
-  // Both checks report an unreadable configuration file, one on the plugin, one on
-  // the file; the conf.d check names the file, which is what needs fixing.
-  if (pluginDir) for (const f of pluginDir.findings) if (!(confDir && f.code === 'config-unreadable')) add(f);
-  if (confDir) for (const f of confDir.findings) add(f);
+  // Both checks report a configuration file that cannot be read (by the runtime, or by
+  // us), one on the plugin, one on the file; the conf.d check names the file, which is
+  // what needs fixing. Both say that the plugin directory is missing, too.
+  const saidByConfDir = (f: Finding) => confDir !== undefined && (f.code === 'config-unreadable' || (f.code === 'not-checked' && f.path.startsWith(`${confDir.dir}/`)));
+  if (pluginDir) for (const f of pluginDir.findings) if (!saidByConfDir(f)) add(f);
+  if (confDir) for (const f of confDir.findings) if (!(pluginDir === undefined && f.code === 'plugin-dir-missing')) add(f);
 
   let canConnect = false;
   if (opts.simulated) {
@@ -113,7 +115,7 @@ export function diagnoseNode(opts: DoctorOptions = {}): OfflineDiagnosis {
     canConnect = !socket.some((f) => ['socket-missing', 'socket-unreadable', 'not-a-socket', 'not-checked'].includes(f.code));
   }
 
-  return { root, runtimeConfigs, settingsFrom: chosen?.file, settings, node, resolved, pluginDir, confDir, findings: dedupe(findings), canConnect };
+  return { root, runtimeConfigs, settingsFrom: chosen?.file, settings, node, resolved, pluginDir, confDir, findings, canConnect };
 }
 
 // One report per runtime: CRI-O's last file carries its merged settings.
@@ -144,17 +146,6 @@ function existingDir<T>(dir: string, what: string, add: (f: Finding) => void, ch
     add(finding('error', dir, `${what}-unreadable`, `${err.message}: the runtime cannot read it either and fails plugin start-up`, `make ${dir} a directory root can read`));
     return undefined;
   }
-}
-
-// The plugin-dir and conf-dir checks both report an unreadable configuration file.
-function dedupe(findings: Finding[]): Finding[] {
-  const seen = new Set<string>();
-  return findings.filter((f) => {
-    const key = `${f.severity}\0${f.path}\0${f.code}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 /** What connecting as a transient plugin showed. */

@@ -2,7 +2,7 @@
 // plugin directory and conf.d, and the simulated runtime listening on the socket path
 // that config names. The CLI runs built, as a child process (node bin/run.js over dist/).
 // Owner checks are on (the tests run as root, as on a node) when run as root.
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeElf } from '../checks/helpers.js';
@@ -218,5 +218,21 @@ describe('nrictl doctor on a fake node root', () => {
     expect(d.code).toBe(2);
     expect(d.stdout).toBe('');
     expect(d.stderr.trim().split('\n')).toEqual([`Error: --root ${at('passwd')} is not a directory: pass the node's root directory (/, or where a node image is mounted)`]);
+  });
+
+  it('keeps every fault of a runtime config: two wrong-type findings in one file are two findings', async () => {
+    writeNode();
+    writeFileSync(at('etc/containerd/config.toml'), CONFIG(false).replace('disable = false', 'disable = "false"').replace('plugin_request_timeout = "2s"', 'plugin_request_timeout = "5x"'));
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(errors(d).filter((e) => e.startsWith('wrong-type'))).toHaveLength(2);
+    const table = await doctor('--root', root);
+    expect(table.stdout).toContain('(containerd): NRI on or off: invalid ("false")');
+  });
+
+  it('a missing plugin directory is said once', async () => {
+    writeNode();
+    rmSync(at('opt/nri/plugins'), { recursive: true });
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(d.json.findings.filter((f) => f.code === 'plugin-dir-missing')).toHaveLength(1);
   });
 });
