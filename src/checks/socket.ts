@@ -122,7 +122,8 @@ function exposure(path: string, sock: Stats, checkOwner: boolean): Finding[] {
       `mode ${modeString(mode)}: ${names(connect)} can reach and connect to it, register a plugin and adjust containers as root`,
       `chmod 0600 ${path}`));
   } else if (writers.length > 0) {
-    const guard = dirs.find((d) => writers.every((who) => (bitsFor(who, d.st) & SEARCH) === 0)) ?? dirs[0];
+    // Name the directory that stops them all, when one does.
+    const guard = dirs.find((d) => writers.every((who) => (bitsFor(who, d.st) & SEARCH) === 0));
     out.push(finding('info', path, 'socket-mode-loose',
       `mode ${modeString(mode)} lets ${names(writers)} write to it, but they cannot reach it${guard ? ` (${guard.path} is ${modeString(guard.st.mode)})` : ''}: only root can connect today`,
       `chmod 0600 ${path}, so that it stays closed if a directory above is opened`));
