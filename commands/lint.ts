@@ -62,8 +62,7 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
     } else if (paths.length > 0) {
       configs = await lintConfigs(paths);
     } else {
-      const { findRuntimeConfigs } = await import('../src/checks/runtime-config/index.js');
-      configs = await lintConfigs(findRuntimeConfigs());
+      configs = await lintConfigs(await findConfigsOnNode());
       const settings = configs.at(-1)?.settings;
       const dir = settings?.pluginConfigPath ?? DEFAULT_PLUGIN_CONFIG_PATH;
       const { isMissing } = await import('../src/checks/errors.js');
@@ -118,6 +117,17 @@ async function lintConfDir(dir: string, pluginDir: string, runtime: RuntimeKind 
     return checkConfDir(dir, pluginDir, { runtime });
   } catch (err) {
     if (err instanceof CheckPathError) throw new UserError(`configuration directory ${err.message}`, ExitCode.USAGE, { cause: err });
+    throw err;
+  }
+}
+
+async function findConfigsOnNode(): Promise<string[]> {
+  const { findRuntimeConfigs } = await import('../src/checks/runtime-config/index.js');
+  const { CheckPathError } = await import('../src/checks/errors.js');
+  try {
+    return findRuntimeConfigs();
+  } catch (err) {
+    if (err instanceof CheckPathError) throw new UserError(`runtime config ${err.message}`, ExitCode.USAGE, { cause: err });
     throw err;
   }
 }

@@ -104,4 +104,14 @@ describe.skipIf(CANNOT_SWITCH_USER !== undefined)(`as an ordinary user (uid 6553
     expect(found.sort()).toEqual([`config-not-yaml ${join(conf, '10-a.conf')}`, `not-checked ${plugins}`]);
     expect(r.code).toBe(0);
   });
+
+  it('doctor: a CRI-O drop-in directory only root can list is not skipped in silence: exit 2, saying so', () => {
+    mkdirSync(join(t.dir, 'etc/crio/crio.conf.d'), { recursive: true, mode: 0o755 });
+    writeFileSync(join(t.dir, 'etc/crio/crio.conf'), '[crio.nri]\nenable_nri = false\n', { mode: 0o644 });
+    writeFileSync(join(t.dir, 'etc/crio/crio.conf.d/10-nri.conf'), '[crio.nri]\nenable_nri = true\n', { mode: 0o644 });
+    chmodSync(join(t.dir, 'etc/crio/crio.conf.d'), 0o700);
+    const r = nrictlAsNobody('doctor', '--root', t.dir, '-o', 'json');
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([`Error: runtime config ${join(t.dir, 'etc/crio/crio.conf.d')} cannot be read (EACCES: run nrictl as root to check it)`]);
+  });
 });
