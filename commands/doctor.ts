@@ -3,7 +3,7 @@
 // protobuf bindings load only when there is a socket to connect to.
 import { Flags } from '@oclif/core';
 import chalk from 'chalk';
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { BaseCommand } from '../src/cli/base-command.js';
 import { UserError, usageError } from '../src/cli/errors.js';
 import { ExitCode } from '../src/cli/exit-codes.js';
@@ -14,9 +14,9 @@ import type { Finding } from '../src/checks/finding.js';
 export default class Doctor extends BaseCommand<typeof Doctor> {
   static override summary = 'Check the node\'s whole NRI set-up, then confirm the runtime answers.';
 
-  static override description = `Finds the runtime's configuration (containerd's config.toml, CRI-O's crio.conf and drop-ins, iSulad's daemon.json), takes the plugin directory, plugin configuration directory and socket it uses (the defaults where it says nothing), and runs against them what validate and lint run: the plugin directory, the configuration files, the runtime's NRI settings. Checks the socket: it exists, is a socket, belongs to root, allows nothing beyond 0600, and sits in a directory only root can write. Then registers as a transient plugin (by default 99-nrictl-doctor), takes the Synchronize state and disconnects, to confirm that the runtime answers; prints its name, version and NRI generation, the number of pods and containers, and a verdict: healthy, warnings or broken, and why.
+  static override description = `Finds the runtime's configuration (containerd's config.toml, CRI-O's crio.conf and drop-ins, iSulad's daemon.json), takes the plugin directory, plugin configuration directory and socket it uses (the defaults where it says nothing), and runs against them what validate and lint run: the plugin directory, the configuration files, the runtime's NRI settings. Checks the socket: it exists, is a socket, belongs to root, and nobody else can connect to it (that takes write permission on the socket and a way through every directory above it) or replace it (a directory on the way that others can write or that another user owns); the runtimes' own 0755 socket in a root-owned directory passes. Then registers as a transient plugin (by default 99-nrictl-doctor), takes the Synchronize state and disconnects, to confirm that the runtime answers; prints its name, version and NRI generation, the number of pods and containers, and a verdict: healthy, warnings or broken, and why.
 
-Exit status: 0 without errors, 1 with errors (the runtime not answering is one), 3 with warnings only under --strict, 2 when a --runtime-config file cannot be read.`;
+Exit status: 0 without errors, 1 with errors (the runtime not answering is one), 3 with warnings only under --strict, 2 when a --runtime-config file cannot be read or --root is not a directory.`;
 
   static override examples = [
     { description: 'Check this node', command: '<%= config.bin %> <%= command.id %>' },
@@ -52,7 +52,7 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
 
   public async run(): Promise<void> {
     const flags = this.flags;
-    if (!existsSync(flags.root)) throw usageError(`--root ${flags.root} does not exist`);
+    rootMustBeADirectory(flags.root);
     const { diagnoseNode, connectionFindings, doctorVerdict } = await import('../src/checks/doctor.js');
 
     let sim: { socketPath: string; stop(): Promise<void> } | undefined;
@@ -66,7 +66,7 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
           throw toUserError(err);
         }
       }
-      const diagnosis = await diagnose(diagnoseNode, { root: flags.root, runtimeConfigs: flags['runtime-config'], runtime: flags.runtime, socketPath: sim?.socketPath });
+      const diagnosis = await diagnose(diagnoseNode, { root: flags.root, runtimeConfigs: flags['runtime-config'], runtime: flags.runtime, ...(sim ? { socketPath: sim.socketPath, simulated: true } : {}) });
       const connection: ConnectionOutcome = diagnosis.canConnect
         ? await this.connect(diagnosis.resolved.socketPath)
         : { status: 'skipped', socketPath: diagnosis.resolved.socketPath };
@@ -115,7 +115,9 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
     }
     const { findingsTable, summaryLine } = await import('../src/checks/table.js');
     const where = d.root === '/' ? '' : ` under ${d.root}`;
-    const nri = d.settings.enabled === undefined ? 'NRI on or off by the runtime\'s version' : d.settings.enabled ? 'NRI enabled' : 'NRI disabled';
+    const nri = d.settings.invalid.enabled !== undefined
+      ? `NRI on or off: invalid (${d.settings.invalid.enabled})`
+      : d.settings.enabled === undefined ? 'NRI on or off by the runtime\'s version' : d.settings.enabled ? 'NRI enabled' : 'NRI disabled';
     this.log(chalk.bold(d.settingsFrom ? `Runtime config ${d.settingsFrom} (${d.settings.runtime}): ${nri}` : `No runtime config found${where}: default paths`));
     this.log(chalk.dim(`plugins ${d.node.pluginPath}, configuration ${d.node.pluginConfigPath}, socket ${d.node.socketPath}${where}`));
     this.log(findingsTable(findings, d.root === '/' ? undefined : d.root));
@@ -131,6 +133,17 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
     const paint = verdict.status === 'broken' ? chalk.red : verdict.status === 'warnings' ? chalk.yellow : chalk.green;
     this.log(paint(`Verdict: ${verdict.status}: ${verdict.reason}`));
   }
+}
+
+function rootMustBeADirectory(root: string): void {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(root).isDirectory();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw usageError(code === 'ENOENT' || code === 'ENOTDIR' ? `--root ${root} does not exist` : `--root ${root} cannot be read (${code})`);
+  }
+  if (!isDirectory) throw usageError(`--root ${root} is not a directory: pass the node's root directory (/, or where a node image is mounted)`);
 }
 
 async function diagnose(run: (typeof import('../src/checks/doctor.js'))['diagnoseNode'], opts: Parameters<(typeof import('../src/checks/doctor.js'))['diagnoseNode']>[0]): Promise<OfflineDiagnosis> {

@@ -17,7 +17,7 @@ export default class Lint extends BaseCommand<typeof Lint> {
 
 Given a file: containerd's config.toml ([plugins."io.containerd.nri.v1.nri"], 1.7 and 2.x layouts), CRI-O's crio.conf or a drop-in ([crio.nri]), or iSulad's daemon.json, recognised by name and content: NRI on or off, socket, plugin and config paths, timeouts, external connections; unknown keys (with the key you probably meant) and wrong types.
 
-Without PATH: ${DEFAULT_PLUGIN_CONFIG_PATH} and every runtime config found on the node (/etc/containerd/config.toml, /etc/crio/crio.conf and crio.conf.d/*.conf, /etc/isulad/daemon.json).
+Without PATH: ${DEFAULT_PLUGIN_CONFIG_PATH} (or the directory the runtime config names) and every runtime config found on the node (/etc/containerd/config.toml, /etc/crio/crio.conf and crio.conf.d/*.conf, /etc/isulad/daemon.json). A node without that directory gets a note (conf-dir-missing), as from doctor, not an error: every plugin then gets an empty configuration.
 
 Exit status: 0 without errors, 1 with errors, 3 with warnings only under --strict, 2 when PATH cannot be read.`;
 
@@ -54,22 +54,25 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
     const runtime: RuntimeKind | undefined = flags.runtime;
     let confDir: ConfDirReport | undefined;
     let configs: RuntimeConfigReport[] = [];
+    // Without a path, a node without a configuration directory is no fault (doctor agrees).
+    let confDirMissing: Finding | undefined;
 
     if (paths.length === 1 && isDirectory(paths[0]!)) {
       confDir = await lintConfDir(paths[0]!, flags['plugin-path'] ?? DEFAULT_PLUGIN_PATH, runtime);
     } else if (paths.length > 0) {
       configs = await lintConfigs(paths);
     } else {
-      const { findRuntimeConfigs } = await import('../src/checks/runtime-config/index.js');
-      configs = await lintConfigs(findRuntimeConfigs());
+      configs = await lintConfigs(await findConfigsOnNode());
       const settings = configs.at(-1)?.settings;
       const dir = settings?.pluginConfigPath ?? DEFAULT_PLUGIN_CONFIG_PATH;
-      if (isDirectory(dir)) confDir = await lintConfDir(dir, flags['plugin-path'] ?? settings?.pluginPath ?? DEFAULT_PLUGIN_PATH, runtime ?? settings?.runtime);
+      const { isMissing } = await import('../src/checks/errors.js');
+      if (isMissing(dir)) confDirMissing = (await import('../src/checks/conf-dir.js')).confDirMissing(dir);
+      else if (isDirectory(dir)) confDir = await lintConfDir(dir, flags['plugin-path'] ?? settings?.pluginPath ?? DEFAULT_PLUGIN_PATH, runtime ?? settings?.runtime);
     }
 
     const { countFindings, sortFindings } = await import('../src/checks/finding.js');
     const { findingsExitCode } = await import('../src/checks/exit-status.js');
-    const findings: Finding[] = [...(confDir?.findings ?? []), ...configs.flatMap((c) => c.findings)];
+    const findings: Finding[] = [...(confDirMissing ? [confDirMissing] : []), ...(confDir?.findings ?? []), ...configs.flatMap((c) => c.findings)];
     if (flags.output === 'json') {
       this.log(JSON.stringify({
         ...(confDir ? { confDir } : {}),
@@ -79,7 +82,11 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
       }, null, 2));
     } else {
       const { findingsTable, summaryLine } = await import('../src/checks/table.js');
-      if (!confDir && configs.length === 0) this.log('Nothing to lint: no configuration directory and no runtime config found.');
+      if (!confDir && configs.length === 0 && !confDirMissing) this.log('Nothing to lint: no configuration directory and no runtime config found.');
+      if (confDirMissing) {
+        this.log(chalk.bold(`Configuration directory ${confDirMissing.path}`));
+        this.log(findingsTable([confDirMissing]));
+      }
       if (confDir) {
         this.log(chalk.bold(`Configuration directory ${confDir.dir}`) + chalk.dim(` (plugins from ${confDir.pluginDir})`));
         this.log(findingsTable(confDir.findings, confDir.dir));
@@ -110,6 +117,17 @@ async function lintConfDir(dir: string, pluginDir: string, runtime: RuntimeKind 
     return checkConfDir(dir, pluginDir, { runtime });
   } catch (err) {
     if (err instanceof CheckPathError) throw new UserError(`configuration directory ${err.message}`, ExitCode.USAGE, { cause: err });
+    throw err;
+  }
+}
+
+async function findConfigsOnNode(): Promise<string[]> {
+  const { findRuntimeConfigs } = await import('../src/checks/runtime-config/index.js');
+  const { CheckPathError } = await import('../src/checks/errors.js');
+  try {
+    return findRuntimeConfigs();
+  } catch (err) {
+    if (err instanceof CheckPathError) throw new UserError(`runtime config ${err.message}`, ExitCode.USAGE, { cause: err });
     throw err;
   }
 }

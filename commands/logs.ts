@@ -89,7 +89,7 @@ Ctrl-C or SIGTERM closes the connection, prints what is queued and a one-line su
       }
     }
     const socketPath = sim?.socketPath ?? flags.socket;
-    await this.warnIfSocketExposed(socketPath);
+    if (!sim) await this.warnIfSocketExposed(socketPath);
     const stream = new LogStream({
       socketPath,
       name: flags['plugin-name'],

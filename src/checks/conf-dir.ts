@@ -3,11 +3,26 @@ import { join } from 'node:path';
 import { lookupPluginConfig } from './config-lookup.js';
 import { configSyntaxError } from './config-syntax.js';
 import { probeEntry, type EntryFacts } from './entry.js';
-import { pathErrorFrom } from './errors.js';
+import { isMissing, pathErrorFrom } from './errors.js';
 import { finding, type Finding, type RuntimeKind, type Severity } from './finding.js';
-import { directoryChainFindings, fileWriteFindings, runningAsRoot } from './permissions.js';
+import { deniedToUs, directoryChainFindings, fileWriteFindings, notCheckedFinding } from './permissions.js';
 import { byBytes, DEFAULT_PLUGIN_PATH, listDiscoverable } from './plugin-dir.js';
-import { existsSync } from 'node:fs';
+
+/** containerd/ttrpc's messageLengthMax: the largest message either side sends or accepts. */
+export const TTRPC_MESSAGE_LIMIT = 4 << 20;
+/**
+ * The largest configuration that fits: the Configure request also carries the ttrpc
+ * service and method names, protobuf tags and lengths, the runtime's name and version
+ * and two timeouts, well under this margin.
+ */
+export const CONFIG_SIZE_MAX = TTRPC_MESSAGE_LIMIT - 512;
+
+/** No configuration directory: not a fault (doctor and lint without a path both say so). */
+export function confDirMissing(dir: string): Finding {
+  return finding('info', dir, 'conf-dir-missing',
+    'the plugin configuration directory does not exist: every pre-installed plugin gets an empty configuration',
+    'nothing to do, unless plugins should be given a configuration');
+}
 
 export interface ConfDirOptions {
   runtime?: RuntimeKind;
@@ -31,7 +46,7 @@ export interface ConfDirReport {
 }
 
 export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PATH, opts: ConfDirOptions = {}): ConfDirReport {
-  const checkOwner = opts.checkOwner ?? runningAsRoot();
+  const checkOwner = opts.checkOwner ?? true;
   const isulad = opts.runtime === 'isulad';
   let files: string[];
   try {
@@ -40,11 +55,15 @@ export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PAT
     throw pathErrorFrom(dir, err);
   }
   const findings: Finding[] = [...directoryChainFindings(dir, 'config', checkOwner)];
-  if (!existsSync(pluginDir)) {
+  if (isMissing(pluginDir)) {
     findings.push(finding('info', pluginDir, 'plugin-dir-missing',
       'the plugin directory does not exist: the runtime launches no plugin, so no file here is read',
       'pass the runtime\'s plugin directory with --plugin-path'));
   }
+  // Which plugins there are, we may not see; then no file is called an orphan, and each is
+  // judged as if a plugin read it.
+  const pluginsUnknown = pluginDirDeniedToUs(pluginDir);
+  if (pluginsUnknown) findings.push(notCheckedFinding(pluginDir, `which plugins read the files in ${dir}`, pluginsUnknown));
 
   const usedBy = new Map<string, string[]>();
   const shadowedFor = new Map<string, string[]>();
@@ -65,7 +84,9 @@ export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PAT
     let facts: EntryFacts;
     try {
       facts = probeEntry(path);
-    } catch {
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (deniedToUs(code)) findings.push(notCheckedFinding(path, 'what this entry is, its mode and owner', code!));
       continue;
     }
     const users = usedBy.get(path) ?? [];
@@ -81,12 +102,17 @@ export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PAT
       continue;
     }
 
+    // Read no more than a plugin could ever receive: past the limit, the size is the finding.
+    const tooLarge = facts.target?.isFile() === true && facts.target.size > CONFIG_SIZE_MAX;
     let text: string;
     try {
-      text = readFileSync(path, 'utf8');
+      text = tooLarge ? '' : readFileSync(path, 'utf8');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
-      if (code === 'ENOENT') {
+      if (deniedToUs(code)) {
+        findings.push(notCheckedFinding(path, `its syntax and size${users.length > 0 ? ` (the configuration of ${users.join(', ')})` : ''}`, code));
+        if (facts.target) findings.push(...fileWriteFindings(facts.linkTarget ?? path, facts.target, 'config', checkOwner));
+      } else if (code === 'ENOENT') {
         add('warning', 'dangling-config-link', `symlink to ${facts.linkTarget ?? '?'}, which does not exist: the runtime treats the file as absent${/^\d\d-/.test(file) ? ' and falls back to name.conf' : ''}`, `fix the link or remove it`);
       } else if (users.length > 0) {
         add('error', 'config-unreadable', `cannot be read (${code}) but is the configuration of ${users.join(', ')}: containerd and CRI-O fail plugin discovery and start no pre-installed plugin`, `make it a readable regular file (chmod 0644), or remove it`);
@@ -96,13 +122,19 @@ export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PAT
       continue;
     }
 
-    if (users.length > 0) {
+    if ((users.length > 0 || pluginsUnknown) && tooLarge) {
+      add('warning', 'config-too-large',
+        `${facts.target!.size} bytes: the runtime sends a plugin its configuration in one Configure request, which ttrpc limits to ${TTRPC_MESSAGE_LIMIT} bytes (4 MiB) in all; ${users.length > 0 ? users.join(', ') : 'a plugin'} never ${users.length > 1 ? 'get' : 'gets'} it, and Configure fails`,
+        `keep it under ${CONFIG_SIZE_MAX} bytes: move bulky data into a file the plugin reads itself`);
+    } else if (users.length > 0) {
       add('info', 'config-used', `passed to ${users.join(', ')}`, 'nothing to do');
       if (!/^\d\d-/.test(file)) {
         add(isulad ? 'warning' : 'info', 'isulad-ignores-unindexed-config',
           `iSulad reads only NN-name.conf: with iSulad, ${users.join(', ')} ${users.length > 1 ? 'are' : 'is'} not started`,
           `rename or copy it to ${users.map((u) => `${u}.conf`).join(', ')} when the runtime is iSulad`);
       }
+    } else if (pluginsUnknown) {
+      // said once, on the plugin directory
     } else if (shadowed.length > 0) {
       add('warning', 'config-shadowed', `never read: ${shadowed.map((s) => `${s}.conf`).join(', ')} ${shadowed.length > 1 ? 'win' : 'wins'} over it`, 'merge it into the more specific file and remove it');
     } else {
@@ -113,10 +145,21 @@ export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PAT
 
     // Only text the runtime hands to a plugin is worth parsing: an orphan or a
     // shadowed file is never read, and its finding already says so.
-    const syntax = users.length > 0 ? configSyntaxError(text) : undefined;
+    const syntax = (users.length > 0 || pluginsUnknown) && !tooLarge ? configSyntaxError(text) : undefined;
     if (syntax) {
       add('warning', 'config-not-yaml', `not valid YAML or JSON (${syntax}); the runtime passes the text through as it is, and most plugins will reject it`, `fix the syntax of ${path}`);
     }
   }
   return { dir, pluginDir, findings, files: report };
+}
+
+/** The errno code when the plugin directory exists but may not be listed by us (root may). */
+function pluginDirDeniedToUs(pluginDir: string): string | undefined {
+  try {
+    readdirSync(pluginDir);
+    return undefined;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return deniedToUs(code) ? code : undefined;
+  }
 }

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PLUGIN_CONFIG_PATH } from './defaults.js';
+import { deniedToUs } from './permissions.js';
 
 /** The runtime's default drop-in directory for plugin configuration. */
 export { DEFAULT_PLUGIN_CONFIG_PATH };
@@ -34,18 +35,21 @@ export function lookupPluginConfig(confDir: string, index: string, name: string)
       }
     }
   }
-  if (readableByOpenAndRead(candidates[0])) result.isulad = { path: candidates[0], skipsPlugin: false };
+  // Denied to us but not to root: whether iSulad can read it is not known here (the
+  // caller reports the check as not made), so it is not said to skip the plugin.
+  const readable = readableByOpenAndRead(candidates[0]);
+  if (readable !== false) result.isulad = { path: candidates[0], skipsPlugin: false };
   return result;
 }
 
-function readableByOpenAndRead(path: string): boolean {
+function readableByOpenAndRead(path: string): boolean | 'denied-to-us' {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
     readSync(fd, Buffer.alloc(1), 0, 1, 0);
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    return deniedToUs((err as NodeJS.ErrnoException).code) ? 'denied-to-us' : false;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

@@ -2,14 +2,13 @@
 // derive the paths it really uses, and run every offline check against them. The
 // command adds the live half (connecting as a transient plugin) through
 // connectionFindings and closes with doctorVerdict.
-import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { checkConfDir, type ConfDirReport } from './conf-dir.js';
+import { checkConfDir, confDirMissing, type ConfDirReport } from './conf-dir.js';
 import { DEFAULT_PLUGIN_CONFIG_PATH, DEFAULT_PLUGIN_PATH, DEFAULT_SOCKET_PATH } from './defaults.js';
-import { CheckPathError } from './errors.js';
+import { CheckPathError, isMissing } from './errors.js';
 import { countFindings, finding, sortFindings, type Finding, type RuntimeKind } from './finding.js';
-import { runningAsRoot } from './permissions.js';
-import { checkPluginDir, type PluginDirReport } from './plugin-dir.js';
+import { deniedToUs, notCheckedFinding } from './permissions.js';
+import { checkPluginDir, pluginDirMissing, type PluginDirReport } from './plugin-dir.js';
 import { findRuntimeConfigs, lintRuntimeConfigs, type NriSettings, type RuntimeConfigReport } from './runtime-config/index.js';
 import { checkSocket } from './socket.js';
 
@@ -20,10 +19,12 @@ export interface DoctorOptions {
   runtimeConfigs?: string[];
   /** Judge by this runtime's rules instead of the config's. */
   runtime?: RuntimeKind;
-  /** Check owners (default: when running as root, as the other checks do). */
+  /** Check owners (default true, as the other checks do: stat tells any user the owner). */
   checkOwner?: boolean;
-  /** Check this socket instead of the config's (the embedded simulator's). */
+  /** Connect to this socket instead of the config's. */
   socketPath?: string;
+  /** The socket is the embedded simulator's: nrictl made it, so its permissions say nothing about the node. */
+  simulated?: boolean;
 }
 
 /** The paths the runtime uses: `node` as its config names them, `resolved` under root. */
@@ -50,20 +51,20 @@ export interface OfflineDiagnosis {
 
 const DEFAULT_SETTINGS: NriSettings = {
   runtime: 'containerd', enabled: undefined, socketPath: DEFAULT_SOCKET_PATH, pluginPath: DEFAULT_PLUGIN_PATH,
-  pluginConfigPath: DEFAULT_PLUGIN_CONFIG_PATH, registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true,
+  pluginConfigPath: DEFAULT_PLUGIN_CONFIG_PATH, registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true, invalid: {},
 };
 
 /** Runs the offline checks. Throws CheckPathError / UnknownConfigFormatError for an explicit config it cannot use. */
 export function diagnoseNode(opts: DoctorOptions = {}): OfflineDiagnosis {
   const root = opts.root ?? '/';
-  const checkOwner = opts.checkOwner ?? runningAsRoot();
+  const checkOwner = opts.checkOwner ?? true;
   const findings: Finding[] = [];
   const add = (f: Finding) => findings.push(f);
 
   const files = opts.runtimeConfigs ?? findRuntimeConfigs(root);
   const runtimeConfigs = lintRuntimeConfigs(files);
   const chosen = chooseConfig(runtimeConfigs);
-  const settings = chosen?.settings ?? { ...DEFAULT_SETTINGS };
+  const settings = chosen?.settings ?? { ...DEFAULT_SETTINGS, invalid: {} };
   for (const report of runtimeConfigs) {
     for (const f of report.findings) {
       // Lint warns that NRI is off, since a config file alone may be meant that way; on a
@@ -91,28 +92,30 @@ export function diagnoseNode(opts: DoctorOptions = {}): OfflineDiagnosis {
   };
 
   const pluginDir = existingDir(resolved.pluginPath, 'plugin-dir', add, () =>
-    checkPluginDir(resolved.pluginPath, { confDir: resolved.pluginConfigPath, runtime, checkOwner }),
-    'the plugin directory does not exist: the runtime launches no pre-installed plugin');
+    checkPluginDir(resolved.pluginPath, { confDir: resolved.pluginConfigPath, runtime, checkOwner }), pluginDirMissing);
   const confDir = existingDir(resolved.pluginConfigPath, 'conf-dir', add, () =>
-    checkConfDir(resolved.pluginConfigPath, resolved.pluginPath, { runtime, checkOwner }),
-    'the plugin configuration directory does not exist: every pre-installed plugin gets an empty configuration');
-  // Both checks report an unreadable configuration file, one on the plugin, one on
-  // the file; the conf.d check names the file, which is what needs fixing.
-  if (pluginDir) for (const f of pluginDir.findings) if (!(confDir && f.code === 'config-unreadable')) add(f);
-  if (confDir) for (const f of confDir.findings) add(f);
+    checkConfDir(resolved.pluginConfigPath, resolved.pluginPath, { runtime, checkOwner }), confDirMissing);
+  // Both checks report a configuration file that cannot be read (by the runtime, or by
+  // us), one on the plugin, one on the file; the conf.d check names the file, which is
+  // what needs fixing. Both say that the plugin directory is missing, too.
+  const saidByConfDir = (f: Finding) => confDir !== undefined && (f.code === 'config-unreadable' || (f.code === 'not-checked' && f.path.startsWith(`${confDir.dir}/`)));
+  if (pluginDir) for (const f of pluginDir.findings) if (!saidByConfDir(f)) add(f);
+  if (confDir) for (const f of confDir.findings) if (!(pluginDir === undefined && f.code === 'plugin-dir-missing')) add(f);
 
   let canConnect = false;
-  if (!settings.externalConnections && opts.socketPath === undefined) {
+  if (opts.simulated) {
+    canConnect = true;
+  } else if (!settings.externalConnections && opts.socketPath === undefined) {
     add(finding('info', resolved.socketPath, 'socket-not-expected',
       'external connections are disabled: the runtime opens no socket, so nrictl cannot connect to confirm it answers',
       'set the runtime\'s disable-connections option to false to use nrictl logs, sync dump and doctor'));
   } else {
     const socket = checkSocket(resolved.socketPath, { checkOwner: opts.socketPath === undefined ? true : checkOwner });
     for (const f of socket) add(f);
-    canConnect = !socket.some((f) => ['socket-missing', 'socket-unreadable', 'not-a-socket'].includes(f.code));
+    canConnect = !socket.some((f) => ['socket-missing', 'socket-unreadable', 'not-a-socket', 'not-checked'].includes(f.code));
   }
 
-  return { root, runtimeConfigs, settingsFrom: chosen?.file, settings, node, resolved, pluginDir, confDir, findings: dedupe(findings), canConnect };
+  return { root, runtimeConfigs, settingsFrom: chosen?.file, settings, node, resolved, pluginDir, confDir, findings, canConnect };
 }
 
 // One report per runtime: CRI-O's last file carries its merged settings.
@@ -127,29 +130,22 @@ function chooseConfig(reports: RuntimeConfigReport[]): RuntimeConfigReport | und
   return candidates.find((r) => r.settings.enabled === true) ?? candidates.find((r) => r.settings.enabled === undefined) ?? candidates[0];
 }
 
-function existingDir<T>(dir: string, what: string, add: (f: Finding) => void, check: () => T, missing: string): T | undefined {
-  if (!existsSync(dir)) {
-    add(finding('info', dir, `${what}-missing`, missing, 'nothing to do, unless plugins should be installed there'));
+function existingDir<T>(dir: string, what: string, add: (f: Finding) => void, check: () => T, missing: (dir: string) => Finding): T | undefined {
+  if (isMissing(dir)) {
+    add(missing(dir));
     return undefined;
   }
   try {
     return check();
   } catch (err) {
     if (!(err instanceof CheckPathError)) throw err;
+    if (deniedToUs(err.code)) {
+      add(notCheckedFinding(dir, `the ${what === 'plugin-dir' ? 'plugins' : 'configuration files'} in it`, err.code!));
+      return undefined;
+    }
     add(finding('error', dir, `${what}-unreadable`, `${err.message}: the runtime cannot read it either and fails plugin start-up`, `make ${dir} a directory root can read`));
     return undefined;
   }
-}
-
-// The plugin-dir and conf-dir checks both report an unreadable configuration file.
-function dedupe(findings: Finding[]): Finding[] {
-  const seen = new Set<string>();
-  return findings.filter((f) => {
-    const key = `${f.severity}\0${f.path}\0${f.code}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 /** What connecting as a transient plugin showed. */

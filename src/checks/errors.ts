@@ -1,3 +1,6 @@
+import { statSync } from 'node:fs';
+import { deniedToUs } from './permissions.js';
+
 /**
  * A path a check was asked to look at cannot be looked at: it does not exist, is not
  * the kind of thing expected, or cannot be read. Commands turn this into a usage error;
@@ -6,6 +9,8 @@
 export class CheckPathError extends Error {
   readonly path: string;
   readonly reason: 'missing' | 'unreadable' | 'not-a-directory' | 'not-a-file';
+  /** The errno code behind it, when there is one (EACCES, ...). */
+  readonly code: string | undefined;
   constructor(path: string, reason: CheckPathError['reason'], detail?: string, options?: { cause?: unknown }) {
     const what = {
       missing: 'does not exist',
@@ -17,6 +22,21 @@ export class CheckPathError extends Error {
     this.name = 'CheckPathError';
     this.path = path;
     this.reason = reason;
+    this.code = (options?.cause as NodeJS.ErrnoException | undefined)?.code;
+  }
+}
+
+/**
+ * Whether nothing is at `path`. Unlike existsSync, a path we may not look at is not
+ * missing: the runtime, as root, may well find it there.
+ */
+export function isMissing(path: string): boolean {
+  try {
+    statSync(path);
+    return false;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
   }
 }
 
@@ -24,5 +44,7 @@ export function pathErrorFrom(path: string, err: unknown): CheckPathError {
   const code = (err as NodeJS.ErrnoException)?.code;
   if (code === 'ENOENT') return new CheckPathError(path, 'missing', undefined, { cause: err });
   if (code === 'ENOTDIR') return new CheckPathError(path, 'not-a-directory', undefined, { cause: err });
-  return new CheckPathError(path, 'unreadable', code ?? String(err), { cause: err });
+  // Root, as which the runtime runs, would get in: say that this run could not look.
+  const detail = deniedToUs(code) ? `${code}: run nrictl as root to check it` : code ?? String(err);
+  return new CheckPathError(path, 'unreadable', detail, { cause: err });
 }

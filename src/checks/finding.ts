@@ -17,7 +17,15 @@ export interface Finding {
 const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 export function finding(severity: Severity, path: string, code: string, message: string, fix: string): Finding {
-  return { severity, path, code, message, fix };
+  return { severity, path, code, message: oneLine(message), fix: oneLine(fix) };
+}
+
+/**
+ * Messages quote what they found (a parser's error, a file's text), which may hold line
+ * breaks; a finding is one line wherever it is shown, a table cell included.
+ */
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ');
 }
 
 /** Errors first, then warnings, then notes; within a severity by path, so output is stable. */

@@ -3,7 +3,7 @@ export { CheckPathError } from './errors.js';
 export { checkPluginDir, listDiscoverable, DEFAULT_PLUGIN_PATH, type PluginDirOptions, type PluginDirReport, type PlannedPlugin } from './plugin-dir.js';
 export { checkConfDir, type ConfDirOptions, type ConfDirReport, type ConfFileUse } from './conf-dir.js';
 export { lookupPluginConfig, DEFAULT_PLUGIN_CONFIG_PATH, type ConfigLookup } from './config-lookup.js';
-export { checkSocket, DEFAULT_SOCKET_PATH, type SocketCheckOptions } from './socket.js';
+export { checkSocket, socketExposureFindings, SOCKET_EXPOSURE_CODES, DEFAULT_SOCKET_PATH, type SocketCheckOptions } from './socket.js';
 export {
   lintRuntimeConfig, lintRuntimeConfigs, findRuntimeConfigs, detectFormat, UnknownConfigFormatError,
   RUNTIME_CONFIG_LOCATIONS, type NriSettings, type RuntimeConfigReport,

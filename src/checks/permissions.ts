@@ -3,12 +3,25 @@ import { dirname } from 'node:path';
 import { finding, type Finding } from './finding.js';
 import { modeString } from './entry.js';
 
-/**
- * Owner checks only make sense when nrictl runs as root (as the runtime does): for an
- * ordinary user every file of their own would be "not owned by root".
- */
+/** Whether nrictl runs as root: only then is "permission denied" the runtime's problem too. */
 export function runningAsRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+/** Permission errors that root, as which the runtime runs, would not meet. */
+export function deniedToUs(code: string | undefined): boolean {
+  return (code === 'EACCES' || code === 'EPERM') && !runningAsRoot();
+}
+
+/**
+ * A check nrictl could not make because it does not run as root. A warning, so that
+ * neither the summary nor --strict passes a node as clean when part of it was not looked at.
+ */
+export function notCheckedFinding(path: string, what: string, code: string): Finding {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  return finding('warning', path, 'not-checked',
+    `not checked: ${what} (${code}: uid ${uid ?? '?'} may not look; the runtime, as root, can)`,
+    'run nrictl as root to check it');
 }
 
 const S_ISVTX = 0o1000;

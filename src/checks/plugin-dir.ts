@@ -8,7 +8,7 @@ import { DEFAULT_PLUGIN_PATH } from './defaults.js';
 import { KIND_LABEL, modeString, probeEntry, type EntryFacts, type EntryKind } from './entry.js';
 import { pathErrorFrom } from './errors.js';
 import { finding, type Finding, type RuntimeKind, type Severity } from './finding.js';
-import { directoryChainFindings, fileWriteFindings, runningAsRoot } from './permissions.js';
+import { deniedToUs, directoryChainFindings, fileWriteFindings, notCheckedFinding } from './permissions.js';
 import { findOnDefaultPath, sniffRunnable } from './runnable.js';
 
 /** The runtime's default directory of pre-installed plugins. */
@@ -19,7 +19,7 @@ export interface PluginDirOptions {
   confDir?: string;
   /** Judge for this runtime; without it the Go adaptation decides and iSulad differences are notes. */
   runtime?: RuntimeKind;
-  /** Flag files and directories not owned by root (default: when nrictl runs as root). */
+  /** Flag files and directories not owned by root (default true: stat tells any user the owner). */
   checkOwner?: boolean;
 }
 
@@ -52,6 +52,13 @@ export interface PluginDirReport {
 
 const LAUNCH_FAILS =
   'exec fails: with NRI v0.6.1 (containerd, CRI-O) plugin start-up aborts and no pre-installed plugin runs; newer NRI logs a warning and skips it';
+
+/** No plugin directory: not a fault, the runtime then launches no pre-installed plugin. */
+export function pluginDirMissing(dir: string): Finding {
+  return finding('info', dir, 'plugin-dir-missing',
+    'the plugin directory does not exist: the runtime launches no pre-installed plugin',
+    'nothing to do, unless plugins should be installed there');
+}
 
 /** Reads a directory the way the runtime does: sorted by name. Throws CheckPathError. */
 export function readPluginDir(dir: string): string[] {
@@ -105,7 +112,7 @@ export function listDiscoverable(dir: string): Array<{ file: string; index: stri
 
 export function checkPluginDir(dir: string, opts: PluginDirOptions = {}): PluginDirReport {
   const confDir = opts.confDir ?? DEFAULT_PLUGIN_CONFIG_PATH;
-  const checkOwner = opts.checkOwner ?? runningAsRoot();
+  const checkOwner = opts.checkOwner ?? true;
   const isulad = opts.runtime === 'isulad';
   const sev = (go: Severity, isu: Severity): Severity => (isulad ? isu : go);
   const files = readPluginDir(dir);
@@ -118,8 +125,10 @@ export function checkPluginDir(dir: string, opts: PluginDirOptions = {}): Plugin
     let facts: EntryFacts;
     try {
       facts = probeEntry(path);
-    } catch {
-      continue; // vanished while we looked; the runtime skips it too
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (deniedToUs(code)) findings.push(notCheckedFinding(path, 'what this entry is, its mode and owner', code!));
+      continue; // otherwise it vanished while we looked; the runtime skips it too
     }
     const add = (severity: Severity, code: string, message: string, fix: string) =>
       findings.push(finding(severity, path, code, message, fix));
@@ -154,7 +163,11 @@ export function checkPluginDir(dir: string, opts: PluginDirOptions = {}): Plugin
 
     const { index, name } = parsed;
     const lookup = lookupPluginConfig(confDir, index, name);
-    if (lookup.error) {
+    // Denied to us, not to root: the runtime passes that file, as far as anyone here can tell.
+    const configDeniedToUs = lookup.error !== undefined && deniedToUs(lookup.error.code);
+    if (lookup.error && configDeniedToUs) {
+      findings.push(notCheckedFinding(lookup.error.path, `whether ${file} can be given its configuration`, lookup.error.code));
+    } else if (lookup.error) {
       discoveryFails = discoveryFails || !isulad;
       add(sev('error', 'warning'), 'config-unreadable',
         `its configuration ${lookup.error.path} cannot be read (${lookup.error.code}): containerd and CRI-O fail plugin discovery; iSulad skips the plugin`,
@@ -168,7 +181,7 @@ export function checkPluginDir(dir: string, opts: PluginDirOptions = {}): Plugin
         `create ${lookup.candidates[0]} (it may be empty) when the runtime is iSulad`);
     }
 
-    let launches = !lookup.error;
+    let launches = !lookup.error || configDeniedToUs;
     // Broken links get their own finding naming the target; a working one is worth a note.
     if (facts.isSymlink && target?.isFile() && (target.mode & 0o111) !== 0) {
       add('info', 'symlink', `symlink to ${facts.linkTarget ?? facts.linkText ?? '?'} (${KIND_LABEL[facts.kind]}); the runtime runs the target`, 'nothing to do');
@@ -206,7 +219,7 @@ export function checkPluginDir(dir: string, opts: PluginDirOptions = {}): Plugin
     planned.push({
       file, path, index, name, kind: facts.kind,
       ...(facts.isSymlink ? { linkTarget: facts.linkTarget } : {}),
-      config: lookup.path ?? null,
+      config: lookup.path ?? (configDeniedToUs ? lookup.error!.path : null),
       launches,
     });
   }
@@ -248,6 +261,10 @@ function runnableFindings(file: string, entry: string, add: (s: Severity, code: 
       add('error', 'not-runnable', `${r.kind === 'empty' ? 'empty file' : 'neither an ELF binary nor a #! script'}; ${LAUNCH_FAILS}`, `replace ${entry} with the plugin binary`);
       return false;
     case 'unreadable':
+      if (deniedToUs(r.reason)) {
+        add('warning', 'not-checked', `not checked: whether it can run (${r.reason}: uid ${process.getuid?.() ?? '?'} may not read it; the runtime, as root, can)`, 'run nrictl as root to check it');
+        return true;
+      }
       add('warning', 'unreadable', `cannot read its first bytes (${r.reason}) to tell whether it runs`, `check the permissions of ${file}`);
       return true;
   }

@@ -37,6 +37,7 @@ function shorten(path: string, base?: string): string {
 export function summaryLine(findings: Finding[]): string {
   const c = countFindings(findings);
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
-  const text = `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${plural(c.info, 'note')}`;
+  const skipped = findings.filter((f) => f.code === 'not-checked').length;
+  const text = `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${plural(c.info, 'note')}${skipped ? `; ${skipped} not checked (run as root to check ${skipped === 1 ? 'it' : 'them'})` : ''}`;
   return c.error ? chalk.red(text) : c.warning ? chalk.yellow(text) : chalk.green(text);
 }

@@ -56,15 +56,15 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /**
-   * The NRI socket is as powerful as root: say so when its permissions were loosened
-   * (group or others may connect, or replace it). Ownership is left to `nrictl doctor`;
-   * a missing socket is left to the connection's own error.
+   * The NRI socket is as powerful as root: say so when someone besides its owner can
+   * connect to it or replace it (the rule of src/checks/socket.ts, which doctor uses too).
+   * Not for the embedded simulator's socket. A missing socket is left to the connection's
+   * own error.
    */
   protected async warnIfSocketExposed(socketPath: string): Promise<void> {
-    const { checkSocket } = await import('../checks/socket.js');
-    const loosened = new Set(['socket-writable-by-others', 'socket-too-permissive', 'socket-dir-writable-by-others']);
-    for (const f of checkSocket(socketPath, { checkOwner: false })) {
-      if (loosened.has(f.code)) process.stderr.write(`${chalk.yellow('Warning:')} ${f.path}: ${f.message}; fix: ${f.fix}\n`);
+    const { socketExposureFindings } = await import('../checks/socket.js');
+    for (const f of socketExposureFindings(socketPath)) {
+      process.stderr.write(`${chalk.yellow('Warning:')} ${f.path}: ${f.message}; fix: ${f.fix}\n`);
     }
   }
 

@@ -2,6 +2,8 @@ import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkConfDir, CheckPathError } from '../../src/checks/index.js';
+import { CONFIG_SIZE_MAX, TTRPC_MESSAGE_LIMIT } from '../../src/checks/conf-dir.js';
+import { MESSAGE_LENGTH_MAX } from '../../src/ttrpc/frame.js';
 import { codesOf, NOT_ROOT_HOW, notRootOwned, pluginAndConfDirs, tempDir, writeElf } from './helpers.js';
 
 let t: ReturnType<typeof tempDir>;
@@ -84,5 +86,23 @@ describe('configuration syntax', () => {
     expect(codesOf(r.findings, c('10-alpha.conf'))).toEqual(['info:config-used']);
     expect(codesOf(r.findings, c('20-beta.conf'))).toEqual(['info:config-used', 'warning:config-not-yaml']);
     expect(codesOf(r.findings, c('orphan.conf'))).toEqual(['warning:config-orphan']);
+  });
+});
+
+describe('configuration size', () => {
+  it('warns for a configuration a plugin can never receive: over what one ttrpc message carries', () => {
+    writeFileSync(c('10-alpha.conf'), Buffer.alloc(CONFIG_SIZE_MAX + 1, 'a'));
+    writeFileSync(c('20-beta.conf'), Buffer.alloc(CONFIG_SIZE_MAX, 'b'));
+    writeFileSync(c('99-gone.conf'), Buffer.alloc(CONFIG_SIZE_MAX + 1, 'c'));
+    const r = lint();
+    expect(codesOf(r.findings, c('10-alpha.conf'))).toEqual(['warning:config-too-large']);
+    expect(r.findings.find((f) => f.code === 'config-too-large')!.message).toContain(`${CONFIG_SIZE_MAX + 1} bytes`);
+    expect(codesOf(r.findings, c('20-beta.conf'))).toEqual(['info:config-used']);
+    expect(codesOf(r.findings, c('99-gone.conf'))).toEqual(['warning:config-orphan']); // never sent at all
+  });
+
+  it('takes the limit from ttrpc: 4 MiB for the whole message', () => {
+    expect(TTRPC_MESSAGE_LIMIT).toBe(MESSAGE_LENGTH_MAX);
+    expect(CONFIG_SIZE_MAX).toBeLessThan(MESSAGE_LENGTH_MAX);
   });
 });

@@ -119,6 +119,54 @@ describe('iSulad daemon.json', () => {
   });
 });
 
+describe('one finding per fault, and never a default in place of an invalid value', () => {
+  const setting = (r: { findings: Array<{ code: string; message: string }> }) => r.findings.find((f) => f.code === 'nri-settings')!.message;
+
+  it('containerd: disable = "false" is a wrong type, not also "does not set disable"; an invalid timeout is shown as written', () => {
+    const r = lintRuntimeConfig(file('config.toml', `version = 2
+[plugins."io.containerd.nri.v1.nri"]
+  disable = "false"
+  plugin_request_timeout = "5x"
+`));
+    expect(codesOf(r.findings)).toEqual(['error:wrong-type', 'error:wrong-type', 'info:nri-settings']);
+    expect(r.settings.invalid).toEqual({ enabled: '"false"', requestTimeoutMs: '"5x"' });
+    expect(r.settings.requestTimeoutMs).toBeNull();
+    expect(setting(r)).toContain('NRI on or off: invalid ("false")');
+    expect(setting(r)).toContain('request timeout invalid ("5x")');
+    expect(setting(r)).not.toContain('2000 ms');
+    expect(setting(r)).toContain('registration timeout 5000 ms'); // not set: the default is what runs
+  });
+
+  it('CRI-O: enable_nri = "yes" is a wrong type, not also "does not set enable_nri"; a later drop-in with a valid value wins', () => {
+    const conf = file('etc/crio/crio.conf', '[crio.nri]\nenable_nri = "yes"\nnri_plugin_request_timeout = 5\n');
+    const [only] = lintRuntimeConfigs([conf]);
+    expect(codesOf(only!.findings)).toEqual(['error:wrong-type', 'error:wrong-type', 'info:nri-settings']);
+    expect(setting(only!)).toContain('request timeout invalid (5)');
+    const dropIn = file('etc/crio/crio.conf.d/10-nri.conf', '[crio.nri]\nnri_plugin_request_timeout = "3s"\n');
+    const both = lintRuntimeConfigs([conf, dropIn]);
+    expect(both.at(-1)!.settings.requestTimeoutMs).toBe(3000);
+    expect(both.at(-1)!.settings.invalid).toEqual({ enabled: '"yes"' });
+  });
+
+  it('iSulad: "nri-support": "true" is a wrong type, not also "nri-support is false"', () => {
+    const r = lintRuntimeConfig(file('daemon.json', JSON.stringify({ 'nri-support': 'true', 'enable-cri-v1': true, 'plugin-request-timeout': '2' })));
+    expect(codesOf(r.findings)).toEqual(['error:wrong-type', 'error:wrong-type', 'info:nri-settings']);
+    expect(setting(r)).toContain('NRI on or off: invalid ("true")');
+    expect(setting(r)).toContain('request timeout invalid ("2")');
+  });
+});
+
+describe('messages are one line', () => {
+  it('a JSON syntax error names line and column, without the text V8 copies into its message', () => {
+    const r = lintRuntimeConfig(file('daemon.json', '{\n  "nri-support": true,\n  "a": }\n'));
+    const f = r.findings.find((x) => x.code === 'json-syntax')!;
+    expect(f.message).not.toMatch(/[\r\n]/);
+    expect(f.message).toMatch(/^not valid JSON \(Unexpected token '}'\): iSulad does not start$/);
+    const trailing = lintRuntimeConfig(file('b/daemon.json', '{\n  "nri-support": true,\n}\n')).findings.find((x) => x.code === 'json-syntax')!;
+    expect(trailing.message).toBe('not valid JSON (line 3, column 1: Expected double-quoted property name): iSulad does not start');
+  });
+});
+
 describe('discovery and formats', () => {
   it('finds the runtime configs present under a root', () => {
     file('etc/containerd/config.toml', 'version = 2\n');

@@ -2,7 +2,7 @@
 // plugin directory and conf.d, and the simulated runtime listening on the socket path
 // that config names. The CLI runs built, as a child process (node bin/run.js over dist/).
 // Owner checks are on (the tests run as root, as on a node) when run as root.
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeElf } from '../checks/helpers.js';
@@ -107,16 +107,41 @@ describe('nrictl doctor on a fake node root', () => {
     expect(d.json.verdict).toEqual({ status: 'broken', reason: '1 error: socket-missing' });
   });
 
-  it('a 0666 socket: socket-writable-by-others, exit 1, though the runtime answers', async () => {
+  it('the runtime\'s own 0755 socket in a 0700 or 0755 directory: no socket finding, healthy', async () => {
+    writeNode();
+    await startNodeRuntime();
+    chmodSync(socket(), 0o755);
+    for (const dirMode of [0o700, 0o755]) {
+      chmodSync(at('run/nri'), dirMode);
+      chmodSync(at('run'), 0o755);
+      const d = await doctor('--root', root, '--strict', '-o', 'json');
+      expect(d.json.findings.filter((f) => f.code.startsWith('socket'))).toEqual([]);
+      expect(d.code).toBe(0);
+      expect(d.json.verdict.status).toBe('healthy');
+    }
+  });
+
+  it('a 0666 socket others can reach: socket-writable-by-others, exit 1, though the runtime answers', async () => {
     writeNode();
     await startNodeRuntime();
     chmodSync(socket(), 0o666);
+    chmodSync(at('run'), 0o755);
+    chmodSync(at('run/nri'), 0o755);
     const d = await doctor('--root', root, '-o', 'json');
     expect(d.code).toBe(1);
     expect(errors(d)).toEqual([`socket-writable-by-others ${socket()}`]);
     expect(d.json.findings.find((f) => f.code === 'socket-writable-by-others')!.message).toContain('mode 0666');
     expect(d.json.connection).toBe('answered');
     expect(d.json.verdict.status).toBe('broken');
+  });
+
+  it('a socket under a directory others can write: socket-dir-writable-by-others, exit 1', async () => {
+    writeNode();
+    await startNodeRuntime();
+    chmodSync(at('run'), 0o777);
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(d.code).toBe(1);
+    expect(errors(d)).toEqual([`socket-dir-writable-by-others ${at('run')}`]);
   });
 
   it('a misnamed plugin: misnamed-executable (discovery fails), exit 1', async () => {
@@ -169,9 +194,45 @@ describe('nrictl doctor on a fake node root', () => {
     expect(d.json.runtime).toMatchObject({ name: 'nrictl-sim', pods: 3, containers: 5 });
   });
 
+  it('--sim: never judges the embedded simulator\'s socket, even in a temporary directory others can write', async () => {
+    writeNode();
+    const tmp = at('shared-tmp');
+    mkdirSync(tmp);
+    chmodSync(tmp, 0o777);
+    const r = await runCli(['doctor', '--root', root, '--sim', join(repo, 'examples/demo.yaml'), '-o', 'json'], { TMPDIR: tmp });
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout) as Doctor['json'];
+    expect(json.findings.filter((f) => f.code.startsWith('socket'))).toEqual([]);
+    expect(json.connection).toBe('answered');
+  });
+
   it('exits 2 for a --runtime-config that does not exist', async () => {
     const d = await doctor('--root', root, '--runtime-config', at('nope.toml'));
     expect(d.code).toBe(2);
     expect(d.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('exits 2 with one line when --root is not a directory', async () => {
+    writeFileSync(at('passwd'), 'root:x:0:0::/root:/bin/sh\n');
+    const d = await doctor('--root', at('passwd'));
+    expect(d.code).toBe(2);
+    expect(d.stdout).toBe('');
+    expect(d.stderr.trim().split('\n')).toEqual([`Error: --root ${at('passwd')} is not a directory: pass the node's root directory (/, or where a node image is mounted)`]);
+  });
+
+  it('keeps every fault of a runtime config: two wrong-type findings in one file are two findings', async () => {
+    writeNode();
+    writeFileSync(at('etc/containerd/config.toml'), CONFIG(false).replace('disable = false', 'disable = "false"').replace('plugin_request_timeout = "2s"', 'plugin_request_timeout = "5x"'));
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(errors(d).filter((e) => e.startsWith('wrong-type'))).toHaveLength(2);
+    const table = await doctor('--root', root);
+    expect(table.stdout).toContain('(containerd): NRI on or off: invalid ("false")');
+  });
+
+  it('a missing plugin directory is said once', async () => {
+    writeNode();
+    rmSync(at('opt/nri/plugins'), { recursive: true });
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(d.json.findings.filter((f) => f.code === 'plugin-dir-missing')).toHaveLength(1);
   });
 });

@@ -1,10 +1,13 @@
-import { chmodSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoState, runCli, startRuntime, type SimHandle } from './nri-cli.js';
 
-// The NRI socket is as powerful as root: every connecting command says so when the
-// socket's permissions were loosened, and still does its job.
+// The NRI socket is as powerful as root: every connecting command says so when someone
+// besides its owner can connect to it or replace it, and still does its job. The
+// simulator's socket lives in a 0700 directory of its own; tests open that directory
+// (0755) where others must be able to reach the socket.
 let sim: SimHandle;
 
 beforeEach(async () => {
@@ -21,8 +24,24 @@ describe('connecting commands warn about a loosened NRI socket', () => {
     expect(r.stderr).not.toContain('Warning:');
   });
 
+  it('says nothing about a runtime\'s 0755 socket (Go listens under umask 022): only root can write to it', async () => {
+    chmodSync(sim.socketPath, 0o755);
+    chmodSync(path.dirname(sim.socketPath), 0o755);
+    const r = await runCli(['sync', 'dump', '--socket', sim.socketPath, '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('Warning:');
+  });
+
+  it('says nothing about a 0666 socket that nobody but root can reach (its directory is 0700)', async () => {
+    chmodSync(sim.socketPath, 0o666);
+    const r = await runCli(['sync', 'dump', '--socket', sim.socketPath, '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('Warning:');
+  });
+
   it('warns, naming the socket and the fix, when group or others may connect', async () => {
     chmodSync(sim.socketPath, 0o666);
+    chmodSync(path.dirname(sim.socketPath), 0o755);
     const r = await runCli(['sync', 'dump', '--socket', sim.socketPath, '-o', 'json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`Warning: ${sim.socketPath}: mode`);
@@ -36,9 +55,27 @@ describe('connecting commands warn about a loosened NRI socket', () => {
     try {
       const r = await runCli(['update', '--socket', sim.socketPath, 'shop/redis-0/redis', '--memory', '1Gi', '--dry-run']);
       expect(r.code).toBe(0);
-      expect(r.stderr).toContain(`Warning: ${dir}: the socket's directory is writable by group or others`);
+      expect(r.stderr).toContain(`Warning: ${dir}: the socket's directory is writable by others`);
     } finally {
       chmodSync(dir, 0o700);
+    }
+  });
+
+  it('never warns about the embedded simulator, even in a temporary directory others can write', async () => {
+    const shared = mkdtempSync(path.join(tmpdir(), 'nrishared-'));
+    const tmp = path.join(shared, 'tmp');
+    mkdirSync(tmp);
+    chmodSync(shared, 0o755);
+    chmodSync(tmp, 0o777);
+    try {
+      const r = await runCli(['sync', 'dump', '--sim', 'examples/demo.yaml', '-o', 'json'], { TMPDIR: tmp });
+      expect(r.code).toBe(0);
+      expect(r.stderr).not.toContain('Warning:');
+      const logs = await runCli(['logs', '--sim', 'examples/demo.yaml', '-o', 'json'], { TMPDIR: tmp });
+      expect(logs.code).toBe(0);
+      expect(logs.stderr).not.toContain('Warning:');
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
     }
   });
 });

@@ -1,6 +1,6 @@
 import { parse, TomlError } from 'smol-toml';
 import { parseGoDuration } from './duration.js';
-import { checkTable, Collector, isTable, summaryFinding, type KeySpec, type NriSettings, type RuntimeConfigReport } from './schema.js';
+import { checkTable, Collector, isTable, markInvalid, summaryFinding, type KeySpec, type NriSettings, type RuntimeConfigReport, type SettingName } from './schema.js';
 
 export const CONTAINERD_NRI_PLUGIN = 'io.containerd.nri.v1.nri';
 
@@ -28,6 +28,16 @@ const VALIDATOR_KEYS: Record<string, KeySpec> = {
   tolerate_missing_plugins_annotation: { type: 'string' },
 };
 
+const SETTING_OF: Record<string, SettingName> = {
+  disable: 'enabled',
+  disable_connections: 'externalConnections',
+  plugin_path: 'pluginPath',
+  plugin_config_path: 'pluginConfigPath',
+  socket_path: 'socketPath',
+  plugin_registration_timeout: 'registrationTimeoutMs',
+  plugin_request_timeout: 'requestTimeoutMs',
+};
+
 /** Keys that only mean something inside the NRI section; elsewhere containerd drops them. */
 const STRAY_KEYS = ['disable_connections', 'plugin_config_path', 'plugin_registration_timeout', 'plugin_request_timeout'];
 
@@ -35,7 +45,7 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
   const out = new Collector(file);
   const settings: NriSettings = {
     runtime: 'containerd', enabled: undefined, socketPath: '/var/run/nri/nri.sock', pluginPath: '/opt/nri/plugins',
-    pluginConfigPath: '/etc/nri/conf.d', registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true,
+    pluginConfigPath: '/etc/nri/conf.d', registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true, invalid: {},
   };
   let doc: Record<string, unknown>;
   try {
@@ -70,7 +80,7 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
     return { file, format: 'containerd', settings, findings: out.findings };
   }
 
-  const v = checkTable(section, NRI_KEYS, label, out, 'containerd');
+  const { values: v, invalid } = checkTable(section, NRI_KEYS, label, out, 'containerd');
   if (isTable(v.default_validator)) checkTable(v.default_validator, VALIDATOR_KEYS, `${label}.default_validator`, out, 'containerd');
   if (v.disable !== undefined) settings.enabled = !v.disable;
   else settings.enabled = version !== undefined && version >= 3 ? true : undefined;
@@ -80,10 +90,12 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
   if (typeof v.plugin_registration_timeout === 'string') settings.registrationTimeoutMs = parseGoDuration(v.plugin_registration_timeout)!;
   if (typeof v.plugin_request_timeout === 'string') settings.requestTimeoutMs = parseGoDuration(v.plugin_request_timeout)!;
   if (v.disable_connections === true) settings.externalConnections = false;
+  markInvalid(settings, invalid, SETTING_OF);
 
-  if (settings.enabled === false) {
+  // An invalid "disable" has its wrong-type finding; it is not also "not set".
+  if (settings.invalid.enabled === undefined && settings.enabled === false) {
     out.add('warning', 'nri-disabled', `${label} has disable = true: containerd runs no NRI plugin`, 'set disable = false and restart containerd');
-  } else if (settings.enabled === undefined) {
+  } else if (settings.invalid.enabled === undefined && settings.enabled === undefined) {
     out.add('warning', 'nri-default', `${label} does not set "disable": NRI is off in containerd 1.7 and on in 2.x`, 'set disable = false explicitly');
   }
   if (!settings.externalConnections) {
@@ -106,6 +118,7 @@ function findStrayKeys(table: Record<string, unknown>, path: string[]): string[]
 }
 
 export function timeoutFindings(out: Collector, s: NriSettings): void {
-  if (s.registrationTimeoutMs <= 0) out.add('error', 'timeout-not-positive', 'the plugin registration timeout is not positive: no plugin can register in time', 'use a timeout such as 5s');
-  if (s.requestTimeoutMs <= 0) out.add('error', 'timeout-not-positive', 'the plugin request timeout is not positive: every plugin request times out', 'use a timeout such as 2s');
+  // null: invalid, and already reported as such.
+  if (s.registrationTimeoutMs !== null && s.registrationTimeoutMs <= 0) out.add('error', 'timeout-not-positive', 'the plugin registration timeout is not positive: no plugin can register in time', 'use a timeout such as 5s');
+  if (s.requestTimeoutMs !== null && s.requestTimeoutMs <= 0) out.add('error', 'timeout-not-positive', 'the plugin request timeout is not positive: every plugin request times out', 'use a timeout such as 2s');
 }

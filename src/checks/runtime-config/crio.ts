@@ -1,7 +1,7 @@
 import { parse, TomlError } from 'smol-toml';
 import { timeoutFindings } from './containerd.js';
 import { parseGoDuration } from './duration.js';
-import { checkTable, Collector, isTable, summaryFinding, type KeySpec, type NriSettings, type RuntimeConfigReport } from './schema.js';
+import { checkTable, Collector, isTable, markInvalid, summaryFinding, type KeySpec, type NriSettings, type RuntimeConfigReport, type SettingName } from './schema.js';
 
 const NRI_KEYS: Record<string, KeySpec> = {
   enable_nri: { type: 'bool' },
@@ -27,12 +27,24 @@ const VALIDATOR_KEYS: Record<string, KeySpec> = {
   nri_validator_tolerate_missing_plugins_annotation: { type: 'string' },
 };
 
+const SETTING_OF: Record<string, SettingName> = {
+  enable_nri: 'enabled',
+  nri_listen: 'socketPath',
+  nri_plugin_dir: 'pluginPath',
+  nri_plugin_config_dir: 'pluginConfigPath',
+  nri_plugin_registration_timeout: 'registrationTimeoutMs',
+  nri_plugin_request_timeout: 'requestTimeoutMs',
+  nri_disable_connections: 'externalConnections',
+};
+
 const LABEL = '[crio.nri]';
 
 /** The NRI table of one CRI-O file, checked; undefined when the file has none. */
 interface CrioLayer {
   file: string;
   values: Record<string, unknown>;
+  /** Known keys with a value of the wrong type or form. */
+  invalid: Record<string, unknown>;
 }
 
 function parseLayer(file: string, text: string, out: Collector): CrioLayer | undefined {
@@ -54,19 +66,23 @@ function parseLayer(file: string, text: string, out: Collector): CrioLayer | und
     }
   }
   if (!isTable(crio.nri)) return undefined;
-  const values = checkTable(crio.nri, NRI_KEYS, LABEL, out, 'CRI-O');
+  const { values, invalid } = checkTable(crio.nri, NRI_KEYS, LABEL, out, 'CRI-O');
   if (isTable(values.default_validator)) checkTable(values.default_validator, VALIDATOR_KEYS, `${LABEL}.default_validator`, out, 'CRI-O');
-  return { file, values };
+  return { file, values, invalid };
 }
 
 function defaults(): NriSettings {
   return {
     runtime: 'crio', enabled: undefined, socketPath: '/var/run/nri/nri.sock', pluginPath: '/opt/nri/plugins',
-    pluginConfigPath: '/etc/nri/conf.d', registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true,
+    pluginConfigPath: '/etc/nri/conf.d', registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true, invalid: {},
   };
 }
 
-function apply(s: NriSettings, v: Record<string, unknown>): void {
+/** A later file's value replaces an earlier one, valid or not; an invalid one stands for no default. */
+function apply(s: NriSettings, layer: CrioLayer): void {
+  const v = layer.values;
+  for (const key of Object.keys(v)) if (SETTING_OF[key]) delete s.invalid[SETTING_OF[key]];
+  markInvalid(s, layer.invalid, SETTING_OF);
   if (typeof v.enable_nri === 'boolean') s.enabled = v.enable_nri;
   if (typeof v.nri_listen === 'string') s.socketPath = v.nri_listen;
   if (typeof v.nri_plugin_dir === 'string') s.pluginPath = v.nri_plugin_dir;
@@ -91,20 +107,22 @@ export function lintCrio(files: Array<{ file: string; text: string }>): RuntimeC
     const layer = parseLayer(file, text, out);
     if (layer) {
       anyNri = true;
-      for (const key of Object.keys(layer.values)) {
+      for (const key of [...Object.keys(layer.values), ...Object.keys(layer.invalid)]) {
         const earlier = setBy.get(key);
         if (earlier) out.add('info', 'overrides-earlier-file', `${LABEL} "${key}" overrides the value from ${earlier}`, 'nothing to do, if meant');
         setBy.set(key, file);
       }
-      apply(settings, layer.values);
+      apply(settings, layer);
     }
-    reports.push({ file, format: 'crio', settings: { ...settings }, findings: out.findings });
+    reports.push({ file, format: 'crio', settings: { ...settings, invalid: { ...settings.invalid } }, findings: out.findings });
   }
   const last = reports[reports.length - 1];
   if (!last) return reports;
   const out = new Collector(last.file);
   if (!anyNri) {
     out.add('warning', 'nri-section-missing', `no ${LABEL} table: CRI-O's built-in default applies (check \`crio config | grep enable_nri\`)`, `add ${LABEL} with enable_nri = true`);
+  } else if (settings.invalid.enabled !== undefined) {
+    // enable_nri has a wrong-type finding: one finding per fault, not also "not set".
   } else if (settings.enabled === false) {
     out.add('warning', 'nri-disabled', `${LABEL} enable_nri = false: CRI-O runs no NRI plugin`, 'set enable_nri = true and restart CRI-O');
   } else if (settings.enabled === undefined) {
@@ -116,6 +134,6 @@ export function lintCrio(files: Array<{ file: string; text: string }>): RuntimeC
   timeoutFindings(out, settings);
   summaryFinding(out, settings);
   last.findings.push(...out.findings);
-  last.settings = { ...settings };
+  last.settings = { ...settings, invalid: { ...settings.invalid } };
   return reports;
 }

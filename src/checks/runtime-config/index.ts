@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CheckPathError, pathErrorFrom } from '../errors.js';
+import { deniedToUs } from '../permissions.js';
 import type { RuntimeKind } from '../finding.js';
 import { lintContainerd } from './containerd.js';
 import { lintCrio } from './crio.js';
@@ -91,18 +92,33 @@ function crioRank(file: string): number {
   return basename(dirname(file)) === 'crio.conf.d' ? 1 : 0;
 }
 
-/** The runtime configuration files present on this node (under `root`, for tests). */
+/**
+ * The runtime configuration files present on this node (under `root`, for tests).
+ * Throws CheckPathError for CRI-O's drop-in directory when only root may list it.
+ */
 export function findRuntimeConfigs(root = '/'): string[] {
   const at = (p: string) => join(root, p);
   const found: string[] = [];
-  for (const p of [...RUNTIME_CONFIG_LOCATIONS.containerd, ...RUNTIME_CONFIG_LOCATIONS.crio]) if (existsSync(at(p))) found.push(at(p));
+  for (const p of [...RUNTIME_CONFIG_LOCATIONS.containerd, ...RUNTIME_CONFIG_LOCATIONS.crio]) if (present(at(p))) found.push(at(p));
+  const dropIns = at(RUNTIME_CONFIG_LOCATIONS.crioDropIns);
   try {
-    for (const f of readdirSync(at(RUNTIME_CONFIG_LOCATIONS.crioDropIns)).filter((f) => f.endsWith('.conf')).sort()) {
-      found.push(join(at(RUNTIME_CONFIG_LOCATIONS.crioDropIns), f));
-    }
-  } catch {
-    // no drop-in directory
+    for (const f of readdirSync(dropIns).filter((f) => f.endsWith('.conf')).sort()) found.push(join(dropIns, f));
+  } catch (err) {
+    // No drop-in directory is fine; one we may not list may hold the settings that count.
+    if (deniedToUs((err as NodeJS.ErrnoException).code)) throw pathErrorFrom(dropIns, err);
   }
-  for (const p of RUNTIME_CONFIG_LOCATIONS.isulad) if (existsSync(at(p))) found.push(at(p));
+  for (const p of RUNTIME_CONFIG_LOCATIONS.isulad) if (present(at(p))) found.push(at(p));
   return found;
+}
+
+// existsSync says false when a directory on the way shuts us out; then the file may well
+// be there for the runtime, and reading it will say that it cannot be read.
+function present(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code !== 'ENOENT' && code !== 'ENOTDIR';
+  }
 }

@@ -1,4 +1,4 @@
-import { Collector, summaryFinding, type KeySpec, type NriSettings, type RuntimeConfigReport } from './schema.js';
+import { Collector, markInvalid, summaryFinding, type KeySpec, type NriSettings, type RuntimeConfigReport, type SettingName } from './schema.js';
 import { nearestKey, typeName } from './keys.js';
 
 const NRI_KEYS: Record<string, KeySpec> = {
@@ -12,17 +12,42 @@ const NRI_KEYS: Record<string, KeySpec> = {
   'enable-cri-v1': { type: 'bool' },
 };
 
+/**
+ * JSON.parse's reason with a line and column instead of an offset, and without the
+ * copy of the text V8 puts into some messages.
+ */
+export function jsonErrorText(text: string, err: Error): string {
+  let reason = err.message.replace(/^(.*?), (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '$1');
+  const at = /\s+in JSON at position (\d+)(?: \(line \d+ column \d+\))?/.exec(reason);
+  if (!at) return reason;
+  reason = reason.slice(0, at.index) + reason.slice(at.index + at[0].length);
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `line ${line}, column ${column}: ${reason}`;
+}
+
+const SETTING_OF: Record<string, SettingName> = {
+  'nri-support': 'enabled',
+  'disable-connections': 'externalConnections',
+  'plugin-config-path': 'pluginConfigPath',
+  'plugin-path': 'pluginPath',
+  'plugin-registration-timeout': 'registrationTimeoutMs',
+  'plugin-request-timeout': 'requestTimeoutMs',
+  'plugin-requst-timeout': 'requestTimeoutMs',
+};
+
 export function lintIsulad(file: string, text: string): RuntimeConfigReport {
   const out = new Collector(file);
   const settings: NriSettings = {
     runtime: 'isulad', enabled: false, socketPath: '/var/run/nri/nri.sock', pluginPath: '/opt/nri/plugins',
-    pluginConfigPath: '/etc/nri/conf.d', registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true,
+    pluginConfigPath: '/etc/nri/conf.d', registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true, invalid: {},
   };
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    out.add('error', 'json-syntax', `not valid JSON (${(err as Error).message}): iSulad does not start`, 'fix the JSON syntax');
+    out.add('error', 'json-syntax', `not valid JSON (${jsonErrorText(text, err as Error)}): iSulad does not start`, 'fix the JSON syntax');
     return { file, format: 'isulad', settings, findings: out.findings };
   }
   if (typeName(doc) !== 'table') {
@@ -32,6 +57,7 @@ export function lintIsulad(file: string, text: string): RuntimeConfigReport {
   const cfg = doc as Record<string, unknown>;
   const known = Object.keys(NRI_KEYS);
   const good: Record<string, unknown> = {};
+  const invalid: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(cfg)) {
     const spec = NRI_KEYS[key];
     if (!spec) {
@@ -51,6 +77,7 @@ export function lintIsulad(file: string, text: string): RuntimeConfigReport {
     const ok = spec.type === 'bool' ? t === 'boolean' : spec.type === 'string' ? t === 'string' : Number.isInteger(value) && (value as number) >= 0;
     if (!ok) {
       out.add('error', 'wrong-type', `"${key}" is a ${t}, not ${spec.type === 'bool' ? 'a boolean' : spec.type === 'string' ? 'a string' : 'a whole number of seconds'}: iSulad refuses daemon.json`, `write "${key}" as ${spec.type === 'seconds' ? 'an integer (seconds)' : spec.type === 'bool' ? 'true or false' : 'a quoted string'}`);
+      invalid[key] = value;
       continue;
     }
     good[key] = value;
@@ -72,8 +99,11 @@ export function lintIsulad(file: string, text: string): RuntimeConfigReport {
   const timeout = newSpelling ?? oldSpelling;
   if (typeof timeout === 'number') settings.requestTimeoutMs = timeout * 1000;
   if (good['disable-connections'] === true) settings.externalConnections = false;
+  markInvalid(settings, invalid, SETTING_OF);
 
-  if (!settings.enabled) {
+  if (settings.invalid.enabled !== undefined) {
+    // "nri-support" has its wrong-type finding: one finding per fault, not also "is false".
+  } else if (!settings.enabled) {
     out.add('warning', 'nri-disabled', `"nri-support" is ${cfg['nri-support'] === undefined ? 'not set' : 'false'}: iSulad runs no NRI plugin`, 'set "nri-support": true and restart iSulad');
   } else if (good['enable-cri-v1'] !== true) {
     out.add('error', 'cri-v1-required', '"nri-support" is on but "enable-cri-v1" is not true: iSulad\'s NRI works only with the CRI v1 service', 'set "enable-cri-v1": true');

@@ -13,14 +13,46 @@ export interface KeySpec {
 /** A runtime's NRI settings after defaults, as far as the file says. */
 export interface NriSettings {
   runtime: RuntimeKind;
-  /** undefined: the file does not say and the default depends on the runtime version. */
+  /** undefined: the file does not say (or says it wrongly, see `invalid`) and the default depends on the runtime version. */
   enabled: boolean | undefined;
   socketPath: string;
   pluginPath: string;
   pluginConfigPath: string;
-  registrationTimeoutMs: number;
-  requestTimeoutMs: number;
+  /** null: the file gives an invalid value (see `invalid`); no default stands in for it. */
+  registrationTimeoutMs: number | null;
+  requestTimeoutMs: number | null;
   externalConnections: boolean;
+  /**
+   * Settings the file gives a value of the wrong type or form, as written there (`"5x"`).
+   * The runtime refuses such a file; its `wrong-type` finding says so. What the other
+   * fields hold for them is not what the runtime runs with.
+   */
+  invalid: Partial<Record<SettingName, string>>;
+}
+
+export type SettingName = Exclude<keyof NriSettings, 'runtime' | 'invalid'>;
+
+/** A value as the file writes it, for messages: strings quoted, tables and lists as JSON. */
+export function asWritten(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** Records the keys of `invalid` that map to a setting; the setting's value no longer counts. */
+export function markInvalid(s: NriSettings, invalid: Record<string, unknown>, settingOf: Record<string, SettingName>): void {
+  for (const [key, value] of Object.entries(invalid)) {
+    const name = settingOf[key];
+    if (!name) continue;
+    s.invalid[name] = asWritten(value);
+    if (name === 'enabled') s.enabled = undefined;
+    if (name === 'registrationTimeoutMs' || name === 'requestTimeoutMs') s[name] = null;
+  }
+}
+
+/** The values that passed, and those of known keys that did not (wrong type or form). */
+export interface CheckedTable {
+  values: Record<string, unknown>;
+  invalid: Record<string, unknown>;
 }
 
 export interface RuntimeConfigReport {
@@ -48,8 +80,9 @@ export function checkTable(
   section: string,
   out: Collector,
   runtimeName: string,
-): Record<string, unknown> {
+): CheckedTable {
   const good: Record<string, unknown> = {};
+  const invalid: Record<string, unknown> = {};
   const known = Object.keys(schema);
   for (const [key, value] of Object.entries(table)) {
     const spec = schema[key];
@@ -67,11 +100,12 @@ export function checkTable(
     const problem = typeProblem(value, spec.type);
     if (problem) {
       out.add('error', 'wrong-type', `${section}: "${key}" ${problem}: ${runtimeName} refuses the configuration`, `write "${key}" as ${describe(spec.type)}`);
+      invalid[key] = value;
       continue;
     }
     good[key] = value;
   }
-  return good;
+  return { values: good, invalid };
 }
 
 function typeProblem(value: unknown, type: KeyType): string | undefined {
@@ -97,10 +131,14 @@ function describe(type: KeyType): string {
   return { bool: 'true or false', string: 'a quoted string', table: 'a table', 'string-list': 'a list of strings', seconds: 'a whole number of seconds', duration: 'a duration string such as "5s"' }[type];
 }
 
+/** The settings in one line; an invalid value is shown as written, never a default in its place. */
 export function summaryFinding(out: Collector, s: NriSettings): void {
-  const state = s.enabled === undefined ? 'NRI state depends on the runtime version' : s.enabled ? 'NRI enabled' : 'NRI disabled';
+  const bad = (name: SettingName) => (s.invalid[name] !== undefined ? `invalid (${s.invalid[name]})` : undefined);
+  const state = bad('enabled') ? `NRI on or off: ${bad('enabled')}` : s.enabled === undefined ? 'NRI state depends on the runtime version' : s.enabled ? 'NRI enabled' : 'NRI disabled';
+  const ms = (name: 'registrationTimeoutMs' | 'requestTimeoutMs') => bad(name) ?? `${s[name]} ms`;
+  const external = bad('externalConnections') ?? (s.externalConnections ? 'allowed' : 'refused');
   out.add('info', 'nri-settings',
-    `${state}; socket ${s.socketPath}; plugins ${s.pluginPath}; configs ${s.pluginConfigPath}; registration timeout ${s.registrationTimeoutMs} ms, request timeout ${s.requestTimeoutMs} ms; external plugins ${s.externalConnections ? 'allowed' : 'refused'}`,
+    `${state}; socket ${bad('socketPath') ?? s.socketPath}; plugins ${bad('pluginPath') ?? s.pluginPath}; configs ${bad('pluginConfigPath') ?? s.pluginConfigPath}; registration timeout ${ms('registrationTimeoutMs')}, request timeout ${ms('requestTimeoutMs')}; external plugins ${external}`,
     'nothing to do');
 }
 
