@@ -1,0 +1,12 @@
+// What `nrictl trace` does, below the command line: probe placement, correlation of one
+// event across probes, attribution, latency statistics, metrics.
+export { planProbes, parseIndexList, pluginLabel, segmentOf, PlacementError, type InstalledPlugin, type ProbePlan, type ProbeMode, type Segment } from './placement.js';
+export { createView, updateView, diffViews, formatChange, type Change, type ContainerView } from './view.js';
+export { ownerOf, ownerIndex } from './owners.js';
+export { Tracer, type Observation, type TraceRecord, type SegmentResult, type AttributedChange, type TraceEnd, type TracerOptions } from './tracer.js';
+export { LatencyStats, percentile, type LatencyRow, type TraceSummary } from './stats.js';
+export { renderTraceRecord, renderTraceSummary, type TraceFormat } from './render.js';
+export { TraceSession, DEFAULT_TRACE_EVENTS, TRACEABLE_EVENTS, DEFAULT_TRACE_QUEUE_CAPACITY, type TraceSessionOptions } from './session.js';
+export { TraceMetrics, LogMetrics, LATENCY_BUCKETS } from './metrics.js';
+export { serveMetrics, parseMetricsAddress, MetricsAddressError, type MetricsServer } from './metrics-server.js';
+export { readNodeFacts, mergeInstalled, type NodeFacts } from './installed.js';

@@ -1,0 +1,37 @@
+// Where the installed plugins are, and the request timeout, as far as the node says:
+// the plugin directory as `validate` reads it and the runtime's configuration as
+// `doctor` finds it (src/checks). External plugins are not in any file: --index names them.
+import { diagnoseNode } from '../checks/doctor.js';
+import { listDiscoverable } from '../checks/plugin-dir.js';
+import type { InstalledPlugin } from './placement.js';
+
+export interface NodeFacts {
+  pluginPath: string;
+  plugins: InstalledPlugin[];
+  /** The runtime config's request timeout; undefined when no config was found. */
+  configTimeout: { ms: number; from: string } | undefined;
+}
+
+export function readNodeFacts(opts: { pluginDir?: string | undefined; root?: string } = {}): NodeFacts {
+  const d = diagnoseNode({ root: opts.root ?? '/', checkOwner: false });
+  const pluginPath = opts.pluginDir ?? d.resolved.pluginPath;
+  const plugins = listDiscoverable(pluginPath).map((p): InstalledPlugin => ({ index: p.index, name: p.name, source: 'plugin-dir' }));
+  return {
+    pluginPath,
+    plugins,
+    configTimeout: d.settingsFrom ? { ms: d.settings.requestTimeoutMs, from: d.settingsFrom } : undefined,
+  };
+}
+
+/** Merges sources, one entry per index+name. */
+export function mergeInstalled(...lists: InstalledPlugin[][]): InstalledPlugin[] {
+  const seen = new Map<string, InstalledPlugin>();
+  for (const list of lists) {
+    for (const p of list) {
+      const known = [...seen.values()].some((q) => q.index === p.index && q.name !== undefined);
+      if (p.name === undefined && known) continue;
+      seen.set(`${p.index}-${p.name ?? '?'}`, p);
+    }
+  }
+  return [...seen.values()];
+}

@@ -1,0 +1,67 @@
+// What trace (and logs) count, as Prometheus metrics, through prom-client: a registry of
+// our own (not the process-global one), so two sessions in one process do not collide.
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { TraceRecord } from './tracer.js';
+
+/** Seconds: from half a millisecond to past the 2 s default request timeout. */
+export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 5];
+
+export class TraceMetrics {
+  readonly registry = new Registry();
+  readonly events: Counter<'event'>;
+  readonly latency: Histogram<'plugin' | 'event'>;
+  readonly adjustments: Counter<'plugin' | 'field'>;
+  readonly failed: Counter<'plugin' | 'event'>;
+  readonly dropped: Counter;
+  readonly requestTimeout: Gauge;
+  readonly probeHop: Histogram<'event'>;
+
+  constructor() {
+    const registers = [this.registry];
+    this.events = new Counter({ name: 'nrictl_trace_events_total', help: 'Events traced, by type.', labelNames: ['event'], registers });
+    this.latency = new Histogram({
+      name: 'nrictl_trace_plugin_latency_seconds',
+      help: 'Time a plugin (or a group of plugins with no free index between them) took on an event, one probe hop subtracted.',
+      labelNames: ['plugin', 'event'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.adjustments = new Counter({ name: 'nrictl_trace_adjustments_total', help: 'Fields a plugin (or group) changed in the request, by field.', labelNames: ['plugin', 'field'], registers });
+    this.failed = new Counter({
+      name: 'nrictl_trace_conflicts_total',
+      help: 'Requests that stopped in a plugin (or group): a conflict between plugins or a plugin error ended them before the next probe.',
+      labelNames: ['plugin', 'event'],
+      registers,
+    });
+    this.dropped = new Counter({ name: 'nrictl_trace_dropped_lines_total', help: 'Output records dropped because the output could not keep up.', registers });
+    this.requestTimeout = new Gauge({ name: 'nrictl_trace_request_timeout_seconds', help: 'The runtime\'s request timeout trace compares plugin latency with.', registers });
+    this.probeHop = new Histogram({ name: 'nrictl_trace_probe_hop_seconds', help: 'Time one probe adds to an event (the calibration pair).', labelNames: ['event'], buckets: LATENCY_BUCKETS, registers });
+  }
+
+  record(r: TraceRecord): void {
+    if (r.end === 'stopped') return;
+    this.events.inc({ event: r.event });
+    for (const s of r.segments) {
+      if (s.ms === undefined) continue;
+      if (s.calibration) {
+        this.probeHop.observe({ event: r.event }, s.ms / 1000);
+        continue;
+      }
+      this.latency.observe({ plugin: s.label, event: r.event }, s.ms / 1000);
+      for (const c of s.changes) this.adjustments.inc({ plugin: c.owner ?? s.label, field: c.field });
+    }
+    if (r.stoppedIn !== undefined) this.failed.inc({ plugin: r.stoppedIn, event: r.event });
+  }
+}
+
+/** What `nrictl logs --metrics-addr` counts. */
+export class LogMetrics {
+  readonly registry = new Registry();
+  readonly events: Counter<'event'>;
+  readonly dropped: Counter;
+  constructor() {
+    const registers = [this.registry];
+    this.events = new Counter({ name: 'nrictl_logs_events_total', help: 'Events the logger received, by type.', labelNames: ['event'], registers });
+    this.dropped = new Counter({ name: 'nrictl_logs_dropped_lines_total', help: 'Event lines dropped because the output could not keep up.', registers });
+  }
+}

@@ -1,0 +1,187 @@
+// `nrictl trace` as a library: transient probe plugins at the planned indexes, each
+// answering at once with no adjustment; a Tracer that puts their sightings together off
+// the reply path; a bounded queue into the output; statistics and metrics.
+import { EventEmitter } from 'node:events';
+import type { Writable } from 'node:stream';
+import { Event, eventBit, type nri } from '../api/index.js';
+import { Stub, type PluginHandlers, type RuntimeInfo } from '../plugin/index.js';
+import { BoundedOutputQueue, defaultDropNotice } from '../render/bounded-queue.js';
+import { chalk } from '../render/colour.js';
+import type { TraceMetrics } from './metrics.js';
+import type { ProbePlan } from './placement.js';
+import { renderTraceRecord, type TraceFormat } from './render.js';
+import { LatencyStats, type TraceSummary } from './stats.js';
+import { Tracer, type TraceRecord } from './tracer.js';
+
+/** What trace follows unless told otherwise: the events whose request plugins adjust, and Stop. */
+export const DEFAULT_TRACE_EVENTS = eventBit(Event.CREATE_CONTAINER) | eventBit(Event.UPDATE_CONTAINER) | eventBit(Event.STOP_CONTAINER);
+/** Container events a probe can follow (pod events have no container to correlate by). */
+export const TRACEABLE_EVENTS: readonly Event[] = [
+  Event.CREATE_CONTAINER, Event.POST_CREATE_CONTAINER, Event.START_CONTAINER, Event.POST_START_CONTAINER,
+  Event.UPDATE_CONTAINER, Event.POST_UPDATE_CONTAINER, Event.STOP_CONTAINER, Event.REMOVE_CONTAINER,
+];
+export const DEFAULT_TRACE_QUEUE_CAPACITY = 1000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
+
+export interface TraceSessionOptions {
+  socketPath?: string | undefined;
+  plan: ProbePlan;
+  /** Event mask; only TRACEABLE_EVENTS bits count. */
+  events?: number;
+  /** Subscribe the last probe to ValidateContainerAdjustment (NRI v0.10+) for the runtime's own field owners. */
+  validator?: boolean;
+  accept?(pod: nri.IPodSandbox | null | undefined, ctr: nri.IContainer | null | undefined): boolean;
+  format: TraceFormat;
+  out: Writable;
+  capacity?: number;
+  /** --request-timeout: wins over what the runtime says. */
+  requestTimeoutMs?: number | undefined;
+  /** From the runtime's configuration file, used when the runtime does not say in Configure (NRI v0.6 and older). */
+  configTimeout?: { ms: number; from: string } | undefined;
+  metrics?: TraceMetrics | undefined;
+  name?: string;
+  registrationTimeoutMs?: number;
+  /** An event not seen by every probe after this long is closed as failed (default: twice the request timeout and 1 s). */
+  staleMs?: number;
+}
+
+/**
+ * Events: 'dropped' (n), 'close' (err?) a probe lost its connection (the runtime went
+ * away or dropped it), 'output-closed' (err) the output's reader left.
+ */
+export class TraceSession extends EventEmitter {
+  readonly probes: Stub[];
+  readonly tracer: Tracer;
+  readonly stats = new LatencyStats();
+  readonly queue: BoundedOutputQueue<TraceRecord>;
+  readonly notes: string[];
+  filtered = 0;
+  private stopped = false;
+  private configuredTimeoutMs: number | undefined;
+
+  constructor(readonly opts: TraceSessionOptions) {
+    super();
+    this.notes = [...opts.plan.notes];
+    const format = opts.format;
+    this.queue = new BoundedOutputQueue<TraceRecord>(opts.out, {
+      capacity: opts.capacity ?? DEFAULT_TRACE_QUEUE_CAPACITY,
+      batch: 8,
+      render: (r) => renderTraceRecord(r, format),
+      dropNotice: format === 'text' ? (n) => chalk.yellow(defaultDropNotice(n)) : () => undefined,
+    });
+    this.queue.on('dropped', (n: number) => {
+      opts.metrics?.dropped.inc(n);
+      this.emit('dropped', n);
+    });
+    const wantValidator = opts.validator === true;
+    this.tracer = new Tracer(opts.plan, {
+      staleMs: opts.staleMs ?? 2 * (opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) + 1000,
+      validationGraceMs: wantValidator ? 1000 : 0,
+      ...(opts.accept ? { accept: opts.accept } : {}),
+      onFiltered: () => this.filtered++,
+      onRecord: (r) => {
+        this.stats.add(r);
+        opts.metrics?.record(r);
+        if (r.end !== 'stopped') this.queue.push(r);
+      },
+    });
+    const mask = (opts.events ?? DEFAULT_TRACE_EVENTS) & TRACEABLE_EVENTS.reduce((m, e) => m | eventBit(e), 0);
+    const last = opts.plan.probes.length - 1;
+    this.probes = opts.plan.probes.map((index, k) => {
+      const validator = wantValidator && k === last;
+      return new Stub(this.handlers(k, validator), {
+        name: opts.name ?? 'nrictl-trace',
+        index,
+        ...(opts.socketPath !== undefined ? { socketPath: opts.socketPath } : {}),
+        events: mask | (validator ? eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT) : 0),
+        ...(opts.registrationTimeoutMs !== undefined ? { registrationTimeoutMs: opts.registrationTimeoutMs } : {}),
+      });
+    });
+    this.probes[0]?.once('configured', (req: nri.IConfigureRequest) => {
+      if (req.requestTimeout && req.requestTimeout > 0) this.configuredTimeoutMs = Number(req.requestTimeout);
+    });
+    opts.out.once('error', (err: Error) => {
+      if (!this.stopped) this.emit('output-closed', err);
+    });
+    for (const p of this.probes) {
+      p.on('close', (err?: Error) => {
+        if (!this.stopped) this.emit('close', err);
+      });
+    }
+  }
+
+  /** A probe's handlers: note the time and the request, answer at once with nothing. */
+  private handlers(k: number, validator: boolean): PluginHandlers {
+    const tracer = this.tracer;
+    const seen = (event: Event) => (pod: nri.IPodSandbox, ctr: nri.IContainer, resources?: nri.ILinuxResources | null): void => {
+      tracer.observe({ probe: k, at: performance.now(), time: Date.now(), event, pod, ctr, resources });
+    };
+    const h: PluginHandlers = {
+      createContainer: seen(Event.CREATE_CONTAINER),
+      postCreateContainer: seen(Event.POST_CREATE_CONTAINER),
+      startContainer: seen(Event.START_CONTAINER),
+      postStartContainer: seen(Event.POST_START_CONTAINER),
+      updateContainer: seen(Event.UPDATE_CONTAINER),
+      postUpdateContainer: seen(Event.POST_UPDATE_CONTAINER),
+      stopContainer: seen(Event.STOP_CONTAINER),
+      removeContainer: seen(Event.REMOVE_CONTAINER),
+    };
+    if (validator) h.validateContainerAdjustment = (req) => tracer.validation(req);
+    return h;
+  }
+
+  /** Registers every probe; on any failure the ones already live are stopped again. */
+  async start(): Promise<void> {
+    const results = await Promise.allSettled(this.probes.map((p) => p.start()));
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) {
+      this.stopped = true;
+      await Promise.all(this.probes.map((p) => p.stop().catch(() => {})));
+      this.tracer.stop();
+      throw failure.reason;
+    }
+    if (this.opts.validator) {
+      const v = this.probes[this.probes.length - 1]!;
+      if ((v.events & eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT)) === 0) {
+        this.notes.push('this runtime does not call validators (NRI before v0.10): attribution from the probes alone');
+      }
+    }
+  }
+
+  get runtime(): RuntimeInfo | undefined {
+    return this.probes[0]?.runtime;
+  }
+
+  /** The request timeout plugin latency is judged against, and where it came from. */
+  requestTimeout(): { ms: number; from: string } {
+    if (this.opts.requestTimeoutMs !== undefined) return { ms: this.opts.requestTimeoutMs, from: '--request-timeout' };
+    if (this.configuredTimeoutMs !== undefined) return { ms: this.configuredTimeoutMs, from: 'the runtime\'s Configure request' };
+    if (this.opts.configTimeout) return this.opts.configTimeout;
+    return { ms: DEFAULT_REQUEST_TIMEOUT_MS, from: 'the default of containerd and CRI-O' };
+  }
+
+  summary(): TraceSummary {
+    const t = this.requestTimeout();
+    return {
+      requestTimeoutMs: t.ms,
+      requestTimeoutFrom: t.from,
+      events: {
+        traced: this.stats.traced, filtered: this.filtered, failed: this.stats.failed, stopped: this.stats.stopped,
+        printed: this.queue.written, dropped: this.queue.dropped,
+      },
+      hopMs: this.stats.hopRows(),
+      plugins: this.stats.rows(t.ms),
+      probes: this.opts.plan.probes,
+    };
+  }
+
+  /** Deregisters every probe, then writes what is queued (for at most flushTimeoutMs). */
+  async stop(flushTimeoutMs = 2000): Promise<TraceSummary> {
+    this.stopped = true;
+    await Promise.all(this.probes.map((p) => p.stop().catch(() => {})));
+    this.tracer.stop();
+    this.opts.metrics?.requestTimeout.set(this.requestTimeout().ms / 1000);
+    await this.queue.end(flushTimeoutMs);
+    return this.summary();
+  }
+}

@@ -1,0 +1,131 @@
+// trace against the simulator with SDK plugins at chosen indexes, over real sockets:
+// attribution of each change to the plugin that made it, the sleeping plugin's time,
+// adjacent plugins reported as a group, and (v0.10+) the validator's owners agreeing.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { ofType, simPerTest, waitForPlugin, type Sim } from '../runtime/helpers.js';
+import { parseScenario } from '../../src/runtime/scenario.js';
+import { planProbes, TraceSession, type InstalledPlugin, type TraceRecord, type TraceSummary } from '../../src/trace/index.js';
+
+const perTest = simPerTest();
+const SCENARIO = parseScenario(`pods:\n  - {id: pod0, name: web, namespace: shop}\n`, 'inline.yaml');
+const SLEEP_MS = 40;
+
+const INSTALLED: InstalledPlugin[] = [
+  { index: '30', name: 'sleepy', source: 'simulator' },
+  { index: '50', name: 'setenv', source: 'simulator' },
+  { index: '60', name: 'a', source: 'simulator' },
+  { index: '61', name: 'b', source: 'simulator' },
+];
+
+async function installPlugins(sim: Sim): Promise<void> {
+  const specs: Array<[string, string, ConstructorParameters<typeof import('../../src/plugin/index.js').Stub>[0]]> = [
+    ['sleepy', '30', { createContainer: async () => void (await new Promise((r) => setTimeout(r, SLEEP_MS))) }],
+    ['setenv', '50', { createContainer: () => ({ adjust: { env: [{ key: 'FOO', value: 'bar' }], annotations: { 'example.com/traced': 'yes' } } }) }],
+    ['a', '60', { createContainer: () => undefined }],
+    ['b', '61', { createContainer: () => ({ adjust: { annotations: { 'example.com/b': '1' } } }) }],
+  ];
+  for (const [name, index, handlers] of specs) {
+    await perTest.plugin(name, index, handlers).start();
+    await waitForPlugin(sim, `${index}-${name}`);
+  }
+}
+
+async function trace(sim: Sim, opts: { validator?: boolean } = {}): Promise<{ session: TraceSession; records: () => TraceRecord[]; finish: () => Promise<TraceSummary> }> {
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (c: Buffer) => (text += c.toString()));
+  const session = new TraceSession({ socketPath: sim.socketPath, plan: planProbes(INSTALLED), format: 'json', out, validator: opts.validator ?? false });
+  await session.start();
+  for (const p of session.opts.plan.probes) await waitForPlugin(sim, `${p}-nrictl-trace`);
+  return {
+    session,
+    records: () => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as TraceRecord),
+    finish: () => session.stop(),
+  };
+}
+
+describe('trace on the simulator', () => {
+  it('attributes each change to the plugin that made it, times the sleeping plugin and groups adjacent plugins', async () => {
+    const sim = await perTest.start(SCENARIO);
+    await installPlugins(sim);
+    const t = await trace(sim);
+    for (let i = 0; i < 3; i++) expect((await sim.runtime.createContainer('pod0', { id: `ctr${i}`, name: `app${i}` })).ok).toBe(true);
+    const summary = await t.finish();
+    const records = t.records().filter((r) => r.event === 'CreateContainer');
+    expect(records).toHaveLength(3);
+    const truth = ofType(sim.events, 'invoke').filter((e) => e.event === 'CreateContainer' && e.plugin === '30-sleepy');
+    expect(truth).toHaveLength(3);
+    records.forEach((r, i) => {
+      expect(r.end).toBe('complete');
+      const byLabel = new Map(r.segments.map((s) => [s.label, s]));
+      expect([...byLabel.keys()]).toEqual(['30-sleepy', '50-setenv', 'group 60-a+61-b', 'probe hop 62->63']);
+      const sleepy = byLabel.get('30-sleepy')!;
+      expect(sleepy.changes).toEqual([]);
+      // The simulator's own round trip for the plugin is the reference.
+      const ref = truth[i]!.rttMs;
+      expect(ref).toBeGreaterThanOrEqual(SLEEP_MS - 1);
+      expect(Math.abs(sleepy.ms! - ref)).toBeLessThanOrEqual(Math.max(0.2 * ref, 2));
+      expect(byLabel.get('50-setenv')!.changes).toEqual([
+        { field: 'annotations', key: 'example.com/traced', new: 'yes' },
+        { field: 'env', key: 'FOO', new: 'bar' },
+      ]);
+      const group = byLabel.get('group 60-a+61-b')!;
+      expect(group.group).toBe(true);
+      expect(group.plugins).toEqual(['60-a', '61-b']);
+      expect(group.changes).toEqual([{ field: 'annotations', key: 'example.com/b', new: '1' }]);
+    });
+    const row = summary.plugins.find((p) => p.label === '30-sleepy' && p.event === 'CreateContainer')!;
+    expect(row.count).toBe(3);
+    expect(row.p50Ms).toBeGreaterThanOrEqual(SLEEP_MS * 0.8);
+    expect(row.warning).toBe(false);
+    expect(summary.requestTimeoutFrom).toBe('the runtime\'s Configure request');
+    expect(summary.hopMs.CreateContainer?.count).toBe(3);
+    expect(t.session.notes.join('\n')).toMatch(/60-a, 61-b: no free index between them, reported as one group/);
+  });
+
+  it('on a v0.10+ runtime the validator\'s owners agree with the probes', async () => {
+    const sim = await perTest.start(SCENARIO, { nriVersion: 'v0.10.0', runtimeName: 'containerd', runtimeVersion: 'v2.2.0' });
+    await installPlugins(sim);
+    const t = await trace(sim, { validator: true });
+    expect((await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' })).ok).toBe(true);
+    await t.finish();
+    const [r] = t.records();
+    expect(r?.attribution).toBe('probes+validator');
+    const changes = r!.segments.flatMap((s) => s.changes.map((c) => ({ segment: s.label, ...c })));
+    expect(changes).toEqual([
+      { segment: '50-setenv', field: 'annotations', key: 'example.com/traced', new: 'yes', owner: '50-setenv', ownerAgrees: true },
+      { segment: '50-setenv', field: 'env', key: 'FOO', new: 'bar', owner: '50-setenv', ownerAgrees: true },
+      { segment: 'group 60-a+61-b', field: 'annotations', key: 'example.com/b', new: '1', owner: '61-b', ownerAgrees: true },
+    ]);
+  });
+
+  it('reports a request that a conflict ended, in the plugin where it stopped', async () => {
+    const sim = await perTest.start(SCENARIO);
+    await installPlugins(sim);
+    // 61-b now sets what 50-setenv set: the runtime fails the creation after 61-b.
+    await perTest.plugin('c', '70', { createContainer: () => ({ adjust: { env: [{ key: 'FOO', value: 'other' }] } }) }).start();
+    await waitForPlugin(sim, '70-c');
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (c: Buffer) => (text += c.toString()));
+    const session = new TraceSession({
+      socketPath: sim.socketPath,
+      plan: planProbes([...INSTALLED, { index: '70', name: 'c', source: 'simulator' }]),
+      format: 'json',
+      out,
+      staleMs: 300,
+    });
+    await session.start();
+    for (const p of session.opts.plan.probes) await waitForPlugin(sim, `${p}-nrictl-trace`);
+    expect((await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' })).ok).toBe(false);
+    // The probes after 70-c never see it: once stale, the event is closed as failed there.
+    await new Promise((r) => setTimeout(r, 700));
+    const summary = await session.stop();
+    const [r] = text.trim().split('\n').map((l) => JSON.parse(l) as TraceRecord);
+    expect(r?.end).toBe('failed');
+    expect(r?.stoppedIn).toBe('70-c');
+    expect(r?.segments.find((s) => s.label === '70-c')?.ms).toBeUndefined();
+    expect(summary.events.failed).toBe(1);
+  });
+});
