@@ -10,3 +10,5 @@ export { TraceSession, DEFAULT_TRACE_EVENTS, TRACEABLE_EVENTS, DEFAULT_TRACE_QUE
 export { TraceMetrics, LogMetrics, LATENCY_BUCKETS } from './metrics.js';
 export { serveMetrics, parseMetricsAddress, MetricsAddressError, type MetricsServer } from './metrics-server.js';
 export { readNodeFacts, mergeInstalled, type NodeFacts } from './installed.js';
+export { runTrace, installedPlugins, type TraceRunOptions, type TraceResult, type TraceLive, type TraceEndReason, type SimulatedRuntime } from './run.js';
+export { toTraceUserError } from './user-errors.js';

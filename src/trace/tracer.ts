@@ -139,7 +139,8 @@ export class Tracer {
     this.process();
     this.closed = true;
     clearInterval(this.sweeper);
-    for (const o of [...this.open.values()]) this.finish(o, 'stopped');
+    // Seen by every probe and only waiting for a validation that did not come: complete.
+    for (const o of [...this.open.values()]) this.finish(o, o.waitingSince !== undefined ? 'complete' : 'stopped');
   }
 
   private schedule(): void {

@@ -1,0 +1,124 @@
+// One trace from start to end: place the probes, register them, optionally serve the
+// metrics, wait for the end (a duration, a signal, the simulated script, the runtime or
+// the output's reader going away), deregister and summarise.
+import type { Writable } from 'node:stream';
+import type { nri } from '../api/index.js';
+import type { RuntimeInfo } from '../plugin/index.js';
+import { readNodeFacts, mergeInstalled } from './installed.js';
+import { TraceMetrics } from './metrics.js';
+import { serveMetrics, type MetricsServer } from './metrics-server.js';
+import { parseIndexList, planProbes, type InstalledPlugin, type ProbeMode, type ProbePlan } from './placement.js';
+import type { TraceFormat } from './render.js';
+import { TraceSession } from './session.js';
+import type { TraceSummary } from './stats.js';
+
+/** The embedded simulator, started by the caller (its plugins are known exactly). */
+export interface SimulatedRuntime {
+  socketPath: string;
+  runScript(): Promise<unknown>;
+  runtime?: { plugins(): Array<{ index: string; base: string; name: string }> } | undefined;
+}
+
+export interface TraceRunOptions {
+  socketPath: string;
+  sim?: SimulatedRuntime | undefined;
+  /** The plugin directory to read; else the runtime config's, as doctor finds it. */
+  pluginDir?: string | undefined;
+  /** --index: where external plugins sit. */
+  indexes?: string | undefined;
+  probes?: ProbeMode;
+  events?: number | undefined;
+  validator?: boolean;
+  accept?(pod: nri.IPodSandbox | null | undefined, ctr: nri.IContainer | null | undefined): boolean;
+  format: TraceFormat;
+  out: Writable;
+  capacity?: number;
+  requestTimeoutMs?: number | undefined;
+  /** Stop after this long; undefined: until `until` settles. */
+  durationMs?: number | undefined;
+  /** Resolves on Ctrl-C/SIGTERM (the command owns the signals). */
+  until?: Promise<unknown>;
+  metricsAddr?: string | undefined;
+  registrationTimeoutMs?: number;
+  /** Called once the probes are live, before any event is traced. */
+  onLive?(info: TraceLive): void;
+  onDropped?(n: number): void;
+}
+
+export interface TraceLive {
+  plan: ProbePlan;
+  notes: string[];
+  runtime: RuntimeInfo | undefined;
+  pluginSource: string;
+  metricsUrl?: string;
+}
+
+export type TraceEndReason = 'duration' | 'signal' | 'script-done' | 'output-closed' | 'gone';
+
+export interface TraceResult {
+  summary: TraceSummary;
+  reason: TraceEndReason;
+  /** Set when reason is 'gone'. */
+  error?: Error | undefined;
+}
+
+/** Which plugins are installed where, from the simulator, the plugin directory and --index. */
+export function installedPlugins(opts: Pick<TraceRunOptions, 'sim' | 'pluginDir' | 'indexes'>): { plugins: InstalledPlugin[]; source: string; configTimeout?: { ms: number; from: string } } {
+  const flagged = opts.indexes ? parseIndexList(opts.indexes) : [];
+  if (opts.sim?.runtime) {
+    const fromSim = opts.sim.runtime.plugins().map((p): InstalledPlugin => ({ index: p.index, name: p.base, source: 'simulator' }));
+    return { plugins: mergeInstalled(fromSim, flagged), source: 'the simulator\'s plugin list' };
+  }
+  const facts = readNodeFacts({ pluginDir: opts.pluginDir });
+  return {
+    plugins: mergeInstalled(facts.plugins, flagged),
+    source: `${facts.pluginPath}${flagged.length ? ' and --index' : ''}`,
+    ...(facts.configTimeout ? { configTimeout: facts.configTimeout } : {}),
+  };
+}
+
+export async function runTrace(opts: TraceRunOptions): Promise<TraceResult> {
+  const installed = installedPlugins(opts);
+  const plan = planProbes(installed.plugins, opts.probes ?? 'around');
+  const metrics = opts.metricsAddr !== undefined ? new TraceMetrics() : undefined;
+  let server: MetricsServer | undefined;
+  if (metrics) server = await serveMetrics(metrics.registry, opts.metricsAddr!);
+  const session = new TraceSession({
+    socketPath: opts.socketPath,
+    plan,
+    events: opts.events,
+    validator: opts.validator ?? false,
+    ...(opts.accept ? { accept: opts.accept } : {}),
+    format: opts.format,
+    out: opts.out,
+    ...(opts.capacity !== undefined ? { capacity: opts.capacity } : {}),
+    requestTimeoutMs: opts.requestTimeoutMs,
+    configTimeout: installed.configTimeout,
+    metrics,
+    ...(opts.registrationTimeoutMs !== undefined ? { registrationTimeoutMs: opts.registrationTimeoutMs } : {}),
+  });
+  if (opts.onDropped) session.on('dropped', opts.onDropped);
+  const gone = new Promise<TraceResult['reason'] | Error>((resolve) => session.once('close', (err?: Error) => resolve(err ?? new Error(`runtime closed the connection (${opts.socketPath})`))));
+  const outputClosed = new Promise<TraceEndReason>((resolve) => session.once('output-closed', () => resolve('output-closed')));
+  const signalled = (opts.until ?? new Promise<never>(() => {})).then((): TraceEndReason => 'signal');
+  try {
+    const first = await Promise.race([session.start().then(() => undefined), signalled]);
+    if (first === 'signal') return { summary: await session.stop(0), reason: 'signal' };
+  } catch (err) {
+    await server?.close();
+    throw err;
+  }
+  metrics?.requestTimeout.set(session.requestTimeout().ms / 1000);
+  opts.onLive?.({ plan, notes: session.notes, runtime: session.runtime, pluginSource: installed.source, ...(server ? { metricsUrl: server.url } : {}) });
+
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = opts.durationMs === undefined ? new Promise<never>(() => {}) : new Promise<TraceEndReason>((resolve) => (timer = setTimeout(() => resolve('duration'), opts.durationMs)));
+  // On the simulator the trace ends with its script, once the last events had time to reach every probe.
+  const scripted = opts.sim ? opts.sim.runScript().then((): TraceEndReason => 'script-done') : new Promise<never>(() => {});
+  const outcome = await Promise.race([signalled, elapsed, scripted, outputClosed, gone]);
+  if (timer) clearTimeout(timer);
+  const summary = await session.stop(outcome === 'output-closed' ? 0 : undefined);
+  await server?.close();
+  if (outcome instanceof Error) return { summary, reason: 'gone', error: outcome };
+  return { summary, reason: outcome };
+}
