@@ -45,7 +45,7 @@ export type ProbeMode = 'around' | 'all';
 const pad = (n: number): string => String(n).padStart(2, '0');
 
 export function pluginLabel(p: InstalledPlugin): string {
-  return p.name ? `${p.index}-${p.name}` : `${p.index}-?`;
+  return p.name ? `${p.index}-${p.name}` : `index ${p.index}`;
 }
 
 /** Parses "30,50" (--index): two-digit indexes. */

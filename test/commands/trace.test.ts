@@ -1,0 +1,120 @@
+// nrictl trace as users run it: the built CLI against the embedded simulator with the
+// example plugins, and against a separate simulator with an SDK plugin while Prometheus
+// metrics are fetched over HTTP and parsed as the text exposition format.
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Stub } from '../../src/plugin/index.js';
+import { runCli, startCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
+
+const records = (out: string): Array<Record<string, any>> => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+describe('nrictl trace --sim', () => {
+  it('attributes the example plugins\' changes and ends with a summary record', async () => {
+    const r = await runCli(['trace', '--sim', 'examples/demo.yaml', '--plugin-dir', 'examples/trace-plugins', '-o', 'json']);
+    expect(r.stderr).toMatch(/40-env-injector, 41-mount-adder: no free index between them, reported as one group/);
+    expect(r.code).toBe(0);
+    const all = records(r.stdout);
+    expect(all.map((x) => x.type)).toEqual(['event', 'event', 'event', 'summary']);
+    const create = all.find((x) => x.event === 'CreateContainer')!;
+    const seg = (label: string) => create.segments.find((s: any) => s.label === label);
+    expect(seg('20-cpu-pinner').changes).toEqual([{ field: 'resources', key: 'cpu.cpus', new: '0-1' }]);
+    expect(seg('20-cpu-pinner').ms).toBeGreaterThanOrEqual(14);
+    expect(seg('group 40-env-injector+41-mount-adder').changes.map((c: any) => `${c.field} ${c.key}`)).toEqual([
+      'annotations example.com/injected-by', 'env NODE_ZONE', 'mounts /cache',
+    ]);
+    const summary = all.at(-1)!;
+    expect(summary.plugins.find((p: any) => p.label === '20-cpu-pinner' && p.event === 'CreateContainer').count).toBe(1);
+  });
+
+  it('refuses events it cannot follow and malformed flags with exit 2', async () => {
+    const a = await runCli(['trace', '--sim', 'examples/demo.yaml', '--events', 'runpod']);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/trace follows container events only, not RunPodSandbox/);
+    const b = await runCli(['trace', '--sim', 'examples/demo.yaml', '--index', '7']);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/--index: "7" is not a two-digit plugin index/);
+    const c = await runCli(['trace', '--sim', 'examples/demo.yaml', '--metrics-addr', 'nowhere']);
+    expect(c.code).toBe(2);
+    expect(c.stderr).toMatch(/--metrics-addr "nowhere" is not HOST:PORT/);
+  });
+});
+
+/** The Prometheus text exposition format, strictly enough to reject what Prometheus would. */
+function parsePrometheusText(text: string): { types: Map<string, string>; samples: Array<{ name: string; labels: Record<string, string>; value: number }> } {
+  const types = new Map<string, string>();
+  const samples: Array<{ name: string; labels: Record<string, string>; value: number }> = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const meta = /^# (HELP|TYPE) ([a-zA-Z_:][a-zA-Z0-9_:]*) (.*)$/.exec(line);
+    if (meta) {
+      if (meta[1] === 'TYPE') {
+        expect(['counter', 'gauge', 'histogram', 'summary', 'untyped']).toContain(meta[3]);
+        types.set(meta[2]!, meta[3]!);
+      }
+      continue;
+    }
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*)\})? (\S+)$/.exec(line);
+    if (!m) throw new Error(`not Prometheus text format: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const l of (m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]!] = l[2]!;
+    const value = m[3] === '+Inf' ? Infinity : Number(m[3]);
+    if (Number.isNaN(value)) throw new Error(`bad sample value: ${line}`);
+    samples.push({ name: m[1]!, labels, value });
+  }
+  return { types, samples };
+}
+
+const get = (url: string): Promise<{ status: number; type: string; body: string }> =>
+  new Promise((resolve, reject) => {
+    http.get(url, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body }));
+    }).on('error', reject);
+  });
+
+describe('nrictl trace --metrics-addr', () => {
+  let sim: SimHandle;
+  let t: ReturnType<typeof tempDir>;
+  let plugin: Stub;
+  beforeAll(async () => {
+    sim = await startRuntime({ pods: [{ id: 'pod0', name: 'web', namespace: 'shop' }] });
+    t = tempDir('nrt-');
+    plugin = new Stub({ createContainer: async () => void (await new Promise((r) => setTimeout(r, 20))) }, { name: 'sleepy', index: '30', socketPath: sim.socketPath });
+    await plugin.start();
+  });
+  afterAll(async () => {
+    await plugin.stop();
+    await sim.stop();
+    t.cleanup();
+  });
+
+  it('serves per-plugin latency histograms in Prometheus text format while tracing', async () => {
+    const run = startCli(['trace', '--socket', sim.socketPath, '--plugin-dir', t.dir, '--index', '30', '--metrics-addr', '127.0.0.1:0', '-o', 'json']);
+    await run.waitForStderr(/metrics on (http:\S+)/);
+    const url = /metrics on (http:\S+)/.exec(run.stderr())![1]!;
+    await run.waitForStderr('Ctrl-C to stop');
+    for (let i = 0; i < 3; i++) expect((await sim.runtime.createContainer('pod0', { id: `c${i}`, name: `app${i}` })).ok).toBe(true);
+    // The probes answered before the trace processed the sightings: wait until the records are out.
+    await expect.poll(() => records(run.stdout()).length, { timeout: 5000 }).toBe(3);
+    const res = await get(url);
+    expect(res.status).toBe(200);
+    expect(res.type).toMatch(/^text\/plain; version=0\.0\.4/);
+    const { types, samples } = parsePrometheusText(res.body);
+    expect(types.get('nrictl_trace_plugin_latency_seconds')).toBe('histogram');
+    const series = samples.filter((s) => s.labels.plugin === 'index 30' && s.labels.event === 'CreateContainer');
+    expect(series.find((s) => s.name === 'nrictl_trace_plugin_latency_seconds_count')?.value).toBe(3);
+    const buckets = series.filter((s) => s.name === 'nrictl_trace_plugin_latency_seconds_bucket');
+    // Slept 20 ms: nothing at or below 10 ms, everything by 100 ms.
+    expect(buckets.find((b) => b.labels.le === '0.01')?.value).toBe(0);
+    expect(buckets.find((b) => b.labels.le === '0.1')?.value).toBe(3);
+    expect(samples.find((s) => s.name === 'nrictl_trace_events_total' && s.labels.event === 'CreateContainer')?.value).toBe(3);
+    expect(samples.find((s) => s.name === 'nrictl_trace_request_timeout_seconds')?.value).toBe(2);
+    expect((await get(url.replace('/metrics', '/other'))).status).toBe(404);
+    run.child.kill('SIGTERM');
+    const { code } = await run.exited;
+    expect(code).toBe(0);
+    expect(records(run.stdout()).at(-1)?.type).toBe('summary');
+  });
+});
