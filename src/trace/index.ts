@@ -7,7 +7,7 @@ export { Tracer, type Observation, type TraceRecord, type SegmentResult, type At
 export { LatencyStats, percentile, type LatencyRow, type TraceSummary } from './stats.js';
 export { renderTraceRecord, renderTraceSummary, type TraceFormat } from './render.js';
 export { TraceSession, DEFAULT_TRACE_EVENTS, TRACEABLE_EVENTS, DEFAULT_TRACE_QUEUE_CAPACITY, type TraceSessionOptions } from './session.js';
-export { TraceMetrics, LogMetrics, LATENCY_BUCKETS } from './metrics.js';
+export { TraceMetrics, LATENCY_BUCKETS } from './metrics.js';
 export { serveMetrics, parseMetricsAddress, MetricsAddressError, type MetricsServer } from './metrics-server.js';
 export { readNodeFacts, mergeInstalled, type NodeFacts } from './installed.js';
 export { runTrace, installedPlugins, type TraceRunOptions, type TraceResult, type TraceLive, type TraceEndReason, type SimulatedRuntime } from './run.js';

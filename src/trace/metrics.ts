@@ -1,4 +1,4 @@
-// What trace (and logs) count, as Prometheus metrics, through prom-client: a registry of
+// What trace counts, as Prometheus metrics, through prom-client: a registry of
 // our own (not the process-global one), so two sessions in one process do not collide.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { TraceRecord } from './tracer.js';
@@ -51,17 +51,5 @@ export class TraceMetrics {
       for (const c of s.changes) this.adjustments.inc({ plugin: c.owner ?? s.label, field: c.field });
     }
     if (r.stoppedIn !== undefined) this.failed.inc({ plugin: r.stoppedIn, event: r.event });
-  }
-}
-
-/** What `nrictl logs --metrics-addr` counts. */
-export class LogMetrics {
-  readonly registry = new Registry();
-  readonly events: Counter<'event'>;
-  readonly dropped: Counter;
-  constructor() {
-    const registers = [this.registry];
-    this.events = new Counter({ name: 'nrictl_logs_events_total', help: 'Events the logger received, by type.', labelNames: ['event'], registers });
-    this.dropped = new Counter({ name: 'nrictl_logs_dropped_lines_total', help: 'Event lines dropped because the output could not keep up.', registers });
   }
 }

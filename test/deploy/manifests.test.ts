@@ -28,7 +28,8 @@ function daemonSet(file: string): Obj {
   expect(ds, `${file} has a DaemonSet`).toBeDefined();
   return ds!;
 }
-const FILES = ['namespace.yaml', 'daemonset-logs.yaml', 'daemonset-doctor.yaml'];
+const FILES = ['namespace.yaml', 'daemonset-logs.yaml', 'daemonset-doctor.yaml', 'daemonset-trace.yaml'];
+const COMMAND: Record<string, string> = { 'daemonset-logs.yaml': 'logs', 'daemonset-doctor.yaml': 'doctor', 'daemonset-trace.yaml': 'trace' };
 const SOCKET_DIR = '/var/run/nri';
 
 describe('the schema the tests load', () => {
@@ -60,7 +61,7 @@ describe.each(FILES)('deploy/%s', (file) => {
   });
 });
 
-describe.each(['daemonset-logs.yaml', 'daemonset-doctor.yaml'])('deploy/%s runs with least privilege', (file) => {
+describe.each(['daemonset-logs.yaml', 'daemonset-doctor.yaml', 'daemonset-trace.yaml'])('deploy/%s runs with least privilege', (file) => {
   const ds = daemonSet(file);
   const pod = ds.spec.template.spec as Obj;
   const containers = pod.containers as Obj[];
@@ -101,7 +102,9 @@ describe.each(['daemonset-logs.yaml', 'daemonset-doctor.yaml'])('deploy/%s runs 
   it('mounts exactly the host paths it needs, read-only except the socket directory', () => {
     const expected = file === 'daemonset-logs.yaml'
       ? [SOCKET_DIR]
-      : [SOCKET_DIR, '/opt/nri/plugins', '/etc/nri/conf.d', '/etc/containerd', '/etc/crio', '/etc/isulad'];
+      : file === 'daemonset-trace.yaml'
+        ? [SOCKET_DIR, '/opt/nri/plugins']
+        : [SOCKET_DIR, '/opt/nri/plugins', '/etc/nri/conf.d', '/etc/containerd', '/etc/crio', '/etc/isulad'];
     const hostVolumes = new Map((pod.volumes as Obj[]).filter((v) => v.hostPath).map((v) => [v.name, v.hostPath.path as string]));
     expect([...hostVolumes.values()].sort()).toEqual([...expected].sort());
     for (const v of pod.volumes as Obj[]) expect(Object.keys(v).sort(), `volume ${v.name}`).toSatisfy((keys: string[]) => keys.includes('hostPath') || keys.includes('emptyDir'));
@@ -133,9 +136,23 @@ describe.each(['daemonset-logs.yaml', 'daemonset-doctor.yaml'])('deploy/%s runs 
   it('runs the command with JSON output for the log pipeline', () => {
     const c = containers[0]!;
     const line = [...(c.command ?? []), ...(c.args ?? [])].join(' ');
-    const command = file === 'daemonset-logs.yaml' ? 'logs' : 'doctor';
+    const command = COMMAND[file]!;
     expect(line).toMatch(new RegExp(`(^|nrictl )${command} --output json`));
     expect((c.env as Obj[]).find((e) => e.name === 'NRI_SOCKET_PATH')?.value).toBe(`${SOCKET_DIR}/nri.sock`);
+  });
+});
+
+describe('deploy/daemonset-trace.yaml', () => {
+  const ds = daemonSet('daemonset-trace.yaml');
+  const c = ds.spec.template.spec.containers[0] as Obj;
+  it('serves the metrics on the port its scrape annotations name', () => {
+    const a = ds.spec.template.metadata.annotations as Obj;
+    expect(a['prometheus.io/scrape']).toBe('true');
+    const port = (c.ports as Obj[]).find((p) => p.name === 'metrics')!;
+    expect(String(port.containerPort)).toBe(a['prometheus.io/port']);
+    const args = (c.args as string[]).join(' ');
+    expect(args).toContain(`--metrics-addr :${port.containerPort}`);
+    expect(args).not.toContain('--validator');
   });
 });
 
