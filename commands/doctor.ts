@@ -44,6 +44,7 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
     'plugin-index': pluginIndexFlag('99'),
     strict: Flags.boolean({ description: 'Exit with 3 when there are warnings but no errors.' }),
     output: outputFlag(['table', 'json'] as const, 'table'),
+    trace: Flags.boolean({ description: 'Also trace the plugins for a few seconds and report their latency against the request timeout (a "plugin latency" finding; see nrictl trace).' }),
     sim: Flags.string({
       description: 'Connect to an in-process simulated runtime with this scenario instead of the node\'s socket (the offline checks still look at the node).',
       helpValue: 'SCENARIO',
@@ -55,7 +56,7 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
     rootMustBeADirectory(flags.root);
     const { diagnoseNode, connectionFindings, doctorVerdict } = await import('../src/checks/doctor.js');
 
-    let sim: { socketPath: string; stop(): Promise<void> } | undefined;
+    let sim: Awaited<ReturnType<(typeof import('../src/observe/sim.js'))['startSim']>> | undefined;
     try {
       if (flags.sim) {
         const { startSim } = await import('../src/observe/sim.js');
@@ -71,6 +72,7 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
         ? await this.connect(diagnosis.resolved.socketPath)
         : { status: 'skipped', socketPath: diagnosis.resolved.socketPath };
       const findings = [...diagnosis.findings, ...connectionFindings(connection)];
+      if (flags.trace) findings.push(...(await this.trace(diagnosis, connection, sim)));
       const verdict = doctorVerdict(findings, connection);
       await this.render(diagnosis, connection, findings, verdict);
       const { findingsExitCode } = await import('../src/checks/exit-status.js');
@@ -91,6 +93,22 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
       const mapped = toUserError(err);
       if (!(mapped instanceof UserError) || mapped.exitCode === ExitCode.USAGE) throw mapped;
       return { status: 'failed', socketPath, message: mapped.message };
+    }
+  }
+
+  /** --trace: a short trace once the runtime answered; otherwise say that latency was not measured. */
+  private async trace(d: OfflineDiagnosis, connection: ConnectionOutcome, sim: Parameters<(typeof import('../src/trace/doctor-finding.js'))['tracePluginLatency']>[0]['sim']): Promise<Finding[]> {
+    const socketPath = d.resolved.socketPath;
+    if (connection.status !== 'answered') {
+      const { finding } = await import('../src/checks/finding.js');
+      return [finding('info', socketPath, 'plugin-latency-unmeasured', 'the runtime did not answer: plugin latency not measured', 'fix the connection first, then run doctor --trace again')];
+    }
+    const { tracePluginLatency } = await import('../src/trace/doctor-finding.js');
+    const { toTraceUserError } = await import('../src/trace/user-errors.js');
+    try {
+      return await tracePluginLatency({ socketPath, sim, pluginDir: sim ? undefined : d.resolved.pluginPath, configTimeout: d.settingsFrom ? { ms: d.settings.requestTimeoutMs, from: d.settingsFrom } : undefined });
+    } catch (err) {
+      throw toTraceUserError(err);
     }
   }
 

@@ -12,15 +12,22 @@ export interface NodeFacts {
   configTimeout: { ms: number; from: string } | undefined;
 }
 
+/** With pluginDir given the runtime config is not read (the runtime's Configure request or --request-timeout tell the timeout). */
 export function readNodeFacts(opts: { pluginDir?: string | undefined; root?: string } = {}): NodeFacts {
+  if (opts.pluginDir !== undefined) {
+    return { pluginPath: opts.pluginDir, plugins: fromDir(opts.pluginDir), configTimeout: undefined };
+  }
   const d = diagnoseNode({ root: opts.root ?? '/', checkOwner: false });
-  const pluginPath = opts.pluginDir ?? d.resolved.pluginPath;
-  const plugins = listDiscoverable(pluginPath).map((p): InstalledPlugin => ({ index: p.index, name: p.name, source: 'plugin-dir' }));
+  const pluginPath = d.resolved.pluginPath;
   return {
     pluginPath,
-    plugins,
+    plugins: fromDir(pluginPath),
     configTimeout: d.settingsFrom ? { ms: d.settings.requestTimeoutMs, from: d.settingsFrom } : undefined,
   };
+}
+
+function fromDir(dir: string): InstalledPlugin[] {
+  return listDiscoverable(dir).map((p): InstalledPlugin => ({ index: p.index, name: p.name, source: 'plugin-dir' }));
 }
 
 /** Merges sources, one entry per index+name. */

@@ -24,6 +24,8 @@ export interface TraceRunOptions {
   sim?: SimulatedRuntime | undefined;
   /** The plugin directory to read; else the runtime config's, as doctor finds it. */
   pluginDir?: string | undefined;
+  /** The runtime config's request timeout when the caller read it already (doctor). */
+  configTimeout?: { ms: number; from: string } | undefined;
   /** --index: where external plugins sit. */
   indexes?: string | undefined;
   probes?: ProbeMode;
@@ -40,6 +42,8 @@ export interface TraceRunOptions {
   until?: Promise<unknown>;
   metricsAddr?: string | undefined;
   registrationTimeoutMs?: number;
+  /** The probes' plugin name (default nrictl-trace). */
+  name?: string;
   /** Called once the probes are live, before any event is traced. */
   onLive?(info: TraceLive): void;
   onDropped?(n: number): void;
@@ -63,7 +67,7 @@ export interface TraceResult {
 }
 
 /** Which plugins are installed where, from the simulator, the plugin directory and --index. */
-export function installedPlugins(opts: Pick<TraceRunOptions, 'sim' | 'pluginDir' | 'indexes'>): { plugins: InstalledPlugin[]; source: string; configTimeout?: { ms: number; from: string } } {
+export function installedPlugins(opts: Pick<TraceRunOptions, 'sim' | 'pluginDir' | 'indexes' | 'configTimeout'>): { plugins: InstalledPlugin[]; source: string; configTimeout?: { ms: number; from: string } } {
   const flagged = opts.indexes ? parseIndexList(opts.indexes) : [];
   if (opts.sim?.runtime) {
     const fromSim = opts.sim.runtime.plugins().map((p): InstalledPlugin => ({ index: p.index, name: p.base, source: 'simulator' }));
@@ -73,7 +77,7 @@ export function installedPlugins(opts: Pick<TraceRunOptions, 'sim' | 'pluginDir'
   return {
     plugins: mergeInstalled(facts.plugins, flagged),
     source: `${facts.pluginPath}${flagged.length ? ' and --index' : ''}`,
-    ...(facts.configTimeout ? { configTimeout: facts.configTimeout } : {}),
+    ...(opts.configTimeout ?? facts.configTimeout ? { configTimeout: (opts.configTimeout ?? facts.configTimeout)! } : {}),
   };
 }
 
@@ -96,6 +100,7 @@ export async function runTrace(opts: TraceRunOptions): Promise<TraceResult> {
     configTimeout: installed.configTimeout,
     metrics,
     ...(opts.registrationTimeoutMs !== undefined ? { registrationTimeoutMs: opts.registrationTimeoutMs } : {}),
+    ...(opts.name !== undefined ? { name: opts.name } : {}),
   });
   if (opts.onDropped) session.on('dropped', opts.onDropped);
   const gone = new Promise<TraceResult['reason'] | Error>((resolve) => session.once('close', (err?: Error) => resolve(err ?? new Error(`runtime closed the connection (${opts.socketPath})`))));

@@ -26,6 +26,22 @@ describe('nrictl trace --sim', () => {
     expect(summary.plugins.find((p: any) => p.label === '20-cpu-pinner' && p.event === 'CreateContainer').count).toBe(1);
   });
 
+  it('doctor --trace adds a plugin latency finding from a short trace', async () => {
+    const root = tempDir('nrd-');
+    try {
+      const r = await runCli(['doctor', '--sim', 'examples/demo.yaml', '--trace', '--root', root.dir, '-o', 'json']);
+      const report = JSON.parse(r.stdout) as { findings: Array<{ code: string; message: string }> };
+      const latency = report.findings.filter((f) => f.code === 'plugin-latency');
+      // The demo has no plugins: probes at 01 and 98 time the whole range between them.
+      expect(latency.map((f) => f.message.split(':')[0])).toEqual(['indexes 02-97', 'indexes 02-97', 'indexes 02-97']);
+      expect(latency[0]!.message).toMatch(/on CreateContainer over 1 event, \d+\.\d% of the 2000 ms request timeout/);
+      const without = JSON.parse((await runCli(['doctor', '--sim', 'examples/demo.yaml', '--root', root.dir, '-o', 'json'])).stdout) as typeof report;
+      expect(without.findings.some((f) => f.code.startsWith('plugin-latency'))).toBe(false);
+    } finally {
+      root.cleanup();
+    }
+  });
+
   it('refuses events it cannot follow and malformed flags with exit 2', async () => {
     const a = await runCli(['trace', '--sim', 'examples/demo.yaml', '--events', 'runpod']);
     expect(a.code).toBe(2);

@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ofType, simPerTest, waitForPlugin, type Sim } from '../runtime/helpers.js';
 import { parseScenario } from '../../src/runtime/scenario.js';
-import { planProbes, TraceSession, type InstalledPlugin, type TraceRecord, type TraceSummary } from '../../src/trace/index.js';
+import { latencyFindings, planProbes, TraceSession, type InstalledPlugin, type TraceRecord, type TraceSummary } from '../../src/trace/index.js';
 
 const perTest = simPerTest();
 const SCENARIO = parseScenario(`pods:\n  - {id: pod0, name: web, namespace: shop}\n`, 'inline.yaml');
@@ -98,6 +98,23 @@ describe('trace on the simulator', () => {
       { segment: '50-setenv', field: 'env', key: 'FOO', new: 'bar', owner: '50-setenv', ownerAgrees: true },
       { segment: 'group 60-a+61-b', field: 'annotations', key: 'example.com/b', new: '1', owner: '61-b', ownerAgrees: true },
     ]);
+  });
+
+  it('warns about a plugin whose p99 passes half the request timeout the runtime sent', async () => {
+    const sim = await perTest.start(SCENARIO, { requestTimeoutMs: 100 });
+    await perTest.plugin('slow', '30', { createContainer: async () => void (await new Promise((r) => setTimeout(r, 60))) }).start();
+    await waitForPlugin(sim, '30-slow');
+    const session = new TraceSession({ socketPath: sim.socketPath, plan: planProbes([{ index: '30', name: 'slow', source: 'simulator' }]), format: 'json', out: new PassThrough().resume() });
+    await session.start();
+    expect((await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' })).ok).toBe(true);
+    const summary = await session.stop();
+    expect(summary.requestTimeoutMs).toBe(100);
+    const row = summary.plugins.find((p) => p.label === '30-slow')!;
+    expect(row.p99Ms).toBeGreaterThan(50);
+    expect(row.warning).toBe(true);
+    const findings = latencyFindings(summary, sim.socketPath, 1000);
+    expect(findings.map((f) => [f.severity, f.code])).toEqual([['warning', 'plugin-latency-high']]);
+    expect(findings[0]!.message).toMatch(/^30-slow: p99 \d+\.\d ms on CreateContainer over 1 event, \d+\.\d% of the 100 ms request timeout/);
   });
 
   it('reports a request that a conflict ended, in the plugin where it stopped', async () => {

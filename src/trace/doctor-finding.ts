@@ -1,0 +1,49 @@
+// `doctor --trace`: a short trace, summed up as findings: each plugin's p99 against the
+// request timeout, a warning past half of it, and a note when nothing happened to measure.
+import { Writable } from 'node:stream';
+import { finding, type Finding } from '../checks/finding.js';
+import { runTrace, type SimulatedRuntime } from './run.js';
+import type { TraceSummary } from './stats.js';
+
+export const DOCTOR_TRACE_MS = 3000;
+
+export interface DoctorTraceOptions {
+  socketPath: string;
+  sim?: SimulatedRuntime | undefined;
+  pluginDir?: string | undefined;
+  durationMs?: number;
+  /** The runtime config's, as doctor read it: used when the runtime does not say. */
+  configTimeout?: { ms: number; from: string } | undefined;
+}
+
+export async function tracePluginLatency(opts: DoctorTraceOptions): Promise<Finding[]> {
+  const discard = new Writable({ write: (_chunk, _enc, done) => done() });
+  const durationMs = opts.durationMs ?? DOCTOR_TRACE_MS;
+  const { summary } = await runTrace({
+    socketPath: opts.socketPath,
+    sim: opts.sim,
+    pluginDir: opts.pluginDir,
+    format: 'json',
+    out: discard,
+    durationMs,
+    configTimeout: opts.configTimeout,
+    name: 'nrictl-doctor-trace',
+  });
+  return latencyFindings(summary, opts.socketPath, durationMs);
+}
+
+export function latencyFindings(s: TraceSummary, path: string, durationMs: number): Finding[] {
+  if (s.plugins.length === 0) {
+    return [finding('info', path, 'plugin-latency-unmeasured',
+      `no container was created, updated or stopped during the ${(durationMs / 1000).toFixed(0)} s trace: plugin latency not measured`,
+      'run nrictl trace while pods start, for as long as it takes')];
+  }
+  return s.plugins.map((r) => {
+    const share = `${(r.timeoutShare * 100).toFixed(1)}% of the ${s.requestTimeoutMs} ms request timeout`;
+    const what = `${r.label}${r.group ? ' (plugins with no free index between them, timed together)' : ''}: p99 ${r.p99Ms.toFixed(1)} ms on ${r.event} over ${r.count} ${r.count === 1 ? 'event' : 'events'}, ${share}`;
+    return r.warning
+      ? finding('warning', path, 'plugin-latency-high', `${what}; the runtime drops a plugin for good the first time it answers late`,
+          'make the plugin answer faster (do slow work after answering), or raise the runtime\'s request timeout')
+      : finding('info', path, 'plugin-latency', what, 'nothing to do; nrictl trace shows each event');
+  });
+}
