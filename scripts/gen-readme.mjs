@@ -39,6 +39,8 @@ const TOUR = {
   evict: [{ args: ['evict', 'shop/redis-0/redis-exporter', '--reason', 'leaking memory', '--sim', 'examples/demo.yaml', '--yes'] }],
   sim: [{ args: ['sim', '--scenario', 'examples/demo.yaml', '--no-interactive'] }],
   doctor: [{ args: ['doctor', '--root', 'node', '--sim', 'examples/demo.yaml'], cwd: FIXTURE }],
+  // Timings vary from run to run: `timings` masks them (see maskTimings), the rest is as printed.
+  trace: [{ args: ['trace', '--sim', 'examples/demo.yaml', '--plugin-dir', 'examples/trace-plugins'], timings: true }],
 };
 
 /**
@@ -127,6 +129,14 @@ function normalise(text, fixture) {
   return out.replace(/[ \t]+$/gm, '').replace(/\n+$/, '');
 }
 
+/** Decimal milliseconds and percentages become placeholders of the same width, so columns stay aligned. */
+function maskTimings(text) {
+  return text.replace(/( +)(\d+\.\d+)( ms|%)/g, (m, sp, _n, unit) => {
+    const placeholder = unit === '%' ? 'n.n%' : 'n.nn ms';
+    return sp.length > 1 ? placeholder.padStart(m.length) : ` ${placeholder}`;
+  });
+}
+
 function shellWord(w) {
   return /^[A-Za-z0-9_./:=,@%+-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
 }
@@ -185,7 +195,8 @@ async function main() {
     const original = text;
     for (const id of toured) {
       const blocks = tours.filter((t) => t.id === id).map(({ ex, r }) => {
-        const out = [normalise(r.stdout, fixture), normalise(r.stderr, fixture)].filter((s) => s !== '').join('\n');
+        const mask = ex.timings ? maskTimings : (t) => t;
+        const out = [mask(normalise(r.stdout, fixture)), mask(normalise(r.stderr, fixture))].filter((s) => s !== '').join('\n');
         const status = r.code === 0 ? '' : `\n[exit status ${r.code}]`;
         return ['```console', `$ nrictl ${ex.args.map(shellWord).join(' ')}`, out + status, '```'].join('\n');
       });

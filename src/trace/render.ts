@@ -6,7 +6,7 @@ import { formatChange } from './view.js';
 
 export type TraceFormat = 'text' | 'json';
 
-const ms = (x: number | undefined): string => (x === undefined ? '-' : x >= 100 ? `${x.toFixed(0)} ms` : `${x.toFixed(2)} ms`);
+const ms = (x: number | undefined): string => (x === undefined ? '-' : `${x.toFixed(2)} ms`);
 
 export function renderTraceRecord(r: TraceRecord, format: TraceFormat): string {
   if (format === 'json') return `${JSON.stringify({ type: 'event', ...r, time: new Date(r.time).toISOString() })}\n`;

@@ -67,16 +67,27 @@ export interface TraceResult {
 }
 
 /** Which plugins are installed where, from the simulator, the plugin directory and --index. */
-export function installedPlugins(opts: Pick<TraceRunOptions, 'sim' | 'pluginDir' | 'indexes' | 'configTimeout'>): { plugins: InstalledPlugin[]; source: string; configTimeout?: { ms: number; from: string } } {
+export function installedPlugins(opts: Pick<TraceRunOptions, 'sim' | 'pluginDir' | 'indexes' | 'configTimeout'>): {
+  plugins: InstalledPlugin[];
+  source: string;
+  configTimeout?: { ms: number; from: string };
+  notes: string[];
+} {
   const flagged = opts.indexes ? parseIndexList(opts.indexes) : [];
   if (opts.sim?.runtime) {
     const fromSim = opts.sim.runtime.plugins().map((p): InstalledPlugin => ({ index: p.index, name: p.base, source: 'simulator' }));
-    return { plugins: mergeInstalled(fromSim, flagged), source: 'the simulator\'s plugin list' };
+    // A plugin that failed to start is not in the simulator's list: say so rather than trace around a gap.
+    const live = new Set(fromSim.map((p) => `${p.index}-${p.name}`));
+    const notes = (opts.pluginDir ? readNodeFacts({ pluginDir: opts.pluginDir }).plugins : [])
+      .filter((p) => !live.has(`${p.index}-${p.name}`))
+      .map((p) => `${p.index}-${p.name} is in ${opts.pluginDir} but did not register with the simulator (see nrictl sim --plugin-path ${opts.pluginDir})`);
+    return { plugins: mergeInstalled(fromSim, flagged), source: 'the simulator\'s plugin list', notes };
   }
   const facts = readNodeFacts({ pluginDir: opts.pluginDir });
   return {
     plugins: mergeInstalled(facts.plugins, flagged),
     source: `${facts.pluginPath}${flagged.length ? ' and --index' : ''}`,
+    notes: [],
     ...(opts.configTimeout ?? facts.configTimeout ? { configTimeout: (opts.configTimeout ?? facts.configTimeout)! } : {}),
   };
 }
@@ -114,7 +125,7 @@ export async function runTrace(opts: TraceRunOptions): Promise<TraceResult> {
     throw err;
   }
   metrics?.requestTimeout.set(session.requestTimeout().ms / 1000);
-  opts.onLive?.({ plan, notes: session.notes, runtime: session.runtime, pluginSource: installed.source, ...(server ? { metricsUrl: server.url } : {}) });
+  opts.onLive?.({ plan, notes: [...installed.notes, ...session.notes], runtime: session.runtime, pluginSource: installed.source, ...(server ? { metricsUrl: server.url } : {}) });
 
   let timer: NodeJS.Timeout | undefined;
   const elapsed = opts.durationMs === undefined ? new Promise<never>(() => {}) : new Promise<TraceEndReason>((resolve) => (timer = setTimeout(() => resolve('duration'), opts.durationMs)));
