@@ -17,6 +17,7 @@ import { generateScenario } from '../src/runtime/generate.js';
 import type { SimEvent } from '../src/runtime/events.js';
 import { Runtime } from '../src/runtime/runtime.js';
 import { SimState } from '../src/runtime/state.js';
+import { container, createRoundTrips } from './round-trips.js';
 
 // NRICTL_BIN: measure another build of the CLI (e.g. a copy isolated from concurrent rebuilds).
 const BIN = path.resolve(process.env.NRICTL_BIN ?? 'bin/run.js');
@@ -74,31 +75,6 @@ async function stopLogger(child: ChildProcess): Promise<void> {
   child.kill('SIGTERM');
   child.stdout?.resume();
   await exited;
-}
-
-let seq = 0;
-function container(podId: string): nri.IContainer {
-  const id = `bench-${++seq}`;
-  return {
-    id, podSandboxId: podId, name: `worker-${seq % 50}`,
-    labels: { 'io.kubernetes.container.name': `worker-${seq % 50}`, 'io.kubernetes.pod.namespace': 'bench', app: 'bench' },
-    args: ['/app/server', '--port=8080'],
-    env: ['PATH=/usr/bin:/bin', 'GOMAXPROCS=2'],
-    linux: { resources: { cpu: { shares: { value: 512 }, quota: { value: 50_000 }, period: { value: 100_000 }, cpus: '0-3' }, memory: { limit: { value: 256 * 2 ** 20 } } } },
-  };
-}
-
-/** createContainer() times (ms) for n containers; each is removed again so the node stays small. */
-async function createRoundTrips(runtime: Runtime, podId: string, n: number): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const c = container(podId);
-    const t0 = process.hrtime.bigint();
-    await runtime.createContainer(podId, c);
-    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    await runtime.removeContainer(c.id!);
-  }
-  return times;
 }
 
 async function latency(): Promise<void> {

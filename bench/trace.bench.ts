@@ -10,10 +10,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, openSync, closeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { nri } from '../src/api/index.js';
 import type { SimEvent } from '../src/runtime/events.js';
 import { Runtime } from '../src/runtime/runtime.js';
 import { SimState } from '../src/runtime/state.js';
+import { createRoundTrips } from './round-trips.js';
 
 const BIN = path.resolve(process.env.NRICTL_BIN ?? 'bin/run.js');
 const ENV = { ...process.env, NO_COLOR: '1', NODE_ENV: 'production' };
@@ -37,28 +37,6 @@ function waitForSynchronized(runtime: Runtime, match: (plugin: string) => boolea
     runtime.on('event', onEvent);
     child.once('exit', (code) => reject(new Error(`child exited with ${code}`)));
   });
-}
-
-let seq = 0;
-function container(podId: string): nri.IContainer {
-  const id = `bench-${++seq}`;
-  return {
-    id, podSandboxId: podId, name: `worker-${seq % 50}`,
-    env: ['PATH=/usr/bin:/bin'],
-    linux: { resources: { cpu: { shares: { value: 512 }, cpus: '0-3' }, memory: { limit: { value: 256 * 2 ** 20 } } } },
-  };
-}
-
-async function createRoundTrips(runtime: Runtime, podId: string, n: number): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const c = container(podId);
-    const t0 = process.hrtime.bigint();
-    await runtime.createContainer(podId, c);
-    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    await runtime.removeContainer(c.id!);
-  }
-  return times;
 }
 
 async function stop(child: ChildProcess): Promise<void> {

@@ -1,15 +1,12 @@
 // One trace from start to end: place the probes, register them, optionally serve the
 // metrics, wait for the end (a duration, a signal, the simulated script, the runtime or
 // the output's reader going away), deregister and summarise.
-import type { Writable } from 'node:stream';
-import type { nri } from '../api/index.js';
 import type { RuntimeInfo } from '../plugin/index.js';
 import { readNodeFacts, mergeInstalled } from './installed.js';
 import { TraceMetrics } from './metrics.js';
 import { serveMetrics, type MetricsServer } from './metrics-server.js';
 import { parseIndexList, planProbes, type InstalledPlugin, type ProbeMode, type ProbePlan } from './placement.js';
-import type { TraceFormat } from './render.js';
-import { TraceSession } from './session.js';
+import { TraceSession, type TraceSessionOptions } from './session.js';
 import type { TraceSummary } from './stats.js';
 
 /** The embedded simulator, started by the caller (its plugins are known exactly). */
@@ -19,31 +16,21 @@ export interface SimulatedRuntime {
   runtime?: { plugins(): Array<{ index: string; base: string; name: string }> } | undefined;
 }
 
-export interface TraceRunOptions {
+/** The session's options (less what run places and builds itself) and the run's own. */
+export interface TraceRunOptions
+  extends Pick<TraceSessionOptions, 'events' | 'validator' | 'accept' | 'format' | 'out' | 'capacity' | 'requestTimeoutMs' | 'configTimeout' | 'registrationTimeoutMs' | 'name'> {
   socketPath: string;
   sim?: SimulatedRuntime | undefined;
   /** The plugin directory to read; else the runtime config's, as doctor finds it. */
   pluginDir?: string | undefined;
-  /** The runtime config's request timeout when the caller read it already (doctor). */
-  configTimeout?: { ms: number; from: string } | undefined;
   /** --index: where external plugins sit. */
   indexes?: string | undefined;
   probes?: ProbeMode;
-  events?: number | undefined;
-  validator?: boolean;
-  accept?(pod: nri.IPodSandbox | null | undefined, ctr: nri.IContainer | null | undefined): boolean;
-  format: TraceFormat;
-  out: Writable;
-  capacity?: number;
-  requestTimeoutMs?: number | undefined;
   /** Stop after this long; undefined: until `until` settles. */
   durationMs?: number | undefined;
   /** Resolves on Ctrl-C/SIGTERM (the command owns the signals). */
   until?: Promise<unknown>;
   metricsAddr?: string | undefined;
-  registrationTimeoutMs?: number;
-  /** The probes' plugin name (default nrictl-trace). */
-  name?: string;
   /** Called once the probes are live, before any event is traced. */
   onLive?(info: TraceLive): void;
   onDropped?(n: number): void;
