@@ -106,7 +106,7 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
     const { tracePluginLatency } = await import('../src/trace/doctor-finding.js');
     const { toTraceUserError } = await import('../src/trace/user-errors.js');
     try {
-      return await tracePluginLatency({ socketPath, sim, pluginDir: sim ? undefined : d.resolved.pluginPath, configTimeout: d.settingsFrom ? { ms: d.settings.requestTimeoutMs, from: d.settingsFrom } : undefined });
+      return await tracePluginLatency({ socketPath, sim, pluginDir: sim ? undefined : d.resolved.pluginPath, configTimeout: d.settingsFrom && d.settings.requestTimeoutMs !== null ? { ms: d.settings.requestTimeoutMs, from: d.settingsFrom } : undefined });
     } catch (err) {
       throw toTraceUserError(err);
     }

@@ -22,7 +22,8 @@ export function readNodeFacts(opts: { pluginDir?: string | undefined; root?: str
   return {
     pluginPath,
     plugins: fromDir(pluginPath),
-    configTimeout: d.settingsFrom ? { ms: d.settings.requestTimeoutMs, from: d.settingsFrom } : undefined,
+    // An invalid value in the file (null) leaves the runtime's Configure request or the default to tell.
+    configTimeout: d.settingsFrom && d.settings.requestTimeoutMs !== null ? { ms: d.settings.requestTimeoutMs, from: d.settingsFrom } : undefined,
   };
 }
 
