@@ -71,6 +71,7 @@ export function planProbes(installed: readonly InstalledPlugin[], mode: ProbeMod
   let chosen: number[];
   if (mode === 'all') {
     chosen = free;
+    notes.push(`--probes all: ${free.length} probes, each adding about one probe hop (see the summary) to every traced event: keep the run short`);
   } else {
     const distinct = [...used].sort((a, b) => a - b);
     const picks = new Set<number>();

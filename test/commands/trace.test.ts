@@ -26,6 +26,16 @@ describe('nrictl trace --sim', () => {
     expect(summary.plugins.find((p: any) => p.label === '20-cpu-pinner' && p.event === 'CreateContainer').count).toBe(1);
   });
 
+  it('filters as logs does: a container name that matches nothing traces nothing and counts it', async () => {
+    const r = await runCli(['trace', '--sim', 'examples/demo.yaml', '--container', 'nothing-*', '-o', 'json']);
+    expect(r.code).toBe(0);
+    const all = records(r.stdout);
+    expect(all.map((x) => x.type)).toEqual(['summary']);
+    expect(all[0]!.events).toMatchObject({ traced: 0, filtered: 3 });
+    const kept = records((await runCli(['trace', '--sim', 'examples/demo.yaml', '--container', 'pay*', '-n', 'shop', '-o', 'json'])).stdout);
+    expect(kept.filter((x) => x.type === 'event').map((x) => x.container.name)).toEqual(['payments', 'payments', 'payments']);
+  });
+
   it('doctor --trace adds a plugin latency finding from a short trace', async () => {
     const root = tempDir('nrd-');
     try {

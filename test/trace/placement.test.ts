@@ -31,6 +31,7 @@ describe('probe placement', () => {
     expect(planProbes([]).segments.map((s) => s.label)).toEqual(['probe hop 00->01', 'indexes 02-97', 'probe hop 98->99']);
     const all = planProbes([{ index: '50', name: 'a', source: 'index-flag' }], 'all');
     expect(all.probes).toHaveLength(99);
+    expect(all.notes[0]).toMatch(/^--probes all: 99 probes, each adding about one probe hop/);
     expect(all.segments.find((s) => s.plugins.length > 0)?.label).toBe('50-a');
   });
 
