@@ -100,6 +100,24 @@ describe('trace on the simulator', () => {
     ]);
   });
 
+  it('attributes a change to UpdateContainer\'s requested resources to the plugin that made it', async () => {
+    const sim = await perTest.start({ ...SCENARIO, containers: [{ id: 'ctr0', podSandboxId: 'pod0', name: 'app', linux: { resources: { cpu: { shares: { value: 100 } } } } }] });
+    await perTest.plugin('capper', '40', {
+      updateContainer: (_pod, ctr) => [{ containerId: ctr.id ?? '', linux: { resources: { memory: { limit: { value: 1 << 30 } } } } }],
+    }).start();
+    await waitForPlugin(sim, '40-capper');
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (c: Buffer) => (text += c.toString()));
+    const session = new TraceSession({ socketPath: sim.socketPath, plan: planProbes([{ index: '40', name: 'capper', source: 'simulator' }]), format: 'json', out });
+    await session.start();
+    await sim.runtime.updateContainer('ctr0', { cpu: { shares: { value: 200 } } });
+    await session.stop();
+    const [r] = text.trim().split('\n').map((l) => JSON.parse(l) as TraceRecord);
+    expect(r?.event).toBe('UpdateContainer');
+    expect(r?.segments.find((s) => s.label === '40-capper')?.changes).toEqual([{ field: 'resources', key: 'memory.limit', new: String(1 << 30) }]);
+  });
+
   it('warns about a plugin whose p99 passes half the request timeout the runtime sent', async () => {
     const sim = await perTest.start(SCENARIO, { requestTimeoutMs: 100 });
     await perTest.plugin('slow', '30', { createContainer: async () => void (await new Promise((r) => setTimeout(r, 60))) }).start();
