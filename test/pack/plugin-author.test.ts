@@ -120,3 +120,19 @@ console.log(JSON.stringify({
     expect(perr).toContain('10-readme: live on nrictl-sim; answer within 2000 ms');
   }, 120_000);
 });
+
+describe('nrictl plugin new, from the installed tarball', () => {
+  // The slowest part of this file (about 1-2 min on a loaded 2-core machine): a real
+  // `npm install` of the new project (nrictl from the tarball; typescript and @types/node
+  // from the npm cache that nrictl's own `npm ci` warmed) and its TypeScript build.
+  it('makes a project whose npm install && npm test pass in a fresh directory', () => {
+    const fresh = mkdtempSync(join(work, 'fresh-'));
+    const made = ok(run(join(app, 'node_modules', '.bin', 'nrictl'), ['plugin', 'new', 'demo', '--nrictl', `file:${tarball}`], { cwd: fresh, env }), 'plugin new');
+    expect(made.stdout).toContain('cd ./demo && npm install && npm test');
+    const project = join(fresh, 'demo');
+    ok(run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: project, env }), 'npm install in the new project');
+    const t = ok(run('npm', ['test'], { cwd: project, env }), 'npm test in the new project');
+    expect(t.stdout).toMatch(/# pass 3\b/);
+    expect(t.stdout).toMatch(/# fail 0\b/);
+  }, 300_000);
+});
