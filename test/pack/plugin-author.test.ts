@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cleanEnv, ok, packTarball, repo, run } from './packed.js';
@@ -134,5 +134,15 @@ describe('nrictl plugin new, from the installed tarball', () => {
     const t = ok(run('npm', ['test'], { cwd: project, env }), 'npm test in the new project');
     expect(t.stdout).toMatch(/# pass 3\b/);
     expect(t.stdout).toMatch(/# fail 0\b/);
+
+    // Its bundle: one file that the installed simulator starts from a plugin directory.
+    const b = ok(run('npm', ['run', 'bundle'], { cwd: project, env }), 'npm run bundle');
+    expect(b.stdout).toContain('Wrote build/10-demo');
+    const plugins = mkdtempSync(join(work, 'plugins-'));
+    renameSync(join(project, 'build', '10-demo'), join(plugins, '10-demo'));
+    const scenario = join(project, 'test', 'scenario.yaml');
+    const s = ok(run(join(app, 'node_modules', '.bin', 'nrictl'), ['sim', '--plugin-path', plugins, '--scenario', scenario, '--no-interactive', '-o', 'json'], { cwd: fresh, env }), 'sim with the bundle');
+    const events = s.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; plugin?: string; container?: string; adjust?: { env?: unknown } });
+    expect(events.find((e) => e.type === 'adjusted' && e.container === 'ctr-web')).toMatchObject({ plugin: '10-demo', adjust: { env: [{ key: 'GREETING', value: 'hello' }] } });
   }, 300_000);
 });
