@@ -7,7 +7,7 @@ import { ExitCode } from '../../src/cli/exit-codes.js';
 export default class PluginNew extends BaseCommand<typeof PluginNew> {
   static override summary = 'Create a TypeScript NRI plugin project: the plugin, a scenario, a test that runs it under the simulator.';
 
-  static override description = `Writes a new directory with package.json (depending on nrictl), tsconfig.json, src/index.ts (a working plugin that annotates containers and sets an environment variable a pod asks for), test/scenario.yaml, test/plugin.test.mjs (runs the built plugin under \`nrictl sim\`, launched from a plugin directory as NN-name, and checks what it did) and a README. Then: cd NAME && npm install && npm test.
+  static override description = `Writes a new directory with package.json (depending on nrictl), tsconfig.json, src/index.ts (a working plugin that annotates containers and sets an environment variable a pod asks for), test/scenario.yaml, test/expect.yaml (what the plugin must have done), test/plugin.test.mjs (runs the built plugin under \`nrictl sim --expect\`, launched from a plugin directory as NN-name) and a README. Then: cd NAME && npm install && npm test.
 
 The project is written whole into a hidden sibling directory and renamed into place; an existing non-empty directory is never touched.`;
 

@@ -87,7 +87,7 @@ try {
 
 export function scenarioYaml(p: ProjectSpec): string {
   return `# A pod that asks for an environment variable through ${p.name}'s annotation, one that
-# does not, and a container in each. test/plugin.test.mjs checks what the plugin did.
+# does not, and a container in each. test/expect.yaml says what the plugin must do.
 pods:
   - id: pod-asks
     name: web-0
@@ -112,10 +112,27 @@ steps:
 `;
 }
 
+export function expectYaml(p: ProjectSpec): string {
+  return `# What ${p.name} must have done after each step of scenario.yaml; checked by
+# \`nrictl sim --plugin-path DIR --expect test/expect.yaml\` (npm test does it). A value
+# that differs is reported with the plugin that set it.
+scenario: scenario.yaml
+no-plugin-failures: true
+expect:
+  - after: create ctr-web
+    result: succeeded
+    env: {GREETING: hello, PATH: /usr/bin:/bin}
+    annotations: {${p.name}.nri.io/seen: web}
+  - after: create ctr-worker
+    env: {GREETING: null}
+    annotations: {${p.name}.nri.io/seen: worker}
+`;
+}
+
 export function testMjs(p: ProjectSpec): string {
   return `// Runs the built plugin under nrictl's simulated runtime, launched from a plugin
 // directory as ${p.index}-${p.name} the way containerd would start it, drives
-// test/scenario.yaml and checks what the plugin did to each container.
+// test/scenario.yaml and checks test/expect.yaml; a failure shows the diff.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -127,45 +144,20 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const nrictl = join(root, 'node_modules', '.bin', 'nrictl');
 
-function simulate() {
+test('the plugin does what test/expect.yaml says', () => {
   const plugins = mkdtempSync(join(tmpdir(), '${p.name}-plugins-'));
   try {
     // The runtime starts an executable named NN-name; this one runs the compiled plugin.
     const exe = join(plugins, '${p.index}-${p.name}');
     writeFileSync(exe, \`#!/bin/sh\\nexec "\${process.execPath}" "\${join(root, 'dist', 'index.js')}" "$@"\\n\`);
     chmodSync(exe, 0o755);
-    const r = spawnSync(nrictl, ['sim', '--plugin-path', plugins, '--scenario', join(root, 'test', 'scenario.yaml'), '--no-interactive', '-o', 'json'], {
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    assert.equal(r.status, 0, \`nrictl sim exited \${r.status}: \${r.stderr}\`);
-    return r.stdout.trim().split('\\n').map((line) => JSON.parse(line));
+    const r = spawnSync(nrictl, ['sim', '--plugin-path', plugins, '--expect', join(root, 'test', 'expect.yaml'), '--no-interactive'], { encoding: 'utf8', timeout: 60_000 });
+    const report = r.stdout.split('\\n').filter((l) => !/^\\d\\d:/.test(l)).join('\\n');
+    assert.equal(r.status, 0, \`nrictl sim --expect exited \${r.status}:\\n\${report}\${r.stderr}\`);
+    assert.match(report, /expectations: \\d+ passed, 0 failed/);
   } finally {
     rmSync(plugins, { recursive: true, force: true });
   }
-}
-
-const events = simulate();
-const adjusted = (container) => events.find((e) => e.type === 'adjusted' && e.container === container);
-
-test('the runtime launched and synchronized the plugin', () => {
-  assert.ok(events.some((e) => e.type === 'synchronized' && e.plugin === '${p.index}-${p.name}'));
-  assert.deepEqual(events.filter((e) => e.type === 'dropped' || e.type === 'error'), []);
-});
-
-test('a container whose pod asks gets the variable and the annotation', () => {
-  const e = adjusted('ctr-web');
-  assert.ok(e, 'no adjustment for ctr-web');
-  assert.equal(e.plugin, '${p.index}-${p.name}');
-  assert.deepEqual(e.adjust.env, [{ key: 'GREETING', value: 'hello' }]);
-  assert.equal(e.adjust.annotations['${p.name}.nri.io/seen'], 'web');
-});
-
-test('a container whose pod does not ask gets only the annotation', () => {
-  const e = adjusted('ctr-worker');
-  assert.ok(e, 'no adjustment for ctr-worker');
-  assert.equal(e.adjust.env, undefined);
-  assert.equal(e.adjust.annotations['${p.name}.nri.io/seen'], 'worker');
 });
 `;
 }
@@ -185,8 +177,8 @@ npm run bundle    # one executable file, build/${p.index}-${p.name}, the SDK ins
 
 - \`src/index.ts\`: the plugin. Handlers may be async, but must answer within the
   runtime's request timeout (\`stub.requestTimeoutMs\`, 2 s by default).
-- \`test/scenario.yaml\`: pods and the steps the simulator drives; \`test/plugin.test.mjs\`:
-  what the plugin must have done.
+- \`test/scenario.yaml\`: pods and the steps the simulator drives; \`test/expect.yaml\`:
+  what the plugin must have done after them (\`nrictl sim --help\`, --expect).
 
 Deploy: copy \`build/${p.index}-${p.name}\` into the runtime's plugin directory
 (\`/opt/nri/plugins\` by default) to have it started with the runtime, or run it as an
@@ -205,6 +197,7 @@ export function projectFiles(p: ProjectSpec): Array<{ path: string; content: str
     { path: 'tsconfig.json', content: tsconfigJson() },
     { path: 'src/index.ts', content: indexTs(p) },
     { path: 'test/scenario.yaml', content: scenarioYaml(p) },
+    { path: 'test/expect.yaml', content: expectYaml(p) },
     { path: 'test/plugin.test.mjs', content: testMjs(p) },
     { path: 'README.md', content: readmeMd(p) },
     { path: '.gitignore', content: gitignore() },

@@ -22,7 +22,7 @@ describe('nrictl plugin new', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('npm install && npm test');
     const files = (d: string, pre = ''): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(d, e.name), `${pre}${e.name}/`) : [`${pre}${e.name}`]));
-    expect(files(dir).sort()).toEqual(['.gitignore', 'README.md', 'package.json', 'src/index.ts', 'test/plugin.test.mjs', 'test/scenario.yaml', 'tsconfig.json']);
+    expect(files(dir).sort()).toEqual(['.gitignore', 'README.md', 'package.json', 'src/index.ts', 'test/expect.yaml', 'test/plugin.test.mjs', 'test/scenario.yaml', 'tsconfig.json']);
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     expect(pkg.dependencies).toEqual({ nrictl: 'file:/tmp/x.tgz' });
     expect(pkg.devDependencies.typescript).toBe(JSON.parse(readFileSync('package.json', 'utf8')).devDependencies.typescript);
