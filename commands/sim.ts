@@ -58,6 +58,12 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       helpValue: 'FILE',
       exclusive: ['pods', 'keep-running'],
     }),
+    'plugin-output': Flags.option({
+      description:
+        "Pre-started plugins' stdout and stderr: lines (each line shown like the other events, in the -o format), json (each line one JSON object on stderr, keeping stdout for the simulator's events) or none (not read at all: the cheapest for plugins that log every event).",
+      options: ['lines', 'json', 'none'] as const,
+      default: 'lines',
+    })(),
     output: outputFlag(['text', 'json', 'junit'] as const, 'text'),
   };
 
@@ -105,7 +111,10 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     const junit = f.output === 'junit';
     const print = (line: string): void => void process.stdout.write(`${line}\n`);
     // With -o junit stdout holds the XML document alone.
-    const show = (e: SimEvent): void => (junit ? undefined : print(json ? JSON.stringify(e) : formatSimEvent(e)));
+    const show = (e: SimEvent): void => {
+      if (e.type === 'plugin-output' && f['plugin-output'] === 'json') return void process.stderr.write(`${JSON.stringify(e)}\n`);
+      if (!junit) print(json ? JSON.stringify(e) : formatSimEvent(e));
+    };
     let failedExpectations = 0;
 
     const runtime = new Runtime(new SimState({ pods: scenario.pods, containers: scenario.containers }), {
@@ -117,6 +126,7 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       runtimeName: f['runtime-name'] ?? preset.runtimeName,
       runtimeVersion: f['runtime-version'] ?? preset.runtimeVersion,
       nriVersion,
+      pluginOutput: f['plugin-output'] === 'none' ? 'none' : 'events',
     });
     // Ctrl-C and SIGTERM stop the simulator whatever it is doing: starting, waiting for
     // plugins, running the script, serving or reading commands. They are caught before
