@@ -8,6 +8,7 @@ import { parseGoDuration } from '../src/checks/runtime-config/duration.js';
 import { RUNTIME_PRESETS } from '../src/runtime/presets.js';
 import { socketPathOverLimit, socketPathTooLongMessage } from '../src/api/socket-path.js';
 import type { Runtime, Scenario, SimEvent } from '../src/runtime/index.js';
+import type { ExpectationFile } from '../src/expect/index.js';
 
 export default class Sim extends BaseCommand<typeof Sim> {
   static override summary = 'Run a simulated NRI runtime: accept and launch plugins, drive pod and container events, show what the plugins do.';
@@ -21,6 +22,8 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     { description: 'Launch pre-started plugins against 1000 generated pods', command: '<%= config.bin %> <%= command.id %> --plugin-path ./plugins --pods 1000 --containers-per-pod 5' },
     { description: 'Drive events by hand', command: '<%= config.bin %> <%= command.id %> --interactive' },
     { description: 'Machine-readable events', command: '<%= config.bin %> <%= command.id %> --scenario s.yaml -o json' },
+    { description: 'Test a plugin: exit 1 with a diff when an expectation fails', command: '<%= config.bin %> <%= command.id %> --plugin-path ./plugins --expect test/expect.yaml' },
+    { description: 'The same, as JUnit XML for a CI system', command: '<%= config.bin %> <%= command.id %> --plugin-path ./plugins --expect test/expect.yaml -o junit > junit.xml' },
   ];
 
   static override flags = {
@@ -49,7 +52,19 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     }),
     'keep-running': Flags.boolean({ description: 'Keep serving plugins after the script is done (until Ctrl-C or SIGTERM).' }),
     interactive: Flags.boolean({ description: 'Read commands from stdin (default when stdin is a terminal and CI is unset).', allowNo: true }),
-    output: outputFlag(['text', 'json'] as const, 'text'),
+    expect: Flags.string({
+      description:
+        'Expectation file: a scenario (its scenario: key, or --scenario) and what must hold after named steps (container env, annotations, mounts, devices, rlimits, resources; step result; conflicts; no plugin failures). Exit 0 when all hold, 1 with a diff naming the plugin that set each differing value.',
+      helpValue: 'FILE',
+      exclusive: ['pods', 'keep-running'],
+    }),
+    'plugin-output': Flags.option({
+      description:
+        "Pre-started plugins' stdout and stderr: lines (each line shown like the other events, in the -o format), json (each line one JSON object on stderr, keeping stdout for the simulator's events) or none (not read at all: the cheapest for plugins that log every event).",
+      options: ['lines', 'json', 'none'] as const,
+      default: 'lines',
+    })(),
+    output: outputFlag(['text', 'json', 'junit'] as const, 'text'),
   };
 
   public async run(): Promise<void> {
@@ -60,7 +75,7 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     if (tooLong !== undefined) throw usageError(`--socket: ${socketPathTooLongMessage(f.socket!, tooLong)}; pick a shorter path`);
     const {
       DiscoveryError, formatSimEvent, generateScenario, INTERACTIVE_HELP, ListenError, loadScenario, Runtime, runCommandLoop, runScript,
-      runtimeVintage, ScenarioError, SimState, VintageError,
+      runtimeVintage, ScenarioError, SimState, VintageError, parseScenarioResources,
     } = await import('../src/runtime/index.js');
     const preset = RUNTIME_PRESETS[f.preset ?? 'newest']!;
     const nriVersion = f['nri-version'] ?? preset.nriVersion;
@@ -70,18 +85,37 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       if (err instanceof VintageError) throw usageError(`--nri-version: ${err.message}`);
       throw err;
     }
+    if (f.output === 'junit' && f.expect === undefined) throw usageError('-o junit reports expectations: give --expect FILE');
+    let expectations: ExpectationFile | undefined;
+    if (f.expect !== undefined) {
+      const { loadExpectations, ExpectationError } = await import('../src/expect/index.js');
+      try {
+        expectations = await loadExpectations(f.expect, parseScenarioResources);
+      } catch (err) {
+        if (err instanceof ExpectationError || err instanceof ScenarioError) throw new UserError(err.message, ExitCode.USAGE);
+        throw err;
+      }
+      if (f.scenario === undefined && expectations.scenario === undefined) throw usageError(`--expect ${f.expect}: name the scenario, with scenario: in the file or --scenario FILE`);
+    }
+    const scenarioFile = f.scenario ?? expectations?.scenario;
     let scenario: Scenario = { file: '', pods: [], containers: [], steps: [] };
     try {
-      if (f.scenario) scenario = await loadScenario(f.scenario);
+      if (scenarioFile) scenario = await loadScenario(scenarioFile);
       else if (f.pods !== undefined) scenario = generateScenario({ pods: f.pods, containersPerPod: f['containers-per-pod'] });
     } catch (err) {
       if (err instanceof ScenarioError) throw new UserError(err.message, ExitCode.USAGE);
       throw err;
     }
-    const interactive = f.interactive ?? (Boolean(process.stdin.isTTY) && !process.env.CI);
+    const interactive = expectations === undefined && (f.interactive ?? (Boolean(process.stdin.isTTY) && !process.env.CI));
     const json = f.output === 'json';
+    const junit = f.output === 'junit';
     const print = (line: string): void => void process.stdout.write(`${line}\n`);
-    const show = (e: SimEvent): void => print(json ? JSON.stringify(e) : formatSimEvent(e));
+    // With -o junit stdout holds the XML document alone.
+    const show = (e: SimEvent): void => {
+      if (e.type === 'plugin-output' && f['plugin-output'] === 'json') return void process.stderr.write(`${JSON.stringify(e)}\n`);
+      if (!junit) print(json ? JSON.stringify(e) : formatSimEvent(e));
+    };
+    let failedExpectations = 0;
 
     const runtime = new Runtime(new SimState({ pods: scenario.pods, containers: scenario.containers }), {
       ...(f.socket ? { socketPath: f.socket } : {}),
@@ -92,6 +126,7 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       runtimeName: f['runtime-name'] ?? preset.runtimeName,
       runtimeVersion: f['runtime-version'] ?? preset.runtimeVersion,
       nriVersion,
+      pluginOutput: f['plugin-output'] === 'none' ? 'none' : 'events',
     });
     // Ctrl-C and SIGTERM stop the simulator whatever it is doing: starting, waiting for
     // plugins, running the script, serving or reading commands. They are caught before
@@ -119,13 +154,21 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
 
       // With --scenario the script runs (even an empty one) and then we are done, unless
       // told to stay; without one we serve until stopped.
-      const scripted = f.scenario !== undefined;
+      const scripted = scenarioFile !== undefined;
       if (scripted && !stop.signal.aborted) {
         const wanted = f['wait-for-plugins'];
         // Without a count, plugins started alongside get a moment to connect first.
         const ready = wanted !== undefined ? synchronizedPlugins(runtime, wanted) : new Promise((r) => setTimeout(r, 200));
         await Promise.race([ready, stopped]);
-        if (!stop.signal.aborted) {
+        if (!stop.signal.aborted && expectations !== undefined) {
+          const { runExpectations, textReport, junitReport } = await import('../src/expect/index.js');
+          const outcomes = await runExpectations(runtime, scenario.steps, expectations, stop.signal);
+          failedExpectations = outcomes.filter((o) => !o.ok).length;
+          if (junit) print(junitReport(outcomes, `nrictl sim --expect ${f.expect}`));
+          else if (json) for (const o of outcomes) print(JSON.stringify({ type: 'expectation', ...o }));
+          else print(textReport(outcomes));
+          if (stop.signal.aborted) failedExpectations = Math.max(failedExpectations, 1);
+        } else if (!stop.signal.aborted) {
           const r = await runScript(runtime, scenario.steps, stop.signal);
           if (!json) print(`script done: ${r.steps} steps, ${r.failed} failed${stop.signal.aborted ? ' (stopped)' : ''}`);
         }
@@ -141,6 +184,9 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       await runtime.stop();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+    }
+    if (failedExpectations > 0) {
+      throw new UserError(stop.signal.aborted ? `stopped before every expectation of ${f.expect} was judged` : `${failedExpectations} expectation(s) of ${f.expect} failed (see the diff above)`);
     }
   }
 }

@@ -9,14 +9,16 @@
 //   node scripts/gen-readme.mjs            rewrite README.md
 //   node scripts/gen-readme.mjs --check    exit 1 if README.md is stale (CI)
 //
-// Every command runs from the TypeScript sources (bin/dev.js), not dist/: no build
-// needed, and no other process rebuilding dist/ can pull it from under us. Runs are
+// Every command runs from the TypeScript sources (bin/dev.js), not dist/ (only a plugin
+// bundle, which resolves nrictl/plugin through package.json exports, reads dist/: the
+// npm scripts build first): no other process rebuilding dist/ can pull the sources from
+// under us. Runs are
 // deterministic: a fixed scenario (examples/demo.yaml), plugin and config directories
 // made fresh in a temporary directory and named relatively, no colour, 80 columns;
 // clock times and temporary paths become placeholders. The prose around the markers
 // is written by hand; a command without a tour section fails the run.
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +43,9 @@ const TOUR = {
   doctor: [{ args: ['doctor', '--root', 'node', '--sim', 'examples/demo.yaml'], cwd: FIXTURE }],
   // Timings vary from run to run: `timings` masks them (see maskTimings), the rest is as printed.
   trace: [{ args: ['trace', '--sim', 'examples/demo.yaml', '--plugin-dir', 'examples/trace-plugins'], timings: true }],
+  'plugin new': [{ args: ['plugin', 'new', 'demo'], cwd: FIXTURE }],
+  // Bundles resolve nrictl/plugin through the package's exports, i.e. the built dist/.
+  'plugin bundle': [{ args: ['plugin', 'bundle', 'examples/plugins-ts/cpu-pinner/index.ts', '-o', 'build/10-cpu-pinner'], cwd: FIXTURE }],
 };
 
 /**
@@ -70,6 +75,10 @@ function makeFixture() {
   writeFileSync(join(dir, 'node/etc/nri/conf.d/10-logger.conf'), 'logLevel: info\n');
   mkdirSync(join(dir, 'examples'));
   copyFileSync(join(root, 'examples/demo.yaml'), join(dir, 'examples/demo.yaml'));
+  // A plugin project's view: the example plugin, and nrictl installed beside it.
+  cpSync(join(root, 'examples/plugins-ts'), join(dir, 'examples/plugins-ts'), { recursive: true });
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(root, join(dir, 'node_modules', 'nrictl'));
   return dir;
 }
 

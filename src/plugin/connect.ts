@@ -19,6 +19,22 @@ export function resolveTarget(socketPath: string | undefined, env: NodeJS.Proces
   return { kind: 'path', socketPath: DEFAULT_SOCKET_PATH };
 }
 
+/**
+ * The path after `--socket` (or `--socket=PATH`) on a plugin's command line, else undefined:
+ * how an external plugin is told where the runtime listens, while a plugin the runtime
+ * launched (no such argument) falls through to the fd in NRI_PLUGIN_SOCKET. Opt-in, so
+ * that a plugin with its own argument parsing is not second-guessed.
+ */
+export function socketPathFromArgs(argv: readonly string[] = process.argv.slice(2)): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return undefined;
+    if (a === '--socket') return argv[i + 1] || undefined;
+    if (a.startsWith('--socket=')) return a.slice('--socket='.length) || undefined;
+  }
+  return undefined;
+}
+
 export function endpointOf(target: ConnectTarget): Endpoint {
   return target.kind === 'path'
     ? { socketPath: target.socketPath, label: target.socketPath }

@@ -19,8 +19,33 @@ export {
   PLUGIN_IDX_ENV,
   connectTo,
   resolveTarget,
+  socketPathFromArgs,
   endpointOf,
   type ConnectTarget,
 } from './connect.js';
 export { pluginIdentity, SDK_NRI_VERSION, type PluginIdentity } from './identity.js';
 export { registerPluginService, eventMethods, type PluginServiceImpl, type MethodImpl } from './plugin-service.js';
+// What a plugin author needs besides the stub, so that `nrictl/plugin` is the one import:
+// the generated API types and the Optional* helpers (read with getOptional*, build with optional*).
+export { nri } from '../api/index.js';
+export {
+  getOptionalString,
+  getOptionalInt,
+  getOptionalInt32,
+  getOptionalInt64,
+  getOptionalUInt32,
+  getOptionalUInt64,
+  getOptionalBool,
+  getOptionalFileMode,
+  getOptionalRepeatedString,
+  optionalString,
+  optionalBool,
+  optionalRepeatedString,
+  optionalInt,
+  optionalInt32,
+  optionalInt64,
+  optionalUInt32,
+  optionalUInt64,
+  optionalFileMode,
+} from '../api/index.js';
+export { Event, EVENT_NAMES, eventMask } from '../api/index.js';

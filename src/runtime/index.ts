@@ -10,7 +10,7 @@ export { startEmbeddedSimulator, type EmbeddedSimulator } from './embedded.js';
 export { ListenError } from './listener.js';
 export { LaunchError } from './launcher.js';
 export { SimState, type PodSandbox, type Container } from './state.js';
-export { loadScenario, parseScenario, STEP_KINDS, type Scenario, type Step } from './scenario.js';
+export { loadScenario, parseScenario, parseScenarioResources, STEP_KINDS, type Scenario, type Step } from './scenario.js';
 export { generateScenario, type GenerateOptions } from './generate.js';
 export { discoverPlugins, readPluginConfig, type DiscoveredPlugin } from './discovery.js';
 export { ResultCollector, type CollectedResult } from './merge.js';

@@ -29,11 +29,11 @@ export class LaunchError extends Error {
   }
 }
 
-export async function launchPlugin(plugin: DiscoveredPlugin): Promise<LaunchedProcess> {
+export async function launchPlugin(plugin: DiscoveredPlugin, opts: { output?: 'capture' | 'discard' } = {}): Promise<LaunchedProcess> {
   // Node makes stdio 'pipe' entries unix socketpairs: fd 3 in the child is one end,
   // child.stdio[3] the other, which is what the runtime's net.NewSocketPair gives it.
   const child = spawn(plugin.path, [], {
-    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    stdio: opts.output === 'discard' ? ['ignore', 'ignore', 'ignore', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'],
     env: { NRI_PLUGIN_NAME: plugin.name, NRI_PLUGIN_IDX: plugin.index, NRI_PLUGIN_SOCKET: '3' },
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>

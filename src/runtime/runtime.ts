@@ -39,6 +39,12 @@ export interface RuntimeOptions {
   syncChunkSize?: number;
   /** How long a launched plugin gets between SIGTERM and SIGKILL on stop. */
   killGraceMs?: number;
+  /**
+   * What becomes of pre-started plugins' stdout and stderr: 'events' (default) relays each
+   * line as a plugin-output event; 'none' hands the children /dev/null, so a chatty plugin
+   * costs the simulator nothing per line.
+   */
+  pluginOutput?: 'events' | 'none';
 }
 
 export interface PluginInfo {
@@ -162,7 +168,7 @@ export class Runtime extends EventEmitter {
       const name = `${plugin.index}-${plugin.name}`;
       let proc: LaunchedProcess;
       try {
-        proc = await launchPlugin(plugin);
+        proc = await launchPlugin(plugin, { output: this.opts.pluginOutput === 'none' ? 'discard' : 'capture' });
       } catch (err) {
         this.report({ type: 'error', plugin: name, message: (err as Error).message });
         continue;

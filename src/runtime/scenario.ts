@@ -382,3 +382,8 @@ export async function loadScenario(file: string): Promise<Scenario> {
   }
   return parseScenario(text, file);
 }
+
+/** One scenario-style resources map (snake_case keys, as in steps) read into LinuxResources; for expectation files. */
+export function parseScenarioResources(v: unknown, file: string, path: string): nri.ILinuxResources {
+  return new Reader(file).resources(v, path);
+}

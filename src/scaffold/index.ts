@@ -1,0 +1,66 @@
+// `nrictl plugin new`: writes a plugin project. The whole project is written into a
+// hidden sibling directory first and renamed into place, so an interrupted run leaves
+// no half-made project under the name asked for.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { projectFiles, type ProjectSpec } from './templates.js';
+
+export type { ProjectSpec } from './templates.js';
+
+export class ScaffoldError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'bad-name' | 'exists' | 'write',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ScaffoldError';
+  }
+}
+
+/** npm package names and NRI plugin names both accept this; upper case is refused by npm. */
+const NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+
+export function checkProjectName(name: string): void {
+  if (!NAME.test(name)) {
+    throw new ScaffoldError(
+      `plugin name "${name}": use lower-case letters, digits, '.', '_' and '-', starting with a letter or digit (it names the npm package and the plugin)`,
+      'bad-name',
+    );
+  }
+}
+
+/** Writes the project into `dir` (which must not exist, or be empty); returns the files written. */
+export async function createProject(dir: string, spec: ProjectSpec): Promise<string[]> {
+  checkProjectName(spec.name);
+  const entries = await readdir(dir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw new ScaffoldError(`${dir}: ${err.code ?? err.message}; pick another directory with --dir`, 'exists', { cause: err });
+  });
+  if (entries !== undefined && entries.length > 0) {
+    throw new ScaffoldError(`${dir} already exists and is not empty; pick another name or --dir, or remove it`, 'exists');
+  }
+  const parent = path.dirname(path.resolve(dir));
+  const files = projectFiles(spec);
+  let stage: string | undefined;
+  try {
+    await mkdir(parent, { recursive: true });
+    // Not mkdtemp: its 0700 would stick to the project; this one gets the user's umask.
+    stage = path.join(parent, `.${path.basename(dir)}-new-${randomBytes(4).toString('hex')}`);
+    await mkdir(stage);
+    for (const f of files) {
+      await mkdir(path.join(stage, path.dirname(f.path)), { recursive: true });
+      await writeFile(path.join(stage, f.path), f.content, { flag: 'wx' });
+    }
+    if (entries !== undefined) await rmdir(dir); // empty, checked above
+    await rename(stage, dir);
+    stage = undefined;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new ScaffoldError(`could not write the project at ${dir}: ${e.code ?? e.message}`, 'write', { cause: err });
+  } finally {
+    if (stage !== undefined) await rm(stage, { recursive: true, force: true });
+  }
+  return files.map((f) => f.path);
+}

@@ -1,0 +1,123 @@
+// `nrictl plugin bundle`: a TypeScript plugin with a third-party dependency becomes
+// one executable file that runs with no node_modules anywhere near it, started by
+// `nrictl sim --plugin-path` as 10-demo (fd 3) and connecting on its own with --socket.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, BIN, cliEnv, tempDir } from './nri-cli.js';
+
+/** The built CLI run in `cwd` (bundle resolves the entry there). */
+function cli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cliEnv() });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((res) => child.on('close', (code) => res({ code, stdout, stderr })));
+}
+
+const repo = resolve('.');
+let base: { dir: string; cleanup(): void };
+let project: string;
+let plugins: string;
+let bundle: string;
+
+const PLUGIN = `import { Stub, socketPathFromArgs } from 'nrictl/plugin';
+import YAML from 'yaml';
+
+const stub = new Stub(
+  { createContainer: (pod, ctr) => ({ adjust: { annotations: { 'demo/seen': YAML.stringify({ ctr: ctr.name }).trim() } } }) },
+  { socketPath: socketPathFromArgs() },
+);
+await stub.start();
+console.error(\`\${stub.fullName} up, timeout \${stub.requestTimeoutMs}\`);
+`;
+
+interface SimEvent { type: string; plugin?: string; container?: string; adjust?: { annotations?: Record<string, string> }; line?: string }
+
+function sim(args: string[]): { events: Promise<SimEvent[]>; code: Promise<number | null>; listening: Promise<void>; stderr: () => string } {
+  const child = spawn(process.execPath, [BIN, 'sim', ...args, '--no-interactive', '-o', 'json'], { env: cliEnv() });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const listening = new Promise<void>((res) => child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('"listening"') && res())));
+  const code = new Promise<number | null>((res) => child.on('exit', res));
+  return { events: code.then(() => out.trim().split('\n').map((l) => JSON.parse(l) as SimEvent)), code, listening, stderr: () => err };
+}
+
+beforeAll(async () => {
+  assertBuilt('plugin/bundle', 'sim');
+  base = tempDir('nrc-bundle-');
+  project = join(base.dir, 'project');
+  mkdirSync(join(project, 'src'), { recursive: true });
+  mkdirSync(join(project, 'node_modules'));
+  // Resolved as an installed package would be: through nrictl's package.json exports.
+  symlinkSync(repo, join(project, 'node_modules', 'nrictl'));
+  symlinkSync(join(repo, 'node_modules', 'yaml'), join(project, 'node_modules', 'yaml'));
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'demo', type: 'module' }));
+  writeFileSync(join(project, 'src', 'index.ts'), PLUGIN);
+  const r = await cli(['plugin', 'bundle', '-o', 'out/10-demo'], project);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).toMatch(/^Wrote out\/10-demo \(\d+ KiB, mode 0755\) from src\/index\.ts\./);
+  // Far from any node_modules: everything must be inside.
+  plugins = join(base.dir, 'plugins');
+  mkdirSync(plugins);
+  bundle = join(plugins, '10-demo');
+  renameSync(join(project, 'out', '10-demo'), bundle);
+  rmSync(project, { recursive: true, force: true });
+}, 60_000);
+
+afterAll(() => base?.cleanup());
+
+describe('nrictl plugin bundle', () => {
+  it('writes one executable file with a node shebang', () => {
+    expect(statSync(bundle).mode & 0o777).toBe(0o755);
+    const text = readFileSync(bundle, 'utf8');
+    expect(text.split('\n')[0]).toBe('#!/usr/bin/env node');
+    expect(text.match(/^#!/gm)).toHaveLength(1);
+  });
+
+  it('is started by the simulator from its plugin directory as 10-demo, on fd 3', async () => {
+    const s = sim(['--plugin-path', plugins, '--scenario', 'examples/demo.yaml']);
+    expect(await s.code, s.stderr()).toBe(0);
+    const events = await s.events;
+    expect(events.find((e) => e.type === 'launched')?.plugin).toBe('10-demo');
+    expect(events.some((e) => e.type === 'synchronized' && e.plugin === '10-demo')).toBe(true);
+    const adjusted = events.find((e) => e.type === 'adjusted');
+    expect(adjusted?.plugin).toBe('10-demo');
+    expect(adjusted?.adjust?.annotations?.['demo/seen']).toBe('ctr: payments');
+    expect(events.filter((e) => e.type === 'dropped' || e.type === 'error')).toEqual([]);
+  }, 60_000);
+
+  it('connects as an external plugin with --socket', async () => {
+    const sock = join(base.dir, 'ext.sock');
+    const s = sim(['--socket', sock, '--scenario', 'examples/demo.yaml', '--wait-for-plugins', '1']);
+    await s.listening;
+    const plugin = spawn(bundle, ['--socket', sock], { env: { ...process.env, NRI_PLUGIN_SOCKET: '' } });
+    let perr = '';
+    plugin.stderr.on('data', (d: Buffer) => (perr += d.toString()));
+    expect(await s.code, s.stderr()).toBe(0);
+    const events = await s.events;
+    expect(events.find((e) => e.type === 'registered')).toMatchObject({ plugin: '10-demo', external: true });
+    expect(events.find((e) => e.type === 'adjusted')?.adjust?.annotations?.['demo/seen']).toBe('ctr: payments');
+    await new Promise((r) => (plugin.exitCode !== null ? r(null) : plugin.on('exit', r)));
+    expect(perr).toContain('10-demo up, timeout 2000');
+  }, 60_000);
+
+  it('refuses a missing entry with exit 2 and writes nothing', async () => {
+    const r = await cli(['plugin', 'bundle', 'nope.ts', '-o', join(base.dir, '10-x')], base.dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('nope.ts: no such file');
+    expect(() => statSync(join(base.dir, '10-x'))).toThrow();
+  });
+
+  it('reports a compile error with file and line, exit 1', async () => {
+    const dir = join(base.dir, 'broken');
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    writeFileSync(join(dir, 'src', 'index.ts'), "import { nothing } from './missing.js';\nnothing();\n");
+    const r = await cli(['plugin', 'bundle', '-o', '10-x'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/could not bundle src\/index\.ts: src\/index\.ts:1:\d+: Could not resolve "\.\/missing\.js"/);
+  });
+});

@@ -1,0 +1,63 @@
+// `nrictl plugin new` on its own: what it writes, and what it refuses. The project's
+// `npm install && npm test` from a packed tarball is in test/pack/plugin-author.test.ts.
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli, tempDir } from './nri-cli.js';
+
+const dirs: Array<{ cleanup(): void }> = [];
+afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+function temp(): string {
+  const t = tempDir('nrc-new-');
+  dirs.push(t);
+  return t.dir;
+}
+
+describe('nrictl plugin new', () => {
+  assertBuilt('plugin/new');
+
+  it('writes the whole project, depending on the nrictl spec given, and nothing else', async () => {
+    const dir = join(temp(), 'demo');
+    const r = await runCli(['plugin', 'new', 'demo', '--dir', dir, '--nrictl', 'file:/tmp/x.tgz']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('npm install && npm test');
+    const files = (d: string, pre = ''): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(d, e.name), `${pre}${e.name}/`) : [`${pre}${e.name}`]));
+    expect(files(dir).sort()).toEqual(['.gitignore', 'README.md', 'package.json', 'src/index.ts', 'test/expect.yaml', 'test/plugin.test.mjs', 'test/scenario.yaml', 'tsconfig.json']);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    expect(pkg.dependencies).toEqual({ nrictl: 'file:/tmp/x.tgz' });
+    expect(pkg.devDependencies.typescript).toBe(JSON.parse(readFileSync('package.json', 'utf8')).devDependencies.typescript);
+    expect(readFileSync(join(dir, 'src/index.ts'), 'utf8')).toContain("from 'nrictl/plugin'");
+    // The user's umask, not mkdtemp's 0700.
+    expect(statSync(dir).mode & 0o077).not.toBe(0);
+    // Nothing staged left beside it.
+    expect(readdirSync(join(dir, '..'))).toEqual(['demo']);
+  });
+
+  it('defaults to ^ the running version', async () => {
+    const base = temp();
+    const r = await runCli(['plugin', 'new', 'pinner', '--dir', join(base, 'pinner')]);
+    expect(r.code, r.stderr).toBe(0);
+    const version = JSON.parse(readFileSync('package.json', 'utf8')).version;
+    expect(JSON.parse(readFileSync(join(base, 'pinner', 'package.json'), 'utf8')).dependencies.nrictl).toBe(`^${version}`);
+  });
+
+  it('refuses a bad name and a non-empty directory with exit 2, writing nothing', async () => {
+    const base = temp();
+    const bad = await runCli(['plugin', 'new', 'Bad Name', '--dir', join(base, 'x')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/plugin name "Bad Name": use lower-case letters/);
+    expect(existsSync(join(base, 'x'))).toBe(false);
+
+    mkdirSync(join(base, 'taken'));
+    writeFileSync(join(base, 'taken', 'keep.txt'), 'mine');
+    const taken = await runCli(['plugin', 'new', 'taken', '--dir', join(base, 'taken')]);
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toContain('already exists and is not empty');
+    expect(readdirSync(join(base, 'taken'))).toEqual(['keep.txt']);
+    expect(readdirSync(base).sort()).toEqual(['taken']);
+
+    const idx = await runCli(['plugin', 'new', 'ok', '--dir', join(base, 'ok'), '--index', '7']);
+    expect(idx.code).toBe(2);
+    expect(idx.stderr).toContain('--index 7: expected two digits');
+  });
+});

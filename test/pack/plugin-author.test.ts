@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cleanEnv, ok, packTarball, repo, run } from './packed.js';
+
+// A plugin author's path, from the packed tarball installed into empty directories:
+// import the SDK, type-check against its declarations, run the README's plugin
+// against the installed simulator. About 30-60 s on a 2-core machine (pack + install).
+
+let work: string;
+let env: NodeJS.ProcessEnv;
+let tarball: string;
+let app: string;
+const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'nrictl-author-'));
+  env = cleanEnv(work);
+  tarball = packTarball(work, env);
+  app = join(work, 'app');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, type: 'module' }));
+  ok(run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: app, env }), 'npm install tarball');
+}, 300_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** The plugin shown in README.md's "Write a plugin" section, exactly as printed. */
+function readmePlugin(): string {
+  const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+  const m = /<!-- plugin:example -->\n```ts\n([\s\S]*?)```\n<!-- \/plugin:example -->/.exec(readme);
+  if (!m) throw new Error('README.md has no <!-- plugin:example --> block');
+  return m[1]!;
+}
+
+function tsconfig(dir: string, extra: Record<string, unknown> = {}): void {
+  // typeRoots: @types/node from the repository, as a real project would have in its own devDependencies.
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, outDir: 'out', types: ['node'], typeRoots: [join(repo, 'node_modules', '@types')], ...extra },
+      include: ['*.ts'],
+    }),
+  );
+}
+
+/** The README's plugin compiled by tsc (which type-checks it) into readme/out; once per run: tsc is slow here. */
+let readmeDir: string | undefined;
+function compiledReadmePlugin(): string {
+  if (readmeDir) return readmeDir;
+  const dir = join(app, 'readme');
+  mkdirSync(dir);
+  tsconfig(dir);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  writeFileSync(join(dir, '10-readme.ts'), readmePlugin());
+  ok(run(process.execPath, [tsc, '-p', '.'], { cwd: dir, env }), 'tsc on the README plugin');
+  return (readmeDir = dir);
+}
+
+describe('nrictl/plugin and nrictl/ttrpc from the installed tarball', () => {
+  it('import from a plain .mjs: the stub, the API types, the optional helpers, ttrpc alone', () => {
+    writeFileSync(
+      join(app, 'probe.mjs'),
+      `import { Stub, PluginError, nri, optionalInt64, getOptionalInt64, socketPathFromArgs } from 'nrictl/plugin';
+import * as root from 'nrictl';
+import { TtrpcClient, TtrpcServer, encodeFrame } from 'nrictl/ttrpc';
+const stub = new Stub({ createContainer: () => undefined }, { name: 'probe', index: '10' });
+console.log(JSON.stringify({
+  stub: typeof Stub, timeout: stub.requestTimeoutMs, err: typeof PluginError, root: root.Stub === Stub,
+  enum: nri.Event.CREATE_CONTAINER, round: getOptionalInt64(optionalInt64(42)), socket: socketPathFromArgs(['--socket', 'x']),
+  ttrpc: [typeof TtrpcClient, typeof TtrpcServer, encodeFrame(1, 1, new Uint8Array(0)).length],
+}));
+`,
+    );
+    const r = ok(run(process.execPath, ['probe.mjs'], { cwd: app, env }), 'node probe.mjs');
+    expect(JSON.parse(r.stdout)).toEqual({ stub: 'function', timeout: 2000, err: 'function', root: true, enum: 4, round: 42, socket: 'x', ttrpc: ['function', 'function', 10] });
+  });
+
+  it('deep imports of the build are closed: only the documented entry points exist', () => {
+    writeFileSync(join(app, 'deep.mjs'), `await import('nrictl/dist/src/plugin/stub.js');\n`);
+    const r = run(process.execPath, ['deep.mjs'], { cwd: app, env });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
+  });
+
+  it("the README's plugin type-checks against the shipped declarations, and a type error is caught", () => {
+    compiledReadmePlugin();
+    // The declarations are real, not `any`: a wrong field type fails.
+    const dir = join(app, 'typed');
+    mkdirSync(dir);
+    tsconfig(dir);
+    writeFileSync(join(dir, 'wrong.ts'), `import { Stub } from 'nrictl/plugin';\nnew Stub({ createContainer: () => ({ adjust: { annotations: 42 } }) });\n`);
+    const bad = run(process.execPath, [tsc, '-p', '.', '--noEmit'], { cwd: dir, env });
+    expect(bad.status).not.toBe(0);
+    expect(bad.stdout).toContain('wrong.ts');
+  }, 180_000);
+
+  it("the README's plugin, compiled, adjusts containers under the installed `nrictl sim` as an external plugin with --socket", async () => {
+    const dir = compiledReadmePlugin();
+    const sock = join(work, 's.sock');
+    const scenario = join(app, 'node_modules', 'nrictl', 'examples', 'demo.yaml');
+    const sim = spawn(join(app, 'node_modules', '.bin', 'nrictl'), ['sim', '--socket', sock, '--scenario', scenario, '--wait-for-plugins', '1', '--no-interactive', '-o', 'json'], { cwd: app, env });
+    let out = '';
+    sim.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    let err = '';
+    sim.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    await new Promise<void>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no listening event: ${out}${err}`)), 20_000);
+      sim.stdout.on('data', () => out.includes('"listening"') && (clearTimeout(t), resolve()));
+    });
+    const plugin = spawn(process.execPath, [join(dir, 'out', '10-readme.js'), '--socket', sock], { cwd: dir, env });
+    let perr = '';
+    plugin.stderr.on('data', (d: Buffer) => (perr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => sim.on('exit', resolve));
+    await new Promise((r) => (plugin.exitCode !== null ? r(null) : plugin.on('exit', r)));
+    expect(code, err).toBe(0);
+    const events = out.trim().split('\n').map((l) => JSON.parse(l) as { type: string; plugin?: string; adjust?: { annotations?: Record<string, string> } });
+    const adjusted = events.filter((e) => e.type === 'adjusted');
+    expect(adjusted.length).toBeGreaterThan(0);
+    expect(adjusted[0]!.plugin).toBe('10-readme');
+    expect(adjusted[0]!.adjust!.annotations!['example.com/placed']).toBe('shop/payments-5f4d9c8b7-qw7rt/payments');
+    expect(perr).toContain('10-readme: live on nrictl-sim; answer within 2000 ms');
+  }, 120_000);
+});
+
+describe('nrictl plugin new, from the installed tarball', () => {
+  // The slowest part of this file (about 1-2 min on a loaded 2-core machine): a real
+  // `npm install` of the new project (nrictl from the tarball; typescript and @types/node
+  // from the npm cache that nrictl's own `npm ci` warmed) and its TypeScript build.
+  it('makes a project whose npm install && npm test pass in a fresh directory', () => {
+    const fresh = mkdtempSync(join(work, 'fresh-'));
+    const made = ok(run(join(app, 'node_modules', '.bin', 'nrictl'), ['plugin', 'new', 'demo', '--nrictl', `file:${tarball}`], { cwd: fresh, env }), 'plugin new');
+    expect(made.stdout).toContain('cd ./demo && npm install && npm test');
+    const project = join(fresh, 'demo');
+    ok(run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: project, env }), 'npm install in the new project');
+    const t = ok(run('npm', ['test'], { cwd: project, env }), 'npm test in the new project');
+    expect(t.stdout).toMatch(/# pass 1\b/);
+    expect(t.stdout).toMatch(/# fail 0\b/);
+
+    // Its bundle: one file that the installed simulator starts from a plugin directory.
+    const b = ok(run('npm', ['run', 'bundle'], { cwd: project, env }), 'npm run bundle');
+    expect(b.stdout).toContain('Wrote build/10-demo');
+    const plugins = mkdtempSync(join(work, 'plugins-'));
+    renameSync(join(project, 'build', '10-demo'), join(plugins, '10-demo'));
+    const scenario = join(project, 'test', 'scenario.yaml');
+    const s = ok(run(join(app, 'node_modules', '.bin', 'nrictl'), ['sim', '--plugin-path', plugins, '--scenario', scenario, '--no-interactive', '-o', 'json'], { cwd: fresh, env }), 'sim with the bundle');
+    const events = s.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; plugin?: string; container?: string; adjust?: { env?: unknown } });
+    expect(events.find((e) => e.type === 'adjusted' && e.container === 'ctr-web')).toMatchObject({ plugin: '10-demo', adjust: { env: [{ key: 'GREETING', value: 'hello' }] } });
+  }, 300_000);
+});
