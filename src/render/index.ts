@@ -15,3 +15,4 @@ export { parseCpuset, formatCpuset, canonicalCpuset, describeCpuset, CpusetError
 export { writeFileAtomic, AtomicWriteError, type AtomicContent } from './atomic-write.js';
 export { BoundedOutputQueue, defaultDropNotice, type BoundedQueueOptions } from './bounded-queue.js';
 export { makeTerminalWritesAsync } from './terminal-output.js';
+export { requestedResources } from './nri-view.js';
