@@ -1,5 +1,6 @@
 import Table from 'cli-table3';
 import { chalk, shortId } from './colour.js';
+import { alignColumns } from './columns.js';
 import {
   containerResources, containerStateName, podDisplayName, summariseResources,
   type Container, type ContainerStateName, type Pod,
@@ -101,10 +102,6 @@ const PLAIN = /^[\x20-\x7e]*$/;
 // SGR sequences only: what chalk emits.
 const SGR = /\x1b\[[0-9;]*m/g;
 
-function visibleLength(cell: string): number {
-  return cell.includes('\x1b') ? cell.replace(SGR, '').length : cell.length;
-}
-
 function isPlainRow(row: string[]): boolean {
   for (const cell of row) {
     const text = cell.includes('\x1b') ? cell.replace(SGR, '') : cell;
@@ -114,23 +111,7 @@ function isPlainRow(row: string[]): boolean {
 }
 
 function fastTable(head: string[], rows: string[][]): string {
-  let columns = head.length;
-  for (const row of rows) columns = Math.max(columns, row.length);
-  const widths = new Array<number>(columns).fill(0);
-  for (const row of [head, ...rows]) {
-    for (let i = 0; i < row.length; i++) widths[i] = Math.max(widths[i]!, visibleLength(row[i]!));
-  }
-  const out: string[] = [];
-  for (const row of [head, ...rows]) {
-    let line = '';
-    for (let i = 0; i < columns; i++) {
-      const cell = row[i] ?? '';
-      line += i === 0 ? '' : GAP;
-      line += cell + ' '.repeat(widths[i]! - visibleLength(cell));
-    }
-    out.push(line.trimEnd());
-  }
-  return `${out.join('\n')}\n`;
+  return `${alignColumns([head, ...rows], GAP).join('\n')}\n`;
 }
 
 function cliTable3(head: string[], rows: string[][]): string {
