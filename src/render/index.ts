@@ -16,3 +16,4 @@ export { writeFileAtomic, AtomicWriteError, type AtomicContent } from './atomic-
 export { BoundedOutputQueue, defaultDropNotice, type BoundedQueueOptions } from './bounded-queue.js';
 export { makeTerminalWritesAsync } from './terminal-output.js';
 export { requestedResources } from './nri-view.js';
+export { outputFilePath, OutputFileError } from './output-file.js';
