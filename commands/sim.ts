@@ -81,7 +81,9 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     const interactive = f.interactive ?? (Boolean(process.stdin.isTTY) && !process.env.CI);
     const json = f.output === 'json';
     const print = (line: string): void => void process.stdout.write(`${line}\n`);
-    const show = (e: SimEvent): void => print(json ? JSON.stringify(e) : formatSimEvent(e));
+    const { simEventData } = await import('../src/runtime/sim-event-data.js');
+    const { jsonLine } = await import('../src/render/format.js');
+    const show = (e: SimEvent): void => (json ? void process.stdout.write(jsonLine(simEventData(e))) : print(formatSimEvent(e)));
 
     const runtime = new Runtime(new SimState({ pods: scenario.pods, containers: scenario.containers }), {
       ...(f.socket ? { socketPath: f.socket } : {}),

@@ -83,9 +83,13 @@ describe('nrictl sim --scenario', () => {
   it('-o json prints one JSON object per line, every line', () => {
     const r = sim(['--scenario', 'examples/demo.yaml', '--plugin-path', plugins, '-o', 'json']);
     expect(r.code).toBe(0);
-    const objects = r.lines.map((l) => JSON.parse(l) as { type: string; time: number });
+    const objects = r.lines.map((l) => JSON.parse(l) as { type: string; time: string; update?: { linux?: { resources?: { memory?: { limit?: { value?: unknown } } } } } });
     expect(objects[0]!.type).toBe('listening');
-    expect(objects.every((o) => typeof o.type === 'string' && typeof o.time === 'number')).toBe(true);
+    // The time format of logs and sync dump: RFC 3339, UTC, milliseconds.
+    expect(objects.every((o) => typeof o.type === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(o.time))).toBe(true);
+    // NRI messages inside events follow the protobuf JSON mapping, as in logs: int64 as strings.
+    const limit = objects.find((o) => o.type === 'updated' && o.update?.linux?.resources?.memory?.limit)!.update!.linux!.resources!.memory!.limit!.value;
+    expect(limit).toMatch(/^\d+$/);
     const types = new Set(objects.map((o) => o.type));
     for (const t of ['registered', 'synchronized', 'invoke', 'adjusted', 'updated', 'state-changed']) expect(types).toContain(t);
   });

@@ -85,7 +85,7 @@ describe('nrictl sync dump against the simulator', () => {
     expect(redis.state).toBe('CONTAINER_RUNNING');
     expect(redis.args).toEqual(['redis-server', '/etc/redis/redis.conf', '--maxmemory', '900mb']);
     expect(redis.linux.resources.cpu.cpus).toBe('2-3');
-    expect(redis.linux.resources.memory.limit.value).toBe(1073741824);
+    expect(redis.linux.resources.memory.limit.value).toBe('1073741824'); // int64 as a string, as protojson writes it
     const checkout = doc.pods.find((p: { name: string }) => p.name.startsWith('checkout'));
     expect(checkout.annotations['prometheus.io/port']).toBe('9090');
   });
