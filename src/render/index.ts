@@ -17,3 +17,6 @@ export { BoundedOutputQueue, defaultDropNotice, type BoundedQueueOptions } from 
 export { makeTerminalWritesAsync } from './terminal-output.js';
 export { requestedResources } from './nri-view.js';
 export { outputFilePath, OutputFileError } from './output-file.js';
+export { renderFindings, type FindingRow, type FindingsLayoutOptions } from './findings-layout.js';
+export { outputColumns } from './output-width.js';
+export { alignColumns } from './columns.js';
