@@ -82,8 +82,11 @@ export default class SyncDump extends BaseCommand<typeof SyncDump> {
       render = () => renderDocument({ ...(runtime ? { runtime } : {}), pods, containers }, format);
     } else {
       const { renderStateTable } = await import('../../src/render/state-table.js');
+      const { outputColumns } = await import('../../src/render/output-width.js');
       const wide = flags.output === 'wide';
-      render = () => (pods.length === 0 && containers.length === 0 ? '' : renderStateTable(pods, containers, { wide }));
+      // A file has no width; a narrow terminal gets the list layout rather than wrapped rows.
+      const width = file === undefined ? outputColumns() : undefined;
+      render = () => (pods.length === 0 && containers.length === 0 ? '' : renderStateTable(pods, containers, { wide, width }));
     }
 
     if (file !== undefined) {

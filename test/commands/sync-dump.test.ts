@@ -74,6 +74,20 @@ describe('nrictl sync dump against the simulator', () => {
     expect(coredns).toMatch(/\s-\s+-\s+170Mi\s+-\s+102$/);
   });
 
+  it('on a terminal narrower than the table: a list by pod; a file keeps the table', async () => {
+    const narrow = await runCli(['sync', 'dump', '--socket', sim.socketPath], { COLUMNS: '60' });
+    expect(narrow.code).toBe(0);
+    const lines = narrow.stdout.trimEnd().split('\n');
+    expect(lines.every((l) => l.length <= 60)).toBe(true);
+    for (const c of demo.containers) expect(lines.some((l) => l.startsWith(`  ${c.name} `) && l.includes(c.id!) && l.endsWith('Running')), c.name!).toBe(true);
+    for (const p of demo.pods) expect(lines).toContain(`${p.namespace}/${p.name}  ${p.id}`);
+    const wide = await runCli(['sync', 'dump', '--socket', sim.socketPath], { COLUMNS: '200' });
+    expect(wide.stdout.split('\n')[0]).toMatch(/^POD\s+POD ID/);
+    const file = path.join(t.dir, 'narrow.txt');
+    expect((await runCli(['sync', 'dump', '--socket', sim.socketPath, '-f', file], { COLUMNS: '60' })).code).toBe(0);
+    expect(readFileSync(file, 'utf8').split('\n')[0]).toMatch(/^POD\s+POD ID/);
+  });
+
   it('-o json carries the complete data with enum names', async () => {
     const r = await dump('-o', 'json');
     expect(r.code).toBe(0);
