@@ -94,6 +94,16 @@ describe('nrictl sim --scenario', () => {
     for (const t of ['registered', 'synchronized', 'invoke', 'adjusted', 'updated', 'state-changed']) expect(types).toContain(t);
   });
 
+  it('dump prints nanosecond timestamps as strings, as sync dump does', () => {
+    const r = sim(['--pods', '1', '--containers-per-pod', '1', '-o', 'json', '--interactive'], 'run-pod px\ncreate cx px\nstart cx\ndump\nquit\n');
+    expect(r.code).toBe(0);
+    const start = r.stdout.indexOf('{\n');
+    const dump = JSON.parse(r.stdout.slice(start, r.stdout.indexOf('\n}\n', start) + 2)) as { containers: Array<{ id: string; createdAt?: unknown; startedAt?: unknown }> };
+    const cx = dump.containers.find((c) => c.id === 'cx')!;
+    expect(cx.createdAt).toMatch(/^\d{19}$/);
+    expect(cx.startedAt).toMatch(/^\d{19}$/);
+  });
+
   it('generates 50 pods with 3 containers each and synchronizes them', () => {
     // Without a script the simulator serves until told to stop: here by `quit` on stdin.
     const r = sim(['--pods', '50', '--containers-per-pod', '3', '--plugin-path', plugins, '-o', 'json', '--interactive'], 'dump\nquit\n');
@@ -102,6 +112,9 @@ describe('nrictl sim --scenario', () => {
     expect(synced).toMatchObject({ pods: 50, containers: 150 });
     // The dump (pretty JSON after the event lines) holds the generated state.
     expect(r.stdout.match(/"podSandboxId"/g)).toHaveLength(150);
+    // In sync dump's form: enum names rather than numbers.
+    expect(r.stdout).toContain('"state": "CONTAINER_RUNNING"');
+    expect(r.stdout).not.toMatch(/"state": \d/);
   });
 
   it('with --nri-version v0.6.1 delivers start events through StateChange', () => {
