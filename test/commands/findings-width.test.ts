@@ -127,3 +127,26 @@ describe.each(Object.keys(COMMANDS) as Array<keyof typeof COMMANDS>)('nrictl %s 
     expectFits(text, findings, width);
   });
 });
+
+describe('a parser message that spans lines', () => {
+  it('stays on one line of the finding (lint of a daemon.json whose error quotes the broken text)', () => {
+    const file = path.join(t.dir, 'daemon.json');
+    // V8 quotes the text around a JSON syntax error, newlines included.
+    writeFileSync(file, '{\n  "nri-support": tru\n}\n');
+    const finding = (JSON.parse(run(['lint', file, '-o', 'json'])) as { findings: Finding[] }).findings.find((f) => f.code === 'json-syntax');
+    expect(finding?.message).toContain('\n'); // the raw message does span lines
+    for (const columns of [undefined, 80, 200]) {
+      const lines = run(['lint', file], columns).split('\n');
+      const at = lines.findIndex((l) => l.includes('not valid JSON'));
+      expect(at, `finding shown at COLUMNS=${columns}`).toBeGreaterThan(0);
+      // The rows from the message's start to its [code] are the message's own: no line of the
+      // broken file's text is left on a line by itself, outside the finding's columns.
+      const end = lines.findIndex((l, i) => i >= at && l.includes('[json-syntax]'));
+      for (const line of lines.slice(at, end + 1)) expect(line, `COLUMNS=${columns}`).toMatch(/^(│|  \S)/);
+      if (columns === undefined) {
+        expect(end).toBe(at);
+        expect(lines[at]).toBe(`  ${finding!.message.replace(/\s*\n\s*/g, ' ')} [json-syntax]`);
+      }
+    }
+  });
+});
