@@ -63,6 +63,15 @@ describe('findings layout', () => {
     expect(renderFindings(rows, { width: 100 })).not.toMatch(/^┌/);
   });
 
+  it('keeps the table aligned with colours on (escape codes take no room)', () => {
+    chalk.level = 1;
+    const text = renderFindings(rows, { width: 200 });
+    expect(text).toContain('\x1b[');
+    const plain = text.split('\n').map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''));
+    expect(new Set(plain.map((l) => l.length)).size).toBe(1);
+    expect(plain.join('\n')).toBe((chalk.level = 0, renderFindings(rows, { width: 200 })));
+  });
+
   it('wraps nothing without a width (a pipe): every message whole on one line', () => {
     const text = renderFindings(rows, {});
     for (const r of rows) expect(text).toContain(`  ${r.message} [${r.code}]\n`);
