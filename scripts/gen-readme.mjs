@@ -85,7 +85,8 @@ function makeFixture() {
 const tsx = import.meta.resolve('tsx');
 const ENV = (() => {
   const env = { ...process.env, NO_COLOR: '1', OCLIF_COLUMNS: '80', CI: 'true', TZ: 'UTC' };
-  for (const k of Object.keys(env)) if (k.startsWith('NRICTL_') || k.startsWith('NRI_') || k === 'FORCE_COLOR' || k === 'NODE_ENV') delete env[k];
+  // COLUMNS too: the runs are piped, and the README must not depend on the shell that made it.
+  for (const k of Object.keys(env)) if (k.startsWith('NRICTL_') || k.startsWith('NRI_') || k === 'FORCE_COLOR' || k === 'NODE_ENV' || k === 'COLUMNS') delete env[k];
   return env;
 })();
 

@@ -10,6 +10,7 @@ import { filterFlags, simFlag } from '../../src/observe/cli-flags.js';
 import { startSim, type EmbeddedSim } from '../../src/observe/sim.js';
 import { AtomicWriteError, writeFileAtomic } from '../../src/render/atomic-write.js';
 import { withoutColour } from '../../src/render/colour.js';
+import { OutputFileError, outputFilePath } from '../../src/render/output-file.js';
 import { spinner } from '../../src/render/spinner.js';
 
 export default class SyncDump extends BaseCommand<typeof SyncDump> {
@@ -29,13 +30,20 @@ export default class SyncDump extends BaseCommand<typeof SyncDump> {
     'plugin-name': pluginNameFlag('nrictl-dump'),
     'plugin-index': pluginIndexFlag('99'),
     output: outputFlag(['table', 'wide', 'json', 'yaml'] as const, 'table'),
-    'output-file': Flags.string({ char: 'f', description: 'Write to this file (atomically) instead of stdout; never coloured.', helpValue: 'FILE' }),
+    'output-file': Flags.string({ char: 'f', description: 'Write to this file (atomically) instead of stdout; never coloured. - is stdout; a symlink is followed and its target written.', helpValue: 'FILE' }),
     ...filterFlags,
     sim: simFlag,
   };
 
   public async run(): Promise<void> {
     const flags = this.flags;
+    let file: string | undefined;
+    try {
+      file = outputFilePath(flags['output-file']);
+    } catch (err) {
+      if (err instanceof OutputFileError) throw new UserError(err.message, ExitCode.USAGE);
+      throw err;
+    }
     const { ObjectFilter, fetchSyncState, toUserError } = await import('../../src/observe/index.js');
     let filter: ObjectFilter;
     try {
@@ -74,12 +82,14 @@ export default class SyncDump extends BaseCommand<typeof SyncDump> {
       render = () => renderDocument({ ...(runtime ? { runtime } : {}), pods, containers }, format);
     } else {
       const { renderStateTable } = await import('../../src/render/state-table.js');
+      const { outputColumns } = await import('../../src/render/output-width.js');
       const wide = flags.output === 'wide';
-      render = () => (pods.length === 0 && containers.length === 0 ? '' : renderStateTable(pods, containers, { wide }));
+      // A file has no width; a narrow terminal gets the list layout rather than wrapped rows.
+      const width = file === undefined ? outputColumns() : undefined;
+      render = () => (pods.length === 0 && containers.length === 0 ? '' : renderStateTable(pods, containers, { wide, width }));
     }
 
-    const file = flags['output-file'];
-    if (file) {
+    if (file !== undefined) {
       try {
         await writeFileAtomic(file, withoutColour(render));
       } catch (err) {

@@ -1,32 +1,18 @@
 import chalk from 'chalk';
-import Table from 'cli-table3';
+import { renderFindings } from '../render/findings-layout.js';
+import { outputColumns } from '../render/output-width.js';
 import { countFindings, sortFindings, type Finding } from './finding.js';
 
 /**
- * Findings as a table for people: severity, path, finding, fix. Returns text; the
- * command prints it. Paths under `base` are shown relative to it to keep rows short.
+ * Findings for people: a table (severity, path, finding, fix) when the terminal is wide
+ * enough to show every path and fix whole, else one block per finding; in a pipe,
+ * nothing is wrapped (see render/findings-layout.ts). Returns text; the command prints
+ * it. Paths under `base` are shown relative to it to keep rows short. `width`: the
+ * columns to fit, by default those of stdout (outputColumns).
  */
-export function findingsTable(findings: Finding[], base?: string): string {
+export function findingsTable(findings: Finding[], base?: string, width: number | undefined = outputColumns()): string {
   if (findings.length === 0) return chalk.green('No findings.');
-  const width = process.stdout.columns && process.stdout.columns > 60 ? process.stdout.columns : 120;
-  const pathW = Math.max(12, Math.floor(width * 0.22));
-  const fixW = Math.max(16, Math.floor(width * 0.25));
-  const msgW = Math.max(20, width - pathW - fixW - 10 - 13);
-  const table = new Table({
-    head: ['severity', 'path', 'finding', 'fix'].map((h) => chalk.bold(h)),
-    colWidths: [10, pathW, msgW, fixW],
-    wordWrap: true,
-    wrapOnWordBoundary: true,
-    style: { head: [], border: [] },
-  });
-  for (const f of sortFindings(findings)) {
-    table.push([paint(f.severity), shorten(f.path, base), `${f.message} ${chalk.dim(`[${f.code}]`)}`, f.fix]);
-  }
-  return table.toString();
-}
-
-function paint(severity: Finding['severity']): string {
-  return severity === 'error' ? chalk.red(severity) : severity === 'warning' ? chalk.yellow(severity) : chalk.dim(severity);
+  return renderFindings(sortFindings(findings).map((f) => ({ ...f, path: shorten(f.path, base) })), { width });
 }
 
 function shorten(path: string, base?: string): string {

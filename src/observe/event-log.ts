@@ -3,6 +3,7 @@
 // sink, which must not wait either (a BoundedOutputQueue). Rendering happens later.
 import { Event, type nri } from '../api/index.js';
 import type { PluginHandlers } from '../plugin/index.js';
+import { requestedResources } from '../render/nri-view.js';
 import { overlayResources } from '../runtime/resources.js';
 import type { ObjectFilter } from './filters.js';
 
@@ -81,7 +82,7 @@ export class EventLog {
         const previous = this.resources.has(id) ? this.resources.get(id) : (ctr.linux?.resources ?? null);
         this.ctr(Event.UPDATE_CONTAINER, pod, ctr, { resources, previous });
         // What the container should have once the update is applied, so PostUpdate shows only later changes.
-        this.resources.set(id, overlayResources(previous, resources));
+        this.resources.set(id, overlayResources(previous, requestedResources(resources)));
         return [];
       },
       postUpdateContainer: (pod, ctr) => this.ctr(Event.POST_UPDATE_CONTAINER, pod, ctr, { previous: this.track(ctr) }),

@@ -1,6 +1,6 @@
-import { open, rename, unlink, stat } from 'node:fs/promises';
+import { lstat, open, readlink, rename, unlink, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 
 export type AtomicContent = string | Uint8Array | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
 
@@ -24,9 +24,18 @@ export class AtomicWriteError extends Error {
  * Content may be a string, bytes, or an (async) iterable of chunks, so that a
  * large dump is written as it is rendered rather than held whole in memory.
  * The mode defaults to the existing file's mode, else 0644 less the umask.
+ *
+ * A symlink is followed, as `>` and cp do: its target gets the new content (written
+ * atomically in the target's directory) and the link stays a link. Renaming over the
+ * link itself would silently turn it into a plain file and leave its target stale.
  */
 export async function writeFileAtomic(path: string, content: AtomicContent, opts: { mode?: number } = {}): Promise<void> {
-  const target = resolve(path);
+  let target: string;
+  try {
+    target = await followLinks(resolve(path));
+  } catch (err) {
+    throw new AtomicWriteError(path, 'follow symlink', err);
+  }
   const dir = dirname(target);
   const temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   // An explicit or inherited mode is applied exactly (chmod); a new file gets 0644 less the umask.
@@ -53,6 +62,30 @@ export async function writeFileAtomic(path: string, content: AtomicContent, opts
     throw new AtomicWriteError(path, step, err);
   }
   await syncDirectory(dir);
+}
+
+// Linux's own limit on links followed in one path lookup.
+const MAX_LINKS = 40;
+
+/**
+ * Where a write to `path` lands: the path itself, or the end of its chain of symlinks
+ * (which need not exist yet, like the target of a dangling link that `>` would create).
+ */
+async function followLinks(path: string): Promise<string> {
+  let current = path;
+  for (let hops = 0; hops <= MAX_LINKS; hops++) {
+    let isLink: boolean;
+    try {
+      isLink = (await lstat(current)).isSymbolicLink();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return current;
+      throw err;
+    }
+    if (!isLink) return current;
+    const text = await readlink(current);
+    current = isAbsolute(text) ? text : resolve(dirname(current), text);
+  }
+  throw Object.assign(new Error(`more than ${MAX_LINKS} symlinks in a chain (ELOOP)`), { code: 'ELOOP' });
 }
 
 async function* chunks(content: AtomicContent): AsyncIterable<string | Uint8Array> {

@@ -1,5 +1,5 @@
 import { chalk, shortId } from './colour.js';
-import { containerResources, podDisplayName, summariseResources, type Container, type Pod, type Resources, type ResourceSummary } from './nri-view.js';
+import { containerResources, podDisplayName, requestedResources, summariseResources, type Container, type Pod, type Resources, type ResourceSummary } from './nri-view.js';
 
 // Event names in the order of NRI's Event enum (api.proto), so a number from the
 // wire and a name from JSON both find their display name without loading the
@@ -90,8 +90,10 @@ export function formatEventLine(rec: EventRecord, previous?: Resources | null): 
   if (name === 'CreateContainer') {
     detail = describeResources(rec.resources ?? containerResources(rec.container ?? undefined));
   } else if (name === 'UpdateContainer' || name === 'UpdatePodSandbox') {
-    if (previous) detail = describeResourceChange(previous, rec.resources);
-    else detail = describeResources(rec.resources);
+    // Zeros in a request mean "leave it" (see requestedResources), not a new value of 0.
+    const requested = requestedResources(rec.resources);
+    if (previous) detail = describeResourceChange(previous, requested);
+    else detail = describeResources(requested);
   } else if ((name === 'PostCreateContainer' || name === 'PostUpdateContainer') && previous) {
     // What the plugins after us (or the runtime) changed since we saw the request; quiet when nothing.
     const change = describeResourceChange(previous, rec.resources ?? containerResources(rec.container ?? undefined));

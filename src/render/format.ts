@@ -11,11 +11,13 @@ export function isDataFormat(format: OutputFormat): format is DataFormat {
 }
 
 /**
- * protobufjs conversion options for output. Message#toJSON would turn 64-bit
- * fields into strings (its longs: String); we want numbers, enum names rather than
- * numbers, bytes as base64, and unset fields left out (like protojson's default).
+ * protobufjs conversion options for output, those of the protobuf JSON mapping
+ * (protojson): enum names, bytes as base64, unset fields left out, and every 64-bit
+ * integer as a decimal string. JavaScript, jq and most JSON readers hold numbers as
+ * doubles, which round past 2^53: nanosecond timestamps (createdAt ~1.7e18) would
+ * come out wrong. The type of a field never depends on its value.
  */
-const CONVERSION = { enums: String, longs: Number, bytes: String, json: true } as const;
+const CONVERSION = { enums: String, longs: String, bytes: String, json: true } as const;
 
 /** The static side of a protobufjs generated message class, as far as output needs it. */
 export interface MessageType {
@@ -33,9 +35,9 @@ function messageTypeOf(value: object): MessageType | undefined {
 
 /**
  * Turns a value that may hold protobufjs messages into plain JSON data: messages
- * through their type's toObject (enum names, numeric int64), Long-like objects and
- * bigints into numbers, bytes into base64, Dates into ISO strings, Maps into
- * objects. Plain objects that mirror a message (the interfaces nri.IContainer ...)
+ * through their type's toObject (enum names, int64 as strings), Long-like objects and
+ * bigints into decimal strings, bytes into base64, Dates into RFC 3339 UTC strings
+ * with milliseconds (2024-05-02T09:14:07.331Z), Maps into objects. Plain objects that mirror a message (the interfaces nri.IContainer ...)
  * carry enums as numbers; pass their type to get names: toPlain(obj, nri.Container).
  */
 export function toPlain(value: unknown, type?: MessageType): unknown {
@@ -50,7 +52,7 @@ function plain(value: unknown): unknown {
   if (value === null || value === undefined) return value;
   switch (typeof value) {
     case 'bigint':
-      return Number(value);
+      return value.toString();
     case 'function':
     case 'symbol':
       return undefined;
@@ -65,7 +67,7 @@ function plain(value: unknown): unknown {
   if (value instanceof Map) return plain(Object.fromEntries(value));
   const type = messageTypeOf(value);
   if (type) return type.toObject(value as never, CONVERSION);
-  if (isLongLike(value)) return value.toNumber();
+  if (isLongLike(value)) return longToString(value);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     const p = plain(v);
@@ -74,9 +76,17 @@ function plain(value: unknown): unknown {
   return out;
 }
 
-function isLongLike(value: object): value is { toNumber(): number } {
+interface LongLike { low: number; high: number; unsigned?: boolean }
+
+function isLongLike(value: object): value is LongLike {
   const v = value as { low?: unknown; high?: unknown; toNumber?: unknown };
   return typeof v.low === 'number' && typeof v.high === 'number' && typeof v.toNumber === 'function';
+}
+
+// Exact, from the two 32-bit halves (toNumber would round past 2^53).
+function longToString(v: LongLike): string {
+  const high = v.unsigned ? BigInt(v.high >>> 0) : BigInt(v.high | 0);
+  return ((high << 32n) + BigInt(v.low >>> 0)).toString();
 }
 
 /** One JSON document, indented for people reading it (sync dump -o json). */
@@ -91,16 +101,31 @@ export function jsonLine(value: unknown, type?: MessageType): string {
 
 // lineWidth 0: never fold long strings (annotations, args), so a value reads back as written.
 // No anchors/aliases for repeated objects: readers expect every pod spelled out (and it is faster).
-const YAML_OPTIONS = { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false } as const;
+// compat: we write YAML 1.2, but PyYAML, yq v3 and older Go yaml.v2 read YAML 1.1, where
+// yes/on/y/off, 2024-05-02, 0777, 1_000 and 1:30 are booleans, dates and numbers. With
+// compat, a string that either version would read as something else is quoted.
+type YamlOptions = YAML.CreateNodeOptions & YAML.DocumentOptions & YAML.SchemaOptions & YAML.ToStringOptions;
+let yamlOptions: YamlOptions | undefined;
+function yamlOptionsFor(): YamlOptions {
+  return (yamlOptions ??= { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false, compat: yaml11Tags() });
+}
+
+// The yaml package's YAML 1.1 schema, plus the one implicit type PyYAML adds to it: a
+// bare `=` is its "value" tag, which safe_load cannot construct (it fails the document).
+function yaml11Tags(): YAML.Tags {
+  const tags = new YAML.Schema({ schema: 'yaml-1.1' }).tags.filter((t): t is YAML.ScalarTag => 'test' in t);
+  const value: YAML.ScalarTag = { tag: 'tag:yaml.org,2002:value', default: true, test: /^=$/, resolve: (s) => s };
+  return [...tags, value];
+}
 
 /** One YAML document (sync dump -o yaml). */
 export function yamlDocument(value: unknown, type?: MessageType): string {
-  return YAML.stringify(toPlain(value, type), YAML_OPTIONS);
+  return YAML.stringify(toPlain(value, type), yamlOptionsFor());
 }
 
 /** One item of a YAML stream: a `---` separated document (logs -o yaml). */
 export function yamlStreamItem(value: unknown, type?: MessageType): string {
-  return `---\n${YAML.stringify(toPlain(value, type), YAML_OPTIONS)}`;
+  return `---\n${YAML.stringify(toPlain(value, type), yamlOptionsFor())}`;
 }
 
 /** A whole document in a data format. */

@@ -15,3 +15,8 @@ export { parseCpuset, formatCpuset, canonicalCpuset, describeCpuset, CpusetError
 export { writeFileAtomic, AtomicWriteError, type AtomicContent } from './atomic-write.js';
 export { BoundedOutputQueue, defaultDropNotice, type BoundedQueueOptions } from './bounded-queue.js';
 export { makeTerminalWritesAsync } from './terminal-output.js';
+export { requestedResources } from './nri-view.js';
+export { outputFilePath, OutputFileError } from './output-file.js';
+export { renderFindings, type FindingRow, type FindingsLayoutOptions } from './findings-layout.js';
+export { outputColumns } from './output-width.js';
+export { alignColumns } from './columns.js';

@@ -72,3 +72,39 @@ export function summariseResources(res: Resources | null | undefined): ResourceS
 function formatMemoryLimit(bytes: number): string {
   return bytes < 0 ? 'unlimited' : formatBytes(bytes);
 }
+
+// The numeric Optional* fields of LinuxCPU and LinuxMemory that an update request may carry.
+const CPU_NUMBERS = ['shares', 'quota', 'period', 'realtimeRuntime', 'realtimePeriod'] as const;
+const MEMORY_NUMBERS = ['limit', 'reservation', 'swap', 'kernel', 'kernelTcp', 'swappiness'] as const;
+
+/**
+ * What an UpdateContainer / UpdatePodSandbox request really asks for. containerd 1.7
+ * builds the request from the CRI update, whose numbers are plain integers, so every
+ * field the update does not touch arrives as a set wrapper holding 0
+ * (`crictl update --cpu-share 300` sends shares 300 with memory, quota and period 0);
+ * runc and crun read a zero there as "leave it", so do we: a zero in a request is not
+ * set, and an empty cpuset or mems string neither. Returns a copy; the request is
+ * left as it was (JSON output shows what the runtime sent).
+ */
+export function requestedResources(res: Resources | null | undefined): Resources | null | undefined {
+  if (!res) return res;
+  const out: Resources = { ...res };
+  if (res.cpu) {
+    const cpu: Record<string, unknown> = { ...res.cpu };
+    for (const k of CPU_NUMBERS) if (isZero(res.cpu[k])) delete cpu[k];
+    if (!res.cpu.cpus) delete cpu.cpus;
+    if (!res.cpu.mems) delete cpu.mems;
+    out.cpu = cpu as Resources['cpu'];
+  }
+  if (res.memory) {
+    const memory: Record<string, unknown> = { ...res.memory };
+    for (const k of MEMORY_NUMBERS) if (isZero(res.memory[k])) delete memory[k];
+    out.memory = memory as Resources['memory'];
+  }
+  return out;
+}
+
+function isZero(wrapper: { value?: unknown } | null | undefined): boolean {
+  const v = optionalValue(wrapper);
+  return v !== undefined && Number(v) === 0;
+}

@@ -1,5 +1,6 @@
 import Table from 'cli-table3';
 import { chalk, shortId } from './colour.js';
+import { alignColumns, visibleLength } from './columns.js';
 import {
   containerResources, containerStateName, podDisplayName, summariseResources,
   type Container, type ContainerStateName, type Pod,
@@ -8,6 +9,11 @@ import {
 export interface StateTableOptions {
   /** Add the resource columns (-o wide). */
   wide?: boolean;
+  /**
+   * The terminal's columns (see outputColumns): a table wider than this becomes a list
+   * grouped by pod. Undefined (a pipe, a file): always the table, however wide.
+   */
+  width?: number | undefined;
 }
 
 const HEAD = ['POD', 'POD ID', 'CONTAINER', 'CONTAINER ID', 'STATE'];
@@ -101,10 +107,6 @@ const PLAIN = /^[\x20-\x7e]*$/;
 // SGR sequences only: what chalk emits.
 const SGR = /\x1b\[[0-9;]*m/g;
 
-function visibleLength(cell: string): number {
-  return cell.includes('\x1b') ? cell.replace(SGR, '').length : cell.length;
-}
-
 function isPlainRow(row: string[]): boolean {
   for (const cell of row) {
     const text = cell.includes('\x1b') ? cell.replace(SGR, '') : cell;
@@ -114,23 +116,7 @@ function isPlainRow(row: string[]): boolean {
 }
 
 function fastTable(head: string[], rows: string[][]): string {
-  let columns = head.length;
-  for (const row of rows) columns = Math.max(columns, row.length);
-  const widths = new Array<number>(columns).fill(0);
-  for (const row of [head, ...rows]) {
-    for (let i = 0; i < row.length; i++) widths[i] = Math.max(widths[i]!, visibleLength(row[i]!));
-  }
-  const out: string[] = [];
-  for (const row of [head, ...rows]) {
-    let line = '';
-    for (let i = 0; i < columns; i++) {
-      const cell = row[i] ?? '';
-      line += i === 0 ? '' : GAP;
-      line += cell + ' '.repeat(widths[i]! - visibleLength(cell));
-    }
-    out.push(line.trimEnd());
-  }
-  return `${out.join('\n')}\n`;
+  return `${alignColumns([head, ...rows], GAP).join('\n')}\n`;
 }
 
 function cliTable3(head: string[], rows: string[][]): string {
@@ -148,5 +134,49 @@ export const renderWithCliTable3 = cliTable3;
 
 /** The pods and containers table of `nrictl sync dump` (table and wide). */
 export function renderStateTable(pods: readonly Pod[], containers: readonly Container[], opts: StateTableOptions = {}): string {
-  return renderCompactTable(stateTableHead(opts), stateTableRows(pods, containers, opts));
+  const rows = stateTableRows(pods, containers, opts);
+  const table = renderCompactTable(stateTableHead(opts), rows);
+  if (opts.width === undefined || widestLine(table) <= opts.width) return table;
+  return stateList(rows, opts);
+}
+
+function widestLine(text: string): number {
+  let widest = 0;
+  for (const line of text.split('\n')) widest = Math.max(widest, visibleLength(line));
+  return widest;
+}
+
+const WIDE_LABELS = ['cpus', 'mems', 'memory', 'quota/period', 'shares'];
+
+/**
+ * The same rows for a terminal too narrow for the table: each pod on a line of its
+ * own, its containers indented under it (name, id, state aligned down the list) and,
+ * for wide, their resources on the next line. Nothing is cut; a pod name longer than
+ * the terminal simply wraps.
+ *
+ *   shop/redis-0  9a4e7b1f3c28
+ *     redis           c2c3d4e5f6a7  Running
+ *       cpus 2-3  memory 1Gi  quota/period 200000/100000  shares 1024
+ */
+function stateList(rows: readonly string[][], opts: StateTableOptions): string {
+  const containerLines = alignColumns(rows.map((r) => (r[2] === NONE ? [] : [`  ${r[2]}`, r[3]!, r[4]!])), '  ');
+  const out: string[] = [];
+  let pod = '';
+  rows.forEach((r, i) => {
+    const key = `${r[0]}\0${r[1]}`;
+    if (key !== pod) {
+      pod = key;
+      out.push(`${chalk.bold(r[0]!)}  ${chalk.dim(r[1]!)}`);
+    }
+    if (r[2] === NONE) {
+      out.push(chalk.dim('  (no containers)'));
+      return;
+    }
+    out.push(containerLines[i]!);
+    if (opts.wide) {
+      const set = WIDE_LABELS.map((label, k) => [label, r[5 + k]] as const).filter(([, v]) => v !== undefined && v !== NONE);
+      if (set.length) out.push(`    ${set.map(([label, v]) => `${label} ${v}`).join('  ')}`);
+    }
+  });
+  return `${out.join('\n')}\n`;
 }

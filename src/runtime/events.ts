@@ -1,5 +1,5 @@
 // What the simulator reports: one typed object per thing that happened, in the order it
-// happened. Commands render these; `-o json` prints them as they are.
+// happened. Commands render these; `-o json` prints them through sim-event-data.ts.
 import type { nri } from '../api/index.js';
 
 interface Base {

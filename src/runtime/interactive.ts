@@ -1,6 +1,7 @@
 // Line-based control of a running simulator: one command per line, so one terminal can
 // drive events while another runs `nrictl logs`. Parsing is pure; execution returns text.
-import type { nri } from '../api/index.js';
+import { nri } from '../api/index.js';
+import { jsonDocument, toPlain } from '../render/format.js';
 import type { Runtime } from './runtime.js';
 
 export const INTERACTIVE_HELP = `commands:
@@ -86,8 +87,11 @@ export async function executeCommand(runtime: Runtime, cmd: Command): Promise<st
       return INTERACTIVE_HELP;
     case 'quit':
       return 'quit';
-    case 'dump':
-      return JSON.stringify(runtime.state.snapshot(), null, 2);
+    case 'dump': {
+      // As sync dump -o json writes them: enum names, int64 (createdAt in ns) as strings.
+      const { pods, containers } = runtime.state.snapshot();
+      return jsonDocument({ pods: pods.map((p) => toPlain(p, nri.PodSandbox)), containers: containers.map((c) => toPlain(c, nri.Container)) }).trimEnd();
+    }
     case 'plugins':
       return runtime.plugins().map((p) => `${p.name}  ${p.external ? 'external' : 'pre-started'}  ${p.events}`).join('\n') || '(no plugins)';
     case 'run-pod':

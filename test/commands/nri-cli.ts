@@ -100,7 +100,8 @@ export interface CliRun {
 
 // NODE_ENV=test (set by vitest) makes oclif look for TypeScript sources (and warn that it
 // found none); run the build as users do.
-export const cliEnv = (env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...process.env, NODE_ENV: 'production', NO_COLOR: '1', ...env });
+// COLUMNS left out: output is laid out to it, and a developer's shell must not change what tests see.
+export const cliEnv = (env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...process.env, NODE_ENV: 'production', NO_COLOR: '1', COLUMNS: undefined, ...env });
 
 /** Starts `nrictl ...args`; with collectStdout false, nobody reads its stdout until stdout() starts it. */
 export function startCli(args: string[], opts: { collectStdout?: boolean; env?: NodeJS.ProcessEnv } = {}): CliRun {

@@ -83,11 +83,25 @@ describe('nrictl sim --scenario', () => {
   it('-o json prints one JSON object per line, every line', () => {
     const r = sim(['--scenario', 'examples/demo.yaml', '--plugin-path', plugins, '-o', 'json']);
     expect(r.code).toBe(0);
-    const objects = r.lines.map((l) => JSON.parse(l) as { type: string; time: number });
+    const objects = r.lines.map((l) => JSON.parse(l) as { type: string; time: string; update?: { linux?: { resources?: { memory?: { limit?: { value?: unknown } } } } } });
     expect(objects[0]!.type).toBe('listening');
-    expect(objects.every((o) => typeof o.type === 'string' && typeof o.time === 'number')).toBe(true);
+    // The time format of logs and sync dump: RFC 3339, UTC, milliseconds.
+    expect(objects.every((o) => typeof o.type === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(o.time))).toBe(true);
+    // NRI messages inside events follow the protobuf JSON mapping, as in logs: int64 as strings.
+    const limit = objects.find((o) => o.type === 'updated' && o.update?.linux?.resources?.memory?.limit)!.update!.linux!.resources!.memory!.limit!.value;
+    expect(limit).toMatch(/^\d+$/);
     const types = new Set(objects.map((o) => o.type));
     for (const t of ['registered', 'synchronized', 'invoke', 'adjusted', 'updated', 'state-changed']) expect(types).toContain(t);
+  });
+
+  it('dump prints nanosecond timestamps as strings, as sync dump does', () => {
+    const r = sim(['--pods', '1', '--containers-per-pod', '1', '-o', 'json', '--interactive'], 'run-pod px\ncreate cx px\nstart cx\ndump\nquit\n');
+    expect(r.code).toBe(0);
+    const start = r.stdout.indexOf('{\n');
+    const dump = JSON.parse(r.stdout.slice(start, r.stdout.indexOf('\n}\n', start) + 2)) as { containers: Array<{ id: string; createdAt?: unknown; startedAt?: unknown }> };
+    const cx = dump.containers.find((c) => c.id === 'cx')!;
+    expect(cx.createdAt).toMatch(/^\d{19}$/);
+    expect(cx.startedAt).toMatch(/^\d{19}$/);
   });
 
   it('generates 50 pods with 3 containers each and synchronizes them', () => {
@@ -98,6 +112,9 @@ describe('nrictl sim --scenario', () => {
     expect(synced).toMatchObject({ pods: 50, containers: 150 });
     // The dump (pretty JSON after the event lines) holds the generated state.
     expect(r.stdout.match(/"podSandboxId"/g)).toHaveLength(150);
+    // In sync dump's form: enum names rather than numbers.
+    expect(r.stdout).toContain('"state": "CONTAINER_RUNNING"');
+    expect(r.stdout).not.toMatch(/"state": \d/);
   });
 
   it('with --nri-version v0.6.1 delivers start events through StateChange', () => {

@@ -1,12 +1,22 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { generateScenario } from '../../src/runtime/generate.js';
 import { MODE_BOUND_UNAVAILABLE, modeBound } from '../support/mode-bound.js';
-import { BIN, demoState, runCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
+import { BIN, cliEnv, demoState, runCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
+
+/** The built CLI run from another directory, where a relative output file would land. */
+function runIn(cwd: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [path.resolve(BIN), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
 
 let sim: SimHandle;
 let demo: Awaited<ReturnType<typeof demoState>>;
@@ -64,6 +74,20 @@ describe('nrictl sync dump against the simulator', () => {
     expect(coredns).toMatch(/\s-\s+-\s+170Mi\s+-\s+102$/);
   });
 
+  it('on a terminal narrower than the table: a list by pod; a file keeps the table', async () => {
+    const narrow = await runCli(['sync', 'dump', '--socket', sim.socketPath], { COLUMNS: '60' });
+    expect(narrow.code).toBe(0);
+    const lines = narrow.stdout.trimEnd().split('\n');
+    expect(lines.every((l) => l.length <= 60)).toBe(true);
+    for (const c of demo.containers) expect(lines.some((l) => l.startsWith(`  ${c.name} `) && l.includes(c.id!) && l.endsWith('Running')), c.name!).toBe(true);
+    for (const p of demo.pods) expect(lines).toContain(`${p.namespace}/${p.name}  ${p.id}`);
+    const wide = await runCli(['sync', 'dump', '--socket', sim.socketPath], { COLUMNS: '200' });
+    expect(wide.stdout.split('\n')[0]).toMatch(/^POD\s+POD ID/);
+    const file = path.join(t.dir, 'narrow.txt');
+    expect((await runCli(['sync', 'dump', '--socket', sim.socketPath, '-f', file], { COLUMNS: '60' })).code).toBe(0);
+    expect(readFileSync(file, 'utf8').split('\n')[0]).toMatch(/^POD\s+POD ID/);
+  });
+
   it('-o json carries the complete data with enum names', async () => {
     const r = await dump('-o', 'json');
     expect(r.code).toBe(0);
@@ -75,7 +99,7 @@ describe('nrictl sync dump against the simulator', () => {
     expect(redis.state).toBe('CONTAINER_RUNNING');
     expect(redis.args).toEqual(['redis-server', '/etc/redis/redis.conf', '--maxmemory', '900mb']);
     expect(redis.linux.resources.cpu.cpus).toBe('2-3');
-    expect(redis.linux.resources.memory.limit.value).toBe(1073741824);
+    expect(redis.linux.resources.memory.limit.value).toBe('1073741824'); // int64 as a string, as protojson writes it
     const checkout = doc.pods.find((p: { name: string }) => p.name.startsWith('checkout'));
     expect(checkout.annotations['prometheus.io/port']).toBe('9090');
   });
@@ -147,6 +171,49 @@ describe('nrictl sync dump against the simulator', () => {
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     expect(doc.containers).toHaveLength(demo.containers.length);
     expect(readdirSync(t.dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('-f - writes to stdout and creates no file named "-"', async () => {
+    const cwd = path.join(t.dir, 'dash');
+    mkdirSync(cwd);
+    const r = await runIn(cwd, ['sync', 'dump', '--socket', sim.socketPath, '-o', 'json', '-f', '-']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).containers).toHaveLength(demo.containers.length);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('-f with an empty name is a usage error before connecting, and writes nothing', async () => {
+    const cwd = path.join(t.dir, 'empty');
+    mkdirSync(cwd);
+    const r = await runIn(cwd, ['sync', 'dump', '--socket', path.join(t.dir, 'no-such.sock'), '-f', '']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toEqual(['Error: --output-file is empty: give a file name, or - for stdout']);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('-f through a symlink writes the target and keeps the link', async () => {
+    const real = path.join(t.dir, 'real');
+    mkdirSync(real);
+    const target = path.join(real, 'state.json');
+    writeFileSync(target, 'old content');
+    chmodSync(target, 0o640);
+    const link = path.join(t.dir, 'link.json');
+    symlinkSync(path.relative(t.dir, target), link); // relative, as ln -s usually makes them
+    const r = await dump('-o', 'json', '-f', link);
+    expect(r.code).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(link)).toBe(path.join('real', 'state.json'));
+    expect(JSON.parse(readFileSync(target, 'utf8')).containers).toHaveLength(demo.containers.length);
+    expect(statSync(target).mode & 0o777).toBe(0o640);
+    // The temporary file was made beside the target, and is gone.
+    expect(readdirSync(real)).toEqual(['state.json']);
+    // A dangling link gets its target created, as `>` would.
+    const dangling = path.join(t.dir, 'dangling.json');
+    symlinkSync(path.join(real, 'new.json'), dangling);
+    expect((await dump('-o', 'yaml', '-f', dangling)).code).toBe(0);
+    expect(lstatSync(dangling).isSymbolicLink()).toBe(true);
+    expect(YAML.parse(readFileSync(path.join(real, 'new.json'), 'utf8')).containers).toHaveLength(demo.containers.length);
   });
 
   it('--output-file into a missing directory fails with one line and creates nothing', async () => {

@@ -136,7 +136,7 @@ describe('nrictl update --dry-run', () => {
       update: [
         {
           containerId: REDIS,
-          linux: { resources: { cpu: { cpus: '1-2' }, memory: { limit: { value: 768 * 1024 ** 2 } }, unified: { 'memory.high': '1G' } } },
+          linux: { resources: { cpu: { cpus: '1-2' }, memory: { limit: { value: String(768 * 1024 ** 2) } }, unified: { 'memory.high': '1G' } } },
         },
       ],
     });

@@ -26,6 +26,28 @@ describe('EventLog', () => {
     expect(renderLoggedEvent(got[1]!, 'text')).toMatch(/PostUpdateContainer\s+shop\/web-1 nginx c1\n$/);
   });
 
+  it('reads the zeros containerd 1.7 sends for untouched fields as "not set"', async () => {
+    // crictl update --cpu-share 300 against containerd 1.7: shares 300, every other number 0, as on the wire.
+    const current = nri.Container.fromObject({
+      id: 'c1', podSandboxId: 'p1', name: 'nginx', state: 3,
+      linux: { resources: { memory: { limit: { value: 128 * 2 ** 20 } }, cpu: { shares: { value: 256 }, quota: { value: 50000 }, period: { value: 100000 } } } },
+    });
+    const wire = nri.UpdateContainerRequest.decode(nri.UpdateContainerRequest.encode({
+      pod, container: current,
+      linuxResources: { memory: { limit: { value: 0 }, swap: { value: 0 } }, cpu: { shares: { value: 300 }, quota: { value: 0 }, period: { value: 0 }, cpus: '', mems: '' } },
+    }).finish());
+    const { h, got } = logger();
+    await h.synchronize!([pod], [current]);
+    await h.updateContainer!(wire.pod!, wire.container!, wire.linuxResources!);
+    expect(renderLoggedEvent(got[0]!, 'text')).toMatch(/UpdateContainer\s+shop\/web-1 nginx c1\s+shares 256 -> 300\n$/);
+    // The runtime then reports the old values with the new shares: nothing changed behind the request.
+    const after = nri.Container.fromObject({ ...current.toJSON(), linux: { resources: { memory: { limit: { value: 128 * 2 ** 20 } }, cpu: { shares: { value: 300 }, quota: { value: 50000 }, period: { value: 100000 } } } } });
+    await h.postUpdateContainer!(pod, after);
+    expect(renderLoggedEvent(got[1]!, 'text')).toMatch(/PostUpdateContainer\s+shop\/web-1 nginx c1\n$/);
+    // The data form keeps what the runtime sent.
+    expect(JSON.parse(renderLoggedEvent(got[0]!, 'json')).linuxResources.cpu.quota).toBeDefined();
+  });
+
   it('PostCreate says what changed after the create request was seen', async () => {
     const { h, got } = logger();
     await h.createContainer!(pod, ctr(256));

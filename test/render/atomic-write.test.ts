@@ -71,3 +71,28 @@ describe('writeFileAtomic', () => {
     expect(await readFile(target, 'utf8')).toBe(next);
   });
 });
+
+describe('writeFileAtomic through symlinks', () => {
+  it('writes the end of a chain of links, beside it, and leaves the links as they were', async () => {
+    const { mkdir, symlink, lstat, readlink } = await import('node:fs/promises');
+    await mkdir(join(dir, 'data'));
+    const target = join(dir, 'data', 'state.json');
+    await writeFile(target, 'old');
+    await symlink('data/state.json', join(dir, 'hop.json'));
+    await symlink(join(dir, 'hop.json'), join(dir, 'link.json'));
+    await writeFileAtomic(join(dir, 'link.json'), 'new');
+    expect(await readFile(target, 'utf8')).toBe('new');
+    expect((await lstat(join(dir, 'link.json'))).isSymbolicLink()).toBe(true);
+    expect(await readlink(join(dir, 'hop.json'))).toBe('data/state.json');
+    expect((await readdir(join(dir, 'data'))).sort()).toEqual(['state.json']);
+  });
+  it('refuses a loop of links with one line and writes nothing', async () => {
+    const { symlink } = await import('node:fs/promises');
+    await symlink('b', join(dir, 'a'));
+    await symlink('a', join(dir, 'b'));
+    const err = await writeFileAtomic(join(dir, 'a'), 'x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AtomicWriteError);
+    expect((err as Error).message).toMatch(/could not write .*\/a \(follow symlink\): .*ELOOP/);
+    expect((await readdir(dir)).sort()).toEqual(['a', 'b']);
+  });
+});

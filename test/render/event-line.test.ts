@@ -47,6 +47,15 @@ describe('event lines', () => {
     expect(describeResourceChange(next, next)).toBe('no change');
     expect(describeResourceChange({}, { cpu: { shares: { value: 2 } } })).toBe('shares unset -> 2');
   });
+  it('shows zeros in an update request as not set, with or without the previous resources', () => {
+    const zeroFilled: Resources = { cpu: { shares: { value: 300 }, quota: { value: 0 }, period: { value: 0 }, cpus: '' }, memory: { limit: { value: 0 } } };
+    const withPrevious = formatEventLine({ time: at, event: 'UPDATE_CONTAINER', pod, container, resources: zeroFilled }, container.linux.resources);
+    expect(withPrevious.endsWith('  shares unset -> 300')).toBe(true);
+    const alone = formatEventLine({ time: at, event: 'UPDATE_POD_SANDBOX', pod, resources: zeroFilled });
+    expect(alone.endsWith('  shares=300')).toBe(true);
+    // A create shows the container as it is: a real zero there is still printed.
+    expect(formatEventLine({ time: at, event: 'CREATE_CONTAINER', pod, container, resources: { cpu: { shares: { value: 0 } } } }).endsWith('  shares=0')).toBe(true);
+  });
   it('reads decoded messages, where unset wrappers are null', () => {
     const decoded = nri.UpdateContainerRequest.decode(nri.UpdateContainerRequest.encode({
       pod, container, linuxResources: { cpu: { cpus: '2' } },

@@ -40,6 +40,29 @@ describe('state table', () => {
     expect(lines[1]!.split(/\s{2,}/).slice(4)).toEqual(['Running', '0-3', '0', '512Mi', '50000/100000', '512']);
     expect(lines[2]!.split(/\s{2,}/).slice(4)).toEqual(['Created', '-', '-', '-', '-', '-']);
   });
+  it('turns into a list grouped by pod when the table is wider than the terminal', () => {
+    const table = renderStateTable(pods, containers);
+    const widest = Math.max(...table.split('\n').map((l) => l.length));
+    expect(renderStateTable(pods, containers, { width: widest })).toBe(table);
+    expect(renderStateTable(pods, containers, { width: undefined })).toBe(table);
+    expect(renderStateTable(pods, containers, { width: widest - 1 }).split('\n')).toEqual([
+      'default/web-0  bbbb000000000',
+      '  nginx    cc01111111111  Running',
+      '  sidecar  cc02111111111  Created',
+      'kube-system/empty  aaaa000000000',
+      '  (no containers)',
+      '<unknown pod>  gone',
+      '  orphan   dd01111111111  Stopped',
+      '',
+    ]);
+    const wide = renderStateTable(pods, containers, { wide: true, width: 60 }).split('\n');
+    expect(wide.slice(0, 4)).toEqual([
+      'default/web-0  bbbb000000000',
+      '  nginx    cc01111111111  Running',
+      '    cpus 0-3  mems 0  memory 512Mi  quota/period 50000/100000  shares 512',
+      '  sidecar  cc02111111111  Created',
+    ]);
+  });
   it('prints only the header for an empty runtime', () => {
     expect(renderStateTable([], []).trimEnd().split('\n')).toHaveLength(1);
   });
