@@ -2,8 +2,11 @@ import { Duplex } from 'node:stream';
 
 /** What a logical connection needs from its Mux. */
 export interface MuxLink {
-  /** Frames and writes the data to the trunk; cb runs once the trunk can take more. */
-  send(connId: number, data: Buffer, cb: (err?: Error | null) => void): void;
+  /**
+   * Frames each write (one message, or whole messages within GO_READ_BUFFER) and puts the
+   * frames on the trunk together; cb runs once the trunk can take more.
+   */
+  send(connId: number, writes: Buffer[], cb: (err?: Error | null) => void): void;
   /** The reader wants more: lift any pause this connection put on the trunk. */
   wantMore(connId: number): void;
   /** The connection is gone: later frames for it are dropped, as the Go mux does. */
@@ -24,7 +27,17 @@ export class MuxConnection extends Duplex {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, cb: (err?: Error | null) => void): void {
-    this.link.send(this.connId, chunk, cb);
+    this.link.send(this.connId, [chunk], cb);
+  }
+
+  // Writes that queued up (a corked batch, or writes made while the trunk was full) reach
+  // the mux together, still one write per frame group, so the trunk takes them in one go.
+  override _writev(chunks: Array<{ chunk: Buffer }>, cb: (err?: Error | null) => void): void {
+    this.link.send(
+      this.connId,
+      chunks.map((c) => c.chunk),
+      cb,
+    );
   }
 
   override _read(): void {

@@ -46,7 +46,7 @@ export class Mux extends EventEmitter {
   private droppedBytes = 0;
 
   private readonly link: MuxLink = {
-    send: (connId, data, cb) => this.send(connId, data, cb),
+    send: (connId, writes, cb) => this.send(connId, writes, cb),
     wantMore: (connId) => this.uncongest(connId),
     forget: (connId, conn) => this.forget(connId, conn),
   };
@@ -196,32 +196,37 @@ export class Mux extends EventEmitter {
     this.uncongest(connId);
   }
 
-  private send(connId: number, data: Buffer, cb: (err?: Error | null) => void): void {
+  private send(connId: number, writes: Buffer[], cb: (err?: Error | null) => void): void {
     if (this.isClosed) {
       cb(new MuxClosedError(`${this.label}: cannot write to connection ${connId}, the trunk is closed`, connId));
       return;
     }
     let ready = true;
-    // One write is one message (or a batch of whole ones within GO_READ_BUFFER): framed as
-    // Go's bufio.Writer flushes it, so a Go reader can take every frame (README.md). An
-    // empty write still makes a frame, as in Go.
-    let offset = 0;
-    let limit = GO_READ_BUFFER;
-    do {
-      const piece = data.subarray(offset, offset + limit);
-      offset += piece.length;
-      limit = MUX_PAYLOAD_MAX;
-      const header = encodeMuxHeader(connId, piece.length);
-      if (piece.length <= COALESCE_MAX) {
-        const frame = Buffer.allocUnsafe(MUX_HEADER_LENGTH + piece.length);
-        header.copy(frame, 0);
-        piece.copy(frame, MUX_HEADER_LENGTH);
-        ready = this.trunk.write(frame);
-      } else {
-        this.trunk.write(header);
-        ready = this.trunk.write(piece);
-      }
-    } while (offset < data.length);
+    const corked = writes.length > 1;
+    if (corked) this.trunk.cork();
+    for (const data of writes) {
+      // One write is one message (or a batch of whole ones within GO_READ_BUFFER): framed as
+      // Go's bufio.Writer flushes it, so a Go reader can take every frame (README.md). An
+      // empty write still makes a frame, as in Go.
+      let offset = 0;
+      let limit = GO_READ_BUFFER;
+      do {
+        const piece = data.subarray(offset, offset + limit);
+        offset += piece.length;
+        limit = MUX_PAYLOAD_MAX;
+        const header = encodeMuxHeader(connId, piece.length);
+        if (piece.length <= COALESCE_MAX) {
+          const frame = Buffer.allocUnsafe(MUX_HEADER_LENGTH + piece.length);
+          header.copy(frame, 0);
+          piece.copy(frame, MUX_HEADER_LENGTH);
+          ready = this.trunk.write(frame);
+        } else {
+          this.trunk.write(header);
+          ready = this.trunk.write(piece);
+        }
+      } while (offset < data.length);
+    }
+    if (corked) this.trunk.uncork();
     if (ready) cb();
     else this.drainWaiters.push(cb);
   }

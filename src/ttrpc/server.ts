@@ -31,7 +31,7 @@ export interface TtrpcServerOptions {
 }
 
 /** Enough for any NRI peer (a runtime sends one request at a time per plugin), small enough to bound memory. */
-export const DEFAULT_MAX_IN_FLIGHT = 64;
+export const DEFAULT_MAX_IN_FLIGHT = 128;
 
 /** A set of handlers; serve() runs them on a stream. One server may serve many streams. */
 export class TtrpcServer {

@@ -157,6 +157,18 @@ describe('Mux over a real unix socket', () => {
     mux.close();
   });
 
+  it('frames corked writes one by one, each in the Go shape', async () => {
+    const p = await pair();
+    const mux = new Mux(p.client);
+    const conn = sink(mux.open(PLUGIN_SERVICE_CONN));
+    const framesP = rawFrames(p.server, (f) => f.length === 4);
+    conn.cork();
+    for (const n of [100, 5000, 10]) conn.write(pattern(n, n & 0xff));
+    conn.uncork();
+    expect((await framesP).map((f) => f.payload.length)).toEqual([100, GO_READ_BUFFER, 5000 - GO_READ_BUFFER, 10]);
+    mux.close();
+  });
+
   it('keeps data that arrives before open() and delivers it on open()', async () => {
     const p = await pair();
     const mux = new Mux(p.server);
