@@ -1,12 +1,9 @@
 // Start-up: only what the flags need is imported here; run() loads the simulator (see validate.ts).
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../src/cli/base-command.js';
-import { UserError, usageError } from '../src/cli/errors.js';
-import { ExitCode } from '../src/cli/exit-codes.js';
-import { outputFlag } from '../src/cli/flags.js';
-import { parseGoDuration } from '../src/checks/runtime-config/duration.js';
-import { RUNTIME_PRESETS } from '../src/runtime/presets.js';
 import { socketPathOverLimit, socketPathTooLongMessage } from '../src/api/socket-path.js';
+import { BaseCommand, ExitCode, outputFlag, usageError, UserError } from '../src/cli/index.js';
+import { parseGoDuration } from '../src/checks/index.js';
+import { RUNTIME_PRESETS } from '../src/runtime/index.js';
 import type { Runtime, Scenario, SimEvent } from '../src/runtime/index.js';
 import type { ExpectationFile } from '../src/expect/index.js';
 

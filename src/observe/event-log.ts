@@ -1,10 +1,9 @@
 // The handlers of `nrictl logs`: they run on the runtime's reply path, so each one only
 // notes what arrived (a counter, a map entry, a filter test) and hands a record to the
 // sink, which must not wait either (a BoundedOutputQueue). Rendering happens later.
-import { Event, type nri } from '../api/index.js';
-import type { PluginHandlers } from '../plugin/index.js';
-import { requestedResources } from '../render/nri-view.js';
-import { overlayResources } from '../runtime/resources.js';
+import { Event, overlayResources, type nri } from '../api/index.js';
+import { requestedResources } from '../render/index.js';
+import type { PluginHandlers } from '../session/index.js';
 import type { ObjectFilter } from './filters.js';
 
 export interface LoggedEvent {
