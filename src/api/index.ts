@@ -7,3 +7,4 @@ export * from './socket-path.js';
 export * from './services.js';
 export * from './optional.js';
 export * from './resources.js';
+export * from './sync-wire.js';
