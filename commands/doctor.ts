@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import chalk from 'chalk';
 import { statSync } from 'node:fs';
 import { diagnoseNode, connectionFindings, doctorVerdict, countFindings, finding, findingsExitCode, findingsTable, sortFindings, summaryLine, type ConnectionOutcome, type Finding, type OfflineDiagnosis, type Verdict } from '../src/checks/index.js';
-import { BaseCommand, connectOptions, outputFlag, pluginIndexFlag, pluginNameFlag, simFlag, timeoutFlag, usageError } from '../src/cli/index.js';
+import { BaseCommand, connectOptions, outputFlag, pluginIndexFlag, pluginNameFlag, timeoutFlag, usageError } from '../src/cli/index.js';
 import { checkIdentity, openEndpoint, probeRuntime, type EmbeddedRuntime } from '../src/session/index.js';
 import { tracePluginLatency } from '../src/trace/index.js';
 
@@ -47,7 +47,10 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
     strict: Flags.boolean({ description: 'Exit with 3 when there are warnings but no errors.' }),
     output: outputFlag(['table', 'json'] as const, 'table'),
     trace: Flags.boolean({ description: 'Also trace the plugins for a few seconds and report their latency against the request timeout (a "plugin latency" finding; see nrictl trace).' }),
-    sim: simFlag,
+    sim: Flags.string({
+      description: 'Connect to an in-process simulated runtime with this scenario instead of the node\'s socket (the offline checks still look at the node).',
+      helpValue: 'SCENARIO',
+    }),
   };
 
   public async run(): Promise<void> {

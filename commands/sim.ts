@@ -1,4 +1,4 @@
-// Start-up: only what the flags need is imported here; run() loads the simulator (see validate.ts).
+// The simulator loads inside run(), on the paths that use it.
 import { Flags } from '@oclif/core';
 import { socketPathOverLimit, socketPathTooLongMessage } from '../src/api/socket-path.js';
 import { BaseCommand, ExitCode, outputFlag, usageError, UserError } from '../src/cli/index.js';
