@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateScenario } from '../../src/runtime/index.js';
 import { MODERN_CONFIGURE, RuntimePeer } from '../plugin/peer.js';
-import { BIN, cliEnv, runCli, startCli, startRuntime, tempDir } from './nri-cli.js';
+import { BIN, cliEnv, nrictlOnTerminal, runCli, startCli, startRuntime, tempDir } from './nri-cli.js';
 
 const never = (): Promise<void> => new Promise(() => {});
 const POD = { id: 'p1', name: 'web-0', namespace: 'shop', uid: 'u1' };
@@ -221,3 +221,32 @@ describe('update warns about a value that is almost surely a missing unit', () =
   });
 });
 
+
+describe('progress and help', () => {
+  it('update shows the spinner while it connects and registers (on a terminal)', async () => {
+    const peer = await listen();
+    // Every session (the update's, then the second look) is synchronized after a pause.
+    let serving = true;
+    void (async () => {
+      while (serving) {
+        const s = await peer.next();
+        await new Promise((r) => setTimeout(r, 800));
+        await s.handshake(MODERN_CONFIGURE, [{ pods: [POD], containers: [CTR] }]).catch(() => {});
+      }
+    })();
+    try {
+      const r = await nrictlOnTerminal(['update', 'c1aa', '--cpus', '0', '--yes', '--socket', peer.socketPath], []);
+      expect(r.screen).toContain(`connecting to ${peer.socketPath}`);
+      expect(r.screen).toContain('Applied');
+      expect(r.code).toBe(0);
+    } finally {
+      serving = false;
+      await peer.close();
+    }
+  });
+
+  it('logs --help says that -e container and -e all include ValidateContainerAdjustment', async () => {
+    const r = await runCli(['logs', '--help']);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('the groups all and container include it');
+  });
+});
