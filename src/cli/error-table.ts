@@ -20,6 +20,7 @@ const SESSION: Record<string, ExitCodeValue> = {
   'permission-denied': ExitCode.CONNECT,
   'not-a-socket': ExitCode.CONNECT,
   refused: ExitCode.CONNECT,
+  'path-too-long': ExitCode.USAGE,
   'registration-rejected': ExitCode.REGISTRATION,
   'registration-timeout': ExitCode.REGISTRATION,
   'no-events': ExitCode.REGISTRATION,

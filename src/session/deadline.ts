@@ -1,38 +1,26 @@
-// A bound on one wait: the promise, or a rejection once `ms` have passed, or once the
-// caller's signal fires. The timer is unref()ed: it only guards.
-
-export class DeadlineExceeded extends Error {
-  override readonly name = 'DeadlineExceeded';
-  constructor(readonly ms: number) {
-    super(`no answer within ${ms}ms`);
-  }
-}
+// Waiting on a promise until the caller's signal fires (Ctrl-C): the deadlines
+// themselves are the SDK's (registration, and each call's).
 
 export class Aborted extends Error {
   override readonly name = 'Aborted';
 }
 
-export function withDeadline<T>(work: Promise<T>, ms: number, signal?: AbortSignal): Promise<T> {
+/** The promise, or a rejection with Aborted once the signal fires. */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(new Aborted('cancelled'));
   return new Promise<T>((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new Aborted('cancelled'));
-      return;
-    }
-    const timer = setTimeout(() => done(() => reject(new DeadlineExceeded(ms))), ms);
-    timer.unref();
-    const onAbort = (): void => done(() => reject(new Aborted('cancelled')));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let settled = false;
-    function done(settle: () => void): void {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      settle();
-    }
+    const onAbort = (): void => reject(new Aborted('cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
     work.then(
-      (v) => done(() => resolve(v)),
-      (e: unknown) => done(() => reject(e)),
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
     );
   });
 }

@@ -12,6 +12,8 @@ export type SessionErrorCode =
   | 'permission-denied'
   | 'not-a-socket'
   | 'refused'
+  /** The socket path is longer than a unix socket path can be (107 bytes): nothing was dialled. */
+  | 'path-too-long'
   /** The runtime refused the registration, or it did not complete in time. */
   | 'registration-rejected'
   | 'registration-timeout'

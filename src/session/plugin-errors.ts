@@ -1,6 +1,7 @@
 // What the plugin SDK reported, as a SessionError: the SDK's reasons become codes the
 // CLI's exit-code table knows, and two messages are corrected for an operator's eyes.
 import { PluginError, type RuntimeInfo } from '../plugin/index.js';
+import { formatDuration } from '../units/index.js';
 import { SessionError, SIM_HINT, type SessionErrorCode } from './errors.js';
 
 const PROTOCOL_ERRORS = new Set(['MuxProtocolError', 'TtrpcProtocolError']);
@@ -22,6 +23,8 @@ export interface ErrorContext {
   runtime: RuntimeInfo | undefined;
   /** Under --sim a missing socket is not the operator's to fix; no hint then. */
   sim: boolean;
+  /** The deadline of the call that failed, for its message. */
+  callTimeoutMs?: number;
 }
 
 export function fromPluginError(err: unknown, at: ErrorContext): unknown {
@@ -29,7 +32,8 @@ export function fromPluginError(err: unknown, at: ErrorContext): unknown {
   const bad = protocolCause(err);
   if (bad) {
     // Not the runtime's doing: nrictl read something it cannot parse and hung up.
-    return new SessionError('malformed-frame', `nrictl rejected a malformed frame from ${at.label} and closed the connection: ${bad.message}`, details);
+    const message = err instanceof PluginError && err.reason === 'protocol' ? err.message : `nrictl rejected a malformed message from ${at.label} and closed the connection: ${bad.message}`;
+    return new SessionError('malformed-frame', message, details);
   }
   if (!(err instanceof PluginError)) return err;
   let code: SessionErrorCode;
@@ -42,13 +46,19 @@ export function fromPluginError(err: unknown, at: ErrorContext): unknown {
     case 'permission-denied':
     case 'not-a-socket':
     case 'refused':
+    case 'path-too-long':
       code = err.reason;
       break;
     case 'rejected':
       code = err.step === 'update' ? 'update-refused' : 'registration-rejected';
       break;
     case 'timeout':
-      code = 'registration-timeout';
+      if (err.step === 'update') {
+        code = 'call-timeout';
+        message = `${at.label} registered nrictl but did not answer UpdateContainers within ${formatDuration(at.callTimeoutMs ?? 0)}: the runtime is stuck or overloaded; the request may still be applied (raise --timeout to wait longer)`;
+      } else {
+        code = 'registration-timeout';
+      }
       break;
     case 'no-events': {
       code = 'no-events';

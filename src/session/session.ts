@@ -3,15 +3,11 @@
 // close. Every wait has a deadline; every failure is a SessionError.
 import type { nri } from '../api/index.js';
 import { Stub, type RuntimeInfo } from '../plugin/index.js';
-import { Aborted, DeadlineExceeded, withDeadline } from './deadline.js';
+import { Aborted, untilAborted } from './deadline.js';
 import { openEndpoint, type Endpoint, type EmbeddedRuntime, type SessionTarget } from './endpoint.js';
 import { SessionError } from './errors.js';
 import { checkIdentity } from './identity.js';
 import { fromPluginError, type ErrorContext } from './plugin-errors.js';
-import { formatDuration } from '../units/index.js';
-
-/** containerd's default request timeout: what a call waits when the runtime did not say. */
-export const DEFAULT_CALL_TIMEOUT_MS = 2000;
 
 export type SessionPhase = 'connecting' | 'receiving';
 
@@ -22,7 +18,7 @@ export interface SessionOptions {
   /**
    * --timeout: bounds the registration as a whole and each call. Unset: registration
    * has the SDK's bound (the runtime's registration timeout once Configure says it),
-   * calls the runtime's request timeout from Configure, else DEFAULT_CALL_TIMEOUT_MS.
+   * calls the runtime's request timeout from Configure, else the SDK's 2 s.
    */
   timeoutMs?: number | undefined;
   /** Progress for a spinner: connecting, then receiving the state once configured. */
@@ -46,7 +42,6 @@ export class Session implements SessionState {
     private readonly stub: Stub,
     private readonly endpoint: Endpoint,
     private readonly opts: SessionOptions,
-    private readonly requestTimeoutMs: number | undefined,
     readonly pods: nri.IPodSandbox[],
     readonly containers: nri.IContainer[],
   ) {}
@@ -59,7 +54,6 @@ export class Session implements SessionState {
     const endpoint = await openEndpoint(opts.target, opts.onWarning);
     let pods: nri.IPodSandbox[] = [];
     let containers: nri.IContainer[] = [];
-    let requestTimeoutMs: number | undefined;
     const stub = new Stub(
       {
         synchronize: (p, c) => {
@@ -78,11 +72,7 @@ export class Session implements SessionState {
         ...(opts.timeoutMs !== undefined ? { registrationTimeoutMs: opts.timeoutMs } : {}),
       },
     );
-    stub.once('configured', (req: nri.IConfigureRequest) => {
-      const t = Number(req.requestTimeout ?? 0);
-      if (t > 0) requestTimeoutMs = t;
-      opts.onProgress?.('receiving');
-    });
+    stub.once('configured', () => opts.onProgress?.('receiving'));
     const onAbort = (): void => void stub.stop();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -94,7 +84,7 @@ export class Session implements SessionState {
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
     }
-    return new Session(stub, endpoint, opts, requestTimeoutMs, pods, containers);
+    return new Session(stub, endpoint, opts, pods, containers);
   }
 
   get runtime(): RuntimeInfo | undefined {
@@ -121,9 +111,9 @@ export class Session implements SessionState {
     return this.endpoint.sim;
   }
 
-  /** What one call may wait: --timeout, else the runtime's request timeout, else 2 s. */
+  /** What one call may wait: --timeout, else the runtime's request timeout (the SDK's 2 s when it did not say). */
   get callTimeoutMs(): number {
-    return this.opts.timeoutMs ?? this.requestTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    return this.opts.timeoutMs ?? this.stub.requestTimeoutMs;
   }
 
   /**
@@ -133,18 +123,11 @@ export class Session implements SessionState {
   async send(req: nri.IUpdateContainersRequest): Promise<nri.IContainerUpdate[]> {
     const ms = this.callTimeoutMs;
     try {
-      return await withDeadline(this.stub.updateContainers(req.update ?? [], req.evict ?? []), ms, this.opts.signal);
+      return await untilAborted(this.stub.updateContainers(req.update ?? [], req.evict ?? [], { timeoutMs: ms }), this.opts.signal);
     } catch (err) {
       await this.stub.stop().catch(() => {});
-      if (err instanceof DeadlineExceeded) {
-        throw new SessionError(
-          'call-timeout',
-          `${this.label} registered nrictl but did not answer UpdateContainers within ${formatDuration(ms)}: the runtime is stuck or overloaded; the request may still be applied (raise --timeout to wait longer)`,
-          { socketPath: this.socketPath, registered: true },
-        );
-      }
       if (err instanceof Aborted) throw cancelled('while waiting for the answer to UpdateContainers', 'the request may still be applied');
-      throw fromPluginError(err, context(this.endpoint, this.stub, this.opts, true));
+      throw fromPluginError(err, { ...context(this.endpoint, this.stub, this.opts, true), callTimeoutMs: ms });
     }
   }
 
