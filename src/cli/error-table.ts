@@ -10,7 +10,7 @@ export interface ErrorOutcome {
   message: string | undefined;
 }
 
-type Named = Error & { code?: unknown; exitCode?: unknown };
+type Named = Error & { code?: unknown; exitCode?: unknown; role?: unknown };
 
 /** SessionError codes (src/session/errors.ts). */
 const SESSION: Record<string, ExitCodeValue> = {
@@ -85,6 +85,9 @@ export function describeError(err: unknown): ErrorOutcome {
       if (code !== undefined) return { exitCode: code, message: e.message };
       break;
     }
+    case 'CheckPathError':
+      // The checks say what the path was meant to be: "plugin directory /x does not exist".
+      return { exitCode: ExitCode.USAGE, message: typeof e.role === 'string' ? `${e.role} ${e.message}` : e.message };
     case 'AtomicWriteError':
       return { exitCode: ExitCode.FAILED, message: `${e.message}: check that the directory exists and is writable` };
     default:
