@@ -21,7 +21,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   observe: ['api', 'render', 'session', 'units'],
   control: ['api', 'render', 'session', 'units'],
   cli: ['api', 'render', 'session', 'units'],
-  commands: ['api', 'units', 'checks', 'render', 'runtime', 'session', 'observe', 'control', 'cli'],
+  // trace runs several probe plugins at once, so it drives the SDK itself for now.
+  trace: ['api', 'plugin', 'render', 'checks', 'units'],
+  commands: ['api', 'units', 'checks', 'render', 'runtime', 'session', 'observe', 'control', 'trace', 'cli'],
 };
 
 /** Files that import nothing and may be imported directly, so that light code need not load their layer's index. */
