@@ -107,8 +107,8 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     const json = f.output === 'json';
     const junit = f.output === 'junit';
     const print = (line: string): void => void process.stdout.write(`${line}\n`);
-    const { simEventData } = await import('../src/runtime/sim-event-data.js');
-    const { jsonLine } = await import('../src/render/format.js');
+    const { simEventData } = await import('../src/runtime/index.js');
+    const { jsonLine } = await import('../src/render/index.js');
     // With -o junit stdout holds the XML document alone.
     const show = (e: SimEvent): void => {
       if (e.type === 'plugin-output' && f['plugin-output'] === 'json') return void process.stderr.write(jsonLine(simEventData(e)));

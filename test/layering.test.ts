@@ -15,7 +15,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   mux: [],
   plugin: ['api', 'mux', 'ttrpc'],
   runtime: ['api', 'mux', 'ttrpc', 'checks', 'render', 'units'],
-  checks: ['api'],
+  checks: ['api', 'render'],
   render: ['api', 'units'],
   session: ['api', 'plugin', 'units', 'checks', 'runtime'],
   observe: ['api', 'render', 'session', 'units'],
@@ -23,11 +23,20 @@ const ALLOWED: Record<string, readonly string[]> = {
   cli: ['api', 'render', 'session', 'units'],
   // trace runs several probe plugins at once, so it drives the SDK itself for now.
   trace: ['api', 'plugin', 'render', 'checks', 'units'],
-  commands: ['api', 'units', 'checks', 'render', 'runtime', 'session', 'observe', 'control', 'trace', 'cli'],
+  expect: ['api', 'runtime'],
+  bundle: ['render'],
+  scaffold: [],
+  commands: ['api', 'units', 'checks', 'render', 'runtime', 'session', 'observe', 'control', 'trace', 'expect', 'bundle', 'scaffold', 'cli'],
 };
 
 /** Files that import nothing and may be imported directly, so that light code need not load their layer's index. */
 const LEAF_FILES = new Set(['src/api/plugin-name.ts', 'src/api/socket-path.ts']);
+
+/**
+ * Known direct imports, each with its reason; a new one needs a line here. The checks'
+ * table must not load render's index (and with it the YAML writer) at start-up.
+ */
+const DIRECT_IMPORTS = new Set(['src/checks/table.ts -> src/render/findings-layout.ts', 'src/checks/table.ts -> src/render/output-width.ts']);
 
 function filesUnder(dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => {
@@ -79,7 +88,10 @@ describe('the layer map', () => {
   });
 
   it('an import from another layer goes through its index.ts', () => {
-    const bad = edges.filter((e) => !/^src\/[a-z]+\/index\.ts$/.test(e.to) && !LEAF_FILES.has(e.to)).map((e) => `${e.from} -> ${e.to}`);
+    const bad = edges
+      .filter((e) => !/^src\/[a-z]+\/index\.ts$/.test(e.to) && !LEAF_FILES.has(e.to))
+      .map((e) => `${e.from} -> ${e.to}`)
+      .filter((e) => !DIRECT_IMPORTS.has(e));
     expect(bad).toEqual([]);
   });
 

@@ -67,7 +67,8 @@ describe('EventLog', () => {
       linuxResources: { memory: { limit: { value: 0 }, swap: { value: 0 } }, cpu: { shares: { value: 300 }, quota: { value: 0 }, period: { value: 0 }, cpus: '', mems: '' } },
     }).finish());
     const { h, got } = logger();
-    await h.synchronize!([pod], [current]);
+    h.synchronizeRaw!([syncPayload([pod], [current])]);
+    await decoded();
     await h.updateContainer!(wire.pod!, wire.container!, wire.linuxResources!);
     expect(renderLoggedEvent(got[0]!, 'text')).toMatch(/UpdateContainer\s+shop\/web-1 nginx c1\s+shares 256 -> 300\n$/);
     // The runtime then reports the old values with the new shares: nothing changed behind the request.
