@@ -1,12 +1,8 @@
-// Start-up: only what the flags need is imported here; run() loads the control layer
-// (the plugin SDK, the protobuf bindings, the prompts) and the renderers (see validate.ts).
 import { Args, Flags } from '@oclif/core';
 import chalk from 'chalk';
-import { BaseCommand } from '../src/cli/base-command.js';
-import { usageError } from '../src/cli/errors.js';
-import { outputFlag, pluginIndexFlag, pluginNameFlag, socketFlag } from '../src/cli/flags.js';
-import { confirmFlags, sendFlagOptions } from '../src/control/cli-flags.js';
-import { simFlag } from '../src/observe/cli-flags.js';
+import { BaseCommand, confirmFlags, connectOptions, connectProgress, outputFlag, pluginIndexFlag, pluginNameFlag, simFlag, socketFlag, targetLabel, timeoutFlag, usageError } from '../src/cli/index.js';
+import { containerLabel, containerStillListed, evictionRequest, requestData, sendToContainer, targetHeading } from '../src/control/index.js';
+import { containerStateName, renderDocument } from '../src/render/index.js';
 
 // Why, in src/runtime/README.md (Evictions): the Go adaptation never passes an eviction on.
 const EVICTION_DROPPED =
@@ -15,11 +11,13 @@ const EVICTION_DROPPED =
 export default class Evict extends BaseCommand<typeof Evict> {
   static override summary = 'Send a container eviction through NRI (runtimes drop it: see the description).';
 
-  static override description = `Connects to the runtime as a short-lived plugin (by default 99-nrictl-evict), finds the container in the runtime's Synchronize state, asks for confirmation on a terminal, and sends an UpdateContainers request carrying one ContainerEviction with the reason given, then reports whether the container is still listed.
+  static override description = `Connects to the runtime as a short-lived plugin (by default 99-nrictl-evict), finds the container in the runtime's Synchronize state, asks for confirmation on a terminal (without one, or with CI set, it needs --yes and otherwise refuses with exit 2), and sends an UpdateContainers request carrying one ContainerEviction with the reason given, then reports whether the container is still listed.
 
 The runtime will accept the request and ignore the eviction, and nrictl says so before sending. The Go NRI adaptation that containerd and CRI-O embed drops every eviction a plugin sends: an UpdateContainers request reaches the runtime without its evict list, and the evictions in a plugin's answers to CreateContainer and UpdateContainer are dropped when the answers are merged (containerd/nri pkg/adaptation, plugin.go and result.go, every version we could read). Runtimes with NRI v0.6 or older (containerd 1.7 before 1.7.14, iSulad) ignore evictions as well. To stop a container, use the runtime's or the orchestrator's own tools (crictl stop, kubectl delete pod).
 
-<container> is resolved as for nrictl update: full id, unique id prefix, pod/container or namespace/pod/container, or a picker on a terminal.`;
+<container> is resolved as for nrictl update: full id, unique id prefix, pod/container or namespace/pod/container, or a picker on a terminal.
+
+A runtime that registers nrictl and then does not answer within --timeout ends the command with exit 6. Ctrl-C, SIGTERM or SIGHUP before the request is sent, in the picker or at the question: "cancelled: nothing was sent", exit 1.`;
 
   static override examples = [
     { description: 'Evict a container that leaks memory', command: '<%= config.bin %> <%= command.id %> shop/redis-0/redis-exporter --reason "leaking memory, see INC-1234"' },
@@ -38,6 +36,7 @@ The runtime will accept the request and ignore the eviction, and nrictl says so 
     // Required, but checked by run() so the message is ours, one line, exit 2.
     reason: Flags.string({ char: 'r', description: 'Why the container is evicted (required); the runtime records it.', helpValue: 'TEXT' }),
     ...confirmFlags,
+    timeout: timeoutFlag,
     sim: simFlag,
   };
 
@@ -47,17 +46,21 @@ The runtime will accept the request and ignore the eviction, and nrictl says so 
     if (flags.reason === undefined) throw usageError('--reason is required: say why the container is evicted, e.g. --reason "leaking memory, INC-1234"');
     const reason = flags.reason.trim();
     if (reason === '') throw usageError('--reason is empty: say why the container is evicted');
-    const { containerLabel, containerStillListed, evictionRequest, requestData, sendToContainer, targetHeading } = await import('../src/control/index.js');
-    const { renderDocument } = await import('../src/render/format.js');
-    const { containerStateName } = await import('../src/render/nri-view.js');
     const data = flags.output !== 'text';
     const say = (s: string): void => void (data ? process.stderr : process.stdout).write(s);
     const format = flags.output === 'yaml' ? 'yaml' : 'json';
 
-    if (!flags.sim) await this.warnIfSocketExposed(flags.socket);
+    const progress = connectProgress(targetLabel(flags));
     const sent = await sendToContainer({
-      ...sendFlagOptions(flags, args.container),
+      ...connectOptions(flags),
+      query: args.container,
+      dryRun: flags['dry-run'],
+      yes: flags.yes,
       pickMessage: 'Container to evict',
+      onProgress: progress.onProgress,
+      onConnected: progress.stop,
+      onWarning: (w) => this.warning(w),
+      signal: this.stopSignal(),
       say,
       document: data ? (doc) => void process.stdout.write(renderDocument(doc, format)) : undefined,
       prepare: (t) => {

@@ -1,14 +1,11 @@
-// Heavy modules load inside run(), on the paths that need them: see the start-up
-// pattern at the top of validate.ts.
 import { Args, Flags } from '@oclif/core';
 import chalk from 'chalk';
 import { statSync } from 'node:fs';
-import { BaseCommand } from '../src/cli/base-command.js';
-import { UserError, usageError } from '../src/cli/errors.js';
-import { ExitCode } from '../src/cli/exit-codes.js';
-import { outputFlag } from '../src/cli/flags.js';
-import { DEFAULT_PLUGIN_CONFIG_PATH, DEFAULT_PLUGIN_PATH } from '../src/checks/defaults.js';
-import type { ConfDirReport, Finding, RuntimeConfigReport, RuntimeKind } from '../src/checks/index.js';
+import {
+  DEFAULT_PLUGIN_CONFIG_PATH, DEFAULT_PLUGIN_PATH, checkConfDir, confDirMissing as missingConfDir, countFindings, findRuntimeConfigs, findingsExitCode, findingsTable,
+  isMissing, lintRuntimeConfigs, sortFindings, summaryLine, type ConfDirReport, type Finding, type RuntimeConfigReport, type RuntimeKind,
+} from '../src/checks/index.js';
+import { BaseCommand, outputFlag, usageError } from '../src/cli/index.js';
 
 export default class Lint extends BaseCommand<typeof Lint> {
   static override summary = 'Lint plugin configuration files and the runtime\'s own NRI settings.';
@@ -58,20 +55,17 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
     let confDirMissing: Finding | undefined;
 
     if (paths.length === 1 && isDirectory(paths[0]!)) {
-      confDir = await lintConfDir(paths[0]!, flags['plugin-path'] ?? DEFAULT_PLUGIN_PATH, runtime);
+      confDir = checkConfDir(paths[0]!, flags['plugin-path'] ?? DEFAULT_PLUGIN_PATH, { runtime });
     } else if (paths.length > 0) {
-      configs = await lintConfigs(paths);
+      configs = lintRuntimeConfigs(paths);
     } else {
-      configs = await lintConfigs(await findConfigsOnNode());
+      configs = lintRuntimeConfigs(findRuntimeConfigs());
       const settings = configs.at(-1)?.settings;
       const dir = settings?.pluginConfigPath ?? DEFAULT_PLUGIN_CONFIG_PATH;
-      const { isMissing } = await import('../src/checks/errors.js');
-      if (isMissing(dir)) confDirMissing = (await import('../src/checks/conf-dir.js')).confDirMissing(dir);
-      else if (isDirectory(dir)) confDir = await lintConfDir(dir, flags['plugin-path'] ?? settings?.pluginPath ?? DEFAULT_PLUGIN_PATH, runtime ?? settings?.runtime);
+      if (isMissing(dir)) confDirMissing = missingConfDir(dir);
+      else if (isDirectory(dir)) confDir = checkConfDir(dir, flags['plugin-path'] ?? settings?.pluginPath ?? DEFAULT_PLUGIN_PATH, { runtime: runtime ?? settings?.runtime });
     }
 
-    const { countFindings, sortFindings } = await import('../src/checks/finding.js');
-    const { findingsExitCode } = await import('../src/checks/exit-status.js');
     const findings: Finding[] = [...(confDirMissing ? [confDirMissing] : []), ...(confDir?.findings ?? []), ...configs.flatMap((c) => c.findings)];
     if (flags.output === 'json') {
       this.log(JSON.stringify({
@@ -81,7 +75,6 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
         counts: countFindings(findings),
       }, null, 2));
     } else {
-      const { findingsTable, summaryLine } = await import('../src/checks/table.js');
       if (!confDir && configs.length === 0 && !confDirMissing) this.log('Nothing to lint: no configuration directory and no runtime config found.');
       if (confDirMissing) {
         this.log(chalk.bold(`Configuration directory ${confDirMissing.path}`));
@@ -106,40 +99,7 @@ function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch (err) {
-    throw new UserError(`${path} ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(err as NodeJS.ErrnoException).code})`}`, ExitCode.USAGE, { cause: err });
-  }
-}
-
-async function lintConfDir(dir: string, pluginDir: string, runtime: RuntimeKind | undefined): Promise<ConfDirReport> {
-  const { checkConfDir } = await import('../src/checks/conf-dir.js');
-  const { CheckPathError } = await import('../src/checks/errors.js');
-  try {
-    return checkConfDir(dir, pluginDir, { runtime });
-  } catch (err) {
-    if (err instanceof CheckPathError) throw new UserError(`configuration directory ${err.message}`, ExitCode.USAGE, { cause: err });
-    throw err;
-  }
-}
-
-async function findConfigsOnNode(): Promise<string[]> {
-  const { findRuntimeConfigs } = await import('../src/checks/runtime-config/index.js');
-  const { CheckPathError } = await import('../src/checks/errors.js');
-  try {
-    return findRuntimeConfigs();
-  } catch (err) {
-    if (err instanceof CheckPathError) throw new UserError(`runtime config ${err.message}`, ExitCode.USAGE, { cause: err });
-    throw err;
-  }
-}
-
-async function lintConfigs(files: string[]): Promise<RuntimeConfigReport[]> {
-  const { lintRuntimeConfigs, UnknownConfigFormatError } = await import('../src/checks/runtime-config/index.js');
-  const { CheckPathError } = await import('../src/checks/errors.js');
-  try {
-    return lintRuntimeConfigs(files);
-  } catch (err) {
-    if (err instanceof CheckPathError) throw new UserError(`runtime config ${err.message}`, ExitCode.USAGE, { cause: err });
-    if (err instanceof UnknownConfigFormatError) throw usageError(err.message);
-    throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw usageError(`${path} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}`);
   }
 }

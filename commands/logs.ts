@@ -1,33 +1,28 @@
-// Start-up: only what the flags need is imported here; run() loads the observe layer,
-// the event names and the plugin SDK (see validate.ts).
 import { Flags } from '@oclif/core';
 import chalk from 'chalk';
-import { BaseCommand } from '../src/cli/base-command.js';
-import { UserError, usageError } from '../src/cli/errors.js';
-import { ExitCode } from '../src/cli/exit-codes.js';
-import { outputFlag, pluginIndexFlag, pluginNameFlag, socketFlag } from '../src/cli/flags.js';
-import { filterFlags, simFlag } from '../src/observe/cli-flags.js';
-import { DEFAULT_LOG_QUEUE_CAPACITY } from '../src/observe/defaults.js';
-import type { LogSummary, ObjectFilter } from '../src/observe/index.js';
-import { startSim, type EmbeddedSim } from '../src/observe/sim.js';
-import { nonBlockingStdout } from '../src/render/output-sink.js';
-
-type Outcome = { kind: 'signal'; signal: string } | { kind: 'gone'; err?: Error } | { kind: 'script-done' } | { kind: 'output-closed' };
+import { eventMask, formatEventMask, parseEventNames } from '../src/api/index.js';
+import { BaseCommand, connectOptions, connectProgress, ExitCode, filterFlags, outputFlag, pluginIndexFlag, pluginNameFlag, simFlag, socketFlag, targetLabel, timeoutFlag, usageError } from '../src/cli/index.js';
+import { DEFAULT_LOG_QUEUE_CAPACITY, LogStream, ObjectFilter, formatLogSummary, type LogSummary } from '../src/observe/index.js';
+import { nonBlockingStdout } from '../src/render/index.js';
+import { DEFAULT_BACKOFF, SessionError, type WatchNotice } from '../src/session/index.js';
+import { formatDuration } from '../src/units/index.js';
 
 export default class Logs extends BaseCommand<typeof Logs> {
   static override summary = 'Stream the runtime\'s pod and container events as a transient NRI plugin.';
 
   static override description = `Registers with the runtime as a plugin (by default 99-nrictl-logs: a late index, so it sees what the plugins before it changed), subscribes to every event the runtime knows or to those given with --events, and prints one line per event: time, event, pod namespace/name, container name and short id, and for create and update events the resources and what changed (old -> new).
 
-The runtime waits for every subscribed plugin before it goes on, so nrictl answers each request at once and prints afterwards, through a bounded queue: when the output cannot keep up (a paused terminal, a slow pipe), events beyond --buffer are dropped and counted, and the count is printed when the output catches up and at exit.
+The runtime waits for every subscribed plugin before it goes on, so nrictl answers each request at once (the Synchronize state too, before it reads it) and prints afterwards, through a bounded queue: when the output cannot keep up (a paused terminal, a slow pipe), events beyond --buffer are dropped and counted, and the count is printed when the output catches up and at exit.
 
-Ctrl-C or SIGTERM closes the connection, prints what is queued and a one-line summary on stderr, and exits 0; so does a reader that goes away (nrictl logs | head). If the runtime goes away, nrictl says so and exits 6.`;
+With --reconnect (the default when stdout is a terminal), nrictl says so when the runtime goes away (a restart), tries again after 0.5s, doubling up to 10s, registers again, keeps its counts, and says how long the gap was: events in the gap were missed. Without it, nrictl exits 6 when the runtime goes away.
+
+Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one-line summary on stderr, and exits 0; so does a reader that goes away (nrictl logs | head).`;
 
   static override examples = [
     { description: 'Try it without a runtime: watch the demo scenario on an embedded simulator', command: '<%= config.bin %> <%= command.id %> --sim examples/demo.yaml' },
     { description: 'Watch every event on the default socket', command: '<%= config.bin %> <%= command.id %>' },
     { description: 'Only container creation and updates in namespace shop', command: '<%= config.bin %> <%= command.id %> --events create,update -n shop' },
-    { description: 'One JSON object per event, for jq or a log pipeline', command: '<%= config.bin %> <%= command.id %> -o json | jq .event' },
+    { description: 'One JSON object per event, for jq or a log pipeline, surviving runtime restarts', command: '<%= config.bin %> <%= command.id %> -o json --reconnect | jq .event' },
     { description: 'Pods labelled app=web, on CRI-O\'s socket', command: '<%= config.bin %> <%= command.id %> -l app=web --socket /var/run/nri/nri.sock' },
   ];
 
@@ -38,7 +33,8 @@ Ctrl-C or SIGTERM closes the connection, prints what is queued and a one-line su
     output: outputFlag(['text', 'json', 'yaml'] as const, 'text'),
     events: Flags.string({
       char: 'e',
-      description: 'Comma-separated events to subscribe to: names like create, poststart, runpod, CreateContainer, or the groups all, pod, container (default: every event the runtime knows except validate, which would put nrictl on the critical path of container creation).',
+      description:
+        'Comma-separated events to subscribe to: names like create, poststart, runpod, CreateContainer, validate, or the groups all, pod, container. Default: every event the runtime knows except validate (ValidateContainerAdjustment), which puts nrictl on the critical path of container creation; the groups all and container include it.',
       helpValue: 'LIST',
     }),
     ...filterFlags,
@@ -48,114 +44,83 @@ Ctrl-C or SIGTERM closes the connection, prints what is queued and a one-line su
       min: 1,
       helpValue: 'N',
     }),
+    reconnect: Flags.boolean({
+      description: 'When the runtime goes away, register again once it is back, and say how long the gap was (default: on when stdout is a terminal).',
+      allowNo: true,
+    }),
+    timeout: timeoutFlag,
     sim: simFlag,
   };
 
+  protected override exitWhenStdoutCloses = false;
+
   public async run(): Promise<void> {
     const flags = this.flags;
-    const { EventNameError, eventMask, formatEventMask, parseEventNames } = await import('../src/api/events.js');
-    let events: number | undefined;
-    if (flags.events !== undefined) {
-      try {
-        events = eventMask(parseEventNames(flags.events));
-      } catch (err) {
-        if (err instanceof EventNameError) throw usageError(`--events: ${err.message}`);
-        throw err;
-      }
-      if (events === 0) throw usageError('--events names no event: give at least one, e.g. --events create,update');
-    }
-    const { LogStream, ObjectFilter, formatLogSummary, toUserError } = await import('../src/observe/index.js');
-    const printSummary = (summary: LogSummary, note?: string): void => {
-      const tail = note ?? (summary.flushed ? '' : ' (output still blocked at exit)');
-      process.stderr.write(`nrictl logs: ${formatLogSummary(summary)}${tail}\n`);
-    };
-    let filter: ObjectFilter;
-    try {
-      filter = new ObjectFilter({ namespace: flags.namespace, pod: flags.pod, container: flags.container, labels: flags.label });
-    } catch (err) {
-      throw toUserError(err);
-    }
-
-    const signalled = new Promise<Outcome>((resolve) => {
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve({ kind: 'signal', signal }));
-    });
-
-    let sim: EmbeddedSim | undefined;
-    if (flags.sim) {
-      try {
-        sim = await startSim(flags.sim);
-      } catch (err) {
-        throw toUserError(err);
-      }
-    }
-    const socketPath = sim?.socketPath ?? flags.socket;
-    if (!sim) await this.warnIfSocketExposed(socketPath);
+    const events = flags.events === undefined ? undefined : eventMask(parseEventNames(flags.events));
+    if (events === 0) throw usageError('--events names no event: give at least one, e.g. --events create,update');
+    const filter = new ObjectFilter({ namespace: flags.namespace, pod: flags.pod, container: flags.container, labels: flags.label });
+    const reconnect = flags.reconnect ?? Boolean(process.stdout.isTTY);
+    const progress = connectProgress(targetLabel(flags));
     const stream = new LogStream({
-      socketPath,
-      name: flags['plugin-name'],
-      index: flags['plugin-index'],
+      ...connectOptions(flags),
       events,
       filter,
       format: flags.output,
       out: nonBlockingStdout(),
       capacity: flags.buffer,
+      reconnect: reconnect ? DEFAULT_BACKOFF : false,
+      onProgress: progress.onProgress,
+      onWarning: (w) => this.warning(w),
     });
-    const isData = flags.output !== 'text';
+    const note = (text: string): void => void process.stderr.write(chalk.dim(`nrictl logs: ${text}\n`));
     stream.on('dropped', (n: number) => {
       // Text output says it in place; a JSON/YAML stream must stay parseable.
-      if (isData) process.stderr.write(`nrictl logs: ${n} ${n === 1 ? 'event' : 'events'} dropped: output could not keep up\n`);
+      if (flags.output !== 'text') note(`${n} ${n === 1 ? 'event' : 'events'} dropped: output could not keep up`);
     });
-    const gone = new Promise<Outcome>((resolve) => stream.once('close', (err?: Error) => resolve({ kind: 'gone', ...(err ? { err } : {}) })));
-    const outputClosed = new Promise<Outcome>((resolve) => stream.once('output-closed', () => resolve({ kind: 'output-closed' })));
+    stream.once('registered', () => {
+      progress.stop();
+      const on = flags.sim ? `the embedded simulator (${flags.sim})` : flags.socket;
+      note(`${stream.watch.pluginName} registered with ${who(stream.runtime)} at ${on}; events: ${events === undefined ? 'all but validate' : formatEventMask(stream.events)}. Ctrl-C to stop.`);
+    });
+    stream.on('notice', (n: WatchNotice) => {
+      // Without reconnect the end is reported as the command's error.
+      if (reconnect) note(describeNotice(n));
+    });
 
-    const { spinner } = await import('../src/render/spinner.js');
-    const waiting = spinner(process.stderr, `connecting to ${sim ? 'the embedded simulator' : socketPath}`);
-    stream.stub.once('configured', () => waiting.update('registered; receiving the runtime\'s pods and containers'));
-    try {
-      const first = await Promise.race([stream.start().then(() => undefined), signalled]).finally(() => waiting.stop());
-      if (first) {
-        await stream.stop(0);
-        await sim?.stop();
-        return this.finish(ExitCode.OK);
-      }
-    } catch (err) {
-      await sim?.stop();
-      throw toUserError(err);
+    const { end, summary } = await stream.run(this.stopSignal()).finally(() => progress.stop());
+    printSummary(summary, end.kind === 'output-closed' ? ' (the output was closed by its reader)' : undefined);
+    if (end.kind === 'runtime-gone') {
+      throw new SessionError('runtime-gone', `${end.error.message}: the runtime went away or restarted; --reconnect waits for it to come back`, { cause: end.error });
     }
-
-    const runtime = stream.runtime;
-    const who = runtime ? `${runtime.name || 'runtime'} ${runtime.version}`.trim() : 'runtime';
-    process.stderr.write(
-      chalk.dim(`nrictl logs: ${stream.stub.fullName} registered with ${who} at ${sim ? `the embedded simulator (${flags.sim})` : socketPath}; events: ${events === undefined ? 'all but validate' : formatEventMask(stream.events)}. Ctrl-C to stop.\n`),
-    );
-
-    const scriptDone: Promise<Outcome> = sim
-      ? sim.runScript().then(() => ({ kind: 'script-done' as const }))
-      : new Promise<Outcome>(() => {});
-    const outcome = await Promise.race([signalled, gone, scriptDone, outputClosed]);
-
-    if (outcome.kind === 'gone') {
-      const summary = await stream.drain();
-      await sim?.stop();
-      printSummary(summary);
-      const why = outcome.err?.message ?? `runtime closed the connection (${socketPath})`;
-      throw new UserError(`${why}: the runtime went away or restarted; start nrictl logs again once it is back`, ExitCode.RUNTIME_GONE, {
-        cause: outcome.err,
-      });
-    }
-    // A signal, the end of the simulated script, or a reader that left (`| head`): all normal ends.
-    const summary = await stream.stop(outcome.kind === 'output-closed' ? 0 : undefined);
-    await sim?.stop();
-    printSummary(summary, outcome.kind === 'output-closed' ? ' (the output was closed by its reader)' : undefined);
-    return this.finish(ExitCode.OK);
+    await this.finish(ExitCode.OK);
   }
 
   /**
    * Exits now: a stdout nobody reads must not keep the process alive on exit, and what
-   * could be written has been (LogStream.stop waited for it, for a bounded time).
+   * could be written has been (the stream waited for it, for a bounded time).
    */
   private async finish(code: number): Promise<void> {
     await new Promise<void>((resolve) => process.stderr.write('', () => resolve()));
     process.exit(code);
   }
+}
+
+function who(runtime: { name: string; version: string } | undefined): string {
+  return runtime ? `${runtime.name || 'runtime'} ${runtime.version}`.trim() : 'runtime';
+}
+
+function describeNotice(n: WatchNotice): string {
+  switch (n.kind) {
+    case 'gone':
+      return `the runtime went away (${n.error.message}); registering again when it is back (Ctrl-C to stop)`;
+    case 'retrying':
+      return `still no runtime (${n.error.message}); next try in ${formatDuration(n.inMs)}`;
+    case 'back':
+      return `registered again with ${who(n.runtime)} after a gap of ${formatDuration(n.gapMs)}: events in the gap were missed`;
+  }
+}
+
+function printSummary(summary: LogSummary, note?: string): void {
+  const tail = note ?? (summary.flushed ? '' : ' (output still blocked at exit)');
+  process.stderr.write(`nrictl logs: ${formatLogSummary(summary)}${tail}\n`);
 }

@@ -1,12 +1,9 @@
-// Start-up: only what the flags need is imported here; run() loads the simulator (see validate.ts).
+// The simulator loads inside run(), on the paths that use it.
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../src/cli/base-command.js';
-import { UserError, usageError } from '../src/cli/errors.js';
-import { ExitCode } from '../src/cli/exit-codes.js';
-import { outputFlag } from '../src/cli/flags.js';
-import { parseGoDuration } from '../src/checks/runtime-config/duration.js';
-import { RUNTIME_PRESETS } from '../src/runtime/presets.js';
 import { socketPathOverLimit, socketPathTooLongMessage } from '../src/api/socket-path.js';
+import { BaseCommand, ExitCode, outputFlag, usageError, UserError } from '../src/cli/index.js';
+import { parseGoDuration } from '../src/checks/index.js';
+import { RUNTIME_PRESETS } from '../src/runtime/index.js';
 import type { Runtime, Scenario, SimEvent } from '../src/runtime/index.js';
 import type { ExpectationFile } from '../src/expect/index.js';
 
@@ -110,8 +107,8 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     const json = f.output === 'json';
     const junit = f.output === 'junit';
     const print = (line: string): void => void process.stdout.write(`${line}\n`);
-    const { simEventData } = await import('../src/runtime/sim-event-data.js');
-    const { jsonLine } = await import('../src/render/format.js');
+    const { simEventData } = await import('../src/runtime/index.js');
+    const { jsonLine } = await import('../src/render/index.js');
     // With -o junit stdout holds the XML document alone.
     const show = (e: SimEvent): void => {
       if (e.type === 'plugin-output' && f['plugin-output'] === 'json') return void process.stderr.write(jsonLine(simEventData(e)));

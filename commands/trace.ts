@@ -2,13 +2,12 @@
 // plugin SDK and the simulator when asked (see validate.ts).
 import { Flags } from '@oclif/core';
 import chalk from 'chalk';
-import { BaseCommand } from '../src/cli/base-command.js';
-import { UserError, usageError } from '../src/cli/errors.js';
-import { ExitCode } from '../src/cli/exit-codes.js';
-import { outputFlag, socketFlag } from '../src/cli/flags.js';
-import { filterFlags, simFlag } from '../src/observe/cli-flags.js';
-import type { EmbeddedSimulator } from '../src/runtime/embedded.js';
-import { nonBlockingStdout } from '../src/render/output-sink.js';
+import { BaseCommand, ExitCode, UserError, filterFlags, outputFlag, simFlag, socketFlag, usageError } from '../src/cli/index.js';
+import { ObjectFilter } from '../src/observe/index.js';
+import { nonBlockingStdout, spinner } from '../src/render/index.js';
+import { startEmbeddedSimulator, type EmbeddedSimulator } from '../src/runtime/index.js';
+import { socketExposure } from '../src/session/index.js';
+import { renderTraceSummary, runTrace } from '../src/trace/index.js';
 
 export default class Trace extends BaseCommand<typeof Trace> {
   static override summary = 'Show which plugin changed what in each container, and how long each plugin took.';
@@ -57,30 +56,15 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
     const events = await parseTraceEvents(flags.events);
     const durationMs = await parseDurationFlag('--duration', flags.duration);
     const requestTimeoutMs = await parseDurationFlag('--request-timeout', flags['request-timeout']);
-    const { ObjectFilter } = await import('../src/observe/filters.js');
-    const { runTrace, renderTraceSummary, toTraceUserError } = await import('../src/trace/index.js');
-    let filter;
-    try {
-      filter = new ObjectFilter({ namespace: flags.namespace, pod: flags.pod, container: flags.container, labels: flags.label });
-    } catch (err) {
-      throw toTraceUserError(err);
-    }
+    const filter = new ObjectFilter({ namespace: flags.namespace, pod: flags.pod, container: flags.container, labels: flags.label });
     const until = new Promise((resolve) => {
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, resolve);
     });
     let sim: EmbeddedSimulator | undefined;
-    if (flags.sim) {
-      const { startEmbeddedSimulator } = await import('../src/runtime/embedded.js');
-      try {
-        sim = await startEmbeddedSimulator({ scenario: flags.sim, ...(flags['plugin-dir'] ? { runtime: { pluginPath: flags['plugin-dir'] } } : {}) });
-      } catch (err) {
-        throw toTraceUserError(err);
-      }
-    }
+    if (flags.sim) sim = await startEmbeddedSimulator({ scenario: flags.sim, ...(flags['plugin-dir'] ? { runtime: { pluginPath: flags['plugin-dir'] } } : {}) });
     const socketPath = sim?.socketPath ?? flags.socket;
-    if (!sim) await this.warnIfSocketExposed(socketPath);
+    if (!sim) for (const w of socketExposure(socketPath)) this.warning(w);
     const out = nonBlockingStdout();
-    const { spinner } = await import('../src/render/spinner.js');
     const waiting = spinner(process.stderr, `connecting to ${sim ? 'the embedded simulator' : socketPath}`);
     let result;
     try {
@@ -100,8 +84,6 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
           if (flags.output === 'json') process.stderr.write(`nrictl trace: ${n} ${n === 1 ? 'record' : 'records'} dropped: output could not keep up\n`);
         },
       });
-    } catch (err) {
-      throw toTraceUserError(err);
     } finally {
       waiting.stop();
       await sim?.stop();
@@ -117,8 +99,8 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
 
 async function parseTraceEvents(text: string | undefined): Promise<number | undefined> {
   if (text === undefined) return undefined;
-  const { EventNameError, eventMask, eventName, parseEventNames } = await import('../src/api/events.js');
-  const { TRACEABLE_EVENTS } = await import('../src/trace/session.js');
+  const { EventNameError, eventMask, eventName, parseEventNames } = await import('../src/api/index.js');
+  const { TRACEABLE_EVENTS } = await import('../src/trace/index.js');
   let list;
   try {
     list = parseEventNames(text);
@@ -134,7 +116,7 @@ async function parseTraceEvents(text: string | undefined): Promise<number | unde
 
 async function parseDurationFlag(flag: string, text: string | undefined): Promise<number | undefined> {
   if (text === undefined) return undefined;
-  const { parseGoDuration } = await import('../src/checks/runtime-config/duration.js');
+  const { parseGoDuration } = await import('../src/checks/index.js');
   const ms = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) * 1000 : parseGoDuration(text);
   if (ms === undefined || !(ms > 0)) throw usageError(`${flag} "${text}" is not a positive duration; write e.g. ${flag} 30s`);
   return ms;

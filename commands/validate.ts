@@ -1,21 +1,10 @@
-// Start-up pattern for every command (all of them follow it; please do too):
-// - At top level import only what the class body needs for --help and flag parsing:
-//   @oclif/core, src/cli/*, chalk (base-command loads it anyway), and constants from
-//   files that import nothing (src/checks/defaults.ts). Types come with `import type`,
-//   which the compiler erases.
-// - Load everything run() uses (checks, parsers, the table renderer, the protobuf
-//   bindings, the plugin SDK, the simulator) with `await import()` inside run(), and
-//   only on the paths that use it: JSON output never loads the table renderer.
-// Without an oclif manifest, oclif imports every command file to list the commands, so
-// one heavy top-level import slows down every command, --help included.
 import { Args, Flags } from '@oclif/core';
 import chalk from 'chalk';
-import { BaseCommand } from '../src/cli/base-command.js';
-import { UserError, usageError } from '../src/cli/errors.js';
-import { ExitCode } from '../src/cli/exit-codes.js';
-import { outputFlag } from '../src/cli/flags.js';
-import { DEFAULT_PLUGIN_CONFIG_PATH, DEFAULT_PLUGIN_PATH } from '../src/checks/defaults.js';
-import type { PlannedPlugin, PluginDirReport, RuntimeKind } from '../src/checks/index.js';
+import {
+  DEFAULT_PLUGIN_CONFIG_PATH, DEFAULT_PLUGIN_PATH, checkPluginDir, countFindings, findingsExitCode, findingsTable, lintRuntimeConfig, sortFindings,
+  summaryLine, type PlannedPlugin, type PluginDirReport, type RuntimeKind,
+} from '../src/checks/index.js';
+import { BaseCommand, outputFlag } from '../src/cli/index.js';
 
 export default class Validate extends BaseCommand<typeof Validate> {
   static override summary = 'Check a plugin directory the way the runtime will read it.';
@@ -60,28 +49,17 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
     let runtime: RuntimeKind | undefined = flags.runtime;
 
     if (flags['runtime-config']) {
-      const settings = await readRuntimeSettings(flags['runtime-config']);
+      const { settings } = lintRuntimeConfig(flags['runtime-config']);
       dir ??= settings.pluginPath;
       confDir ??= settings.pluginConfigPath;
       runtime ??= settings.runtime;
     }
 
-    const { checkPluginDir } = await import('../src/checks/plugin-dir.js');
-    const { CheckPathError } = await import('../src/checks/errors.js');
-    const { countFindings, sortFindings } = await import('../src/checks/finding.js');
-    const { findingsExitCode } = await import('../src/checks/exit-status.js');
-    let report: PluginDirReport;
-    try {
-      report = checkPluginDir(dir ?? DEFAULT_PLUGIN_PATH, { confDir: confDir ?? DEFAULT_PLUGIN_CONFIG_PATH, runtime });
-    } catch (err) {
-      if (err instanceof CheckPathError) throw new UserError(`plugin directory ${err.message}`, ExitCode.USAGE, { cause: err });
-      throw err;
-    }
+    const report = checkPluginDir(dir ?? DEFAULT_PLUGIN_PATH, { confDir: confDir ?? DEFAULT_PLUGIN_CONFIG_PATH, runtime });
 
     if (flags.output === 'json') {
       this.log(JSON.stringify({ ...report, findings: sortFindings(report.findings), counts: countFindings(report.findings) }, null, 2));
     } else {
-      const { findingsTable, summaryLine } = await import('../src/checks/table.js');
       this.log(chalk.bold(`Plugin directory ${report.dir}`) + chalk.dim(` (configuration from ${report.confDir}${report.runtime ? `, rules of ${report.runtime}` : ''})`));
       this.log(findingsTable(report.findings, report.dir));
       this.log('');
@@ -90,18 +68,6 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
     }
     const code = findingsExitCode(report.findings, flags.strict);
     if (code !== 0) this.exit(code);
-  }
-}
-
-async function readRuntimeSettings(file: string) {
-  const { lintRuntimeConfig, UnknownConfigFormatError } = await import('../src/checks/runtime-config/index.js');
-  const { CheckPathError } = await import('../src/checks/errors.js');
-  try {
-    return lintRuntimeConfig(file).settings;
-  } catch (err) {
-    if (err instanceof CheckPathError) throw new UserError(`runtime config ${err.message}`, ExitCode.USAGE, { cause: err });
-    if (err instanceof UnknownConfigFormatError) throw usageError(err.message);
-    throw err;
   }
 }
 

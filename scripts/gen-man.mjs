@@ -3,7 +3,7 @@
 // drift from `nrictl help`: man/nrictl.1 (overview, global flags, environment,
 // exit status) and man/nrictl-<topic>-<command>.1 for every command, as roff.
 //
-//   npm run build && npx oclif manifest && node scripts/gen-man.mjs           write man/
+//   npm run build && node scripts/gen-man.mjs           write man/
 //   node scripts/gen-man.mjs --check                                          exit 1 if man/ is stale
 //
 // Input is the oclif manifest (command ids, summaries, descriptions, flags with
@@ -279,7 +279,7 @@ function generatePages(manifest, pkg, codes) {
 
 function main() {
   const opts = parseArgs(process.argv.slice(2));
-  if (!existsSync(opts.manifest)) fail(`${opts.manifest} not found; run \`npm run build && npx oclif manifest\` first`);
+  if (!existsSync(opts.manifest)) fail(`${opts.manifest} not found; run \`npm run build\` first (it writes the manifest)`);
   const manifest = JSON.parse(readFileSync(opts.manifest, 'utf8'));
   const pkgJson = JSON.parse(readFileSync(opts.pkg, 'utf8'));
   const bin = pkgJson.oclif?.bin ?? (typeof pkgJson.bin === 'object' ? Object.keys(pkgJson.bin)[0] : pkgJson.name);
@@ -299,7 +299,7 @@ function main() {
   if (opts.check) {
     const problems = [...stale, ...extra.map((p) => `${p} (no such command)`)];
     if (problems.length) {
-      process.stderr.write(`man pages are stale; run \`npm run build && npx oclif manifest && node scripts/gen-man.mjs\`:\n${problems.map((p) => `  ${p}\n`).join('')}`);
+      process.stderr.write(`man pages are stale; run \`npm run build && node scripts/gen-man.mjs\`:\n${problems.map((p) => `  ${p}\n`).join('')}`);
       process.exit(1);
     }
     process.stdout.write(`man pages up to date (${pages.size})\n`);

@@ -1,8 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import path from 'node:path';
-import { BaseCommand } from '../../src/cli/base-command.js';
-import { UserError } from '../../src/cli/errors.js';
-import { ExitCode } from '../../src/cli/exit-codes.js';
+import { BaseCommand, ExitCode, UserError } from '../../src/cli/index.js';
 
 export default class PluginBundle extends BaseCommand<typeof PluginBundle> {
   static override summary = 'Bundle a plugin into one executable JavaScript file that a runtime can start as NN-name.';

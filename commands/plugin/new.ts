@@ -1,8 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import path from 'node:path';
-import { BaseCommand } from '../../src/cli/base-command.js';
-import { UserError, usageError } from '../../src/cli/errors.js';
-import { ExitCode } from '../../src/cli/exit-codes.js';
+import { BaseCommand, ExitCode, UserError, usageError } from '../../src/cli/index.js';
 
 export default class PluginNew extends BaseCommand<typeof PluginNew> {
   static override summary = 'Create a TypeScript NRI plugin project: the plugin, a scenario, a test that runs it under the simulator.';

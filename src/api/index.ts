@@ -6,3 +6,5 @@ export * from './plugin-name.js';
 export * from './socket-path.js';
 export * from './services.js';
 export * from './optional.js';
+export * from './resources.js';
+export * from './sync-wire.js';

@@ -5,6 +5,9 @@
 //
 // This file imports nothing, so the flag parsers and checks may load it directly.
 
+/** Where NRI listens when a runtime's configuration says nothing (containerd, CRI-O and iSulad agree). The one place it is written. */
+export const DEFAULT_SOCKET_PATH = '/var/run/nri/nri.sock';
+
 /** The longest path, in bytes, a unix socket can be bound to or connected at. */
 export const UNIX_SOCKET_PATH_MAX_BYTES = 107;
 

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../render/atomic-write.js';
+import { writeFileAtomic } from '../render/index.js';
 
 export const BUNDLE_MODE = 0o755;
 /** The oldest Node that runs the bundle as it is (module syntax detection on by default). */

@@ -52,7 +52,7 @@ export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PAT
   try {
     files = readdirSync(dir).sort(byBytes);
   } catch (err) {
-    throw pathErrorFrom(dir, err);
+    throw pathErrorFrom(dir, err, 'configuration directory');
   }
   const findings: Finding[] = [...directoryChainFindings(dir, 'config', checkOwner)];
   if (isMissing(pluginDir)) {

@@ -11,7 +11,9 @@ export class CheckPathError extends Error {
   readonly reason: 'missing' | 'unreadable' | 'not-a-directory' | 'not-a-file';
   /** The errno code behind it, when there is one (EACCES, ...). */
   readonly code: string | undefined;
-  constructor(path: string, reason: CheckPathError['reason'], detail?: string, options?: { cause?: unknown }) {
+  /** What the path was meant to be ("plugin directory", "runtime config"): the CLI names it. */
+  readonly role: string | undefined;
+  constructor(path: string, reason: CheckPathError['reason'], detail?: string, options?: { cause?: unknown; role?: string }) {
     const what = {
       missing: 'does not exist',
       unreadable: 'cannot be read',
@@ -23,6 +25,7 @@ export class CheckPathError extends Error {
     this.path = path;
     this.reason = reason;
     this.code = (options?.cause as NodeJS.ErrnoException | undefined)?.code;
+    this.role = options?.role;
   }
 }
 
@@ -40,11 +43,11 @@ export function isMissing(path: string): boolean {
   }
 }
 
-export function pathErrorFrom(path: string, err: unknown): CheckPathError {
+export function pathErrorFrom(path: string, err: unknown, role?: string): CheckPathError {
   const code = (err as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOENT') return new CheckPathError(path, 'missing', undefined, { cause: err });
-  if (code === 'ENOTDIR') return new CheckPathError(path, 'not-a-directory', undefined, { cause: err });
+  if (code === 'ENOENT') return new CheckPathError(path, 'missing', undefined, { cause: err, role });
+  if (code === 'ENOTDIR') return new CheckPathError(path, 'not-a-directory', undefined, { cause: err, role });
   // Root, as which the runtime runs, would get in: say that this run could not look.
   const detail = deniedToUs(code) ? `${code}: run nrictl as root to check it` : code ?? String(err);
-  return new CheckPathError(path, 'unreadable', detail, { cause: err });
+  return new CheckPathError(path, 'unreadable', detail, { cause: err, role });
 }

@@ -65,7 +65,7 @@ export function readPluginDir(dir: string): string[] {
   try {
     return readdirSync(dir).sort(byBytes);
   } catch (err) {
-    throw pathErrorFrom(dir, err);
+    throw pathErrorFrom(dir, err, 'plugin directory');
   }
 }
 

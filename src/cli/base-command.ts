@@ -1,13 +1,16 @@
 import { Command, Flags, Interfaces } from '@oclif/core';
 import chalk from 'chalk';
-import { UserError } from './errors.js';
+import { describeError, isClosedOutput } from './error-table.js';
 import { ExitCode } from './exit-codes.js';
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
 
+/** The signals that end a command the way Ctrl-C does (a closed terminal sends SIGHUP). */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /**
- * What every nrictl command shares: --debug, --no-color, colour policy, and the
- * mapping of errors to one line on stderr and a documented exit code.
+ * What every nrictl command shares: --debug, --no-color, colour policy, and printing an
+ * error as one line on stderr with the exit code src/cli/error-table.ts gives it.
  */
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override baseFlags = {
@@ -25,8 +28,20 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   protected flags!: BaseFlags<T>;
 
+  /**
+   * Whether a closed stdout ends the command at once, quietly with 0. A command that
+   * handles it itself (logs, which prints its summary first) turns this off.
+   */
+  protected exitWhenStdoutCloses = true;
+
   public override async init(): Promise<void> {
     await super.init();
+    // A reader that goes away (`nrictl sync dump -o json | head -c 10`) is a normal end.
+    process.stdout.on('error', (err) => {
+      if (!this.exitWhenStdoutCloses) return;
+      if (isClosedOutput(err)) process.exit(ExitCode.OK);
+      throw err;
+    });
     const { flags } = await this.parse({
       flags: this.ctor.flags,
       baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
@@ -37,12 +52,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     applyColourPolicy(this.flags.color);
   }
 
-  protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
+  protected override async catch(err: Error & { oclif?: { exit?: number } }): Promise<unknown> {
     const debug = Boolean(this.flags?.debug) || process.argv.includes('--debug');
-    if (err instanceof UserError) {
-      this.printError(err.message, debug ? err : undefined);
-      this.exit(err.exitCode);
-    }
     // oclif's own parse errors (unknown flag, missing arg) and this.exit() calls.
     if (err.oclif?.exit !== undefined) {
       if (err.oclif.exit !== 0 && err.message && !err.message.startsWith('EEXIT')) {
@@ -51,21 +62,25 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       }
       throw err;
     }
-    this.printError(`internal error: ${err.message} (run again with --debug and report it)`, debug ? err : undefined);
-    this.exit(ExitCode.INTERNAL);
+    const { exitCode, message } = describeError(err);
+    if (message !== undefined) this.printError(message, debug ? err : undefined);
+    this.exit(exitCode);
   }
 
   /**
-   * The NRI socket is as powerful as root: say so when someone besides its owner can
-   * connect to it or replace it (the rule of src/checks/socket.ts, which doctor uses too).
-   * Not for the embedded simulator's socket. A missing socket is left to the connection's
-   * own error.
+   * An AbortSignal that fires on Ctrl-C, SIGTERM or SIGHUP: the command then stops what
+   * it waits for and ends through its normal path (a summary, "cancelled: nothing was
+   * sent"), instead of dying mid-way.
    */
-  protected async warnIfSocketExposed(socketPath: string): Promise<void> {
-    const { socketExposureFindings } = await import('../checks/socket.js');
-    for (const f of socketExposureFindings(socketPath)) {
-      process.stderr.write(`${chalk.yellow('Warning:')} ${f.path}: ${f.message}; fix: ${f.fix}\n`);
-    }
+  protected stopSignal(): AbortSignal {
+    const ac = new AbortController();
+    for (const s of STOP_SIGNALS) process.once(s, () => ac.abort(s));
+    return ac.signal;
+  }
+
+  /** One "Warning: ..." line on stderr. */
+  protected warning(text: string): void {
+    process.stderr.write(`${chalk.yellow('Warning:')} ${text}\n`);
   }
 
   private printError(message: string, withStack?: Error): void {

@@ -1,12 +1,13 @@
 /**
- * Exit codes of every nrictl command. The README documents this table; keep both in step.
+ * Exit codes of every nrictl command. The README documents this table (npm run gen:readme);
+ * src/cli/error-table.ts maps library errors onto it.
  */
 export const ExitCode = {
   /** Success; for validate/lint/doctor: no findings at error level. */
   OK: 0,
-  /** validate/lint/doctor found errors; other commands: the operation failed. */
+  /** validate/lint/doctor found errors; other commands: the operation failed, or was cancelled (Ctrl-C, a declined question) before anything was sent. */
   FAILED: 1,
-  /** Bad usage or bad input: unknown flag, malformed value, unknown container. Nothing was sent. */
+  /** Bad usage or bad input: unknown flag, malformed value, unknown container, a plugin name the runtime would refuse, update/evict without a terminal and without --yes. Nothing was sent. */
   USAGE: 2,
   /** validate/lint/doctor with --strict: warnings but no errors. */
   WARNINGS: 3,
@@ -14,7 +15,7 @@ export const ExitCode = {
   CONNECT: 4,
   /** The runtime rejected the registration or it did not complete in time. */
   REGISTRATION: 5,
-  /** The runtime went away or spoke garbage after registration. */
+  /** The runtime went away, stopped answering within --timeout after registering nrictl, or sent a frame nrictl rejected. */
   RUNTIME_GONE: 6,
   /** The runtime answered but refused the request (for example a failed container update). */
   REFUSED: 7,

@@ -1,5 +1,7 @@
+// Flags more than one command shares, defined once.
 import { Flags } from '@oclif/core';
-import { DEFAULT_SOCKET_PATH } from '../checks/defaults.js';
+import { DEFAULT_SOCKET_PATH } from '../api/socket-path.js';
+import { parseDuration } from '../units/index.js';
 
 export const socketFlag = Flags.string({
   char: 's',
@@ -11,7 +13,7 @@ export const socketFlag = Flags.string({
 
 export const pluginNameFlag = (defaultName: string) =>
   Flags.string({
-    description: 'Name this transient plugin registers with (the runtime logs it).',
+    description: 'Name this transient plugin registers with (the runtime logs it): letters, digits and _ . + - only.',
     default: defaultName,
     helpValue: 'NAME',
   });
@@ -30,3 +32,56 @@ export const outputFlag = <T extends string>(choices: readonly T[], defaultValue
     options: choices,
     default: defaultValue,
   })();
+
+export const timeoutFlag = Flags.string({
+  description: 'How long to wait for the runtime: for the registration and for each answer, such as 5s or 500ms (default: the runtime\'s own request timeout, else 2s; the registration its own bound, else 5s).',
+  helpValue: 'DURATION',
+});
+
+/** --timeout as milliseconds; undefined when not given. Throws DurationError (exit 2). */
+export function timeoutMs(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : parseDuration(text, '--timeout');
+}
+
+export const simFlag = Flags.string({
+  description: 'Start an in-process simulated runtime with this scenario and connect to it instead of --socket (try: examples/demo.yaml).',
+  helpValue: 'SCENARIO',
+});
+
+/** --namespace/--pod/--container/--label, shared by logs and sync dump. */
+export const filterFlags = {
+  namespace: Flags.string({ char: 'n', description: 'Only pods in this namespace (a glob: * and ? match; else exact).', helpValue: 'NS' }),
+  pod: Flags.string({ description: 'Only this pod name (a glob: * and ? match; else exact).', helpValue: 'NAME' }),
+  container: Flags.string({ description: 'Only this container name (a glob: * and ? match; else exact).', helpValue: 'NAME' }),
+  label: Flags.string({
+    char: 'l',
+    description: 'Only objects with this label on the pod or the container (exact key=value; repeat to require several).',
+    multiple: true,
+    helpValue: 'KEY=VALUE',
+  }),
+};
+
+/** --yes and --dry-run, shared by update and evict. */
+export const confirmFlags = {
+  yes: Flags.boolean({ char: 'y', description: 'Send without asking. Required when there is no terminal to ask on (stdin or stdout not a terminal, or CI set).' }),
+  'dry-run': Flags.boolean({ description: 'Connect, show what would change and the request, and send nothing.' }),
+};
+
+/** The flags every connecting command has. */
+export interface ConnectFlags {
+  socket: string;
+  sim?: string | undefined;
+  'plugin-name': string;
+  'plugin-index': string;
+  timeout?: string | undefined;
+}
+
+/** The session options those flags give (src/session's SessionOptions, minus the hooks). */
+export function connectOptions(flags: ConnectFlags): { target: { socketPath: string; sim: string | undefined }; name: string; index: string; timeoutMs: number | undefined } {
+  return {
+    target: { socketPath: flags.socket, sim: flags.sim },
+    name: flags['plugin-name'],
+    index: flags['plugin-index'],
+    timeoutMs: timeoutMs(flags.timeout),
+  };
+}

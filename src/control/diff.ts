@@ -1,9 +1,8 @@
 // The preview of an update, current -> new for each field it sets, and the check that a
 // later Synchronize shows the new values. Both walk the same field list.
 import type { nri } from '../api/index.js';
-import { describeCpuset } from '../render/cpuset.js';
-import { optionalValue } from '../render/nri-view.js';
-import { formatBytes } from '../render/quantity.js';
+import { optionalValue } from '../render/index.js';
+import { describeCpuset, formatBytes } from '../units/index.js';
 
 type Resources = nri.ILinuxResources | null | undefined;
 

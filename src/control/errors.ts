@@ -31,3 +31,26 @@ export class ContainerLookupError extends Error {
     super(message);
   }
 }
+
+export type ControlErrorCode =
+  /** No container named and no terminal to pick one on. */
+  | 'no-container'
+  /** Something needs confirmation and there is no terminal to ask on (and no --yes). */
+  | 'needs-yes'
+  /** The operator said no, or cancelled a prompt (Ctrl-C): nothing was sent. */
+  | 'not-confirmed'
+  | 'cancelled'
+  /** The runtime reported the update or eviction as failed. */
+  | 'refused';
+
+/** How the update/evict flow ended when it did not send, or the runtime refused. */
+export class ControlError extends Error {
+  override readonly name = 'ControlError';
+  constructor(
+    readonly code: ControlErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

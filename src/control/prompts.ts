@@ -1,9 +1,7 @@
 // The interactive parts: picking a container and confirming. Only used on a terminal.
 import { confirm, select } from '@inquirer/prompts';
 import type { nri } from '../api/index.js';
-import { shortId } from '../render/colour.js';
-import { containerStateName, summariseResources } from '../render/nri-view.js';
-import { alignColumns } from '../render/columns.js';
+import { alignColumns, containerStateName, shortId, summariseResources } from '../render/index.js';
 import { listContainers, type ResolvedContainer } from './resolve.js';
 
 /** Both ends are a terminal and no CI system says otherwise: prompting is possible. */

@@ -3,9 +3,8 @@
 // buildLinuxResources then needs the container's current resources only for
 // --cpu-limit, whose quota depends on the period in force.
 import { optionalInt64, optionalString, optionalUInt64, type nri } from '../api/index.js';
-import { canonicalCpuset, CpusetError, parseCpuset } from '../render/cpuset.js';
-import { optionalValue } from '../render/nri-view.js';
-import { parseQuantity, QuantityError } from '../render/quantity.js';
+import { canonicalCpuset, CpusetError, parseCpuset, parseQuantity, QuantityError } from '../units/index.js';
+import { optionalValue } from '../render/index.js';
 import { ControlInputError } from './errors.js';
 
 /** The flag values as typed (all text), keyed by flag name without dashes. */
@@ -247,3 +246,19 @@ export function describeCpuLimit(c: ResourceChange): string | undefined {
   return c.cpuLimit === undefined ? undefined : `${c.cpuLimit} CPU${c.cpuLimit === 1 ? '' : 's'}`;
 }
 
+
+// Below this a byte count given without a unit is almost surely a forgotten "Mi":
+// no container runs in less than a mebibyte.
+const SUSPICIOUS_BYTES = 1 << 20;
+
+/** Values that parse but are almost surely a mistake: "--memory 100" is 100 bytes. */
+export function unitWarnings(v: ResourceFlagValues): string[] {
+  const out: string[] = [];
+  for (const flag of ['memory', 'memory-reservation', 'memory-swap'] as const) {
+    const text = v[flag]?.trim();
+    if (text === undefined || !/^\d+$/.test(text)) continue;
+    const n = Number(text);
+    if (n > 0 && n < SUSPICIOUS_BYTES) out.push(`--${flag} ${text} means ${text} bytes, which is almost surely a missing unit: did you mean ${text}Mi or ${text}Gi?`);
+  }
+  return out;
+}

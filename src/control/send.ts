@@ -3,14 +3,13 @@
 // UpdateContainers request, then look again on a new connection. The commands supply
 // the request and their words; this module writes only through the callbacks given.
 import type { nri } from '../api/index.js';
-import { UserError, usageError } from '../cli/errors.js';
-import { ExitCode } from '../cli/exit-codes.js';
-import { containerStateName } from '../render/nri-view.js';
+import { containerStateName } from '../render/index.js';
+import { ControlError } from './errors.js';
 import { canPrompt, confirmSend } from './prompts.js';
 import { requestData } from './request.js';
 import { containerLabel } from './resolve.js';
-import { openTarget, type Target, type TargetOptions } from './target.js';
-import { toControlUserError } from './user-errors.js';
+import { asCancelled, openTarget, type Target, type TargetOptions } from './target.js';
+import type { Reconnect } from './verify.js';
 
 /** What a command sends to the container it was given, and how it asks and reports. */
 export interface ContainerRequest<R> {
@@ -20,12 +19,12 @@ export interface ContainerRequest<R> {
   /** The error message when the runtime reports the request as failed (exit 7). */
   refusal: string;
   /** Once the runtime accepted the request: a second look, on a new connection. */
-  afterwards(connect: { socketPath: string; name: string; index: string }): Promise<R>;
+  afterwards(connect: Reconnect): Promise<R>;
 }
 
 export interface SendOptions<R> extends TargetOptions {
   dryRun: boolean;
-  /** --yes: no confirmation even on a terminal. */
+  /** --yes: send without asking. Without a terminal it is required. */
   yes: boolean;
   /** People's text (stderr when a data document owns stdout). */
   say(text: string): void;
@@ -42,6 +41,7 @@ export interface Sent<R> {
 }
 
 const NO_CONTAINER = 'no container given, and no terminal to pick one on: name it as an id, an id prefix, pod/container or namespace/pod/container';
+const NEEDS_YES = 'no terminal to confirm on (stdin or stdout is not a terminal, or CI is set): add --yes to send without asking, or --dry-run to only look';
 
 /** "Update shop/redis-0/redis (c2c3d4e5f6a7), running on containerd 2.0.0 (NRI v0.8)". */
 export function targetHeading(verb: string, t: Target): string {
@@ -52,19 +52,14 @@ export function targetHeading(verb: string, t: Target): string {
 
 /**
  * Runs the flow; resolves with what was sent and the second look, or undefined for a
- * dry run. Throws UserErrors: no container and no terminal 2, not confirmed 1, refused 7,
- * and whatever connecting threw as toControlUserError maps it.
+ * dry run. Refuses before connecting when it could neither pick nor confirm.
  */
 export async function sendToContainer<R>(opts: SendOptions<R>): Promise<Sent<R> | undefined> {
   const interactive = canPrompt();
-  if (opts.query === undefined && !interactive) throw usageError(NO_CONTAINER);
+  if (opts.query === undefined && !interactive) throw new ControlError('no-container', NO_CONTAINER);
+  if (!interactive && !opts.yes && !opts.dryRun) throw new ControlError('needs-yes', NEEDS_YES);
 
-  let t: Target;
-  try {
-    t = await openTarget(opts);
-  } catch (err) {
-    throw toControlUserError(err);
-  }
+  const t = await openTarget(opts);
   try {
     const { request, question, refusal, afterwards } = opts.prepare(t);
     if (opts.dryRun) {
@@ -72,17 +67,15 @@ export async function sendToContainer<R>(opts: SendOptions<R>): Promise<Sent<R> 
       opts.say('Dry run: nothing was sent.\n');
       return undefined;
     }
-    if (interactive && !opts.yes && !(await confirmSend(question))) {
-      throw new UserError('not confirmed: nothing was sent', ExitCode.FAILED);
-    }
+    if (!opts.yes && !(await confirmSend(question))) throw new ControlError('not-confirmed', 'not confirmed: nothing was sent');
     const failed = await t.session.send(request);
-    await t.session.close();
-    if (failed.length > 0) throw new UserError(refusal, ExitCode.REFUSED);
-    const after = await afterwards({ socketPath: t.socketPath, name: opts.name, index: opts.index });
+    await t.session.disconnect();
+    if (failed.length > 0) throw new ControlError('refused', refusal);
+    const after = await afterwards({ target: { socketPath: t.session.socketPath }, name: opts.name, index: opts.index, timeoutMs: opts.timeoutMs });
     return { target: t.target, request, after };
   } catch (err) {
-    throw toControlUserError(err);
+    throw asCancelled(err);
   } finally {
-    await t.close();
+    await t.session.close();
   }
 }

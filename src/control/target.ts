@@ -1,56 +1,45 @@
 // Connect and find the container an update or eviction is for: the named one, or the
 // one the operator picks on a terminal. The caller checks canPrompt() before
 // connecting, so that a missing argument without a terminal fails before anything.
-import { startSim, type EmbeddedSim } from '../observe/sim.js';
+import { Session, type SessionOptions } from '../session/index.js';
+import { ControlError } from './errors.js';
 import { pickContainer } from './prompts.js';
 import { resolveContainer, type ResolvedContainer } from './resolve.js';
-import { ControlSession } from './session.js';
 
-export interface TargetOptions {
+export interface TargetOptions extends SessionOptions {
   /** The <container> argument; undefined: pick interactively. */
   query: string | undefined;
-  socketPath: string;
-  /** --sim SCENARIO: an embedded simulator instead of the socket. */
-  simScenario?: string | undefined;
-  name: string;
-  index: string;
   pickMessage: string;
+  /** Called once connecting is over, before any prompt (a spinner stops here). */
+  onConnected?: (() => void) | undefined;
 }
 
 export interface Target {
-  session: ControlSession;
+  session: Session;
   target: ResolvedContainer;
-  /** The socket actually used (the embedded simulator's under --sim). */
-  socketPath: string;
-  sim: EmbeddedSim | undefined;
-  /** Closes the connection and stops the embedded simulator, if any. */
-  close(): Promise<void>;
 }
 
 export async function openTarget(opts: TargetOptions): Promise<Target> {
-  const sim = opts.simScenario ? await startSim(opts.simScenario) : undefined;
-  const socketPath = sim?.socketPath ?? opts.socketPath;
-  let session: ControlSession | undefined;
+  let session: Session;
   try {
-    session = await ControlSession.open({ socketPath, name: opts.name, index: opts.index });
+    session = await Session.open(opts);
+  } finally {
+    opts.onConnected?.();
+  }
+  try {
     const target =
       opts.query === undefined
         ? await pickContainer(session.pods, session.containers, opts.pickMessage)
         : resolveContainer(opts.query, session.pods, session.containers);
-    const s = session;
-    return {
-      session: s,
-      target,
-      socketPath,
-      sim,
-      close: async () => {
-        await s.close();
-        await sim?.stop();
-      },
-    };
+    return { session, target };
   } catch (err) {
-    await session?.close();
-    await sim?.stop();
-    throw err;
+    await session.close();
+    throw asCancelled(err);
   }
+}
+
+/** A prompt cancelled with Ctrl-C: the same end as a signal while connecting. */
+export function asCancelled(err: unknown): unknown {
+  if (err instanceof Error && err.name === 'ExitPromptError') return new ControlError('cancelled', 'cancelled: nothing was sent', { cause: err });
+  return err;
 }

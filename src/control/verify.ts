@@ -1,7 +1,7 @@
 // After an update: a new connection and a second Synchronize, to see whether the
 // runtime's own view of the container now shows the requested values.
 import type { nri } from '../api/index.js';
-import { fetchSyncState } from '../observe/sync-state.js';
+import { fetchState, type SessionOptions } from '../session/index.js';
 import { verifyResources, type Verification } from './diff.js';
 
 export type VerifyResult =
@@ -9,13 +9,12 @@ export type VerifyResult =
   | { kind: 'gone' }
   | { kind: 'unavailable'; error: Error };
 
-export async function verifyUpdate(
-  opts: { socketPath?: string | undefined; name: string; index: string },
-  containerId: string,
-  requested: nri.ILinuxResources,
-): Promise<VerifyResult> {
+/** How to reach the runtime again: the socket the first session used (the simulator's under --sim). */
+export type Reconnect = Pick<SessionOptions, 'target' | 'name' | 'index' | 'timeoutMs'>;
+
+export async function verifyUpdate(connect: Reconnect, containerId: string, requested: nri.ILinuxResources): Promise<VerifyResult> {
   try {
-    const state = await fetchSyncState(opts);
+    const state = await fetchState(connect);
     const ctr = state.containers.find((c) => c.id === containerId);
     if (!ctr) return { kind: 'gone' };
     return { kind: 'checked', ...verifyResources(requested, ctr.linux?.resources) };
@@ -25,12 +24,9 @@ export async function verifyUpdate(
 }
 
 /** After an eviction: is the container still listed, and in which state. */
-export async function containerStillListed(
-  opts: { socketPath?: string | undefined; name: string; index: string },
-  containerId: string,
-): Promise<nri.IContainer | undefined | Error> {
+export async function containerStillListed(connect: Reconnect, containerId: string): Promise<nri.IContainer | undefined | Error> {
   try {
-    const state = await fetchSyncState(opts);
+    const state = await fetchState(connect);
     return state.containers.find((c) => c.id === containerId);
   } catch (err) {
     return err as Error;

@@ -1,10 +1,9 @@
 // The handlers of `nrictl logs`: they run on the runtime's reply path, so each one only
 // notes what arrived (a counter, a map entry, a filter test) and hands a record to the
 // sink, which must not wait either (a BoundedOutputQueue). Rendering happens later.
-import { Event, type nri } from '../api/index.js';
-import type { PluginHandlers } from '../plugin/index.js';
-import { requestedResources } from '../render/nri-view.js';
-import { overlayResources } from '../runtime/resources.js';
+import { Event, decodeSyncEntry, overlayResources, synchronizeEntries, type nri } from '../api/index.js';
+import { requestedResources } from '../render/index.js';
+import type { PluginHandlers } from '../session/index.js';
 import type { ObjectFilter } from './filters.js';
 
 export interface LoggedEvent {
@@ -26,6 +25,9 @@ export interface LoggedEvent {
   validation?: nri.IValidateContainerAdjustmentRequest;
 }
 
+/** Containers of the Synchronize state decoded per turn of the event loop. */
+const SYNC_BATCH = 500;
+
 export interface EventLogCounts {
   /** Every event the runtime delivered. */
   seen: number;
@@ -43,6 +45,10 @@ export class EventLog {
   readonly counts: EventLogCounts = { seen: 0, filtered: 0 };
   private readonly resources = new Map<string, nri.ILinuxResources | null | undefined>();
   private readonly podOf = new Map<string, string>();
+  /** Synchronize's containers are still being decoded. */
+  private syncPending = false;
+  /** Containers removed while Synchronize's were decoded: not to be brought back. */
+  private readonly goneDuringSync = new Set<string>();
 
   constructor(
     private readonly filter: ObjectFilter,
@@ -56,10 +62,9 @@ export class EventLog {
 
   handlers(): PluginHandlers {
     return {
-      synchronize: (_pods, containers) => {
-        for (const c of containers) this.track(c);
-        return [];
-      },
+      // Answered unread: a node's state can be tens of MiB, and the runtime waits for
+      // the answer within its request timeout. Decoded afterwards, a slice per turn.
+      synchronizeRaw: (payloads) => this.learnState(payloads),
       runPodSandbox: (pod) => this.pod(Event.RUN_POD_SANDBOX, pod),
       updatePodSandbox: (pod, overhead, resources) =>
         this.pod(Event.UPDATE_POD_SANDBOX, pod, { resources, overhead, previous: pod.linux?.resources ?? null }),
@@ -102,6 +107,32 @@ export class EventLog {
     };
   }
 
+  /**
+   * Takes the containers' resources from the Synchronize payloads, SYNC_BATCH at a time
+   * with the event loop free in between, so events keep being answered meanwhile. What an
+   * event said in the meantime is newer and wins.
+   */
+  private learnState(payloads: Buffer[]): void {
+    const work = payloads.flatMap((payload) => synchronizeEntries(payload).filter((e) => e.kind === 'container').map((e) => ({ payload, e })));
+    this.syncPending = work.length > 0;
+    let next = 0;
+    const step = (): void => {
+      const end = Math.min(next + SYNC_BATCH, work.length);
+      for (; next < end; next++) {
+        const { payload, e } = work[next]!;
+        const ctr = decodeSyncEntry(payload, e) as nri.IContainer;
+        const id = ctr.id ?? '';
+        if (!this.resources.has(id) && !this.goneDuringSync.has(id)) this.track(ctr);
+      }
+      if (next < work.length) setImmediate(step);
+      else {
+        this.syncPending = false;
+        this.goneDuringSync.clear();
+      }
+    };
+    if (work.length > 0) setImmediate(step);
+  }
+
   /** Records the container's resources; returns what was recorded before. */
   private track(ctr: nri.IContainer): nri.ILinuxResources | null | undefined {
     const id = ctr.id ?? '';
@@ -112,6 +143,7 @@ export class EventLog {
   }
 
   private forget(id: string): void {
+    if (this.syncPending) this.goneDuringSync.add(id);
     this.resources.delete(id);
     this.podOf.delete(id);
   }

@@ -1,19 +1,17 @@
-// `nrictl logs` as a library: a transient plugin whose handlers only queue, and a
-// bounded queue that renders into the output when it can. The runtime's requests are
-// answered as soon as they are decoded, whatever the output does.
+// `nrictl logs` as a library: a watch session whose handlers only queue, and a bounded
+// queue that renders into the output when it can. The runtime's requests are answered
+// as soon as they are decoded, whatever the output does.
 import { EventEmitter } from 'node:events';
 import type { Writable } from 'node:stream';
-import { ALL_EVENTS_MASK, Event, eventBit } from '../api/events.js';
-import { Stub, type RuntimeInfo } from '../plugin/index.js';
-import { BoundedOutputQueue, defaultDropNotice } from '../render/bounded-queue.js';
-import { chalk } from '../render/colour.js';
+import { ALL_EVENTS_MASK, Event, eventBit } from '../api/index.js';
+import { BoundedOutputQueue, chalk, defaultDropNotice } from '../render/index.js';
+import { EventWatch, SessionError, type Backoff, type RuntimeInfo, type SessionOptions, type WatchNotice } from '../session/index.js';
 import { EventLog, type LoggedEvent } from './event-log.js';
 import type { ObjectFilter } from './filters.js';
 import { renderLoggedEvent, type LogFormat } from './render-event.js';
 
-import { DEFAULT_LOG_QUEUE_CAPACITY } from './defaults.js';
-
-export { DEFAULT_LOG_QUEUE_CAPACITY };
+/** Events `nrictl logs` holds while its output is behind (--buffer). */
+export const DEFAULT_LOG_QUEUE_CAPACITY = 1000;
 
 /**
  * What a logger subscribes to unless told otherwise: every event but
@@ -24,18 +22,16 @@ export { DEFAULT_LOG_QUEUE_CAPACITY };
 export const DEFAULT_LOG_EVENTS = ALL_EVENTS_MASK & ~eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT);
 const LOG_RENDER_BATCH = 8;
 
-export interface LogStreamOptions {
-  socketPath?: string | undefined;
-  name: string;
-  index: string;
+export interface LogStreamOptions extends Omit<SessionOptions, 'signal'> {
   /** Subscription mask; undefined: DEFAULT_LOG_EVENTS, clipped to what the runtime knows. */
   events?: number | undefined;
   filter: ObjectFilter;
   format: LogFormat;
   out: Writable;
   /** Events held while the output is behind; beyond that they are dropped and counted. */
-  capacity?: number;
-  registrationTimeoutMs?: number;
+  capacity?: number | undefined;
+  /** Register again after the runtime went away (--reconnect). */
+  reconnect?: Backoff | false | undefined;
 }
 
 export interface LogSummary {
@@ -48,19 +44,25 @@ export interface LogSummary {
   flushed: boolean;
 }
 
+/** How a run ended. */
+export type LogEnd =
+  | { kind: 'stopped' }
+  | { kind: 'script-done' }
+  | { kind: 'output-closed' }
+  | { kind: 'runtime-gone'; error: SessionError };
+
 /**
  * Events: 'dropped' (count) when drops are reported (in text, also written in place to
- * the output; for json/yaml only here, so the data stream stays parseable), 'close'
- * (err?: Error) when the runtime went away on its own, 'output-closed' (err) when the
- * output failed (EPIPE: its reader left).
+ * the output; for json/yaml only here, so the data stream stays parseable), 'notice'
+ * (WatchNotice: the runtime went away, a retry, back after a gap), 'registered' once the
+ * first registration is done.
  */
 export class LogStream extends EventEmitter {
-  readonly stub: Stub;
+  readonly watch: EventWatch;
   readonly log: EventLog;
   readonly queue: BoundedOutputQueue<LoggedEvent>;
-  private stopped = false;
 
-  constructor(opts: LogStreamOptions) {
+  constructor(private readonly opts: LogStreamOptions) {
     super();
     const format = opts.format;
     this.queue = new BoundedOutputQueue<LoggedEvent>(opts.out, {
@@ -75,35 +77,42 @@ export class LogStream extends EventEmitter {
     this.log = new EventLog(opts.filter, (e) => {
       this.queue.push(e);
     });
-    this.stub = new Stub(this.log.handlers(), {
-      name: opts.name,
-      index: opts.index,
-      ...(opts.socketPath !== undefined ? { socketPath: opts.socketPath } : {}),
-      events: opts.events ?? DEFAULT_LOG_EVENTS,
-      ...(opts.registrationTimeoutMs !== undefined ? { registrationTimeoutMs: opts.registrationTimeoutMs } : {}),
-    });
-    // A reader that went away (`nrictl logs | head`): nothing more can be shown, so the
-    // command should end as a pipeline expects rather than go on dropping everything.
-    opts.out.once('error', (err: Error) => {
-      if (!this.stopped) this.emit('output-closed', err);
-    });
-    this.stub.on('close', (err?: Error) => {
-      if (!this.stopped) this.emit('close', err);
-    });
-  }
-
-  /** Registers; resolves once the runtime has synchronized us (rejects with a PluginError). */
-  start(): Promise<void> {
-    return this.stub.start();
+    this.watch = new EventWatch({ ...opts, events: opts.events ?? DEFAULT_LOG_EVENTS, handlers: this.log.handlers(), reconnect: opts.reconnect });
+    this.watch.on('notice', (n: WatchNotice) => this.emit('notice', n));
   }
 
   get runtime(): RuntimeInfo | undefined {
-    return this.stub.runtime;
+    return this.watch.runtime;
   }
 
   /** Events subscribed, as answered to Configure. */
   get events(): number {
-    return this.stub.events;
+    return this.watch.events;
+  }
+
+  /**
+   * Registers (rejects with a SessionError when that fails), then logs until the signal
+   * fires, the simulated script ends, the output's reader leaves, or the runtime goes
+   * away for good. Resolves with how it ended and the counts, everything flushed that
+   * could be (for at most flushTimeoutMs).
+   */
+  async run(signal: AbortSignal, flushTimeoutMs = 2000): Promise<{ end: LogEnd; summary: LogSummary }> {
+    const aborted = new Promise<LogEnd>((resolve) => {
+      if (signal.aborted) resolve({ kind: 'stopped' });
+      signal.addEventListener('abort', () => resolve({ kind: 'stopped' }), { once: true });
+    });
+    const started = await Promise.race([this.watch.start().then(() => undefined), aborted]);
+    if (started) return { end: started, summary: await this.finish(0) };
+    this.emit('registered');
+
+    const gone = new Promise<LogEnd>((resolve) => this.watch.once('end', (error?: SessionError) => error && resolve({ kind: 'runtime-gone', error })));
+    // A reader that went away (`nrictl logs | head`): nothing more can be shown, so the
+    // command ends as a pipeline expects rather than go on dropping everything.
+    const outputClosed = new Promise<LogEnd>((resolve) => this.opts.out.once('error', () => resolve({ kind: 'output-closed' })));
+    const sim = this.watch.sim;
+    const scriptDone = sim ? sim.runScript().then((): LogEnd => ({ kind: 'script-done' })) : new Promise<LogEnd>(() => {});
+    const end = await Promise.race([aborted, gone, outputClosed, scriptDone]);
+    return { end, summary: await this.finish(end.kind === 'output-closed' ? 0 : flushTimeoutMs) };
   }
 
   summary(): LogSummary {
@@ -116,16 +125,8 @@ export class LogStream extends EventEmitter {
    * Unregisters by closing the connection, then writes what is queued (for at most
    * flushTimeoutMs: a blocked output must not keep us forever) and the last drop notice.
    */
-  async stop(flushTimeoutMs = 2000): Promise<LogSummary> {
-    this.stopped = true;
-    await this.stub.stop().catch(() => {});
-    const r = await this.queue.end(flushTimeoutMs);
-    return { ...this.summary(), flushed: r.complete };
-  }
-
-  /** After the runtime left: flush what we have and report. */
-  async drain(flushTimeoutMs = 2000): Promise<LogSummary> {
-    this.stopped = true;
+  private async finish(flushTimeoutMs: number): Promise<LogSummary> {
+    await this.watch.stop();
     const r = await this.queue.end(flushTimeoutMs);
     return { ...this.summary(), flushed: r.complete };
   }

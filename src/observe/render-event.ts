@@ -1,7 +1,6 @@
 // Turning a logged event into output, in the queue's writer (never on the reply path).
 import { eventName } from '../api/index.js';
-import { formatEventLine } from '../render/event-line.js';
-import { jsonLine, yamlStreamItem } from '../render/format.js';
+import { formatEventLine, jsonLine, yamlStreamItem } from '../render/index.js';
 import type { LoggedEvent } from './event-log.js';
 
 export type LogFormat = 'text' | 'json' | 'yaml';

@@ -1,10 +1,10 @@
 // Reaching the runtime: dial its socket, or adopt the connection it handed us as an fd.
 import { stat } from 'node:fs/promises';
 import net from 'node:net';
-import { socketPathOverLimit } from '../api/socket-path.js';
+import { DEFAULT_SOCKET_PATH, socketPathOverLimit } from '../api/socket-path.js';
 import { pluginErrors, type Endpoint } from './errors.js';
 
-export const DEFAULT_SOCKET_PATH = '/var/run/nri/nri.sock';
+export { DEFAULT_SOCKET_PATH };
 export const PLUGIN_SOCKET_ENV = 'NRI_PLUGIN_SOCKET';
 export const PLUGIN_NAME_ENV = 'NRI_PLUGIN_NAME';
 export const PLUGIN_IDX_ENV = 'NRI_PLUGIN_IDX';

@@ -28,6 +28,13 @@ export interface PluginHandlers {
   configure?(req: nri.IConfigureRequest): Result<ConfigureResult | void>;
   /** Called once with the whole state, however many Synchronize messages carried it. */
   synchronize?(pods: nri.IPodSandbox[], containers: nri.IContainer[]): Result<nri.IContainerUpdate[] | void>;
+  /**
+   * Instead of synchronize: the encoded SynchronizeRequest messages as they arrived,
+   * handed on only after the runtime has its answer (no updates). For a plugin that
+   * must not keep the runtime waiting while it decodes a large node's state; see
+   * synchronizeEntries in src/api to decode it piece by piece.
+   */
+  synchronizeRaw?(payloads: Buffer[]): void;
 
   runPodSandbox?(pod: nri.IPodSandbox): Result<void>;
   updatePodSandbox?(pod: nri.IPodSandbox, overhead: nri.ILinuxResources | null | undefined, resources: nri.ILinuxResources | null | undefined): Result<void>;

@@ -2,7 +2,7 @@
 // answer. Every method the schema defines is served, so a runtime only ever gets
 // Unimplemented for a method newer than this schema (it then falls back to StateChange).
 import { Event, METHODS, PLUGIN_SERVICE, PluginMethod, nri } from '../api/index.js';
-import { Code, TtrpcError, type HandlerContext, type TtrpcServer } from '../ttrpc/index.js';
+import { Code, TtrpcError, type Handler, type HandlerContext, type TtrpcServer } from '../ttrpc/index.js';
 import type { PluginHandlers } from './handlers.js';
 
 type Answer = object | void | undefined;
@@ -10,9 +10,17 @@ type Answer = object | void | undefined;
 export type MethodImpl = (req: never, ctx: HandlerContext) => Promise<Answer> | Answer;
 export type PluginServiceImpl = { [M in PluginMethod]: MethodImpl };
 
-/** Registers every Plugin service method; `pluginName` ("10-logger") goes into error messages. */
-export function registerPluginService(server: TtrpcServer, impl: PluginServiceImpl, pluginName: string): void {
+/**
+ * Registers every Plugin service method; `pluginName` ("10-logger") goes into error
+ * messages. Methods in `raw` are served as given, on the undecoded payload.
+ */
+export function registerPluginService(server: TtrpcServer, impl: PluginServiceImpl, pluginName: string, raw: Partial<Record<PluginMethod, Handler>> = {}): void {
   for (const method of Object.values(PluginMethod)) {
+    const direct = raw[method];
+    if (direct) {
+      server.register(PLUGIN_SERVICE, method, direct);
+      continue;
+    }
     const types = METHODS.get(`${PLUGIN_SERVICE}/${method}`);
     if (!types) throw new Error(`schema has no ${PLUGIN_SERVICE}/${method}`);
     const run = impl[method] as (req: unknown, ctx: HandlerContext) => Promise<Answer> | Answer;

@@ -2,7 +2,7 @@
 // events until the runtime or stop() ends it.
 import { EventEmitter } from 'node:events';
 import type net from 'node:net';
-import { RUNTIME_SERVICE, RuntimeMethod, formatEventMask, nri, runtimeVintage } from '../api/index.js';
+import { PluginMethod, RUNTIME_SERVICE, RuntimeMethod, formatEventMask, nri, runtimeVintage, synchronizeMore } from '../api/index.js';
 import { Mux, MuxProtocolError, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../mux/index.js';
 import { Code, TtrpcClient, TtrpcClosedError, TtrpcError, TtrpcProtocolError, TtrpcServer, type ServerConnection } from '../ttrpc/index.js';
 import { connectTo, endpointOf, resolveTarget } from './connect.js';
@@ -76,6 +76,7 @@ export class Stub extends EventEmitter {
   #startWaiter: { resolve(): void; reject(err: Error): void } | undefined;
   #syncPods: nri.IPodSandbox[] = [];
   #syncContainers: nri.IContainer[] = [];
+  #syncRaw: Buffer[] = [];
   #runtime: RuntimeInfo | undefined;
   #events = 0;
   #requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
@@ -193,6 +194,7 @@ export class Stub extends EventEmitter {
         },
       },
       this.fullName,
+      this.#handlers.synchronizeRaw ? { [PluginMethod.Synchronize]: (payload: Buffer) => this.#synchronizeRaw(payload) } : {},
     );
     // Open the Plugin service side first: the runtime may send Configure before our
     // RegisterPlugin answer reaches us.
@@ -268,6 +270,22 @@ export class Stub extends EventEmitter {
       this.#failStart(e, true);
       throw new TtrpcError(Code.Unknown, e.message);
     }
+    this.#settleSynchronized();
+    return { update, more: false };
+  }
+
+  /** Synchronize for handlers.synchronizeRaw: answered unread, handed on after the answer. */
+  #synchronizeRaw(payload: Buffer): Uint8Array {
+    // A copy: the payload may share memory with the reader's buffer.
+    this.#syncRaw.push(Buffer.from(payload));
+    if (synchronizeMore(payload)) return nri.SynchronizeResponse.encode({ more: true }).finish();
+    const parts = this.#syncRaw;
+    this.#syncRaw = [];
+    this.#settleSynchronized(() => this.#handlers.synchronizeRaw?.(parts));
+    return nri.SynchronizeResponse.encode({ more: false }).finish();
+  }
+
+  #settleSynchronized(then?: () => void): void {
     this.#synchronized = true;
     // Settle after the answer is on its way, so "live" means the runtime has it.
     setImmediate(() => {
@@ -277,8 +295,8 @@ export class Stub extends EventEmitter {
       const w = this.#startWaiter;
       this.#startWaiter = undefined;
       w?.resolve();
+      then?.();
     });
-    return { update, more: false };
   }
 
   /** The first registration step not yet done. */

@@ -10,8 +10,6 @@ export {
 export { renderStateTable, stateTableRows, stateTableHead, renderCompactTable, type StateTableOptions } from './state-table.js';
 export { formatEventLine, formatClock, eventDisplayName, describeResources, describeResourceChange, type EventRecord, type EventName } from './event-line.js';
 export { containerStateName, optionalValue, podDisplayName, summariseResources, type Pod, type Container, type Resources, type ResourceSummary } from './nri-view.js';
-export { formatBytes, parseQuantity, QuantityError } from './quantity.js';
-export { parseCpuset, formatCpuset, canonicalCpuset, describeCpuset, CpusetError, CPUSET_MAX } from './cpuset.js';
 export { writeFileAtomic, AtomicWriteError, type AtomicContent } from './atomic-write.js';
 export { BoundedOutputQueue, defaultDropNotice, type BoundedQueueOptions } from './bounded-queue.js';
 export { makeTerminalWritesAsync } from './terminal-output.js';
@@ -20,3 +18,5 @@ export { outputFilePath, OutputFileError } from './output-file.js';
 export { renderFindings, type FindingRow, type FindingsLayoutOptions } from './findings-layout.js';
 export { outputColumns } from './output-width.js';
 export { alignColumns } from './columns.js';
+export { spinner, inCI } from './spinner.js';
+export { nonBlockingStdout } from './output-sink.js';

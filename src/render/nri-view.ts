@@ -1,5 +1,5 @@
 import type { nri } from '../api/index.js';
-import { formatBytes } from './quantity.js';
+import { formatBytes } from '../units/index.js';
 
 // Reading NRI objects for display. Render works on both decoded messages (enums
 // as numbers, unset optionals absent) and plain objects converted with enum

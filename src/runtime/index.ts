@@ -18,3 +18,4 @@ export { applyAdjustment, applyUpdates, type UpdateOutcome } from './apply.js';
 export { ConflictError, DiscoveryError, MergeError, ScenarioError, StateError } from './errors.js';
 export { runtimeVintage, RUNTIME_PRESETS, NEWEST_NRI_VERSION, VintageError, type RuntimeVintage } from './vintage.js';
 export { ValidationRejectedError, ValidatorFailedError } from './validation.js';
+export { simEventData } from './sim-event-data.js';

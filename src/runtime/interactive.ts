@@ -1,7 +1,7 @@
 // Line-based control of a running simulator: one command per line, so one terminal can
 // drive events while another runs `nrictl logs`. Parsing is pure; execution returns text.
 import { nri } from '../api/index.js';
-import { jsonDocument, toPlain } from '../render/format.js';
+import { jsonDocument, toPlain } from '../render/index.js';
 import type { Runtime } from './runtime.js';
 
 export const INTERACTIVE_HELP = `commands:

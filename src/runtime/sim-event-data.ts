@@ -3,7 +3,7 @@
 // milliseconds, and the NRI messages an event carries in the protobuf JSON mapping
 // (enum names, int64 as strings) through render's toPlain.
 import { nri } from '../api/index.js';
-import { toPlain } from '../render/format.js';
+import { toPlain } from '../render/index.js';
 import type { SimEvent } from './events.js';
 
 export function simEventData(e: SimEvent): Record<string, unknown> {

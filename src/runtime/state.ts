@@ -2,7 +2,7 @@
 // them. Lifecycle steps mutate it; Synchronize and dumps read snapshots of it.
 import { nri } from '../api/index.js';
 import { StateError } from './errors.js';
-import { overlayResources } from './resources.js';
+import { overlayResources } from '../api/index.js';
 
 export type PodSandbox = nri.IPodSandbox;
 export type Container = nri.IContainer;

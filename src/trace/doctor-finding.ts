@@ -1,7 +1,7 @@
 // `doctor --trace`: a short trace, summed up as findings: each plugin's p99 against the
 // request timeout, a warning past half of it, and a note when nothing happened to measure.
 import { Writable } from 'node:stream';
-import { finding, type Finding } from '../checks/finding.js';
+import { finding, type Finding } from '../checks/index.js';
 import { runTrace, type SimulatedRuntime } from './run.js';
 import type { TraceSummary } from './stats.js';
 

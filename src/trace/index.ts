@@ -11,5 +11,4 @@ export { TraceMetrics, LATENCY_BUCKETS } from './metrics.js';
 export { serveMetrics, parseMetricsAddress, MetricsAddressError, type MetricsServer } from './metrics-server.js';
 export { readNodeFacts, mergeInstalled, type NodeFacts } from './installed.js';
 export { runTrace, installedPlugins, type TraceRunOptions, type TraceResult, type TraceLive, type TraceEndReason, type SimulatedRuntime } from './run.js';
-export { toTraceUserError } from './user-errors.js';
 export { tracePluginLatency, latencyFindings, DOCTOR_TRACE_MS, type DoctorTraceOptions } from './doctor-finding.js';

@@ -1,8 +1,7 @@
 // Where the installed plugins are, and the request timeout, as far as the node says:
 // the plugin directory as `validate` reads it and the runtime's configuration as
 // `doctor` finds it (src/checks). External plugins are not in any file: --index names them.
-import { diagnoseNode } from '../checks/doctor.js';
-import { listDiscoverable } from '../checks/plugin-dir.js';
+import { diagnoseNode, listDiscoverable } from '../checks/index.js';
 import type { InstalledPlugin } from './placement.js';
 
 export interface NodeFacts {

@@ -1,5 +1,5 @@
 // trace's output: one block (text) or one JSON object per traced event, and the summary.
-import { chalk } from '../render/colour.js';
+import { chalk } from '../render/index.js';
 import type { TraceSummary } from './stats.js';
 import type { TraceRecord } from './tracer.js';
 import { formatChange } from './view.js';

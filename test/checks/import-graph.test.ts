@@ -41,30 +41,4 @@ describe('what the offline checks load', () => {
       expect([...graph].filter((f) => f === 'yaml' || f === 'smol-toml')).toEqual([]);
     }
   });
-
-  it('validate, lint and doctor load no library layer before run()', () => {
-    for (const cmd of ['validate', 'lint', 'doctor']) {
-      const graph = [...staticGraph(join(root, `commands/${cmd}.ts`))];
-      const heavy = graph.filter((f) => /\/src\/(api|plugin|runtime|observe|ttrpc|mux)\//.test(f) || ['yaml', 'smol-toml', 'protobufjs', 'cli-table3'].includes(f) || f.endsWith('/src/checks/index.ts'));
-      expect({ cmd, heavy }).toEqual({ cmd, heavy: [] });
-    }
-  });
-
-  it('logs, sync dump, sim, update and evict load only flag definitions and light helpers before run()', () => {
-    // Files of the heavy layers that import nothing heavy themselves, kept static on purpose.
-    const light = ['src/observe/cli-flags.ts', 'src/observe/defaults.ts', 'src/observe/sim.ts', 'src/runtime/presets.ts', 'src/api/socket-path.ts'].map((f) => join(root, f));
-    for (const cmd of ['logs', 'sync/dump', 'sim', 'update', 'evict']) {
-      const graph = [...staticGraph(join(root, `commands/${cmd}.ts`))];
-      const heavy = graph.filter(
-        (f) =>
-          (/\/src\/(api|plugin|runtime|observe|ttrpc|mux|control)\//.test(f) && !light.includes(f) && !f.endsWith('/src/control/cli-flags.ts')) ||
-          ['yaml', 'smol-toml', 'cli-table3', '@inquirer/prompts'].includes(f) ||
-          f.startsWith('protobufjs') ||
-          /\/src\/[a-z]+\/index\.ts$/.test(f) ||
-          /\/src\/render\/(format|state-table|nri-view|event-line)\.ts$/.test(f),
-      );
-      expect({ cmd, heavy }).toEqual({ cmd, heavy: [] });
-      expect(graph.length).toBeGreaterThan(3); // the walk did follow the command's imports
-    }
-  });
 });

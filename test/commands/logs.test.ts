@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { nri } from '../../src/api/index.js';
 import type { SimEvent } from '../../src/runtime/events.js';
+import { RuntimePeer } from '../plugin/peer.js';
 import { demoState, runCli, startCli, startRuntime, tempDir, type CliRun, type SimHandle } from './nri-cli.js';
 
 // The default subscription leaves ValidateContainerAdjustment out (see DEFAULT_LOG_EVENTS).
@@ -164,7 +165,7 @@ describe('nrictl logs against the simulator', () => {
     expect(r.code).toBe(6);
     const lines = run.stderr().trim().split('\n');
     expect(lines.at(-2)).toBe('nrictl logs: 1 event seen, 1 printed, 0 dropped');
-    expect(lines.at(-1)).toMatch(/^Error: runtime closed the connection \(.*nri\.sock\).*: the runtime went away or restarted; start nrictl logs again once it is back$/);
+    expect(lines.at(-1)).toMatch(/^Error: runtime closed the connection \(.*nri\.sock\).*: the runtime went away or restarted; --reconnect waits for it to come back$/);
     expect(run.stdout()).toMatch(/RunPodSandbox\s+shop\/web-6/);
   });
 
@@ -198,9 +199,24 @@ describe('nrictl logs errors', () => {
   });
 
   it('a runtime that rejects the registration: exit 5', async () => {
+    const peer = await RuntimePeer.listen({
+      register: () => {
+        throw new Error('no room for 99-nrictl-logs');
+      },
+    });
+    try {
+      const r = await runCli(['logs', '--socket', peer.socketPath]);
+      expect(r.code).toBe(5);
+      expect(r.stderr).toMatch(/registration of plugin 99-nrictl-logs rejected by the runtime .*no room for 99-nrictl-logs/);
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it('a --plugin-name the runtime would reject: exit 2 before connecting', async () => {
     const r = await runCli(['logs', '--socket', sim.socketPath, '--plugin-name', 'no/slash']);
-    expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(/registration of plugin 99-no\/slash rejected by the runtime .*invalid plugin name/);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('Error: --plugin-name "no/slash": invalid plugin name "no/slash": contains invalid character \'/\': use letters, digits and _ . + - only');
   });
 
   it('a runtime that never answers the registration: exit 5 after the timeout', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { generateScenario } from '../../src/runtime/generate.js';
 import { MODE_BOUND_UNAVAILABLE, modeBound } from '../support/mode-bound.js';
+import { RuntimePeer } from '../plugin/peer.js';
 import { BIN, cliEnv, demoState, runCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
 
 /** The built CLI run from another directory, where a relative output file would land. */
@@ -304,10 +305,26 @@ describe('nrictl sync dump errors', () => {
   });
 
   it('a runtime that rejects the registration: exit 5 with its reason', async () => {
+    const peer = await RuntimePeer.listen({
+      register: () => {
+        throw new Error('plugin 99-nrictl-dump is not welcome here');
+      },
+    });
+    chmodSync(peer.socketPath, 0o600);
+    try {
+      const r = await runCli(['sync', 'dump', '--socket', peer.socketPath]);
+      expect(r.code).toBe(5);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/registration of plugin 99-nrictl-dump rejected by the runtime at .*: plugin 99-nrictl-dump is not welcome here/);
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it('a --plugin-name the runtime would reject is a usage error before connecting', async () => {
     const r = await dump('--plugin-name', 'bad name');
-    expect(r.code).toBe(5);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/registration of plugin 99-bad name rejected by the runtime at .*: invalid plugin name "bad name": contains invalid character ' '/);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('Error: --plugin-name "bad name": invalid plugin name "bad name": contains invalid character \' \': use letters, digits and _ . + - only');
   });
 
   it('an invalid --plugin-index is a usage error, nothing is sent', async () => {

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import YAML from 'yaml';
-import { parseQuantity } from '../../src/render/quantity.js';
+import { parseQuantity } from '../../src/units/index.js';
 
 // No cluster at hand: the manifests are validated against a subset of the
 // Kubernetes schema that the tests load (k8s-subset.schema.json), then held to the

@@ -14,10 +14,40 @@ function logger(filter = new ObjectFilter()) {
   return { log, h: log.handlers(), got };
 }
 
+const syncPayload = (pods: nri.IPodSandbox[], containers: nri.IContainer[]): Buffer => Buffer.from(nri.SynchronizeRequest.encode({ pods, containers }).finish());
+/** Lets the batched decoding of a Synchronize state run to its end. */
+const decoded = async (): Promise<void> => {
+  for (let i = 0; i < 100; i++) await new Promise((r) => setImmediate(r));
+};
+const many = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => nri.Container.fromObject({ id: `c${from + i}`, podSandboxId: 'p1', name: `n${i}`, linux: { resources: { cpu: { shares: { value: 100 } } } } }));
+
 describe('EventLog', () => {
+  it('takes Synchronize undecoded and decodes it afterwards, a slice per turn of the event loop', async () => {
+    const { log, h } = logger();
+    h.synchronizeRaw!([syncPayload([pod], many(1200)), syncPayload([], many(300, 1200))]);
+    expect(log.tracked).toBe(0); // nothing decoded on the reply path
+    await new Promise((r) => setImmediate(r));
+    expect(log.tracked).toBe(500); // one slice
+    await decoded();
+    expect(log.tracked).toBe(1500);
+  });
+
+  it('what an event says while Synchronize is decoded wins over the older state', async () => {
+    const { log, h, got } = logger();
+    h.synchronizeRaw!([syncPayload([pod], [...many(1000, 10), ctr(256)])]);
+    await h.updateContainer!(pod, ctr(256), nri.LinuxResources.fromObject({ cpu: { shares: { value: 512 } } }));
+    await h.removeContainer!(pod, many(1, 10)[0]!);
+    await decoded();
+    await h.updateContainer!(pod, ctr(512), nri.LinuxResources.fromObject({ cpu: { shares: { value: 768 } } }));
+    expect(renderLoggedEvent(got.at(-1)!, 'text')).toContain('shares 512 -> 768');
+    expect(log.tracked).toBe(1000); // c10 removed during the decoding stays removed
+  });
+
   it('shows an update as old -> new from what Synchronize said', async () => {
     const { h, got } = logger();
-    await h.synchronize!([pod], [ctr(256)]);
+    h.synchronizeRaw!([syncPayload([pod], [ctr(256)])]);
+    await decoded();
     await h.updateContainer!(pod, ctr(256), nri.LinuxResources.fromObject({ cpu: { shares: { value: 512 }, cpus: '0-3' } }));
     expect(got).toHaveLength(1);
     expect(renderLoggedEvent(got[0]!, 'text')).toMatch(/UpdateContainer\s+shop\/web-1 nginx c1\s+cpus 0-1 -> 0-3, shares 256 -> 512\n$/);
@@ -37,7 +67,8 @@ describe('EventLog', () => {
       linuxResources: { memory: { limit: { value: 0 }, swap: { value: 0 } }, cpu: { shares: { value: 300 }, quota: { value: 0 }, period: { value: 0 }, cpus: '', mems: '' } },
     }).finish());
     const { h, got } = logger();
-    await h.synchronize!([pod], [current]);
+    h.synchronizeRaw!([syncPayload([pod], [current])]);
+    await decoded();
     await h.updateContainer!(wire.pod!, wire.container!, wire.linuxResources!);
     expect(renderLoggedEvent(got[0]!, 'text')).toMatch(/UpdateContainer\s+shop\/web-1 nginx c1\s+shares 256 -> 300\n$/);
     // The runtime then reports the old values with the new shares: nothing changed behind the request.

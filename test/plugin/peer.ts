@@ -14,6 +14,8 @@ export interface PeerBehaviour {
   register?(req: nri.RegisterPluginRequest): Promise<void> | void;
   /** What UpdateContainers answers as failed. */
   failed?(req: nri.UpdateContainersRequest): nri.IContainerUpdate[];
+  /** Awaited before UpdateContainers is answered: a never-settling promise stalls it. */
+  update?(req: nri.UpdateContainersRequest): Promise<void> | void;
 }
 
 export class PeerSession {
@@ -36,6 +38,7 @@ export class PeerSession {
     server.register(RUNTIME_SERVICE, 'UpdateContainers', async (payload) => {
       const req = nri.UpdateContainersRequest.decode(payload);
       this.updates.push(req);
+      await behaviour.update?.(req);
       return nri.UpdateContainersResponse.encode({ failed: behaviour.failed?.(req) ?? [] }).finish();
     });
     server.serve(this.mux.open(RUNTIME_SERVICE_CONN));

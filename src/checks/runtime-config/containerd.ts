@@ -1,6 +1,7 @@
 import { parse, TomlError } from 'smol-toml';
 import { parseGoDuration } from './duration.js';
 import { checkTable, Collector, isTable, markInvalid, summaryFinding, type KeySpec, type NriSettings, type RuntimeConfigReport, type SettingName } from './schema.js';
+import { DEFAULT_SOCKET_PATH } from '../defaults.js';
 
 export const CONTAINERD_NRI_PLUGIN = 'io.containerd.nri.v1.nri';
 
@@ -44,7 +45,7 @@ const STRAY_KEYS = ['disable_connections', 'plugin_config_path', 'plugin_registr
 export function lintContainerd(file: string, text: string): RuntimeConfigReport {
   const out = new Collector(file);
   const settings: NriSettings = {
-    runtime: 'containerd', enabled: undefined, socketPath: '/var/run/nri/nri.sock', pluginPath: '/opt/nri/plugins',
+    runtime: 'containerd', enabled: undefined, socketPath: DEFAULT_SOCKET_PATH, pluginPath: '/opt/nri/plugins',
     pluginConfigPath: '/etc/nri/conf.d', registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true, invalid: {},
   };
   let doc: Record<string, unknown>;

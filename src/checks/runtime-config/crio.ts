@@ -2,6 +2,7 @@ import { parse, TomlError } from 'smol-toml';
 import { timeoutFindings } from './containerd.js';
 import { parseGoDuration } from './duration.js';
 import { checkTable, Collector, isTable, markInvalid, summaryFinding, type KeySpec, type NriSettings, type RuntimeConfigReport, type SettingName } from './schema.js';
+import { DEFAULT_SOCKET_PATH } from '../defaults.js';
 
 const NRI_KEYS: Record<string, KeySpec> = {
   enable_nri: { type: 'bool' },
@@ -73,7 +74,7 @@ function parseLayer(file: string, text: string, out: Collector): CrioLayer | und
 
 function defaults(): NriSettings {
   return {
-    runtime: 'crio', enabled: undefined, socketPath: '/var/run/nri/nri.sock', pluginPath: '/opt/nri/plugins',
+    runtime: 'crio', enabled: undefined, socketPath: DEFAULT_SOCKET_PATH, pluginPath: '/opt/nri/plugins',
     pluginConfigPath: '/etc/nri/conf.d', registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true, invalid: {},
   };
 }

@@ -36,11 +36,11 @@ export function detectFormat(file: string, text: string): RuntimeKind | undefine
 
 function readConfig(file: string): string {
   try {
-    if (statSync(file).isDirectory()) throw new CheckPathError(file, 'not-a-file');
+    if (statSync(file).isDirectory()) throw new CheckPathError(file, 'not-a-file', undefined, { role: 'runtime config' });
     return readFileSync(file, 'utf8');
   } catch (err) {
     if (err instanceof CheckPathError) throw err;
-    throw pathErrorFrom(file, err);
+    throw pathErrorFrom(file, err, 'runtime config');
   }
 }
 
@@ -105,7 +105,7 @@ export function findRuntimeConfigs(root = '/'): string[] {
     for (const f of readdirSync(dropIns).filter((f) => f.endsWith('.conf')).sort()) found.push(join(dropIns, f));
   } catch (err) {
     // No drop-in directory is fine; one we may not list may hold the settings that count.
-    if (deniedToUs((err as NodeJS.ErrnoException).code)) throw pathErrorFrom(dropIns, err);
+    if (deniedToUs((err as NodeJS.ErrnoException).code)) throw pathErrorFrom(dropIns, err, 'runtime config');
   }
   for (const p of RUNTIME_CONFIG_LOCATIONS.isulad) if (present(at(p))) found.push(at(p));
   return found;

@@ -1,5 +1,6 @@
 import { Collector, markInvalid, summaryFinding, type KeySpec, type NriSettings, type RuntimeConfigReport, type SettingName } from './schema.js';
 import { nearestKey, typeName } from './keys.js';
+import { DEFAULT_SOCKET_PATH } from '../defaults.js';
 
 const NRI_KEYS: Record<string, KeySpec> = {
   'nri-support': { type: 'bool' },
@@ -40,7 +41,7 @@ const SETTING_OF: Record<string, SettingName> = {
 export function lintIsulad(file: string, text: string): RuntimeConfigReport {
   const out = new Collector(file);
   const settings: NriSettings = {
-    runtime: 'isulad', enabled: false, socketPath: '/var/run/nri/nri.sock', pluginPath: '/opt/nri/plugins',
+    runtime: 'isulad', enabled: false, socketPath: DEFAULT_SOCKET_PATH, pluginPath: '/opt/nri/plugins',
     pluginConfigPath: '/etc/nri/conf.d', registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true, invalid: {},
   };
   let doc: unknown;

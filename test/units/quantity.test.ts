@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { formatBytes, parseQuantity, QuantityError } from '../../src/render/quantity.js';
+import { formatBytes, parseQuantity, QuantityError } from '../../src/units/index.js';
 
 describe('formatBytes', () => {
   it('uses the largest binary unit, whole numbers when exact', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { canonicalCpuset, CpusetError, describeCpuset, formatCpuset, parseCpuset } from '../../src/render/cpuset.js';
+import { canonicalCpuset, CpusetError, describeCpuset, formatCpuset, parseCpuset } from '../../src/units/index.js';
 
 describe('parseCpuset', () => {
   it('expands ranges and single CPUs, sorted and distinct', () => {

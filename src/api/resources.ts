@@ -1,7 +1,7 @@
 // Field-wise overlay of LinuxResources: what a runtime does when it applies an
 // NRI adjustment or update to a container's cgroup settings. Fields the update
 // leaves unset keep their value.
-import type { nri } from '../api/index.js';
+import type { nri } from './schema.js';
 
 type Resources = nri.ILinuxResources;
 

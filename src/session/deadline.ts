@@ -1,0 +1,26 @@
+// Waiting on a promise until the caller's signal fires (Ctrl-C): the deadlines
+// themselves are the SDK's (registration, and each call's).
+
+export class Aborted extends Error {
+  override readonly name = 'Aborted';
+}
+
+/** The promise, or a rejection with Aborted once the signal fires. */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(new Aborted('cancelled'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new Aborted('cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

@@ -1,0 +1,41 @@
+// Where a session connects: the runtime's socket, or an embedded simulator started for
+// `--sim SCENARIO`. The simulator is loaded only when asked for, so a command talking
+// to a real runtime does not pay for it.
+import type { EmbeddedSimulator } from '../runtime/index.js';
+import { SessionError } from './errors.js';
+import { socketExposure } from './socket-exposure.js';
+
+export interface SessionTarget {
+  /** The runtime's NRI socket. */
+  socketPath: string;
+  /** --sim: a scenario file; the socket is then the simulator's own. */
+  sim?: string | undefined;
+}
+
+/** What the embedded simulator offers a caller: its script, its runtime (the plugins it runs), stop. */
+export type EmbeddedRuntime = Pick<EmbeddedSimulator, 'socketPath' | 'runScript' | 'runtime' | 'stop'>;
+
+export interface Endpoint {
+  socketPath: string;
+  /** How messages name it: the socket path, or "the embedded simulator (FILE)". */
+  label: string;
+  sim: EmbeddedRuntime | undefined;
+  /** Stops the simulator, if any. */
+  close(): Promise<void>;
+}
+
+export async function openEndpoint(target: SessionTarget, onWarning?: (text: string) => void): Promise<Endpoint> {
+  if (!target.sim) {
+    for (const w of socketExposure(target.socketPath)) onWarning?.(w);
+    return { socketPath: target.socketPath, label: target.socketPath, sim: undefined, close: async () => {} };
+  }
+  const { startEmbeddedSimulator, ScenarioError } = await import('../runtime/index.js');
+  let sim: Awaited<ReturnType<typeof startEmbeddedSimulator>>;
+  try {
+    sim = await startEmbeddedSimulator({ scenario: target.sim });
+  } catch (err) {
+    if (err instanceof ScenarioError) throw new SessionError('bad-scenario', err.message, { cause: err });
+    throw err;
+  }
+  return { socketPath: sim.socketPath, label: `the embedded simulator (${target.sim})`, sim, close: () => sim.stop() };
+}

@@ -1,0 +1,11 @@
+// A transient-plugin session against a runtime socket or the embedded simulator:
+// connect, register, take the state, call, close; with deadlines, reconnect and the
+// socket check. Every connecting command goes through here.
+export { SessionError, SIM_HINT, type SessionErrorCode } from './errors.js';
+export { checkIdentity } from './identity.js';
+export { openEndpoint, type Endpoint, type SessionTarget, type EmbeddedRuntime } from './endpoint.js';
+export { socketExposure } from './socket-exposure.js';
+export { Session, fetchState, type SessionOptions, type SessionState, type SessionPhase } from './session.js';
+export { probeRuntime, type ProbeOutcome } from './probe.js';
+export { EventWatch, DEFAULT_BACKOFF, type Backoff, type WatchOptions, type WatchNotice } from './watch.js';
+export type { RuntimeInfo, PluginHandlers } from '../plugin/index.js';

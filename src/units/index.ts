@@ -1,0 +1,6 @@
+// Units people type and read: byte quantities (512Mi), cpusets (0-3,8) and durations
+// (2s). Pure functions over strings and numbers; imports nothing, so that any layer
+// (and a command's flag parsing) can use it without loading anything else.
+export { formatBytes, parseQuantity, QuantityError } from './quantity.js';
+export { parseCpuset, formatCpuset, canonicalCpuset, describeCpuset, CpusetError, CPUSET_MAX } from './cpuset.js';
+export { parseDuration, formatDuration, DurationError } from './duration.js';
