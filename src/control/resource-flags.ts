@@ -75,7 +75,14 @@ function integer(flag: string, text: string, min: number, max: number, hint = ''
   return n;
 }
 
+/** docker's --cpus 1.5 is a quota; NRI's cpus is a set. Point whoever wrote a fraction at the quota. */
+const CPU_COUNT = /^\s*\d*\.\d+\s*$/;
+
 function cpuset(flag: string, text: string, what: string): string {
+  if (flag === '--cpus' && CPU_COUNT.test(text)) {
+    const n = text.trim();
+    throw new ControlInputError(flag, `--cpus ${n} is not a list of CPUs: --cpus says which CPUs (0-3,8), not how many; for ${n} CPUs' worth of time, as docker's --cpus means, use --cpu-limit ${n}`);
+  }
   try {
     if (parseCpuset(text).length === 0) throw new ControlInputError(flag, `${flag} is empty: give ${what} as a list such as 0-3,8`);
     return canonicalCpuset(text);

@@ -171,6 +171,7 @@ describe('nrictl update: bad input is refused before connecting', () => {
     [[REDIS], /nothing to update/],
     [[REDIS, '--cpus', '3-1'], /--cpus.*reversed/],
     [[REDIS, '--cpus', 'two'], /--cpus.*invalid cpuset/],
+    [[REDIS, '--cpus', '1.5'], /--cpus 1.5 is not a list of CPUs: .*use --cpu-limit 1.5$/m],
     [[REDIS, '--cpus', ''], /--cpus is empty/],
     [[REDIS, '--mems', '0,,1'], /--mems.*empty item/],
     [[REDIS, '--cpu-shares', '-5'], /--cpu-shares -5 is out of range/],

@@ -1,0 +1,44 @@
+import { closestName } from './suggest.js';
+
+/** The flag definitions a command accepts, as oclif holds them. */
+export type FlagDefinitions = Record<string, { char?: string; allowNo?: boolean; type?: string } | undefined>;
+
+/** Every spelling a command accepts for its long flags: --color and --no-color alike. */
+export function longFlagNames(flags: FlagDefinitions): string[] {
+  const names: string[] = [];
+  for (const [name, def] of Object.entries(flags)) {
+    names.push(name);
+    if (def?.type === 'boolean' && def.allowNo) names.push(`no-${name}`);
+  }
+  return names;
+}
+
+/**
+ * oclif's parse errors as one line that keeps the reason: oclif puts it on a second
+ * line ("Parsing --buffer \n\tExpected an integer greater than or equal to 1 ...") and
+ * ends with "See more help with --help". An unknown long flag gets the closest one
+ * the command has.
+ */
+export function oneLineParseError(err: Error & { flags?: unknown }, flags: FlagDefinitions): string {
+  const lines = err.message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && l !== 'See more help with --help');
+  const [first = err.message.trim(), ...rest] = lines;
+  const parsing = /^Parsing (--\S+)$/.exec(first);
+  let line = parsing ? `${parsing[1]}: ${rest.join('; ')}` : [first, ...rest].join(': ').replace(/:: /g, ': ');
+  if (/^The following errors? occurred:/.test(first) && rest.length > 0) line = rest.join('; ');
+  if (Array.isArray(err.flags)) {
+    const known = longFlagNames(flags);
+    const hints = err.flags
+      .filter((f): f is string => typeof f === 'string' && f.startsWith('--'))
+      .map((f) => {
+        const typed = f.slice(2).split('=')[0] ?? '';
+        const near = closestName(typed, known);
+        return near === undefined ? undefined : `--${near}`;
+      })
+      .filter((s): s is string => s !== undefined);
+    if (hints.length > 0) line += ` (did you mean ${[...new Set(hints)].join(', ')}?)`;
+  }
+  return line;
+}

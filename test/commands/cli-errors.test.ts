@@ -1,0 +1,44 @@
+// Usage errors from oclif's own parsing and command lookup, through the built CLI
+// (bin/run.js reads package.json's oclif section: help flags and the not-found hook).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli } from './nri-cli.js';
+
+beforeAll(() => assertBuilt('logs', 'update'));
+
+describe('usage errors are one line that keeps the reason', () => {
+  it('an integer flag below its minimum says why it was refused', async () => {
+    const r = await runCli(['logs', '--buffer', '0', '--socket', '/nonexistent/nri.sock']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('Error: --buffer: Expected an integer greater than or equal to 1 but received: 0\n');
+  });
+  it.each([
+    [['logs', '--sokcet', '/x'], 'Error: Nonexistent flag: --sokcet (did you mean --socket?)\n'],
+    [['update', 'c2c3', '--cpu', '1'], 'Error: Nonexistent flag: --cpu (did you mean --cpus?)\n'],
+    [['validate', '--no-colr'], 'Error: Nonexistent flag: --no-colr (did you mean --no-color?)\n'],
+  ])('nrictl %j suggests the closest flag', async (args, want) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(want);
+  });
+  it.each([
+    [['updat'], 'Error: unknown command "updat": did you mean update? Run nrictl --help for the list.\n'],
+    [['sync', 'dum'], 'Error: unknown command "sync dum": did you mean sync dump? Run nrictl --help for the list.\n'],
+    [['frobnicate'], 'Error: unknown command "frobnicate": run nrictl --help for the list.\n'],
+  ])('nrictl %j names the closest command, exits 2 and runs nothing', async (args, want) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(want);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('-h is --help, as in kubectl and crictl', () => {
+  it.each([[['-h']], [['logs', '-h']], [['sync', 'dump', '-h']], [['sync', '-h']]])('nrictl %j prints the help', async (args) => {
+    const long = await runCli([...args.slice(0, -1), '--help']);
+    const short = await runCli(args);
+    expect(short.code).toBe(0);
+    expect(short.stderr).toBe('');
+    expect(short.stdout).toMatch(/USAGE/);
+    expect(short.stdout).toBe(long.stdout);
+  });
+});
