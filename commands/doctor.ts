@@ -17,7 +17,7 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
     { description: 'Check this node', command: '<%= config.bin %> <%= command.id %>' },
     { description: 'Check with a given runtime config, fail on warnings too', command: '<%= config.bin %> <%= command.id %> --runtime-config /etc/containerd/config.toml --strict' },
     { description: 'Check a node image mounted at /mnt/node', command: '<%= config.bin %> <%= command.id %> --root /mnt/node -o json' },
-    { description: 'Try it without a runtime: connect to the embedded simulator', command: '<%= config.bin %> <%= command.id %> --sim examples/demo.yaml' },
+    { description: 'Try it without a runtime: connect to the embedded simulator', command: '<%= config.bin %> <%= command.id %> --sim demo' },
   ];
 
   static override flags = {

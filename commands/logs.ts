@@ -19,7 +19,7 @@ With --reconnect (the default when stdout is a terminal), nrictl says so when th
 Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one-line summary on stderr, and exits 0; so does a reader that goes away (nrictl logs | head).`;
 
   static override examples = [
-    { description: 'Try it without a runtime: watch the demo scenario on an embedded simulator', command: '<%= config.bin %> <%= command.id %> --sim examples/demo.yaml' },
+    { description: 'Try it without a runtime: watch the demo scenario on an embedded simulator', command: '<%= config.bin %> <%= command.id %> --sim demo' },
     { description: 'Watch every event on the default socket', command: '<%= config.bin %> <%= command.id %>' },
     { description: 'Only container creation and updates in namespace shop', command: '<%= config.bin %> <%= command.id %> --events create,update -n shop' },
     { description: 'One JSON object per event, for jq or a log pipeline, surviving runtime restarts', command: '<%= config.bin %> <%= command.id %> -o json --reconnect | jq .event' },

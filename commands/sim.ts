@@ -15,7 +15,7 @@ export default class Sim extends BaseCommand<typeof Sim> {
 The socket path is printed first: point a plugin or \`nrictl logs --socket\` at it. Pre-started plugins come from --plugin-path (NN-name executables, launched with the socket on fd 3). With --scenario the script's steps run (none, if the file has no steps), then the simulator exits unless --keep-running or --interactive; without --scenario it serves until stopped. Ctrl-C or SIGTERM stops it at any time, also while it waits for plugins or reads commands, and removes the socket.`;
 
   static override examples = [
-    { description: 'Simulate the sample scenario and watch', command: '<%= config.bin %> <%= command.id %> --scenario examples/demo.yaml --keep-running' },
+    { description: 'Simulate the sample scenario and watch', command: '<%= config.bin %> <%= command.id %> --scenario demo --keep-running' },
     { description: 'Launch pre-started plugins against 1000 generated pods', command: '<%= config.bin %> <%= command.id %> --plugin-path ./plugins --pods 1000 --containers-per-pod 5' },
     { description: 'Drive events by hand', command: '<%= config.bin %> <%= command.id %> --interactive' },
     { description: 'Machine-readable events', command: '<%= config.bin %> <%= command.id %> --scenario s.yaml -o json' },
@@ -29,7 +29,7 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     'plugin-config-path': Flags.string({ description: 'Drop-in configuration directory for pre-started plugins (NN-name.conf, else name.conf).', helpValue: 'DIR' }),
     'registration-timeout': Flags.string({ description: 'Time a plugin gets to register, as a Go duration.', default: '5s', helpValue: 'DURATION' }),
     'request-timeout': Flags.string({ description: 'Time a plugin gets to answer each request, as a Go duration.', default: '2s', helpValue: 'DURATION' }),
-    scenario: Flags.string({ description: 'Scenario file (YAML or JSON): pods, containers and an optional steps script.', helpValue: 'FILE', exclusive: ['pods'] }),
+    scenario: Flags.string({ description: 'Scenario file (YAML or JSON): pods, containers and an optional steps script; or demo, the built-in one (examples/demo.yaml).', helpValue: 'FILE', exclusive: ['pods'] }),
     pods: Flags.integer({ description: 'Generate this many pods instead of reading a scenario.', min: 0 }),
     'containers-per-pod': Flags.integer({ description: 'Containers per generated pod.', default: 2, min: 0 }),
     'nri-version': Flags.string({

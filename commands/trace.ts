@@ -21,7 +21,7 @@ The probes answer every request at once with no change, subscribe only to the tr
 At the end (--duration, Ctrl-C, or the end of the --sim script) the probes deregister and a summary follows: per plugin and event, count, p50/p99/max, share of the runtime's request timeout (from the runtime, the runtime config or --request-timeout), and a warning for any plugin whose p99 passes half of it. --metrics-addr serves the same figures to Prometheus.`;
 
   static override examples = [
-    { description: 'Try it without a runtime: trace the demo scenario\'s plugins on an embedded simulator', command: '<%= config.bin %> <%= command.id %> --sim examples/demo.yaml' },
+    { description: 'Try it without a runtime: trace the demo scenario\'s plugins on an embedded simulator', command: '<%= config.bin %> <%= command.id %> --sim demo' },
     { description: 'Trace container creation for a minute', command: '<%= config.bin %> <%= command.id %> --events create --duration 1m' },
     { description: 'External plugins at indexes 10 and 40, one JSON record per event and a summary record', command: '<%= config.bin %> <%= command.id %> --index 10,40 -o json' },
     { description: 'Serve Prometheus metrics while tracing', command: '<%= config.bin %> <%= command.id %> --metrics-addr 127.0.0.1:9464' },

@@ -59,7 +59,7 @@ A runtime that registers nrictl and then does not answer within --timeout ends t
     { description: 'Pin a container to CPUs 0-3 with 2Gi of memory', command: '<%= config.bin %> <%= command.id %> shop/redis-0/redis --cpus 0-3 --memory 2Gi' },
     { description: 'Give one and a half CPUs\' worth of time, by id prefix, without asking', command: '<%= config.bin %> <%= command.id %> c2c3 --cpu-limit 1.5 --yes' },
     { description: 'See the exact request without sending it', command: '<%= config.bin %> <%= command.id %> c2c3 --memory 1Gi --dry-run -o json' },
-    { description: 'Try it on the embedded simulator, picking the container', command: '<%= config.bin %> <%= command.id %> --sim examples/demo.yaml --cpus 0-1' },
+    { description: 'Try it on the embedded simulator, picking the container', command: '<%= config.bin %> <%= command.id %> --sim demo --cpus 0-1' },
   ];
 
   static override args = {

@@ -3,7 +3,7 @@
 // nrictl prints:
 //
 //   <!-- tour:ID --> ... <!-- /tour:ID -->     a real run of each example in TOUR below
-//   <!-- commands --> ... <!-- /commands -->   `nrictl <command> --help` for every command
+//   <!-- commands --> ... <!-- /commands -->   one line per command, linking its man page
 //   <!-- exit-codes --> ... <!-- /exit-codes --> the table in src/cli/exit-codes.ts
 //
 //   node scripts/gen-readme.mjs            rewrite README.md
@@ -12,70 +12,80 @@
 // Every command runs from the TypeScript sources (bin/dev.js), not dist/ (only a plugin
 // bundle, which resolves nrictl/plugin through package.json exports, reads dist/: the
 // npm scripts build first): no other process rebuilding dist/ can pull the sources from
-// under us. Runs are
-// deterministic: a fixed scenario (examples/demo.yaml), plugin and config directories
-// made fresh in a temporary directory and named relatively, no colour, 80 columns;
-// clock times and temporary paths become placeholders. The prose around the markers
-// is written by hand; a command without a tour section fails the run.
+// under us. Each runs exactly as printed, from the top of the checkout (the plugin
+// commands, which write files, from a scratch directory: see SCRATCH), against what the repository ships
+// (the built-in scenario `demo`, examples/plugins, examples/conf.d, examples/node), so
+// a reader can run it too. A run whose exit status is not the one TOUR expects fails the
+// generator, as does a command without a tour section. Runs are deterministic: no
+// colour, 80 columns; clock times and temporary paths become placeholders. The prose
+// around the markers is written by hand.
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const README = join(root, 'README.md');
 const check = process.argv.includes('--check');
-const FIXTURE = '<fixture>';
 
 /**
- * The tour: per command, the invocations to show. `cwd: FIXTURE` runs in the
- * temporary directory made by makeFixture (plugins/, conf.d/); otherwise in the repository.
+ * The tour: per command, the invocations to show, run in the repository, and the exit
+ * status each must have (validate finds the misnamed plugin on purpose: 1).
  */
-const TOUR = {
-  logs: [{ args: ['logs', '--sim', 'examples/demo.yaml'] }],
-  'sync dump': [{ args: ['sync', 'dump', '--sim', 'examples/demo.yaml', '-o', 'wide'] }],
-  validate: [{ args: ['validate', 'plugins'], cwd: FIXTURE }],
-  lint: [{ args: ['lint', 'conf.d', '--plugin-path', 'plugins'], cwd: FIXTURE }],
-  update: [{ args: ['update', 'shop/redis-0/redis', '--cpus', '0-1', '--memory', '2Gi', '--sim', 'examples/demo.yaml', '--yes'] }],
-  evict: [{ args: ['evict', 'shop/redis-0/redis-exporter', '--reason', 'leaking memory', '--sim', 'examples/demo.yaml', '--yes'] }],
-  sim: [{ args: ['sim', '--scenario', 'examples/demo.yaml', '--no-interactive'] }],
-  doctor: [{ args: ['doctor', '--root', 'node', '--sim', 'examples/demo.yaml'], cwd: FIXTURE }],
+/**
+ * `cwd: SCRATCH`: commands that create files run in a fresh directory shaped as a plugin
+ * author's project (the example plugins, nrictl installed beside them), not in the checkout.
+ */
+export const SCRATCH = '<scratch>';
+
+export const TOUR = {
+  logs: [{ args: ['logs', '--sim', 'demo'], exit: 0 }],
+  'sync dump': [{ args: ['sync', 'dump', '--sim', 'demo', '-o', 'wide'], exit: 0 }],
+  validate: [{ args: ['validate', 'examples/plugins'], exit: 1 }],
+  lint: [{ args: ['lint', 'examples/conf.d', '--plugin-path', 'examples/plugins'], exit: 0 }],
+  update: [{ args: ['update', 'shop/redis-0/redis', '--cpus', '0-1', '--memory', '2Gi', '--sim', 'demo', '--yes'], exit: 0 }],
+  evict: [{ args: ['evict', 'shop/redis-0/redis-exporter', '--reason', 'leaking memory', '--sim', 'demo', '--yes'], exit: 0 }],
+  sim: [{ args: ['sim', '--scenario', 'demo', '--no-interactive'], exit: 0 }],
+  doctor: [{ args: ['doctor', '--root', 'examples/node', '--sim', 'demo'], exit: 0 }],
   // Timings vary from run to run: `timings` masks them (see maskTimings), the rest is as printed.
-  trace: [{ args: ['trace', '--sim', 'examples/demo.yaml', '--plugin-dir', 'examples/trace-plugins'], timings: true }],
-  'plugin new': [{ args: ['plugin', 'new', 'demo'], cwd: FIXTURE }],
+  trace: [{ args: ['trace', '--sim', 'demo', '--plugin-dir', 'examples/trace-plugins'], exit: 0, timings: true }],
+  'plugin new': [{ args: ['plugin', 'new', 'demo'], exit: 0, cwd: SCRATCH }],
   // Bundles resolve nrictl/plugin through the package's exports, i.e. the built dist/.
-  'plugin bundle': [{ args: ['plugin', 'bundle', 'examples/plugins-ts/cpu-pinner/index.ts', '-o', 'build/10-cpu-pinner'], cwd: FIXTURE }],
+  'plugin bundle': [{ args: ['plugin', 'bundle', 'examples/plugins-ts/cpu-pinner/index.ts', '-o', 'build/10-cpu-pinner'], exit: 0, cwd: SCRATCH }],
 };
 
 /**
- * A node's NRI directories in miniature: two good plugins, a misnamed one, configs
- * good, broken and orphaned; and under node/ a root with containerd's config for doctor.
+ * validate, lint and doctor judge the examples' owners and modes, and git keeps neither
+ * (only the execute bit). The tour shows what a checkout owned by root, made under umask
+ * 022, gives: refuse to capture anything else rather than print findings a reader's
+ * clone would not have, or miss ones it would.
  */
-function makeFixture() {
-  const dir = mkdtempSync(join(tmpdir(), 'nrictl-readme-'));
-  mkdirSync(join(dir, 'plugins'));
-  mkdirSync(join(dir, 'conf.d'));
-  for (const name of ['10-logger', '20-resources', 'topology']) {
-    writeFileSync(join(dir, 'plugins', name), '#!/bin/sh\nexit 0\n');
-    chmodSync(join(dir, 'plugins', name), 0o755);
+function examplesAsCloned() {
+  const problems = [];
+  if (typeof process.getuid === 'function' && process.getuid() !== 0) {
+    problems.push(`the tour shows what root sees in a root-owned checkout, as on a node; run as root (uid ${process.getuid()} would see every example "not owned by root")`);
   }
-  writeFileSync(join(dir, 'conf.d', '10-logger.conf'), 'logLevel: info\n');
-  writeFileSync(join(dir, 'conf.d', '20-resources.conf'), 'reservedCpus: [0-1\n');
-  writeFileSync(join(dir, 'conf.d', '30-balloons.conf'), 'balloonTypes: []\n');
-  mkdirSync(join(dir, 'node/etc/containerd'), { recursive: true });
-  mkdirSync(join(dir, 'node/opt/nri/plugins'), { recursive: true });
-  mkdirSync(join(dir, 'node/etc/nri/conf.d'), { recursive: true });
-  writeFileSync(
-    join(dir, 'node/etc/containerd/config.toml'),
-    'version = 2\n\n[plugins."io.containerd.nri.v1.nri"]\n  disable = false\n  plugin_path = "/opt/nri/plugins"\n  plugin_config_path = "/etc/nri/conf.d"\n  socket_path = "/var/run/nri/nri.sock"\n',
-  );
-  writeFileSync(join(dir, 'node/opt/nri/plugins/10-logger'), '#!/bin/sh\nexit 0\n');
-  chmodSync(join(dir, 'node/opt/nri/plugins/10-logger'), 0o755);
-  writeFileSync(join(dir, 'node/etc/nri/conf.d/10-logger.conf'), 'logLevel: info\n');
-  mkdirSync(join(dir, 'examples'));
-  copyFileSync(join(root, 'examples/demo.yaml'), join(dir, 'examples/demo.yaml'));
-  // A plugin project's view: the example plugin, and nrictl installed beside it.
+  const walk = (dir) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      const st = lstatSync(path);
+      const mode = st.mode & 0o7777;
+      const want = st.isDirectory() || (st.isFile() && mode & 0o100) ? 0o755 : 0o644;
+      const rel = relative(root, path);
+      if (!st.isDirectory() && !st.isFile()) problems.push(`${rel}: only files and directories belong in examples/ (git would not keep this as it is)`);
+      else if (mode !== want) problems.push(`${rel} has mode ${mode.toString(8).padStart(4, '0')}, not the ${want.toString(8).padStart(4, '0')} a clone under umask 022 gets: chmod ${want.toString(8)} ${rel}`);
+      if (st.uid !== 0) problems.push(`${rel} is owned by uid ${st.uid}, not root: chown -R root:root examples`);
+      if (st.isDirectory()) walk(path);
+    }
+  };
+  walk(join(root, 'examples'));
+  return problems;
+}
+
+/** A plugin project's view: the example plugins, and nrictl installed beside them. */
+function makeScratch() {
+  const dir = mkdtempSync(join(tmpdir(), 'nrictl-readme-'));
   cpSync(join(root, 'examples/plugins-ts'), join(dir, 'examples/plugins-ts'), { recursive: true });
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(root, join(dir, 'node_modules', 'nrictl'));
@@ -83,9 +93,8 @@ function makeFixture() {
 }
 
 const tsx = import.meta.resolve('tsx');
-const ENV = (() => {
+export const ENV = (() => {
   const env = { ...process.env, NO_COLOR: '1', OCLIF_COLUMNS: '80', CI: 'true', TZ: 'UTC' };
-  // COLUMNS too: the runs are piped, and the README must not depend on the shell that made it.
   for (const k of Object.keys(env)) if (k.startsWith('NRICTL_') || k.startsWith('NRI_') || k === 'FORCE_COLOR' || k === 'NODE_ENV' || k === 'COLUMNS') delete env[k];
   return env;
 })();
@@ -128,9 +137,10 @@ function escapeRegExp(s) {
 }
 
 /** Clock times and temporary paths vary from run to run; everything else must not. */
-function normalise(text, fixture) {
+function normalise(text, scratch) {
   let out = text.replace(/\r/g, '');
-  for (const dir of new Set([fixture, realpathSync(fixture)])) out = out.replaceAll(dir, '.');
+  for (const dir of new Set([scratch, realpathSync(scratch)])) out = out.replaceAll(dir, '.');
+  for (const dir of new Set([root, realpathSync(root)])) out = out.replaceAll(dir, '<checkout>');
   for (const t of new Set([tmpdir(), realpathSync(tmpdir())])) {
     out = out.replace(new RegExp(`${escapeRegExp(t)}/([A-Za-z][A-Za-z-]*?)[A-Za-z0-9]{6}\\b`, 'g'), '/tmp/$1XXXXXX');
   }
@@ -147,7 +157,7 @@ function maskTimings(text) {
   });
 }
 
-function shellWord(w) {
+export function shellWord(w) {
   return /^[A-Za-z0-9_./:=,@%+-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -188,57 +198,86 @@ function replaceBlock(text, name, body, problems) {
   return `${text.slice(0, a + open.length)}\n${body}\n${text.slice(b)}`;
 }
 
-async function main() {
-  const ids = commandIds();
-  const problems = [];
-  for (const id of ids) if (!TOUR[id]) problems.push(`command "${id}" has no tour entry in scripts/gen-readme.mjs`);
-  const fixture = makeFixture();
+/** The first paragraph of `nrictl ID --help`: the command's summary. */
+function summaryOf(help) {
+  return help.split('\n\n')[0].replace(/\s+/g, ' ').trim();
+}
+
+/** One line per command: what it does, and where its whole reference is. */
+function commandIndex(helps, problems) {
+  const rows = helps.map(({ id, r }) => {
+    if (r.code !== 0) problems.push(`nrictl ${id} --help exited ${r.code}: ${r.stderr.trim()}`);
+    const page = `man/nrictl-${slug(id)}.1`;
+    const man = statSafe(join(root, page)) ? `[${page}](${page})` : '-';
+    return `| \`nrictl ${id}\` | ${summaryOf(normalise(r.stdout, root)).replace(/\|/g, '\\|')} | ${man} |`;
+  });
+  return ['| Command | What it does | Man page |', '|---|---|---|', ...rows].join('\n');
+}
+
+function statSafe(path) {
   try {
-    const toured = ids.filter((id) => TOUR[id]);
-    const tourJobs = toured.flatMap((id) => TOUR[id].map((ex) => async () => ({ id, ex, r: await nrictl(ex.args, ex.cwd === FIXTURE ? fixture : root) })));
-    const helpJobs = [...ids, 'autocomplete'].map((id) => async () => ({ id, r: await nrictl([...id.split(' '), '--help'], root) }));
-    const results = await pool([...tourJobs, ...helpJobs]);
-    const tours = results.slice(0, tourJobs.length);
-    const helps = results.slice(tourJobs.length);
-
-    let text = readFileSync(README, 'utf8');
-    const original = text;
-    for (const id of toured) {
-      const blocks = tours.filter((t) => t.id === id).map(({ ex, r }) => {
-        const mask = ex.timings ? maskTimings : (t) => t;
-        const out = [mask(normalise(r.stdout, fixture)), mask(normalise(r.stderr, fixture))].filter((s) => s !== '').join('\n');
-        const status = r.code === 0 ? '' : `\n[exit status ${r.code}]`;
-        return ['```console', `$ nrictl ${ex.args.map(shellWord).join(' ')}`, out + status, '```'].join('\n');
-      });
-      text = replaceBlock(text, `tour:${slug(id)}`, blocks.join('\n\n'), problems);
-    }
-    const reference = helps.map(({ id, r }) => {
-      if (r.code !== 0) problems.push(`nrictl ${id} --help exited ${r.code}: ${r.stderr.trim()}`);
-      return [`### nrictl ${id}`, '', '```text', normalise(r.stdout, fixture), '```'].join('\n');
-    });
-    text = replaceBlock(text, 'commands', reference.join('\n\n'), problems);
-    text = replaceBlock(text, 'exit-codes', exitCodeTable(), problems);
-
-    if (problems.length > 0) {
-      process.stderr.write(`gen-readme:\n${problems.map((p) => `  ${p}\n`).join('')}`);
-      process.exit(1);
-    }
-    if (check) {
-      if (text !== original) {
-        const a = original.split('\n');
-        const b = text.split('\n');
-        let i = 0;
-        while (i < a.length && a[i] === b[i]) i++;
-        process.stderr.write(`README.md is stale (first difference at line ${i + 1}); run \`node scripts/gen-readme.mjs\`\n  has:   ${a[i] ?? '(end)'}\n  wants: ${b[i] ?? '(end)'}\n`);
-        process.exit(1);
-      }
-      return;
-    }
-    if (text !== original) writeFileSync(README, text);
-    process.stderr.write(`README.md: ${toured.length} tour sections, ${ids.length} commands in the reference${text === original ? ' (unchanged)' : ''}\n`);
-  } finally {
-    rmSync(fixture, { recursive: true, force: true });
+    return statSync(path);
+  } catch {
+    return undefined;
   }
 }
 
-await main();
+async function main() {
+  const ids = commandIds();
+  const problems = examplesAsCloned();
+  for (const id of ids) if (!TOUR[id]) problems.push(`command "${id}" has no tour entry in scripts/gen-readme.mjs`);
+  const toured = ids.filter((id) => TOUR[id]);
+  const scratch = makeScratch();
+  try {
+    await run(ids, toured, scratch, problems);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function run(ids, toured, scratch, problems) {
+  const tourJobs = toured.flatMap((id) => TOUR[id].map((ex) => async () => ({ id, ex, r: await nrictl(ex.args, ex.cwd === SCRATCH ? scratch : root) })));
+  const helpJobs = [...ids, 'autocomplete'].map((id) => async () => ({ id, r: await nrictl([...id.split(' '), '--help'], root) }));
+  const results = await pool([...tourJobs, ...helpJobs]);
+  const tours = results.slice(0, tourJobs.length);
+  const helps = results.slice(tourJobs.length);
+
+  let text = readFileSync(README, 'utf8');
+  const original = text;
+  for (const id of toured) {
+    const blocks = tours.filter((t) => t.id === id).map(({ ex, r }) => {
+      const printed = `nrictl ${ex.args.map(shellWord).join(' ')}`;
+      if (r.code !== ex.exit) problems.push(`${printed} exited ${r.code}, the tour expects ${ex.exit}: ${r.stderr.trim().split('\n')[0] ?? ''}`);
+      const mask = ex.timings ? maskTimings : (t) => t;
+      const out = [mask(normalise(r.stdout, scratch)), mask(normalise(r.stderr, scratch))].filter((s) => s !== '').join('\n');
+      const status = r.code === 0 ? '' : `\n[exit status ${r.code}]`;
+      return ['```console', `$ ${printed}`, out + status, '```'].join('\n');
+    });
+    text = replaceBlock(text, `tour:${slug(id)}`, blocks.join('\n\n'), problems);
+  }
+  text = replaceBlock(text, 'commands', commandIndex(helps, problems), problems);
+  text = replaceBlock(text, 'exit-codes', exitCodeTable(), problems);
+
+  if (problems.length > 0) {
+    process.stderr.write(`gen-readme:\n${problems.map((p) => `  ${p}\n`).join('')}`);
+    process.exitCode = 1;
+    return;
+  }
+  if (check) {
+    if (text !== original) {
+      const a = original.split('\n');
+      const b = text.split('\n');
+      let i = 0;
+      while (i < a.length && a[i] === b[i]) i++;
+      process.stderr.write(`README.md is stale (first difference at line ${i + 1}); run \`node scripts/gen-readme.mjs\`\n  has:   ${a[i] ?? '(end)'}\n  wants: ${b[i] ?? '(end)'}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    return;
+  }
+  if (text !== original) writeFileSync(README, text);
+  process.stderr.write(`README.md: ${toured.length} tour sections, ${ids.length} commands in the index${text === original ? ' (unchanged)' : ''}\n`);
+}
+
+// Run, not imported (test/scripts/readme-tour.test.ts imports TOUR).
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) await main();

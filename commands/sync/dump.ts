@@ -12,7 +12,7 @@ export default class SyncDump extends BaseCommand<typeof SyncDump> {
 A runtime that accepts the connection and then does not complete the registration within --timeout ends the command with exit 5; Ctrl-C while waiting exits 1 ("cancelled"). A reader that goes away (| head) ends it quietly with 0.`;
 
   static override examples = [
-    { description: 'Try it without a runtime', command: '<%= config.bin %> <%= command.id %> --sim examples/demo.yaml' },
+    { description: 'Try it without a runtime', command: '<%= config.bin %> <%= command.id %> --sim demo' },
     { description: 'Pods and containers with their resources', command: '<%= config.bin %> <%= command.id %> -o wide' },
     { description: 'Everything, as JSON, into a file', command: '<%= config.bin %> <%= command.id %> -o json --output-file /tmp/nri-state.json' },
     { description: 'Only the kube-system namespace', command: '<%= config.bin %> <%= command.id %> -n kube-system' },

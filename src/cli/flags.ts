@@ -44,7 +44,7 @@ export function timeoutMs(text: string | undefined): number | undefined {
 }
 
 export const simFlag = Flags.string({
-  description: 'Start an in-process simulated runtime with this scenario and connect to it instead of --socket (try: examples/demo.yaml).',
+  description: 'Start an in-process simulated runtime with this scenario and connect to it instead of --socket (a file, or the built-in demo, shipped as examples/demo.yaml).',
   helpValue: 'SCENARIO',
 });
 

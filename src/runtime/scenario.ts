@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import YAML from 'yaml';
 import { nri } from '../api/index.js';
 import { ScenarioError } from './errors.js';
+import { BUILTIN_SCENARIOS, resolveScenarioPath } from './builtin-scenarios.js';
 
 export type Step =
   | { kind: 'run-pod'; pod: nri.IPodSandbox }
@@ -373,12 +374,14 @@ export function parseScenario(text: string, file: string): Scenario {
   return { file, ...scenario };
 }
 
+/** Reads a scenario file, or a built-in one by name (`demo`). */
 export async function loadScenario(file: string): Promise<Scenario> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readFile(resolveScenarioPath(file), 'utf8');
   } catch (err) {
-    throw new ScenarioError(`${file}: cannot read the scenario: ${(err as Error).message} (check the path)`, file, '', { cause: err });
+    const builtins = Object.keys(BUILTIN_SCENARIOS).join(', ');
+    throw new ScenarioError(`${file}: cannot read the scenario: ${(err as Error).message} (check the path, or name a built-in scenario: ${builtins})`, file, '', { cause: err });
   }
   return parseScenario(text, file);
 }

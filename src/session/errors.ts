@@ -42,4 +42,4 @@ export class SessionError extends Error {
 }
 
 /** "To try nrictl without a runtime": added where the socket is missing. */
-export const SIM_HINT = 'To try nrictl without a runtime: --sim examples/demo.yaml';
+export const SIM_HINT = 'To try nrictl without a runtime: --sim demo';

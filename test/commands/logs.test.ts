@@ -195,7 +195,7 @@ describe('nrictl logs errors', () => {
     const sock = path.join(t.dir, 'none.sock');
     const r = await runCli(['logs', '--socket', sock]);
     expect(r.code).toBe(4);
-    expect(r.stderr.trim()).toBe(`Error: no NRI socket at ${sock}: is NRI enabled in the runtime? To try nrictl without a runtime: --sim examples/demo.yaml`);
+    expect(r.stderr.trim()).toBe(`Error: no NRI socket at ${sock}: is NRI enabled in the runtime? To try nrictl without a runtime: --sim demo`);
   });
 
   it('a runtime that rejects the registration: exit 5', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, statSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -112,7 +112,7 @@ describe('nrictl installed with npm install -g, run from another directory', () 
   it('help for a command shows its real examples, with the binary name filled in', () => {
     const r = ok(nrictl('help', 'logs'), 'nrictl help logs');
     expect(r.stdout).toContain('EXAMPLES');
-    expect(r.stdout).toContain('$ nrictl logs --sim examples/demo.yaml');
+    expect(r.stdout).toContain('$ nrictl logs --sim demo');
     expect(r.stdout).not.toContain('<%=');
   });
 
@@ -131,6 +131,23 @@ describe('nrictl installed with npm install -g, run from another directory', () 
     expect(bad.status).toBe(1);
     expect(bad.stdout).toContain('misnamed-executable');
   });
+
+  it('--sim demo finds the packaged scenario from any directory', () => {
+    const r = ok(nrictl('sync', 'dump', '--sim', 'demo', '-o', 'json'), 'nrictl sync dump --sim demo');
+    const doc = JSON.parse(r.stdout) as { pods: unknown[]; containers: unknown[] };
+    expect([doc.pods.length, doc.containers.length]).toEqual([3, 5]);
+  });
+
+  it('runs the README tour as printed from the installed package directory, with the exit status the README shows', async () => {
+    // @ts-expect-error: a plain ES module script without type declarations
+    const { TOUR } = (await import('../../scripts/gen-readme.mjs')) as { TOUR: Record<string, Array<{ args: string[]; exit: number }>> };
+    const installed = join(prefix, 'lib', 'node_modules', pkg.name);
+    expect(statSync(join(installed, 'examples', 'plugins', '10-logger')).mode & 0o111).toBe(0o111);
+    for (const e of Object.values(TOUR).flat()) {
+      const r = run(join(prefix, 'bin', 'nrictl'), e.args, installed);
+      expect(r.status, `nrictl ${e.args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(e.exit);
+    }
+  }, 120_000);
 
   it('installs the man pages where man finds them', () => {
     for (const page of pkg.man) {
