@@ -24,11 +24,24 @@ describe('usage errors are one line that keeps the reason', () => {
     [['updat'], 'Error: unknown command "updat": did you mean update? Run nrictl --help for the list.\n'],
     [['sync', 'dum'], 'Error: unknown command "sync dum": did you mean sync dump? Run nrictl --help for the list.\n'],
     [['frobnicate'], 'Error: unknown command "frobnicate": run nrictl --help for the list.\n'],
+    [['updat', 'c2c3', '--cpus', '1'], 'Error: unknown command "updat": did you mean update? Run nrictl --help for the list.\n'],
+    [['synk', 'dump'], 'Error: unknown command "synk": did you mean sync? Run nrictl --help for the list.\n'],
   ])('nrictl %j names the closest command, exits 2 and runs nothing', async (args, want) => {
     const r = await runCli(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(want);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('a stray argument is the named command\'s usage error, not an unknown command', () => {
+  it.each([
+    [['logs', 'extra'], 'Error: Unexpected argument: extra\n'],
+    [['sync', 'dump', 'x', 'y'], 'Error: Unexpected arguments: x, y\n'],
+  ])('nrictl %j', async (args, want) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(want);
   });
 });
 
