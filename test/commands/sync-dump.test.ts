@@ -252,7 +252,7 @@ describe('nrictl sync dump errors', () => {
     expect(r.code).toBe(4);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toBe(`Error: no NRI socket at ${path.join(t.dir, 'nope.sock')}: is NRI enabled in the runtime? To try nrictl without a runtime: --sim examples/demo.yaml`);
+    expect(lines[0]).toBe(`Error: no NRI socket at ${path.join(t.dir, 'nope.sock')}: is NRI enabled in the runtime? To try nrictl without a runtime: --sim demo`);
   });
 
   it('honours NRI_SOCKET_PATH', async () => {
