@@ -5,44 +5,36 @@ import { assertBuilt, runCli } from './nri-cli.js';
 
 beforeAll(() => assertBuilt('logs', 'update'));
 
+/** A usage error: exit 2, exactly this one line on stderr, nothing on stdout. */
+async function expectUsageError(args: string[], line: string): Promise<void> {
+  const r = await runCli(args);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toBe(line);
+  expect(r.stdout).toBe('');
+}
+
 describe('usage errors are one line that keeps the reason', () => {
-  it('an integer flag below its minimum says why it was refused', async () => {
-    const r = await runCli(['logs', '--buffer', '0', '--socket', '/nonexistent/nri.sock']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe('Error: --buffer: Expected an integer greater than or equal to 1 but received: 0\n');
-  });
+  it('an integer flag below its minimum says why it was refused', () =>
+    expectUsageError(['logs', '--buffer', '0', '--socket', '/nonexistent/nri.sock'], 'Error: --buffer: Expected an integer greater than or equal to 1 but received: 0\n'));
   it.each([
     [['logs', '--sokcet', '/x'], 'Error: Nonexistent flag: --sokcet (did you mean --socket?)\n'],
     [['update', 'c2c3', '--cpu', '1'], 'Error: Nonexistent flag: --cpu (did you mean --cpus?)\n'],
     [['validate', '--no-colr'], 'Error: Nonexistent flag: --no-colr (did you mean --no-color?)\n'],
-  ])('nrictl %j suggests the closest flag', async (args, want) => {
-    const r = await runCli(args);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe(want);
-  });
+  ])('nrictl %j suggests the closest flag', (args, want) => expectUsageError(args, want));
   it.each([
     [['updat'], 'Error: unknown command "updat": did you mean update? Run nrictl --help for the list.\n'],
     [['sync', 'dum'], 'Error: unknown command "sync dum": did you mean sync dump? Run nrictl --help for the list.\n'],
     [['frobnicate'], 'Error: unknown command "frobnicate": run nrictl --help for the list.\n'],
     [['updat', 'c2c3', '--cpus', '1'], 'Error: unknown command "updat": did you mean update? Run nrictl --help for the list.\n'],
     [['synk', 'dump'], 'Error: unknown command "synk": did you mean sync? Run nrictl --help for the list.\n'],
-  ])('nrictl %j names the closest command, exits 2 and runs nothing', async (args, want) => {
-    const r = await runCli(args);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe(want);
-    expect(r.stdout).toBe('');
-  });
+  ])('nrictl %j names the closest command, exits 2 and runs nothing', (args, want) => expectUsageError(args, want));
 });
 
 describe('a stray argument is the named command\'s usage error, not an unknown command', () => {
   it.each([
     [['logs', 'extra'], 'Error: Unexpected argument: extra\n'],
     [['sync', 'dump', 'x', 'y'], 'Error: Unexpected arguments: x, y\n'],
-  ])('nrictl %j', async (args, want) => {
-    const r = await runCli(args);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe(want);
-  });
+  ])('nrictl %j', (args, want) => expectUsageError(args, want));
 });
 
 describe('-h is --help, as in kubectl and crictl', () => {
