@@ -8,7 +8,10 @@ export class Aborted extends Error {
 /** The promise, or a rejection with Aborted once the signal fires. */
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return work;
-  if (signal.aborted) return Promise.reject(new Aborted('cancelled'));
+  if (signal.aborted) {
+    work.catch(() => {}); // nobody waits for it any more; its failure must not go unhandled
+    return Promise.reject(new Aborted('cancelled'));
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(new Aborted('cancelled'));
     signal.addEventListener('abort', onAbort, { once: true });
