@@ -16,6 +16,8 @@ The runtime waits for every subscribed plugin before it goes on, so nrictl answe
 
 With --reconnect (the default when stdout is a terminal), nrictl says so when the runtime goes away (a restart), tries again after 0.5s, doubling up to 10s, registers again, keeps its counts, and says how long the gap was: events in the gap were missed. Without it, nrictl exits 6 when the runtime goes away.
 
+With --metrics-addr, nrictl serves Prometheus metrics on HOST:PORT/metrics while it runs: events delivered by type, events dropped, registrations; the server closes when logs ends.
+
 Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one-line summary on stderr, and exits 0; so does a reader that goes away (nrictl logs | head).`;
 
   static override examples = [
@@ -23,6 +25,7 @@ Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one
     { description: 'Watch every event on the default socket', command: '<%= config.bin %> <%= command.id %>' },
     { description: 'Only container creation and updates in namespace shop', command: '<%= config.bin %> <%= command.id %> --events create,update -n shop' },
     { description: 'One JSON object per event, for jq or a log pipeline, surviving runtime restarts', command: '<%= config.bin %> <%= command.id %> -o json --reconnect | jq .event' },
+    { description: 'Serve Prometheus metrics (event counts by type, drops) while logging', command: '<%= config.bin %> <%= command.id %> -o json --metrics-addr 127.0.0.1:9464' },
     { description: 'Pods labelled app=web, on CRI-O\'s socket', command: '<%= config.bin %> <%= command.id %> -l app=web --socket /var/run/nri/nri.sock' },
   ];
 
@@ -48,6 +51,7 @@ Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one
       description: 'When the runtime goes away, register again once it is back, and say how long the gap was (default: on when stdout is a terminal).',
       allowNo: true,
     }),
+    'metrics-addr': Flags.string({ description: 'Serve Prometheus metrics on HOST:PORT/metrics while logging (:PORT for every interface).', helpValue: 'HOST:PORT' }),
     timeout: timeoutFlag,
     sim: simFlag,
   };
@@ -69,6 +73,7 @@ Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one
       out: nonBlockingStdout(),
       capacity: flags.buffer,
       reconnect: reconnect ? DEFAULT_BACKOFF : false,
+      metricsAddr: flags['metrics-addr'],
       onProgress: progress.onProgress,
       onWarning: (w) => this.warning(w),
     });
@@ -77,6 +82,7 @@ Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one
       // Text output says it in place; a JSON/YAML stream must stay parseable.
       if (flags.output !== 'text') note(`${n} ${n === 1 ? 'event' : 'events'} dropped: output could not keep up`);
     });
+    stream.once('metrics', (url: string) => note(`metrics on ${url}`));
     stream.once('registered', () => {
       progress.stop();
       const on = flags.sim ? `the embedded simulator (${flags.sim})` : flags.socket;

@@ -43,6 +43,8 @@ export interface EventLogCounts {
  */
 export class EventLog {
   readonly counts: EventLogCounts = { seen: 0, filtered: 0 };
+  /** Events the runtime delivered, by type: read when metrics are scraped, not pushed from here. */
+  readonly seenByEvent = new Map<Event, number>();
   private readonly resources = new Map<string, nri.ILinuxResources | null | undefined>();
   private readonly podOf = new Map<string, string>();
   /** Synchronize's containers are still being decoded. */
@@ -153,8 +155,13 @@ export class EventLog {
     for (const [id, p] of this.podOf) if (p === podId) this.forget(id);
   }
 
-  private pod(event: Event, pod: nri.IPodSandbox, extra: Partial<LoggedEvent> = {}): void {
+  private noteSeen(event: Event): void {
     this.counts.seen++;
+    this.seenByEvent.set(event, (this.seenByEvent.get(event) ?? 0) + 1);
+  }
+
+  private pod(event: Event, pod: nri.IPodSandbox, extra: Partial<LoggedEvent> = {}): void {
+    this.noteSeen(event);
     if (!this.filter.matchesPodEvent(pod)) {
       this.counts.filtered++;
       return;
@@ -163,7 +170,7 @@ export class EventLog {
   }
 
   private ctr(event: Event, pod: nri.IPodSandbox, container: nri.IContainer, extra: Partial<LoggedEvent> = {}): void {
-    this.counts.seen++;
+    this.noteSeen(event);
     if (!this.filter.matchesContainer(pod, container)) {
       this.counts.filtered++;
       return;

@@ -4,10 +4,11 @@
 import { EventEmitter } from 'node:events';
 import type { Writable } from 'node:stream';
 import { ALL_EVENTS_MASK, Event, eventBit } from '../api/index.js';
-import { BoundedOutputQueue, chalk, defaultDropNotice } from '../render/index.js';
+import { BoundedOutputQueue, chalk, defaultDropNotice, serveMetrics, type MetricsServer } from '../render/index.js';
 import { EventWatch, SessionError, type Backoff, type RuntimeInfo, type SessionOptions, type WatchNotice } from '../session/index.js';
 import { EventLog, type LoggedEvent } from './event-log.js';
 import type { ObjectFilter } from './filters.js';
+import { LogMetrics } from './metrics.js';
 import { renderLoggedEvent, type LogFormat } from './render-event.js';
 
 /** Events `nrictl logs` holds while its output is behind (--buffer). */
@@ -32,6 +33,8 @@ export interface LogStreamOptions extends Omit<SessionOptions, 'signal'> {
   capacity?: number | undefined;
   /** Register again after the runtime went away (--reconnect). */
   reconnect?: Backoff | false | undefined;
+  /** Serve Prometheus metrics on HOST:PORT/metrics while running (--metrics-addr). */
+  metricsAddr?: string | undefined;
 }
 
 export interface LogSummary {
@@ -55,12 +58,14 @@ export type LogEnd =
  * Events: 'dropped' (count) when drops are reported (in text, also written in place to
  * the output; for json/yaml only here, so the data stream stays parseable), 'notice'
  * (WatchNotice: the runtime went away, a retry, back after a gap), 'registered' once the
- * first registration is done.
+ * first registration is done, 'metrics' (url) once /metrics is served.
  */
 export class LogStream extends EventEmitter {
   readonly watch: EventWatch;
   readonly log: EventLog;
   readonly queue: BoundedOutputQueue<LoggedEvent>;
+  private registrations = 0;
+  private metricsServer: MetricsServer | undefined;
 
   constructor(private readonly opts: LogStreamOptions) {
     super();
@@ -78,7 +83,10 @@ export class LogStream extends EventEmitter {
       this.queue.push(e);
     });
     this.watch = new EventWatch({ ...opts, events: opts.events ?? DEFAULT_LOG_EVENTS, handlers: this.log.handlers(), reconnect: opts.reconnect });
-    this.watch.on('notice', (n: WatchNotice) => this.emit('notice', n));
+    this.watch.on('notice', (n: WatchNotice) => {
+      if (n.kind === 'back') this.registrations++;
+      this.emit('notice', n);
+    });
   }
 
   get runtime(): RuntimeInfo | undefined {
@@ -97,12 +105,27 @@ export class LogStream extends EventEmitter {
    * could be (for at most flushTimeoutMs).
    */
   async run(signal: AbortSignal, flushTimeoutMs = 2000): Promise<{ end: LogEnd; summary: LogSummary }> {
+    if (this.opts.metricsAddr !== undefined) {
+      // Before registering: a bad address is the user's mistake, reported before touching the runtime.
+      const metrics = new LogMetrics({ seenByEvent: this.log.seenByEvent, dropped: () => this.queue.dropped, registrations: () => this.registrations });
+      this.metricsServer = await serveMetrics(metrics.registry, this.opts.metricsAddr);
+      this.emit('metrics', this.metricsServer.url);
+    }
+    try {
+      return await this.runRegistered(signal, flushTimeoutMs);
+    } finally {
+      await this.metricsServer?.close();
+    }
+  }
+
+  private async runRegistered(signal: AbortSignal, flushTimeoutMs: number): Promise<{ end: LogEnd; summary: LogSummary }> {
     const aborted = new Promise<LogEnd>((resolve) => {
       if (signal.aborted) resolve({ kind: 'stopped' });
       signal.addEventListener('abort', () => resolve({ kind: 'stopped' }), { once: true });
     });
     const started = await Promise.race([this.watch.start().then(() => undefined), aborted]);
     if (started) return { end: started, summary: await this.finish(0) };
+    this.registrations++;
     this.emit('registered');
 
     const gone = new Promise<LogEnd>((resolve) => this.watch.once('end', (error?: SessionError) => error && resolve({ kind: 'runtime-gone', error })));

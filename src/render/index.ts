@@ -20,3 +20,4 @@ export { outputColumns } from './output-width.js';
 export { alignColumns } from './columns.js';
 export { spinner, inCI } from './spinner.js';
 export { nonBlockingStdout } from './output-sink.js';
+export { serveMetrics, parseMetricsAddress, MetricsAddressError, type MetricsServer } from './metrics-server.js';

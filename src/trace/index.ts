@@ -8,7 +8,8 @@ export { LatencyStats, percentile, type LatencyRow, type TraceSummary } from './
 export { renderTraceRecord, renderTraceSummary, type TraceFormat } from './render.js';
 export { TraceSession, DEFAULT_TRACE_EVENTS, TRACEABLE_EVENTS, DEFAULT_TRACE_QUEUE_CAPACITY, type TraceSessionOptions } from './session.js';
 export { TraceMetrics, LATENCY_BUCKETS } from './metrics.js';
-export { serveMetrics, parseMetricsAddress, MetricsAddressError, type MetricsServer } from './metrics-server.js';
+// The /metrics server lives in render, shared with logs; re-exported for trace's callers.
+export { serveMetrics, parseMetricsAddress, MetricsAddressError, type MetricsServer } from '../render/index.js';
 export { readNodeFacts, mergeInstalled, type NodeFacts } from './installed.js';
 export { runTrace, installedPlugins, type TraceRunOptions, type TraceResult, type TraceLive, type TraceEndReason, type SimulatedRuntime } from './run.js';
 export { tracePluginLatency, latencyFindings, DOCTOR_TRACE_MS, type DoctorTraceOptions } from './doctor-finding.js';

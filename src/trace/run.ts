@@ -4,7 +4,7 @@
 import type { RuntimeInfo } from '../plugin/index.js';
 import { readNodeFacts, mergeInstalled } from './installed.js';
 import { TraceMetrics } from './metrics.js';
-import { serveMetrics, type MetricsServer } from './metrics-server.js';
+import { serveMetrics, type MetricsServer } from '../render/index.js';
 import { parseIndexList, planProbes, type InstalledPlugin, type ProbeMode, type ProbePlan } from './placement.js';
 import { TraceSession, type TraceSessionOptions } from './session.js';
 import type { TraceSummary } from './stats.js';

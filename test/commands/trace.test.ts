@@ -1,10 +1,10 @@
 // nrictl trace as users run it: the built CLI against the embedded simulator with the
 // example plugins, and against a separate simulator with an SDK plugin while Prometheus
 // metrics are fetched over HTTP and parsed as the text exposition format.
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stub } from '../../src/plugin/index.js';
 import { runCli, startCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
+import { get, parsePrometheusText } from './prometheus-text.js';
 
 const records = (out: string): Array<Record<string, any>> => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
@@ -65,40 +65,6 @@ describe('nrictl trace --sim', () => {
   });
 });
 
-/** The Prometheus text exposition format, strictly enough to reject what Prometheus would. */
-function parsePrometheusText(text: string): { types: Map<string, string>; samples: Array<{ name: string; labels: Record<string, string>; value: number }> } {
-  const types = new Map<string, string>();
-  const samples: Array<{ name: string; labels: Record<string, string>; value: number }> = [];
-  for (const line of text.split('\n')) {
-    if (line === '') continue;
-    const meta = /^# (HELP|TYPE) ([a-zA-Z_:][a-zA-Z0-9_:]*) (.*)$/.exec(line);
-    if (meta) {
-      if (meta[1] === 'TYPE') {
-        expect(['counter', 'gauge', 'histogram', 'summary', 'untyped']).toContain(meta[3]);
-        types.set(meta[2]!, meta[3]!);
-      }
-      continue;
-    }
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*)\})? (\S+)$/.exec(line);
-    if (!m) throw new Error(`not Prometheus text format: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]!] = l[2]!;
-    const value = m[3] === '+Inf' ? Infinity : Number(m[3]);
-    if (Number.isNaN(value)) throw new Error(`bad sample value: ${line}`);
-    samples.push({ name: m[1]!, labels, value });
-  }
-  return { types, samples };
-}
-
-const get = (url: string): Promise<{ status: number; type: string; body: string }> =>
-  new Promise((resolve, reject) => {
-    http.get(url, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body }));
-    }).on('error', reject);
-  });
 
 describe('nrictl trace --metrics-addr', () => {
   let sim: SimHandle;
