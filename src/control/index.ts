@@ -17,7 +17,6 @@ export {
 } from './resource-flags.js';
 export { diffResources, formatDiff, verifyResources, fieldsOf, type FieldChange, type ResourceField, type Verification } from './diff.js';
 export { updateRequest, evictionRequest, requestData } from './request.js';
-export { ignoresEvictions, NO_EVICTION_VINTAGE } from './vintage.js';
 export { verifyUpdate, containerStillListed, type VerifyResult, type Reconnect } from './verify.js';
 export { openTarget, type Target, type TargetOptions } from './target.js';
 export { canPrompt, pickContainer, confirmSend } from './prompts.js';

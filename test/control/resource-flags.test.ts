@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { runtimeVintage } from '../../src/api/index.js';
 import {
   buildLinuxResources,
   ControlInputError,
   diffResources,
   formatDiff,
-  ignoresEvictions,
   parseResourceFlags,
   resolveContainer,
   ContainerLookupError,
@@ -101,12 +99,5 @@ describe('resolveContainer', () => {
   });
   it('refuses malformed names', () => {
     expect(() => resolveContainer('a//app', pods, containers)).toThrow(/is not pod\/container/);
-  });
-});
-
-describe('evictions and the runtime vintage', () => {
-  it('warns for runtimes that ignore evictions (no timeouts, no NRI version in Configure)', () => {
-    expect(ignoresEvictions({ name: 'containerd', version: '1.7.2', vintage: runtimeVintage({ runtimeName: 'containerd', runtimeVersion: '1.7.2' }).label })).toBe(true);
-    expect(ignoresEvictions({ name: 'x', version: '', vintage: runtimeVintage({ registrationTimeout: 5000, requestTimeout: 2000, NRIVersion: 'v0.12.0' }).label })).toBe(false);
   });
 });
