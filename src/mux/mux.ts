@@ -204,31 +204,38 @@ export class Mux extends EventEmitter {
     let ready = true;
     const corked = writes.length > 1;
     if (corked) this.trunk.cork();
-    for (const data of writes) {
-      // One write is one message (or a batch of whole ones within GO_READ_BUFFER): framed as
-      // Go's bufio.Writer flushes it, so a Go reader can take every frame (README.md). An
-      // empty write still makes a frame, as in Go.
-      let offset = 0;
-      let limit = GO_READ_BUFFER;
-      do {
-        const piece = data.subarray(offset, offset + limit);
-        offset += piece.length;
-        limit = MUX_PAYLOAD_MAX;
-        const header = encodeMuxHeader(connId, piece.length);
-        if (piece.length <= COALESCE_MAX) {
-          const frame = Buffer.allocUnsafe(MUX_HEADER_LENGTH + piece.length);
-          header.copy(frame, 0);
-          piece.copy(frame, MUX_HEADER_LENGTH);
-          ready = this.trunk.write(frame);
-        } else {
-          this.trunk.write(header);
-          ready = this.trunk.write(piece);
-        }
-      } while (offset < data.length);
-    }
+    for (const data of writes) ready = this.writeFramed(connId, data);
     if (corked) this.trunk.uncork();
     if (ready) cb();
     else this.drainWaiters.push(cb);
+  }
+
+  /**
+   * One write is one message (or a batch of whole ones within GO_READ_BUFFER), framed as
+   * Go's bufio.Writer flushes it so that a Go reader can take every frame (README.md): at
+   * most GO_READ_BUFFER bytes first, then the rest. An empty write still makes a frame, as
+   * in Go. Returns what the trunk's last write returned.
+   */
+  private writeFramed(connId: number, data: Buffer): boolean {
+    let ready = true;
+    let offset = 0;
+    let limit = GO_READ_BUFFER;
+    do {
+      const piece = data.subarray(offset, offset + limit);
+      offset += piece.length;
+      limit = MUX_PAYLOAD_MAX;
+      const header = encodeMuxHeader(connId, piece.length);
+      if (piece.length <= COALESCE_MAX) {
+        const frame = Buffer.allocUnsafe(MUX_HEADER_LENGTH + piece.length);
+        header.copy(frame, 0);
+        piece.copy(frame, MUX_HEADER_LENGTH);
+        ready = this.trunk.write(frame);
+      } else {
+        this.trunk.write(header);
+        ready = this.trunk.write(piece);
+      }
+    } while (offset < data.length);
+    return ready;
   }
 
   private releaseWriters(err?: Error): void {
