@@ -167,8 +167,9 @@ const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
  * turn: each entry waits until the screen shows its text, then sends its input.
  */
 export function nrictlOnTerminal(args: string[], keys: Array<{ after: string | RegExp; send: string }>): Promise<{ code: number | null; screen: string }> {
-  const cmd = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
-  const child = spawn('script', ['-qfec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: cliEnv({ CI: undefined, TERM: 'xterm', COLUMNS: '160', LINES: '40' }) });
+  // `exec`: node alone in the terminal's foreground group, whatever shell `script` starts.
+  const cmd = `exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
+  const child = spawn('script', ['-qfec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: cliEnv({ CI: undefined, TERM: 'xterm', COLUMNS: '160', LINES: '40', SHELL: '/bin/sh' }) });
   let screen = '';
   let next = 0;
   const pump = (): void => {

@@ -76,10 +76,16 @@ function simOnPipes(args: string[]): Run {
 
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** `nrictl sim ...args` on a pseudo-terminal, CI unset: interactive by default, Ctrl-C is a key. */
+/**
+ * `nrictl sim ...args` on a pseudo-terminal, CI unset: interactive by default, Ctrl-C is a key.
+ * `script` runs the command through `$SHELL -c`; `exec` makes node the only process in the
+ * terminal's foreground group, as at a real prompt. Without it a shell that does not exec
+ * its last command itself (dash, the /bin/sh a bare CI machine falls back to) would also
+ * take the SIGINT, die of it, and report 130 whatever the simulator did.
+ */
 function simOnTerminal(args: string[]): Run {
-  const cmd = [process.execPath, BIN, 'sim', ...args].map(quote).join(' ');
-  return watch(spawn('script', ['-qfec', cmd, '/dev/null'], { cwd: repo, env: cliEnv({ CI: undefined, TERM: 'dumb' }), stdio: ['pipe', 'pipe', 'pipe'] }));
+  const cmd = `exec ${[process.execPath, BIN, 'sim', ...args].map(quote).join(' ')}`;
+  return watch(spawn('script', ['-qfec', cmd, '/dev/null'], { cwd: repo, env: cliEnv({ CI: undefined, TERM: 'dumb', SHELL: '/bin/sh' }), stdio: ['pipe', 'pipe', 'pipe'] }));
 }
 
 /** The pid of the node process running `sim` with this argument (under `script` it is a grandchild). */
