@@ -3,6 +3,7 @@
 // nrictl prints:
 //
 //   <!-- tour:ID --> ... <!-- /tour:ID -->     a real run of each example in TOUR below
+//   <!-- file:PATH --> ... <!-- /file:PATH --> the file PATH of the repository, as it is
 //   <!-- commands --> ... <!-- /commands -->   one line per command, linking its man page
 //   <!-- exit-codes --> ... <!-- /exit-codes --> the table in src/cli/exit-codes.ts
 //
@@ -17,8 +18,11 @@
 // (the built-in scenario `demo`, examples/plugins, examples/conf.d, examples/node), so
 // a reader can run it too. A run whose exit status is not the one TOUR expects fails the
 // generator, as does a command without a tour section. Runs are deterministic: no
-// colour, 80 columns; clock times and temporary paths become placeholders. The prose
-// around the markers is written by hand.
+// colour, 80 columns; clock times, process ids and temporary paths become placeholders.
+// The prose around the markers is written by hand, and so is the plugin of "Write a
+// plugin" (<!-- plugin:example -->): test/pack/plugin-author.test.ts takes it from the
+// README, type-checks it against the packed package's declarations and runs it under
+// the installed simulator.
 import { spawn } from 'node:child_process';
 import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,6 +40,12 @@ const check = process.argv.includes('--check');
 /**
  * `cwd: SCRATCH`: commands that create files run in a fresh directory shaped as a plugin
  * author's project (the example plugins, nrictl installed beside them), not in the checkout.
+ * They run one after another in the order of TOUR, as a reader would type them: the
+ * `sim --expect` runs test the bundle that `plugin bundle` wrote.
+ *
+ * `section`: the README block, when it is not the command's own (tour:sim-expect).
+ * `from`: the README shows the output from the first line matching `from` on, and says
+ * how many lines it left out before it (the events of a run like the one shown above it).
  */
 export const SCRATCH = '<scratch>';
 
@@ -46,13 +56,18 @@ export const TOUR = {
   lint: [{ args: ['lint', 'examples/conf.d', '--plugin-path', 'examples/plugins'], exit: 0 }],
   update: [{ args: ['update', 'shop/redis-0/redis', '--cpus', '0-1', '--memory', '2Gi', '--sim', 'demo', '--yes'], exit: 0 }],
   evict: [{ args: ['evict', 'shop/redis-0/redis-exporter', '--reason', 'leaking memory', '--sim', 'demo', '--yes'], exit: 0 }],
-  sim: [{ args: ['sim', '--scenario', 'demo', '--no-interactive'], exit: 0 }],
   doctor: [{ args: ['doctor', '--root', 'examples/node', '--sim', 'demo'], exit: 0 }],
   // Timings vary from run to run: `timings` masks them (see maskTimings), the rest is as printed.
   trace: [{ args: ['trace', '--sim', 'demo', '--plugin-dir', 'examples/trace-plugins'], exit: 0, timings: true }],
   'plugin new': [{ args: ['plugin', 'new', 'demo'], exit: 0, cwd: SCRATCH }],
   // Bundles resolve nrictl/plugin through the package's exports, i.e. the built dist/.
   'plugin bundle': [{ args: ['plugin', 'bundle', 'examples/plugins-ts/cpu-pinner/index.ts', '-o', 'build/10-cpu-pinner'], exit: 0, cwd: SCRATCH }],
+  sim: [
+    { args: ['sim', '--scenario', 'demo', '--no-interactive'], exit: 0 },
+    // The example's expectations hold; the deliberately wrong ones fail with the diff.
+    { args: ['sim', '--plugin-path', 'build', '--expect', 'examples/plugins-ts/cpu-pinner/expect.yaml'], exit: 0, cwd: SCRATCH, section: 'sim-expect', timings: true },
+    { args: ['sim', '--plugin-path', 'build', '--expect', 'examples/plugins-ts/cpu-pinner/expect-wrong.yaml'], exit: 1, cwd: SCRATCH, section: 'sim-expect', timings: true, from: /^(PASS|FAIL) after step / },
+  ],
 };
 
 /**
@@ -145,13 +160,14 @@ function normalise(text, scratch) {
     out = out.replace(new RegExp(`${escapeRegExp(t)}/([A-Za-z][A-Za-z-]*?)[A-Za-z0-9]{6}\\b`, 'g'), '/tmp/$1XXXXXX');
   }
   out = out.replace(/\b\d\d:\d\d:\d\d\.\d{3}\b/g, 'hh:mm:ss.mmm');
+  out = out.replace(/\(pid \d+,/g, '(pid NNNN,');
   out = out.replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z\b/g, 'YYYY-MM-DDThh:mm:ssZ');
   return out.replace(/[ \t]+$/gm, '').replace(/\n+$/, '');
 }
 
 /** Decimal milliseconds and percentages become placeholders of the same width, so columns stay aligned. */
 function maskTimings(text) {
-  return text.replace(/( +)(\d+\.\d+)( ms|%)/g, (m, sp, _n, unit) => {
+  return text.replace(/\((\d+\.\d+) ms\)/g, '(n.nn ms)').replace(/( +)(\d+\.\d+)( ms|%)/g, (m, sp, _n, unit) => {
     const placeholder = unit === '%' ? 'n.n%' : 'n.nn ms';
     return sp.length > 1 ? placeholder.padStart(m.length) : ` ${placeholder}`;
   });
@@ -185,6 +201,24 @@ function exitCodeTable() {
 }
 
 const slug = (id) => id.replace(/ /g, '-');
+
+const FENCE = { yaml: 'yaml', yml: 'yaml', ts: 'ts', json: 'json', conf: 'yaml' };
+
+/** Each <!-- file:PATH --> block: the repository's file PATH, fenced, as it is on disk. */
+function fillFiles(text, problems) {
+  let out = text;
+  for (const [, path] of text.matchAll(/<!-- file:([^ ]+) -->/g)) {
+    const full = join(root, path);
+    if (relative(root, full).startsWith('..') || !statSafe(full)?.isFile()) {
+      problems.push(`README.md shows ${path}, which is not a file of the repository`);
+      continue;
+    }
+    const body = readFileSync(full, 'utf8').replace(/\n+$/, '');
+    const fence = FENCE[path.split('.').pop()] ?? '';
+    out = replaceBlock(out, `file:${path}`, ['```' + fence, body, '```'].join('\n'), problems);
+  }
+  return out;
+}
 
 function replaceBlock(text, name, body, problems) {
   const open = `<!-- ${name} -->`;
@@ -226,7 +260,7 @@ async function main() {
   const ids = commandIds();
   const problems = examplesAsCloned();
   for (const id of ids) if (!TOUR[id]) problems.push(`command "${id}" has no tour entry in scripts/gen-readme.mjs`);
-  const toured = ids.filter((id) => TOUR[id]);
+  const toured = Object.keys(TOUR).filter((id) => ids.includes(id));
   const scratch = makeScratch();
   try {
     await run(ids, toured, scratch, problems);
@@ -235,26 +269,51 @@ async function main() {
   }
 }
 
+/** The output from the first line matching `from` on, after a note of how many lines it leaves out. */
+function fromLine(out, from, printed, problems) {
+  const lines = out.split('\n');
+  const at = lines.findIndex((l) => from.test(l));
+  if (at < 0) {
+    problems.push(`${printed}: no line matches ${from}`);
+    return out;
+  }
+  return [`[${at} line${at === 1 ? '' : 's'} of events left out]`, ...lines.slice(at)].join('\n');
+}
+
 async function run(ids, toured, scratch, problems) {
-  const tourJobs = toured.flatMap((id) => TOUR[id].map((ex) => async () => ({ id, ex, r: await nrictl(ex.args, ex.cwd === SCRATCH ? scratch : root) })));
+  const entries = toured.flatMap((id) => TOUR[id].map((ex) => ({ id, ex })));
+  const runOne = async ({ id, ex }) => ({ id, ex, r: await nrictl(ex.args, ex.cwd === SCRATCH ? scratch : root) });
+  // The scratch runs build on each other's files: one job, in order.
+  const inScratch = entries.filter((e) => e.ex.cwd === SCRATCH);
+  const scratchJob = async () => {
+    const done = [];
+    for (const e of inScratch) done.push(await runOne(e));
+    return done;
+  };
+  const tourJobs = [scratchJob, ...entries.filter((e) => e.ex.cwd !== SCRATCH).map((e) => async () => [await runOne(e)])];
   const helpJobs = [...ids, 'autocomplete'].map((id) => async () => ({ id, r: await nrictl([...id.split(' '), '--help'], root) }));
   const results = await pool([...tourJobs, ...helpJobs]);
-  const tours = results.slice(0, tourJobs.length);
+  const byEntry = new Map(results.slice(0, tourJobs.length).flat().map((t) => [t.ex, t.r]));
   const helps = results.slice(tourJobs.length);
 
   let text = readFileSync(README, 'utf8');
   const original = text;
-  for (const id of toured) {
-    const blocks = tours.filter((t) => t.id === id).map(({ ex, r }) => {
+  const sections = [...new Set(entries.map(({ id, ex }) => ex.section ?? slug(id)))];
+  for (const section of sections) {
+    const blocks = entries.filter(({ id, ex }) => (ex.section ?? slug(id)) === section).map(({ ex }) => {
+      const r = byEntry.get(ex);
       const printed = `nrictl ${ex.args.map(shellWord).join(' ')}`;
       if (r.code !== ex.exit) problems.push(`${printed} exited ${r.code}, the tour expects ${ex.exit}: ${r.stderr.trim().split('\n')[0] ?? ''}`);
       const mask = ex.timings ? maskTimings : (t) => t;
-      const out = [mask(normalise(r.stdout, scratch)), mask(normalise(r.stderr, scratch))].filter((s) => s !== '').join('\n');
+      let stdout = mask(normalise(r.stdout, scratch));
+      if (ex.from) stdout = fromLine(stdout, ex.from, printed, problems);
+      const out = [stdout, mask(normalise(r.stderr, scratch))].filter((s) => s !== '').join('\n');
       const status = r.code === 0 ? '' : `\n[exit status ${r.code}]`;
       return ['```console', `$ ${printed}`, out + status, '```'].join('\n');
     });
-    text = replaceBlock(text, `tour:${slug(id)}`, blocks.join('\n\n'), problems);
+    text = replaceBlock(text, `tour:${section}`, blocks.join('\n\n'), problems);
   }
+  text = fillFiles(text, problems);
   text = replaceBlock(text, 'commands', commandIndex(helps, problems), problems);
   text = replaceBlock(text, 'exit-codes', exitCodeTable(), problems);
 

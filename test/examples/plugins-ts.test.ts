@@ -69,6 +69,22 @@ describe('example plugins pass their expectation files', () => {
 });
 
 describe('a deliberately wrong expectation', () => {
+  it("cpu-pinner's expect-wrong.yaml (shown in the README) fails, naming the plugin or the scenario behind each actual value", async () => {
+    const r = await cli(['sim', '--plugin-path', pluginDir('cpu-pinner'), '--expect', join(EXAMPLES, 'cpu-pinner', 'expect-wrong.yaml')]);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const report = r.stdout.slice(r.stdout.indexOf('FAIL after step'));
+    expect(report).toBe(
+      [
+        'FAIL after step 1 (create ctr-batch): container ctr-batch resources',
+        '  resources.cpus: expected "2-4", actual "2-3" (set by 10-cpu-pinner)',
+        'FAIL after step 2 (create ctr-web): container ctr-web resources',
+        '  resources.cpus: expected "4,6", actual "0-7" (not set by any plugin: from the scenario)',
+        'expectations: 0 passed, 2 failed',
+        '',
+      ].join('\n'),
+    );
+  }, 60_000);
+
   it('fails with exit 1 and a diff naming the plugin that set the actual value, in text and JUnit', async () => {
     const wrong = join(base.dir, 'wrong.yaml');
     writeFileSync(
