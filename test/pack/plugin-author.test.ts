@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cleanEnv, ok, packTarball, repo, run } from './packed.js';
@@ -37,27 +37,37 @@ function readmePlugin(): string {
   return m[1]!;
 }
 
-function tsconfig(dir: string, extra: Record<string, unknown> = {}): void {
+function tsconfig(dir: string, extra: Record<string, unknown> = {}, include = ['*.ts']): void {
   // typeRoots: @types/node from the repository, as a real project would have in its own devDependencies.
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, outDir: 'out', types: ['node'], typeRoots: [join(repo, 'node_modules', '@types')], ...extra },
-      include: ['*.ts'],
+      include,
     }),
   );
 }
 
-/** The README's plugin compiled by tsc (which type-checks it) into readme/out; once per run: tsc is slow here. */
+const EXAMPLES = ['cpu-pinner', 'env-injector', 'memory-limit-validator'];
+
+/**
+ * The README's plugin and the example plugins (examples/plugins-ts, which the package does
+ * not ship), compiled by tsc (which type-checks them) into readme/out, in one program:
+ * once per run, tsc is slow here.
+ */
 let readmeDir: string | undefined;
 function compiledReadmePlugin(): string {
   if (readmeDir) return readmeDir;
   const dir = join(app, 'readme');
   mkdirSync(dir);
-  tsconfig(dir);
+  tsconfig(dir, {}, ['*.ts', 'examples/*/index.ts']);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   writeFileSync(join(dir, '10-readme.ts'), readmePlugin());
-  ok(run(process.execPath, [tsc, '-p', '.'], { cwd: dir, env }), 'tsc on the README plugin');
+  for (const name of EXAMPLES) {
+    mkdirSync(join(dir, 'examples', name), { recursive: true });
+    copyFileSync(join(repo, 'examples', 'plugins-ts', name, 'index.ts'), join(dir, 'examples', name, 'index.ts'));
+  }
+  ok(run(process.execPath, [tsc, '-p', '.'], { cwd: dir, env }), 'tsc on the README plugin and the example plugins');
   return (readmeDir = dir);
 }
 
@@ -87,8 +97,10 @@ console.log(JSON.stringify({
     expect(r.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
   });
 
-  it("the README's plugin type-checks against the shipped declarations, and a type error is caught", () => {
-    compiledReadmePlugin();
+  it("the README's plugin and the example plugins type-check against the shipped declarations, and a type error is caught", () => {
+    const compiled = compiledReadmePlugin();
+    // Each was in the program tsc checked: it emitted each.
+    for (const f of ['10-readme.js', ...EXAMPLES.map((n) => `examples/${n}/index.js`)]) expect(existsSync(join(compiled, 'out', f)), f).toBe(true);
     // The declarations are real, not `any`: a wrong field type fails.
     const dir = join(app, 'typed');
     mkdirSync(dir);
@@ -101,24 +113,8 @@ console.log(JSON.stringify({
 
   it("the README's plugin, compiled, adjusts containers under the installed `nrictl sim` as an external plugin with --socket", async () => {
     const dir = compiledReadmePlugin();
-    const sock = join(work, 's.sock');
-    const scenario = join(app, 'node_modules', 'nrictl', 'examples', 'demo.yaml');
-    const sim = spawn(join(app, 'node_modules', '.bin', 'nrictl'), ['sim', '--socket', sock, '--scenario', scenario, '--wait-for-plugins', '1', '--no-interactive', '-o', 'json'], { cwd: app, env });
-    let out = '';
-    sim.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    let err = '';
-    sim.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    await new Promise<void>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`no listening event: ${out}${err}`)), 20_000);
-      sim.stdout.on('data', () => out.includes('"listening"') && (clearTimeout(t), resolve()));
-    });
-    const plugin = spawn(process.execPath, [join(dir, 'out', '10-readme.js'), '--socket', sock], { cwd: dir, env });
-    let perr = '';
-    plugin.stderr.on('data', (d: Buffer) => (perr += d.toString()));
-    const code = await new Promise<number | null>((resolve) => sim.on('exit', resolve));
-    await new Promise((r) => (plugin.exitCode !== null ? r(null) : plugin.on('exit', r)));
+    const { code, err, events, perr } = await withExternalPlugin(process.execPath, [join(dir, 'out', '10-readme.js')], dir, join(app, 'node_modules', 'nrictl', 'examples', 'demo.yaml'));
     expect(code, err).toBe(0);
-    const events = out.trim().split('\n').map((l) => JSON.parse(l) as { type: string; plugin?: string; adjust?: { annotations?: Record<string, string> } });
     const adjusted = events.filter((e) => e.type === 'adjusted');
     expect(adjusted.length).toBeGreaterThan(0);
     expect(adjusted[0]!.plugin).toBe('10-readme');
@@ -127,7 +123,41 @@ console.log(JSON.stringify({
   }, 120_000);
 });
 
+interface SimEvent { type: string; plugin?: string; container?: string; external?: boolean; adjust?: { env?: unknown; annotations?: Record<string, string> } }
+
+/**
+ * The installed `nrictl sim` on a socket of its own, waiting for one plugin; then `cmd
+ * args --socket SOCK`, which must connect to it as an external plugin. Resolves once
+ * both have exited, with the simulator's exit code, stderr and events and the plugin's stderr.
+ */
+async function withExternalPlugin(cmd: string, args: string[], cwd: string, scenario: string): Promise<{ code: number | null; err: string; events: SimEvent[]; perr: string }> {
+  const sock = join(mkdtempSync(join(work, 'sock-')), 's.sock');
+  const sim = spawn(join(app, 'node_modules', '.bin', 'nrictl'), ['sim', '--socket', sock, '--scenario', scenario, '--wait-for-plugins', '1', '--no-interactive', '-o', 'json'], { cwd: app, env });
+  let out = '';
+  sim.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  let err = '';
+  sim.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => sim.on('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    const t = setTimeout(() => (sim.kill(), reject(new Error(`no listening event: ${out}${err}`))), 20_000);
+    sim.stdout.on('data', () => out.includes('"listening"') && (clearTimeout(t), resolve()));
+  });
+  // Not launched by a runtime (no NRI_* in env): nothing but --socket tells it where to go.
+  const plugin = spawn(cmd, [...args, '--socket', sock], { cwd, env });
+  let perr = '';
+  plugin.stderr.on('data', (d: Buffer) => (perr += d.toString()));
+  // A plugin that never connects leaves the simulator waiting: end both rather than leave them behind.
+  const guard = setTimeout(() => (sim.kill(), plugin.kill()), 30_000);
+  const code = await exited;
+  await new Promise((r) => (plugin.exitCode !== null || plugin.signalCode !== null ? r(null) : plugin.on('exit', r)));
+  clearTimeout(guard);
+  const events = out.trim().split('\n').map((l) => JSON.parse(l) as SimEvent);
+  return { code, err, events, perr };
+}
+
 describe('nrictl plugin new, from the installed tarball', () => {
+  let bundled: { plugin: string; scenario: string } | undefined;
+
   // The slowest part of this file (about 1-2 min on a loaded 2-core machine): a real
   // `npm install` of the new project (nrictl from the tarball; typescript and @types/node
   // from the npm cache that nrictl's own `npm ci` warmed) and its TypeScript build.
@@ -148,7 +178,17 @@ describe('nrictl plugin new, from the installed tarball', () => {
     renameSync(join(project, 'build', '10-demo'), join(plugins, '10-demo'));
     const scenario = join(project, 'test', 'scenario.yaml');
     const s = ok(run(join(app, 'node_modules', '.bin', 'nrictl'), ['sim', '--plugin-path', plugins, '--scenario', scenario, '--no-interactive', '-o', 'json'], { cwd: fresh, env }), 'sim with the bundle');
-    const events = s.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; plugin?: string; container?: string; adjust?: { env?: unknown } });
+    const events = s.stdout.trim().split('\n').map((l) => JSON.parse(l) as SimEvent);
+    expect(events.find((e) => e.type === 'launched')?.plugin).toBe('10-demo');
     expect(events.find((e) => e.type === 'adjusted' && e.container === 'ctr-web')).toMatchObject({ plugin: '10-demo', adjust: { env: [{ key: 'GREETING', value: 'hello' }] } });
+    bundled = { plugin: join(plugins, '10-demo'), scenario };
   }, 300_000);
+
+  it('its bundle also connects to the installed `nrictl sim` as an external plugin with --socket, as 10-demo', async () => {
+    if (!bundled) throw new Error('needs the bundle that the test before makes');
+    const { code, err, events } = await withExternalPlugin(bundled.plugin, [], work, bundled.scenario);
+    expect(code, err).toBe(0);
+    expect(events.find((e) => e.type === 'registered')).toMatchObject({ plugin: '10-demo', external: true });
+    expect(events.find((e) => e.type === 'adjusted' && e.container === 'ctr-web')).toMatchObject({ plugin: '10-demo', adjust: { env: [{ key: 'GREETING', value: 'hello' }] } });
+  }, 60_000);
 });
