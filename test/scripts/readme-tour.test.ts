@@ -43,8 +43,9 @@ describe('the README tour', () => {
     for (const p of paths) expect(existsSync(join(repo, p)), p).toBe(true);
   });
 
-  // The plugin commands write a project or a bundle: the generator runs them in a scratch
-  // directory (and test/plugin covers them), not in the checkout.
+  // The plugin commands write a project or a bundle, and the sim --expect runs test that
+  // bundle: the generator runs them in a scratch directory (test/commands/plugin-*.test.ts
+  // and test/examples cover them), not in the checkout.
   it.concurrent.each(entries.filter((e) => e.cwd !== SCRATCH).map((e) => [commandLine(e), e] as const))('%s runs as printed from the checkout', async (_, e) => {
     const r = spawnSync(process.execPath, [join(repo, 'bin', 'run.js'), ...e.args], { cwd: repo, env: ENV, encoding: 'utf8', timeout: 60_000 });
     expect(r.signal, r.stderr).toBeNull();
