@@ -335,7 +335,7 @@ async function run(ids, toured, scratch, problems) {
     return;
   }
   if (text !== original) writeFileSync(README, text);
-  process.stderr.write(`README.md: ${toured.length} tour sections, ${ids.length} commands in the index${text === original ? ' (unchanged)' : ''}\n`);
+  process.stderr.write(`README.md: ${sections.length} tour sections, ${ids.length} commands in the index${text === original ? ' (unchanged)' : ''}\n`);
 }
 
 // Run, not imported (test/scripts/readme-tour.test.ts imports TOUR).
