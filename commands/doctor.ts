@@ -3,7 +3,7 @@ import chalk from 'chalk';
 import { statSync } from 'node:fs';
 import { diagnoseNode, connectionFindings, doctorVerdict, countFindings, finding, findingsExitCode, findingsTable, sortFindings, summaryLine, type ConnectionOutcome, type Finding, type OfflineDiagnosis, type Verdict } from '../src/checks/index.js';
 import { BaseCommand, connectOptions, outputFlag, pluginIndexFlag, pluginNameFlag, timeoutFlag, usageError } from '../src/cli/index.js';
-import { checkIdentity, openEndpoint, probeRuntime, type EmbeddedRuntime } from '../src/session/index.js';
+import { checkIdentity, openEndpoint, probeRuntime, type Endpoint } from '../src/session/index.js';
 import { tracePluginLatency } from '../src/trace/index.js';
 
 export default class Doctor extends BaseCommand<typeof Doctor> {
@@ -73,7 +73,7 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
         connection = probe.status === 'answered' ? { ...probe, socketPath } : { status: 'failed', socketPath, message: probe.message };
       }
       const findings = [...diagnosis.findings, ...connectionFindings(connection)];
-      if (flags.trace) findings.push(...(await this.trace(diagnosis, connection, endpoint?.sim)));
+      if (flags.trace) findings.push(...(await this.trace(diagnosis, connection, endpoint)));
       this.render(diagnosis, connection, findings, doctorVerdict(findings, connection));
       const code = findingsExitCode(findings, flags.strict);
       if (code !== 0) this.exit(code);
@@ -83,12 +83,13 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
   }
 
   /** --trace: a short trace once the runtime answered; otherwise say that latency was not measured. */
-  private async trace(d: OfflineDiagnosis, connection: ConnectionOutcome, sim: EmbeddedRuntime | undefined): Promise<Finding[]> {
+  private async trace(d: OfflineDiagnosis, connection: ConnectionOutcome, endpoint: Endpoint | undefined): Promise<Finding[]> {
     const socketPath = d.resolved.socketPath;
     if (connection.status !== 'answered') {
       return [finding('info', socketPath, 'plugin-latency-unmeasured', 'the runtime did not answer: plugin latency not measured', 'fix the connection first, then run doctor --trace again')];
     }
-    return tracePluginLatency({ socketPath, sim, pluginDir: sim ? undefined : d.resolved.pluginPath, configTimeout: d.settingsFrom && d.settings.requestTimeoutMs !== null ? { ms: d.settings.requestTimeoutMs, from: d.settingsFrom } : undefined });
+    const sim = endpoint?.sim ? endpoint : undefined;
+    return tracePluginLatency({ target: sim ?? { socketPath }, pluginDir: sim ? undefined : d.resolved.pluginPath, configTimeout: d.settingsFrom && d.settings.requestTimeoutMs !== null ? { ms: d.settings.requestTimeoutMs, from: d.settingsFrom } : undefined });
   }
 
   private render(d: OfflineDiagnosis, connection: ConnectionOutcome, findings: Finding[], verdict: Verdict): void {

@@ -1,12 +1,9 @@
-// Start-up: only what the flags need is imported here; run() loads the trace layer, the
-// plugin SDK and the simulator when asked (see validate.ts).
 import { Flags } from '@oclif/core';
 import chalk from 'chalk';
-import { BaseCommand, ExitCode, UserError, filterFlags, outputFlag, simFlag, socketFlag, usageError } from '../src/cli/index.js';
+import { BaseCommand, ExitCode, connectProgress, filterFlags, outputFlag, simFlag, socketFlag, targetLabel, timeoutFlag, timeoutMs, usageError } from '../src/cli/index.js';
 import { ObjectFilter } from '../src/observe/index.js';
-import { nonBlockingStdout, spinner } from '../src/render/index.js';
-import { startEmbeddedSimulator, type EmbeddedSimulator } from '../src/runtime/index.js';
-import { socketExposure } from '../src/session/index.js';
+import { nonBlockingStdout } from '../src/render/index.js';
+import { SessionError } from '../src/session/index.js';
 import { renderTraceSummary, runTrace } from '../src/trace/index.js';
 
 export default class Trace extends BaseCommand<typeof Trace> {
@@ -48,6 +45,7 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
     'metrics-addr': Flags.string({ description: 'Serve Prometheus metrics on HOST:PORT/metrics while tracing.', helpValue: 'HOST:PORT' }),
     ...filterFlags,
     buffer: Flags.integer({ description: 'Records held while the output is behind; beyond that they are dropped and counted.', default: 1000, min: 1, helpValue: 'N' }),
+    timeout: timeoutFlag,
     sim: simFlag,
   };
 
@@ -57,40 +55,30 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
     const durationMs = await parseDurationFlag('--duration', flags.duration);
     const requestTimeoutMs = await parseDurationFlag('--request-timeout', flags['request-timeout']);
     const filter = new ObjectFilter({ namespace: flags.namespace, pod: flags.pod, container: flags.container, labels: flags.label });
-    const until = new Promise((resolve) => {
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, resolve);
-    });
-    let sim: EmbeddedSimulator | undefined;
-    if (flags.sim) sim = await startEmbeddedSimulator({ scenario: flags.sim, ...(flags['plugin-dir'] ? { runtime: { pluginPath: flags['plugin-dir'] } } : {}) });
-    const socketPath = sim?.socketPath ?? flags.socket;
-    if (!sim) for (const w of socketExposure(socketPath)) this.warning(w);
     const out = nonBlockingStdout();
-    const waiting = spinner(process.stderr, `connecting to ${sim ? 'the embedded simulator' : socketPath}`);
-    let result;
-    try {
-      result = await runTrace({
-        socketPath, sim, pluginDir: flags['plugin-dir'], indexes: flags.index, probes: flags.probes, events, validator: flags.validator,
-        accept: (pod, ctr) => filter.matchesContainer(pod, ctr),
-        format: flags.output, out, capacity: flags.buffer, requestTimeoutMs, durationMs, until, metricsAddr: flags['metrics-addr'],
-        onLive: (live) => {
-          waiting.stop();
-          const who = live.runtime ? `${live.runtime.name || 'runtime'} ${live.runtime.version} (${live.runtime.vintage})` : 'the runtime';
-          process.stderr.write(chalk.dim(`nrictl trace: ${live.plan.probes.length} probes at ${live.plan.probes.join(',')} on ${who}; plugins from ${live.pluginSource}: ${live.plan.segments.filter((s) => !s.calibration).map((s) => s.label).join(', ')}\n`));
-          for (const note of live.notes) process.stderr.write(chalk.dim(`nrictl trace: ${note}\n`));
-          if (live.metricsUrl) process.stderr.write(chalk.dim(`nrictl trace: metrics on ${live.metricsUrl}\n`));
-          process.stderr.write(chalk.dim(`nrictl trace: ${durationMs !== undefined ? `tracing for ${flags.duration}` : sim ? 'tracing the scenario' : 'Ctrl-C to stop'}.\n`));
-        },
-        onDropped: (n) => {
-          if (flags.output === 'json') process.stderr.write(`nrictl trace: ${n} ${n === 1 ? 'record' : 'records'} dropped: output could not keep up\n`);
-        },
-      });
-    } finally {
-      waiting.stop();
-      await sim?.stop();
-    }
+    const progress = connectProgress(targetLabel(flags));
+    const result = await runTrace({
+      target: { socketPath: flags.socket, sim: flags.sim, simPluginPath: flags['plugin-dir'] },
+      pluginDir: flags['plugin-dir'], indexes: flags.index, probes: flags.probes, events, validator: flags.validator,
+      accept: (pod, ctr) => filter.matchesContainer(pod, ctr),
+      format: flags.output, out, capacity: flags.buffer, requestTimeoutMs, durationMs, metricsAddr: flags['metrics-addr'],
+      timeoutMs: timeoutMs(flags.timeout), signal: this.stopSignal(), onProgress: progress.onProgress, onWarning: (w) => this.warning(w),
+      onLive: (live) => {
+        progress.stop();
+        const who = live.runtime ? `${live.runtime.name || 'runtime'} ${live.runtime.version} (${live.runtime.vintage})` : 'the runtime';
+        process.stderr.write(chalk.dim(`nrictl trace: ${live.plan.probes.length} probes at ${live.plan.probes.join(',')} on ${who}; plugins from ${live.pluginSource}: ${live.plan.segments.filter((s) => !s.calibration).map((s) => s.label).join(', ')}\n`));
+        for (const note of live.notes) process.stderr.write(chalk.dim(`nrictl trace: ${note}\n`));
+        if (live.metricsUrl) process.stderr.write(chalk.dim(`nrictl trace: metrics on ${live.metricsUrl}\n`));
+        process.stderr.write(chalk.dim(`nrictl trace: ${durationMs !== undefined ? `tracing for ${flags.duration}` : flags.sim ? 'tracing the scenario' : 'Ctrl-C to stop'}.\n`));
+      },
+      onDropped: (n) => {
+        if (flags.output === 'json') process.stderr.write(`nrictl trace: ${n} ${n === 1 ? 'record' : 'records'} dropped: output could not keep up\n`);
+      },
+    }).finally(() => progress.stop());
     if (result.reason !== 'output-closed') out.write(renderTraceSummary(result.summary, flags.output));
     if (result.reason === 'gone') {
-      throw new UserError(`${result.error?.message ?? 'the runtime closed the connection'}: the runtime went away, restarted or dropped a probe; start nrictl trace again once it is back`, ExitCode.RUNTIME_GONE, { cause: result.error });
+      const gone = result.error;
+      throw new SessionError(gone?.code ?? 'runtime-gone', `${gone?.message ?? 'the runtime closed the connection'}: the runtime went away, restarted or dropped a probe; start nrictl trace again once it is back`, { cause: gone });
     }
     await new Promise<void>((resolve) => (out.writableLength === 0 ? resolve() : out.once('drain', () => resolve())));
     process.exit(ExitCode.OK);

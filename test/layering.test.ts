@@ -21,8 +21,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   observe: ['api', 'render', 'session', 'units'],
   control: ['api', 'render', 'session', 'units'],
   cli: ['api', 'render', 'session', 'units'],
-  // trace runs several probe plugins at once, so it drives the SDK itself for now.
-  trace: ['api', 'plugin', 'render', 'checks', 'units'],
+  // trace's probes register through the session's ProbeSet, as every connecting command does.
+  trace: ['api', 'render', 'session', 'checks', 'units'],
   expect: ['api', 'runtime'],
   bundle: ['render'],
   scaffold: [],

@@ -46,22 +46,6 @@ const USAGE_ERRORS = new Set([
   'DurationError', 'QuantityError', 'CpusetError', 'CheckPathError', 'UnknownConfigFormatError', 'PlacementError', 'MetricsAddressError', 'OutputFileError',
 ]);
 
-/**
- * PluginError reasons (src/plugin/errors.ts), for a layer that drives the SDK itself
- * (trace); the session turns them into SessionErrors for every other command.
- */
-const PLUGIN: Record<string, ExitCodeValue> = {
-  'path-too-long': ExitCode.USAGE,
-  'no-socket': ExitCode.CONNECT,
-  'permission-denied': ExitCode.CONNECT,
-  'not-a-socket': ExitCode.CONNECT,
-  refused: ExitCode.CONNECT,
-  rejected: ExitCode.REGISTRATION,
-  timeout: ExitCode.REGISTRATION,
-  'no-events': ExitCode.REGISTRATION,
-  protocol: ExitCode.RUNTIME_GONE,
-};
-
 /** A write to stdout or stderr whose reader went away (`| head`): a normal end. */
 export function isClosedOutput(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;

@@ -10,6 +10,8 @@ export interface SessionTarget {
   socketPath: string;
   /** --sim: a scenario file; the socket is then the simulator's own. */
   sim?: string | undefined;
+  /** --sim with --plugin-dir: the simulator launches the plugins in this directory, as a runtime would. */
+  simPluginPath?: string | undefined;
 }
 
 /** What the embedded simulator offers a caller: its script, its runtime (the plugins it runs), stop. */
@@ -32,7 +34,7 @@ export async function openEndpoint(target: SessionTarget, onWarning?: (text: str
   const { startEmbeddedSimulator, ScenarioError } = await import('../runtime/index.js');
   let sim: Awaited<ReturnType<typeof startEmbeddedSimulator>>;
   try {
-    sim = await startEmbeddedSimulator({ scenario: target.sim });
+    sim = await startEmbeddedSimulator({ scenario: target.sim, ...(target.simPluginPath ? { runtime: { pluginPath: target.simPluginPath } } : {}) });
   } catch (err) {
     if (err instanceof ScenarioError) throw new SessionError('bad-scenario', err.message, { cause: err });
     throw err;

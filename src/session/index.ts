@@ -6,6 +6,7 @@ export { checkIdentity } from './identity.js';
 export { openEndpoint, type Endpoint, type SessionTarget, type EmbeddedRuntime } from './endpoint.js';
 export { socketExposure } from './socket-exposure.js';
 export { Session, fetchState, type SessionOptions, type SessionState, type SessionPhase } from './session.js';
+export { ProbeSet, type ProbeSetOptions, type ProbeSpec, type ProbeInfo } from './probes.js';
 export { probeRuntime, type ProbeOutcome } from './probe.js';
 export { EventWatch, DEFAULT_BACKOFF, type Backoff, type WatchOptions, type WatchNotice } from './watch.js';
 export type { RuntimeInfo, PluginHandlers } from '../plugin/index.js';

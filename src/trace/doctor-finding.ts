@@ -2,14 +2,15 @@
 // request timeout, a warning past half of it, and a note when nothing happened to measure.
 import { Writable } from 'node:stream';
 import { finding, type Finding } from '../checks/index.js';
-import { runTrace, type SimulatedRuntime } from './run.js';
+import type { Endpoint, SessionTarget } from '../session/index.js';
+import { runTrace } from './run.js';
 import type { TraceSummary } from './stats.js';
 
 export const DOCTOR_TRACE_MS = 3000;
 
 export interface DoctorTraceOptions {
-  socketPath: string;
-  sim?: SimulatedRuntime | undefined;
+  /** The socket doctor checked, or the endpoint it opened (its --sim simulator). */
+  target: SessionTarget | Endpoint;
   pluginDir?: string | undefined;
   durationMs?: number;
   /** The runtime config's, as doctor read it: used when the runtime does not say. */
@@ -20,8 +21,7 @@ export async function tracePluginLatency(opts: DoctorTraceOptions): Promise<Find
   const discard = new Writable({ write: (_chunk, _enc, done) => done() });
   const durationMs = opts.durationMs ?? DOCTOR_TRACE_MS;
   const { summary } = await runTrace({
-    socketPath: opts.socketPath,
-    sim: opts.sim,
+    target: opts.target,
     pluginDir: opts.pluginDir,
     format: 'json',
     out: discard,
@@ -29,7 +29,7 @@ export async function tracePluginLatency(opts: DoctorTraceOptions): Promise<Find
     configTimeout: opts.configTimeout,
     name: 'nrictl-doctor-trace',
   });
-  return latencyFindings(summary, opts.socketPath, durationMs);
+  return latencyFindings(summary, opts.target.socketPath, durationMs);
 }
 
 export function latencyFindings(s: TraceSummary, path: string, durationMs: number): Finding[] {

@@ -1,7 +1,8 @@
-// One trace from start to end: place the probes, register them, optionally serve the
-// metrics, wait for the end (a duration, a signal, the simulated script, the runtime or
-// the output's reader going away), deregister and summarise.
-import type { RuntimeInfo } from '../plugin/index.js';
+// One trace from start to end: reach the runtime (or start the simulator), place the
+// probes, register them, optionally serve the metrics, wait for the end (a duration, a
+// signal, the simulated script, the runtime or the output's reader going away),
+// deregister and summarise. Reaching the runtime is src/session's.
+import { openEndpoint, SessionError, type Endpoint, type RuntimeInfo, type SessionTarget } from '../session/index.js';
 import { readNodeFacts, mergeInstalled } from './installed.js';
 import { TraceMetrics } from './metrics.js';
 import { serveMetrics, type MetricsServer } from '../render/index.js';
@@ -18,9 +19,12 @@ export interface SimulatedRuntime {
 
 /** The session's options (less what run places and builds itself) and the run's own. */
 export interface TraceRunOptions
-  extends Pick<TraceSessionOptions, 'events' | 'validator' | 'accept' | 'format' | 'out' | 'capacity' | 'requestTimeoutMs' | 'configTimeout' | 'registrationTimeoutMs' | 'name'> {
-  socketPath: string;
-  sim?: SimulatedRuntime | undefined;
+  extends Pick<TraceSessionOptions, 'events' | 'validator' | 'accept' | 'format' | 'out' | 'capacity' | 'requestTimeoutMs' | 'configTimeout' | 'timeoutMs' | 'name' | 'onProgress' | 'onWarning'> {
+  /**
+   * The runtime's socket, or --sim (the simulator is started here, with the plugins of
+   * --plugin-dir, and stopped at the end); or an endpoint the caller opened and closes.
+   */
+  target: SessionTarget | Endpoint;
   /** The plugin directory to read; else the runtime config's, as doctor finds it. */
   pluginDir?: string | undefined;
   /** --index: where external plugins sit. */
@@ -28,8 +32,8 @@ export interface TraceRunOptions
   probes?: ProbeMode;
   /** Stop after this long; undefined: until `until` settles. */
   durationMs?: number | undefined;
-  /** Resolves on Ctrl-C/SIGTERM (the command owns the signals). */
-  until?: Promise<unknown>;
+  /** Ctrl-C/SIGTERM: ends the trace (the command owns the signals). */
+  signal?: AbortSignal | undefined;
   metricsAddr?: string | undefined;
   /** Called once the probes are live, before any event is traced. */
   onLive?(info: TraceLive): void;
@@ -49,12 +53,12 @@ export type TraceEndReason = 'duration' | 'signal' | 'script-done' | 'output-clo
 export interface TraceResult {
   summary: TraceSummary;
   reason: TraceEndReason;
-  /** Set when reason is 'gone'. */
-  error?: Error | undefined;
+  /** Set when reason is 'gone': runtime-gone, or malformed-frame when nrictl hung up on garbage. */
+  error?: SessionError | undefined;
 }
 
 /** Which plugins are installed where, from the simulator, the plugin directory and --index. */
-export function installedPlugins(opts: Pick<TraceRunOptions, 'sim' | 'pluginDir' | 'indexes' | 'configTimeout'>): {
+export function installedPlugins(opts: Pick<TraceRunOptions, 'pluginDir' | 'indexes' | 'configTimeout'> & { sim?: SimulatedRuntime | undefined }): {
   plugins: InstalledPlugin[];
   source: string;
   configTimeout?: { ms: number; from: string };
@@ -80,13 +84,23 @@ export function installedPlugins(opts: Pick<TraceRunOptions, 'sim' | 'pluginDir'
 }
 
 export async function runTrace(opts: TraceRunOptions): Promise<TraceResult> {
-  const installed = installedPlugins(opts);
+  const owned = typeof (opts.target as Endpoint).close !== 'function';
+  const endpoint = owned ? await openEndpoint(opts.target as SessionTarget, opts.onWarning) : (opts.target as Endpoint);
+  try {
+    return await traceOn(endpoint, opts);
+  } finally {
+    if (owned) await endpoint.close();
+  }
+}
+
+async function traceOn(endpoint: Endpoint, opts: TraceRunOptions): Promise<TraceResult> {
+  const installed = installedPlugins({ ...opts, sim: endpoint.sim });
   const plan = planProbes(installed.plugins, opts.probes ?? 'around');
   const metrics = opts.metricsAddr !== undefined ? new TraceMetrics() : undefined;
   let server: MetricsServer | undefined;
   if (metrics) server = await serveMetrics(metrics.registry, opts.metricsAddr!);
   const session = new TraceSession({
-    socketPath: opts.socketPath,
+    target: endpoint,
     plan,
     events: opts.events,
     validator: opts.validator ?? false,
@@ -97,18 +111,21 @@ export async function runTrace(opts: TraceRunOptions): Promise<TraceResult> {
     requestTimeoutMs: opts.requestTimeoutMs,
     configTimeout: installed.configTimeout,
     metrics,
-    ...(opts.registrationTimeoutMs !== undefined ? { registrationTimeoutMs: opts.registrationTimeoutMs } : {}),
+    timeoutMs: opts.timeoutMs,
+    signal: opts.signal,
+    onProgress: opts.onProgress,
     ...(opts.name !== undefined ? { name: opts.name } : {}),
   });
   if (opts.onDropped) session.on('dropped', opts.onDropped);
-  const gone = new Promise<TraceResult['reason'] | Error>((resolve) => session.once('close', (err?: Error) => resolve(err ?? new Error(`runtime closed the connection (${opts.socketPath})`))));
+  const gone = new Promise<SessionError>((resolve) => session.once('gone', resolve));
   const outputClosed = new Promise<TraceEndReason>((resolve) => session.once('output-closed', () => resolve('output-closed')));
-  const signalled = (opts.until ?? new Promise<never>(() => {})).then((): TraceEndReason => 'signal');
+  const signalled = aborted(opts.signal).then((): TraceEndReason => 'signal');
   try {
-    const first = await Promise.race([session.start().then(() => undefined), signalled]);
-    if (first === 'signal') return { summary: await session.stop(0), reason: 'signal' };
+    await session.start();
   } catch (err) {
     await server?.close();
+    // Ctrl-C while the probes registered: none is left registered; end as a stopped trace does.
+    if (err instanceof SessionError && err.code === 'cancelled' && opts.signal?.aborted) return { summary: await session.stop(0), reason: 'signal' };
     throw err;
   }
   metrics?.requestTimeout.set(session.requestTimeout().ms / 1000);
@@ -117,11 +134,18 @@ export async function runTrace(opts: TraceRunOptions): Promise<TraceResult> {
   let timer: NodeJS.Timeout | undefined;
   const elapsed = opts.durationMs === undefined ? new Promise<never>(() => {}) : new Promise<TraceEndReason>((resolve) => (timer = setTimeout(() => resolve('duration'), opts.durationMs)));
   // On the simulator the trace ends with its script, once the last events had time to reach every probe.
-  const scripted = opts.sim ? opts.sim.runScript().then((): TraceEndReason => 'script-done') : new Promise<never>(() => {});
+  const scripted = endpoint.sim ? endpoint.sim.runScript().then((): TraceEndReason => 'script-done') : new Promise<never>(() => {});
   const outcome = await Promise.race([signalled, elapsed, scripted, outputClosed, gone]);
   if (timer) clearTimeout(timer);
   const summary = await session.stop(outcome === 'output-closed' ? 0 : undefined);
   await server?.close();
-  if (outcome instanceof Error) return { summary, reason: 'gone', error: outcome };
+  if (outcome instanceof SessionError) return { summary, reason: 'gone', error: outcome };
   return { summary, reason: outcome };
+}
+
+/** Resolves once the signal fired; never without one. */
+function aborted(signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return new Promise<never>(() => {});
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }

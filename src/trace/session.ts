@@ -1,11 +1,13 @@
 // `nrictl trace` as a library: transient probe plugins at the planned indexes, each
 // answering at once with no adjustment; a Tracer that puts their sightings together off
-// the reply path; a bounded queue into the output; statistics and metrics.
+// the reply path; a bounded queue into the output; statistics and metrics. Connecting,
+// registering and deregistering the probes is src/session's ProbeSet.
 import { EventEmitter } from 'node:events';
 import type { Writable } from 'node:stream';
+import { DEFAULT_SOCKET_PATH } from '../api/socket-path.js';
 import { Event, eventBit, type nri } from '../api/index.js';
-import { Stub, type PluginHandlers, type RuntimeInfo } from '../plugin/index.js';
 import { BoundedOutputQueue, chalk, defaultDropNotice } from '../render/index.js';
+import { ProbeSet, type Endpoint, type PluginHandlers, type RuntimeInfo, type SessionError, type SessionPhase, type SessionTarget } from '../session/index.js';
 import type { TraceMetrics } from './metrics.js';
 import type { ProbePlan } from './placement.js';
 import { renderTraceRecord, type TraceFormat } from './render.js';
@@ -23,6 +25,9 @@ export const DEFAULT_TRACE_QUEUE_CAPACITY = 1000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
 
 export interface TraceSessionOptions {
+  /** Where the probes register: a target, or an endpoint the caller opened (and closes); else socketPath. */
+  target?: SessionTarget | Endpoint | undefined;
+  /** The runtime's socket, when no target is given (default: the runtimes' default path). */
   socketPath?: string | undefined;
   plan: ProbePlan;
   /** Event mask; only TRACEABLE_EVENTS bits count. */
@@ -39,24 +44,30 @@ export interface TraceSessionOptions {
   configTimeout?: { ms: number; from: string } | undefined;
   metrics?: TraceMetrics | undefined;
   name?: string;
-  registrationTimeoutMs?: number;
+  /** --timeout: bounds each probe's registration (unset: the SDK's bound). */
+  timeoutMs?: number | undefined;
+  /** Stops a registration under way (start() rejects with SessionError 'cancelled'), or the probes once live. */
+  signal?: AbortSignal | undefined;
+  onProgress?: ((phase: SessionPhase) => void) | undefined;
+  /** The socket check's lines, when the target is a socket to be opened here. */
+  onWarning?: ((text: string) => void) | undefined;
   /** An event not seen by every probe after this long is closed as failed (default: twice the request timeout and 1 s). */
   staleMs?: number;
 }
 
 /**
- * Events: 'dropped' (n), 'close' (err?) a probe lost its connection (the runtime went
- * away or dropped it), 'output-closed' (err) the output's reader left.
+ * Events: 'dropped' (n), 'gone' (err: SessionError) the runtime dropped a probe (or went
+ * away) and every probe has left, 'output-closed' (err) the output's reader left.
  */
 export class TraceSession extends EventEmitter {
-  readonly probes: Stub[];
+  /** The registered probes, once start() resolved. */
+  probes: ProbeSet | undefined;
   readonly tracer: Tracer;
   readonly stats = new LatencyStats();
   readonly queue: BoundedOutputQueue<TraceRecord>;
   readonly notes: string[];
   filtered = 0;
   private stopped = false;
-  private configuredTimeoutMs: number | undefined;
 
   constructor(readonly opts: TraceSessionOptions) {
     super();
@@ -84,29 +95,9 @@ export class TraceSession extends EventEmitter {
         if (r.end !== 'stopped') this.queue.push(r);
       },
     });
-    const mask = (opts.events ?? DEFAULT_TRACE_EVENTS) & TRACEABLE_EVENTS.reduce((m, e) => m | eventBit(e), 0);
-    const last = opts.plan.probes.length - 1;
-    this.probes = opts.plan.probes.map((index, k) => {
-      const validator = wantValidator && k === last;
-      return new Stub(this.handlers(k, validator), {
-        name: opts.name ?? 'nrictl-trace',
-        index,
-        ...(opts.socketPath !== undefined ? { socketPath: opts.socketPath } : {}),
-        events: mask | (validator ? eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT) : 0),
-        ...(opts.registrationTimeoutMs !== undefined ? { registrationTimeoutMs: opts.registrationTimeoutMs } : {}),
-      });
-    });
-    this.probes[0]?.once('configured', (req: nri.IConfigureRequest) => {
-      if (req.requestTimeout && req.requestTimeout > 0) this.configuredTimeoutMs = Number(req.requestTimeout);
-    });
     opts.out.once('error', (err: Error) => {
       if (!this.stopped) this.emit('output-closed', err);
     });
-    for (const p of this.probes) {
-      p.on('close', (err?: Error) => {
-        if (!this.stopped) this.emit('close', err);
-      });
-    }
   }
 
   /** A probe's handlers: note the time and the request, answer at once with nothing. */
@@ -129,32 +120,47 @@ export class TraceSession extends EventEmitter {
     return h;
   }
 
-  /** Registers every probe; on any failure the ones already live are stopped again. */
+  /** Registers every probe; rejects with a SessionError, and then no probe is left registered. */
   async start(): Promise<void> {
-    const results = await Promise.allSettled(this.probes.map((p) => p.start()));
-    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failure) {
+    const opts = this.opts;
+    const mask = (opts.events ?? DEFAULT_TRACE_EVENTS) & TRACEABLE_EVENTS.reduce((m, e) => m | eventBit(e), 0);
+    const last = opts.plan.probes.length - 1;
+    const wantValidator = opts.validator === true;
+    try {
+      this.probes = await ProbeSet.open({
+        target: opts.target ?? { socketPath: opts.socketPath ?? DEFAULT_SOCKET_PATH },
+        name: opts.name ?? 'nrictl-trace',
+        probes: opts.plan.probes.map((index, k) => {
+          const validator = wantValidator && k === last;
+          return { index, handlers: this.handlers(k, validator), events: mask | (validator ? eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT) : 0) };
+        }),
+        timeoutMs: opts.timeoutMs,
+        signal: opts.signal,
+        onProgress: opts.onProgress,
+        onWarning: opts.onWarning,
+      });
+    } catch (err) {
       this.stopped = true;
-      await Promise.all(this.probes.map((p) => p.stop().catch(() => {})));
       this.tracer.stop();
-      throw failure.reason;
+      throw err;
     }
-    if (this.opts.validator) {
-      const v = this.probes[this.probes.length - 1]!;
-      if ((v.events & eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT)) === 0) {
-        this.notes.push('this runtime does not call validators (NRI before v0.10): attribution from the probes alone');
-      }
+    this.probes.once('end', (err?: SessionError) => {
+      if (err && !this.stopped) this.emit('gone', err);
+    });
+    if (wantValidator && (this.probes.probes[last]!.events & eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT)) === 0) {
+      this.notes.push('this runtime does not call validators (NRI before v0.10): attribution from the probes alone');
     }
   }
 
   get runtime(): RuntimeInfo | undefined {
-    return this.probes[0]?.runtime;
+    return this.probes?.runtime;
   }
 
   /** The request timeout plugin latency is judged against, and where it came from. */
   requestTimeout(): { ms: number; from: string } {
     if (this.opts.requestTimeoutMs !== undefined) return { ms: this.opts.requestTimeoutMs, from: '--request-timeout' };
-    if (this.configuredTimeoutMs !== undefined) return { ms: this.configuredTimeoutMs, from: 'the runtime\'s Configure request' };
+    const configured = this.probes?.configuredRequestTimeoutMs;
+    if (configured !== undefined) return { ms: configured, from: 'the runtime\'s Configure request' };
     if (this.opts.configTimeout) return this.opts.configTimeout;
     return { ms: DEFAULT_REQUEST_TIMEOUT_MS, from: 'the default of containerd and CRI-O' };
   }
@@ -177,7 +183,7 @@ export class TraceSession extends EventEmitter {
   /** Deregisters every probe, then writes what is queued (for at most flushTimeoutMs). */
   async stop(flushTimeoutMs = 2000): Promise<TraceSummary> {
     this.stopped = true;
-    await Promise.all(this.probes.map((p) => p.stop().catch(() => {})));
+    await this.probes?.close();
     this.tracer.stop();
     this.opts.metrics?.requestTimeout.set(this.requestTimeout().ms / 1000);
     await this.queue.end(flushTimeoutMs);
