@@ -50,6 +50,8 @@ function isEndpoint(t: SessionTarget | Endpoint): t is Endpoint {
  * or the caller's signal.
  */
 export class ProbeSet extends EventEmitter {
+  /** Set before the first probe is stopped: a stop can report its close synchronously. */
+  private ending = false;
   private closing: Promise<void> | undefined;
 
   private constructor(
@@ -163,7 +165,7 @@ export class ProbeSet extends EventEmitter {
   private watch(): void {
     for (const s of this.stubs) {
       s.once('close', (err?: Error) => {
-        if (this.closing) return; // our own close, or a sibling's loss, is already ending the set
+        if (this.ending) return; // our own close, or a sibling's loss, is already ending the set
         const at = { label: this.endpoint.label, socketPath: this.endpoint.socketPath, registered: true, runtime: s.runtime, sim: Boolean(this.endpoint.sim) };
         const mapped = err ? fromPluginError(err, at) : undefined;
         const gone =
@@ -182,6 +184,7 @@ export class ProbeSet extends EventEmitter {
   }
 
   private finish(err: SessionError | undefined): Promise<void> {
+    this.ending = true;
     this.closing ??= (async () => {
       await Promise.all(this.stubs.map((s) => s.stop().catch(() => {})));
       if (this.ownsEndpoint) await this.endpoint.close();
