@@ -99,6 +99,12 @@ describe('the layer map', () => {
     for (const f of LEAF_FILES) expect({ f, imports: /^\s*import\s/m.test(readFileSync(join(root, f), 'utf8')) }).toEqual({ f, imports: false });
   });
 
+  it('only the session layer connects: no other layer or command reaches the plugin SDK', () => {
+    // trace's probes, too, register through the session (its ProbeSet).
+    const importers = new Set(edges.filter((e) => e.to.startsWith('src/plugin/')).map((e) => layerOf(e.from)));
+    expect([...importers]).toEqual(['session']);
+  });
+
   it('no library layer knows the command line', () => {
     expect(edges.filter((e) => e.to.startsWith('src/cli/') && layerOf(e.from) !== 'commands').map((e) => e.from)).toEqual([]);
   });
