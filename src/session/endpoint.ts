@@ -26,6 +26,11 @@ export interface Endpoint {
   close(): Promise<void>;
 }
 
+/** Whether a caller handed over an endpoint it opened (and closes), rather than a target to open. */
+export function isEndpoint(t: SessionTarget | Endpoint): t is Endpoint {
+  return typeof (t as Endpoint).close === 'function';
+}
+
 export async function openEndpoint(target: SessionTarget, onWarning?: (text: string) => void): Promise<Endpoint> {
   if (!target.sim) {
     for (const w of socketExposure(target.socketPath)) onWarning?.(w);

@@ -3,7 +3,7 @@
 // socket check. Every connecting command goes through here.
 export { SessionError, SIM_HINT, type SessionErrorCode } from './errors.js';
 export { checkIdentity } from './identity.js';
-export { openEndpoint, type Endpoint, type SessionTarget, type EmbeddedRuntime } from './endpoint.js';
+export { openEndpoint, isEndpoint, type Endpoint, type SessionTarget, type EmbeddedRuntime } from './endpoint.js';
 export { socketExposure } from './socket-exposure.js';
 export { Session, fetchState, type SessionOptions, type SessionState, type SessionPhase } from './session.js';
 export { ProbeSet, type ProbeSetOptions, type ProbeSpec, type ProbeInfo } from './probes.js';

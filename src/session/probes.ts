@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import type { nri } from '../api/index.js';
 import { Stub, type PluginHandlers, type RuntimeInfo } from '../plugin/index.js';
-import { openEndpoint, type Endpoint, type EmbeddedRuntime, type SessionTarget } from './endpoint.js';
+import { isEndpoint, openEndpoint, type Endpoint, type EmbeddedRuntime, type SessionTarget } from './endpoint.js';
 import { SessionError } from './errors.js';
 import { checkIdentity } from './identity.js';
 import { fromPluginError } from './plugin-errors.js';
@@ -38,10 +38,6 @@ export interface ProbeInfo {
   pluginName: string;
   /** The mask the runtime accepted (what the probe asked for that the runtime knows). */
   events: number;
-}
-
-function isEndpoint(t: SessionTarget | Endpoint): t is Endpoint {
-  return typeof (t as Endpoint).close === 'function';
 }
 
 /**
@@ -83,6 +79,10 @@ export class ProbeSet extends EventEmitter {
     opts.onProgress?.('connecting');
     const owned = !isEndpoint(opts.target);
     const endpoint = isEndpoint(opts.target) ? opts.target : await openEndpoint(opts.target, opts.onWarning);
+    if (opts.signal?.aborted) {
+      if (owned) await endpoint.close();
+      throw cancelled('before connecting');
+    }
     const stubs = opts.probes.map(
       (p) =>
         new Stub(p.handlers, {

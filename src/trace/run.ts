@@ -2,7 +2,7 @@
 // probes, register them, optionally serve the metrics, wait for the end (a duration, a
 // signal, the simulated script, the runtime or the output's reader going away),
 // deregister and summarise. Reaching the runtime is src/session's.
-import { openEndpoint, SessionError, type Endpoint, type RuntimeInfo, type SessionTarget } from '../session/index.js';
+import { isEndpoint, openEndpoint, SessionError, type Endpoint, type RuntimeInfo, type SessionTarget } from '../session/index.js';
 import { readNodeFacts, mergeInstalled } from './installed.js';
 import { TraceMetrics } from './metrics.js';
 import { serveMetrics, type MetricsServer } from '../render/index.js';
@@ -84,12 +84,12 @@ export function installedPlugins(opts: Pick<TraceRunOptions, 'pluginDir' | 'inde
 }
 
 export async function runTrace(opts: TraceRunOptions): Promise<TraceResult> {
-  const owned = typeof (opts.target as Endpoint).close !== 'function';
-  const endpoint = owned ? await openEndpoint(opts.target as SessionTarget, opts.onWarning) : (opts.target as Endpoint);
+  if (isEndpoint(opts.target)) return traceOn(opts.target, opts);
+  const endpoint = await openEndpoint(opts.target, opts.onWarning);
   try {
     return await traceOn(endpoint, opts);
   } finally {
-    if (owned) await endpoint.close();
+    await endpoint.close();
   }
 }
 

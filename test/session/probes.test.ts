@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Event, eventBit } from '../../src/api/index.js';
 import { describeError, ExitCode } from '../../src/cli/index.js';
-import { ProbeSet, SessionError, type ProbeSpec } from '../../src/session/index.js';
+import { openEndpoint, ProbeSet, SessionError, type ProbeSpec } from '../../src/session/index.js';
 import { MODERN_CONFIGURE, RuntimePeer, type PeerSession } from '../plugin/peer.js';
 import { ofType, simPerTest, waitFor } from '../runtime/helpers.js';
 
@@ -76,6 +76,19 @@ describe('ProbeSet on the simulator', () => {
     expect(existsSync(socket)).toBe(true);
     await set.close();
     expect(existsSync(socket)).toBe(false);
+  });
+
+  it('an endpoint the caller opened stays open after close(): the caller stops its simulator', async () => {
+    const endpoint = await openEndpoint({ socketPath: '/nonexistent/nri.sock', sim: 'examples/demo.yaml' });
+    try {
+      const set = await ProbeSet.open({ target: endpoint, name: 'nrictl-probe', probes: probesAt(['10', '90']) });
+      await set.close();
+      expect(existsSync(endpoint.socketPath)).toBe(true);
+      await waitFor('the probes to leave', () => probeNames(endpoint.sim!.runtime.plugins().map((p) => p.name)).length === 0);
+    } finally {
+      await endpoint.close();
+    }
+    expect(existsSync(endpoint.socketPath)).toBe(false);
   });
 
   it('when the k-th registration fails, the probes already registered leave again', async () => {
