@@ -18,7 +18,8 @@ describe('nrictl trace --sim', () => {
     const create = all.find((x) => x.event === 'CreateContainer')!;
     const seg = (label: string) => create.segments.find((s: any) => s.label === label);
     expect(seg('20-cpu-pinner').changes).toEqual([{ field: 'resources', key: 'cpu.cpus', new: '0-1' }]);
-    expect(seg('20-cpu-pinner').ms).toBeGreaterThanOrEqual(14);
+    // It sleeps 15 ms; the hop subtracted comes from another pair of probes, so allow a few ms.
+    expect(seg('20-cpu-pinner').ms).toBeGreaterThanOrEqual(10);
     expect(seg('group 40-env-injector+41-mount-adder').changes.map((c: any) => `${c.field} ${c.key}`)).toEqual([
       'annotations example.com/injected-by', 'env NODE_ZONE', 'mounts /cache',
     ]);
@@ -73,7 +74,7 @@ describe('nrictl trace --metrics-addr', () => {
   beforeAll(async () => {
     sim = await startRuntime({ pods: [{ id: 'pod0', name: 'web', namespace: 'shop' }] });
     t = tempDir('nrt-');
-    plugin = new Stub({ createContainer: async () => void (await new Promise((r) => setTimeout(r, 20))) }, { name: 'sleepy', index: '30', socketPath: sim.socketPath });
+    plugin = new Stub({ createContainer: async () => void (await new Promise((r) => setTimeout(r, 100))) }, { name: 'sleepy', index: '30', socketPath: sim.socketPath });
     await plugin.start();
   });
   afterAll(async () => {
@@ -98,9 +99,11 @@ describe('nrictl trace --metrics-addr', () => {
     const series = samples.filter((s) => s.labels.plugin === 'index 30' && s.labels.event === 'CreateContainer');
     expect(series.find((s) => s.name === 'nrictl_trace_plugin_latency_seconds_count')?.value).toBe(3);
     const buckets = series.filter((s) => s.name === 'nrictl_trace_plugin_latency_seconds_bucket');
-    // Slept 20 ms: nothing at or below 10 ms, everything by 100 ms.
-    expect(buckets.find((b) => b.labels.le === '0.01')?.value).toBe(0);
-    expect(buckets.find((b) => b.labels.le === '0.1')?.value).toBe(3);
+    // Slept 100 ms: nothing at or below 50 ms, everything by 500 ms. The margins are wide
+    // because the probe hop subtracted is a median of few samples, and on a loaded machine
+    // one hop can differ from it by tens of milliseconds.
+    expect(buckets.find((b) => b.labels.le === '0.05')?.value).toBe(0);
+    expect(buckets.find((b) => b.labels.le === '0.5')?.value).toBe(3);
     expect(samples.find((s) => s.name === 'nrictl_trace_events_total' && s.labels.event === 'CreateContainer')?.value).toBe(3);
     expect(samples.find((s) => s.name === 'nrictl_trace_request_timeout_seconds')?.value).toBe(2);
     expect((await get(url.replace('/metrics', '/other'))).status).toBe(404);
