@@ -7,4 +7,5 @@ export * from './socket-path.js';
 export * from './services.js';
 export * from './optional.js';
 export * from './resources.js';
+export * from './plain-copy.js';
 export * from './sync-wire.js';

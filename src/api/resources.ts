@@ -1,6 +1,7 @@
 // Field-wise overlay of LinuxResources: what a runtime does when it applies an
 // NRI adjustment or update to a container's cgroup settings. Fields the update
 // leaves unset keep their value.
+import { plainCopy } from './plain-copy.js';
 import type { nri } from './schema.js';
 
 type Resources = nri.ILinuxResources;
@@ -9,7 +10,7 @@ const MEMORY_FIELDS = ['limit', 'reservation', 'swap', 'kernel', 'kernelTcp', 's
 const CPU_OPTIONAL_FIELDS = ['shares', 'quota', 'period', 'realtimeRuntime', 'realtimePeriod'] as const;
 
 export function cloneResources(r: Resources | null | undefined): Resources {
-  return r ? structuredClone(r) : {};
+  return r ? plainCopy(r) : {};
 }
 
 /** Returns a new LinuxResources: `base` with every field that `update` sets replaced. */
@@ -40,7 +41,7 @@ export function overlayResources(base: Resources | null | undefined, update: Res
     out.hugepageLimits = [...bySize.values()];
   }
   if (update.unified && Object.keys(update.unified).length > 0) out.unified = { ...(out.unified ?? {}), ...update.unified };
-  if (update.devices?.length) out.devices = [...(out.devices ?? []), ...structuredClone(update.devices)];
+  if (update.devices?.length) out.devices = [...(out.devices ?? []), ...plainCopy(update.devices)];
   if (update.blockioClass) out.blockioClass = { value: update.blockioClass.value ?? '' };
   if (update.rdtClass) out.rdtClass = { value: update.rdtClass.value ?? '' };
   if (update.pids) out.pids = { limit: update.pids.limit ?? 0 };

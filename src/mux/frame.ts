@@ -31,16 +31,21 @@ export interface MuxFrame {
 
 /** The 8-byte frame header: connection id and payload length, both uint32 big-endian. */
 export function encodeMuxHeader(connId: number, length: number): Buffer {
+  const header = Buffer.allocUnsafe(MUX_HEADER_LENGTH);
+  writeMuxHeader(header, connId, length);
+  return header;
+}
+
+/** Writes the frame header into the first 8 bytes of `target`. */
+export function writeMuxHeader(target: Buffer, connId: number, length: number): void {
   if (!Number.isInteger(connId) || connId < 0 || connId > CONN_ID_MAX) {
     throw new RangeError(`mux connection id ${connId} is not a uint32`);
   }
   if (!Number.isInteger(length) || length < 0 || length > MUX_PAYLOAD_MAX) {
     throw new RangeError(`mux payload length ${length} is outside 0..${MUX_PAYLOAD_MAX}`);
   }
-  const header = Buffer.allocUnsafe(MUX_HEADER_LENGTH);
-  header.writeUInt32BE(connId, 0);
-  header.writeUInt32BE(length, 4);
-  return header;
+  target.writeUInt32BE(connId, 0);
+  target.writeUInt32BE(length, 4);
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   MuxDecoder,
   RESERVED_CONN,
   encodeMuxHeader,
+  writeMuxHeader,
   type MuxFrame,
 } from './frame.js';
 
@@ -224,14 +225,14 @@ export class Mux extends EventEmitter {
       const piece = data.subarray(offset, offset + limit);
       offset += piece.length;
       limit = MUX_PAYLOAD_MAX;
-      const header = encodeMuxHeader(connId, piece.length);
       if (piece.length <= COALESCE_MAX) {
+        // The header goes straight into the frame: no buffer of its own, one copy in all.
         const frame = Buffer.allocUnsafe(MUX_HEADER_LENGTH + piece.length);
-        header.copy(frame, 0);
+        writeMuxHeader(frame, connId, piece.length);
         piece.copy(frame, MUX_HEADER_LENGTH);
         ready = this.trunk.write(frame);
       } else {
-        this.trunk.write(header);
+        this.trunk.write(encodeMuxHeader(connId, piece.length));
         ready = this.trunk.write(piece);
       }
     } while (offset < data.length);

@@ -3,7 +3,7 @@
 // runtime does (containerd/nri pkg/adaptation result.go). Plugins are applied in
 // invocation order; each later plugin is sent `collector.request`, which already
 // carries the earlier plugins' changes, as in the Go runtime.
-import { nri } from '../api/index.js';
+import { nri, plainCopy } from '../api/index.js';
 import { MergeError } from './errors.js';
 import { Owners } from './owners.js';
 
@@ -50,12 +50,18 @@ export class ResultCollector {
   private readonly evictions: CollectedEviction[] = [];
   private failure?: Error;
   readonly owners = new Owners();
+  /**
+   * Counts the answers that may have changed `request`. While it stays the same the
+   * request is too, and the runtime sends the next plugin the bytes it already encoded.
+   */
+  revision = 0;
 
   constructor(request: CollectRequest) {
     if ('create' in request) {
       this.kind = 'create';
-      const req = structuredClone(request.create);
-      const c = (req.container ??= {});
+      // The pod is only sent, never changed, so it is shared; the container is merged into.
+      const req: nri.ICreateContainerRequest = { pod: request.create.pod, container: plainCopy(request.create.container ?? {}) };
+      const c = req.container!;
       c.labels ??= {};
       c.annotations ??= {};
       c.mounts ??= [];
@@ -83,14 +89,14 @@ export class ResultCollector {
       };
     } else if ('update' in request) {
       this.kind = 'update';
-      const req = structuredClone(request.update);
+      const req = plainCopy(request.update);
       const res = (req.linuxResources ??= {});
       res.memory ??= {};
       res.cpu ??= {};
       this.req = req;
     } else {
       this.kind = 'stop';
-      this.req = structuredClone(request.stop);
+      this.req = plainCopy(request.stop);
     }
   }
 
@@ -111,6 +117,8 @@ export class ResultCollector {
   apply(plugin: string, response: PluginResponse | null | undefined): void {
     if (this.failure) throw this.failure;
     if (!response) return;
+    const r = response as { adjust?: unknown; update?: unknown[] | null; evict?: unknown[] | null };
+    if (r.adjust || r.update?.length || r.evict?.length) this.revision++;
     try {
       if (this.kind === 'create') {
         const r = response as nri.ICreateContainerResponse;
@@ -404,12 +412,12 @@ export class ResultCollector {
     const ureq = this.kind === 'update' ? (this.req as nri.IUpdateContainerRequest) : undefined;
     const isRequested = ureq !== undefined && ureq.container?.id === id;
     // Work on a copy: a failure (ignored or not) leaves the collected update untouched.
-    const work = structuredClone(isRequested ? ureq.linuxResources! : merged.linux!.resources!);
+    const work = plainCopy(isRequested ? ureq.linuxResources! : merged.linux!.resources!);
     work.memory ??= {};
     work.cpu ??= {};
     setResources(this.owners, id, plugin, r, [work], false);
-    merged.linux = { resources: structuredClone(work) };
-    if (isRequested) ureq.linuxResources = structuredClone(work);
+    merged.linux = { resources: plainCopy(work) };
+    if (isRequested) ureq.linuxResources = plainCopy(work);
   }
 }
 

@@ -77,6 +77,14 @@ function classes(method: string): { request: MessageClass; response: MessageClas
   return t;
 }
 
+/**
+ * The bytes of one request for one method, filled by the first call that encodes it:
+ * a runtime relaying an unchanged request to several plugins encodes it once.
+ */
+export interface EncodedRequest {
+  payload?: Uint8Array;
+}
+
 export interface CallResult<T> {
   response: T;
   rttMs: number;
@@ -314,7 +322,7 @@ export class PluginConnection extends EventEmitter {
    * carries on. Other failures (the plugin answered with an error) reject with
    * PluginConnectionError: the runtime fails the request, as the Go runtime does.
    */
-  async call<T = unknown>(method: string, request: object): Promise<CallResult<T> | null> {
+  async call<T = unknown>(method: string, request: object, encoded?: EncodedRequest): Promise<CallResult<T> | null> {
     const started = performance.now();
     const deadline = started + this.opts.requestTimeoutMs;
     const fallback = STATE_CHANGE_FALLBACK[method];
@@ -324,7 +332,7 @@ export class PluginConnection extends EventEmitter {
         return { response: {} as T, rttMs: performance.now() - started, via: 'StateChange' };
       }
       try {
-        const response = (await this.rawCall(method, request, this.opts.requestTimeoutMs)) as T;
+        const response = (await this.rawCall(method, request, this.opts.requestTimeoutMs, encoded)) as T;
         return { response, rttMs: performance.now() - started };
       } catch (err) {
         if (fallback === undefined || !(err instanceof TtrpcError) || err.code !== Code.Unimplemented) throw err;
@@ -343,9 +351,10 @@ export class PluginConnection extends EventEmitter {
     }
   }
 
-  private async rawCall(method: string, request: object, timeoutMs: number): Promise<unknown> {
+  private async rawCall(method: string, request: object, timeoutMs: number, encoded?: EncodedRequest): Promise<unknown> {
     const types = classes(method);
-    const payload = types.request.encode(request).finish();
+    const payload = encoded?.payload ?? types.request.encode(request).finish();
+    if (encoded) encoded.payload = payload;
     const answer = await this.client.call(PLUGIN_SERVICE, method, payload, { timeoutMs: Math.max(timeoutMs, 1) });
     return types.response.decode(answer);
   }

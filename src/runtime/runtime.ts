@@ -4,7 +4,7 @@
 // containerd/nri pkg/adaptation (adaptation.go) does.
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
-import { Event, eventName, formatEventMask, nri } from '../api/index.js';
+import { Event, eventName, formatEventMask, nri, plainCopy } from '../api/index.js';
 import { applyAdjustment, applyUpdates } from './apply.js';
 import { discoverPlugins } from './discovery.js';
 import { ConflictError, MergeError } from './errors.js';
@@ -13,7 +13,7 @@ import { launchPlugin, stopPlugin, type LaunchedProcess } from './launcher.js';
 import { closeListener, listenForPlugins, type Listening } from './listener.js';
 import { Lock } from './lock.js';
 import { ResultCollector, type CollectRequest, type PluginResponse } from './merge.js';
-import { PluginConnection, PluginConnectionError } from './plugin-connection.js';
+import { PluginConnection, PluginConnectionError, type EncodedRequest } from './plugin-connection.js';
 import type { SimState } from './state.js';
 import { validationRequest, ValidationRejectedError, ValidatorFailedError } from './validation.js';
 import { NEWEST_NRI_VERSION, runtimeVintage, type RuntimeVintage } from './vintage.js';
@@ -277,19 +277,33 @@ export class Runtime extends EventEmitter {
    * dropped and the rest go on; one that answers with an error stops the relay and fails
    * the request (the Go runtime returns that error to the CRI call).
    */
-  private async relay<T>(event: Event, method: string, request: object, each?: (plugin: PluginConnection, rsp: T) => void, next?: () => object): Promise<void> {
+  private async relay<T>(
+    event: Event,
+    method: string,
+    request: object,
+    each?: (plugin: PluginConnection, rsp: T) => void,
+    revision?: () => number,
+  ): Promise<void> {
+    // Every plugin is sent the same request object. Unless an answer changed it (a new
+    // revision), the bytes encoded for one plugin are sent to the next as they are.
+    let encoded: EncodedRequest = {};
+    let seen = revision?.();
+    const ids = idsOf(request);
     try {
       for (const plugin of [...this.active]) {
         if (plugin.closed || !plugin.subscribed(event)) continue;
-        const req = next ? next() : request;
+        const now = revision?.();
+        if (now !== seen) {
+          encoded = {};
+          seen = now;
+        }
         let r;
         try {
-          r = await plugin.call<T>(method, req);
+          r = await plugin.call<T>(method, request, encoded);
         } catch (err) {
           throw new RuntimeError(`${method}: ${(err as Error).message}`, method, { cause: err });
         }
         if (r === null) continue; // dropped; reported by its close
-        const ids = idsOf(req);
         this.report({ type: 'invoke', event: method, plugin: plugin.label, rttMs: r.rttMs, ...ids, ...(r.via ? { via: r.via } : {}) });
         each?.(plugin, r.response);
       }
@@ -314,7 +328,7 @@ export class Runtime extends EventEmitter {
         const ctr = (collector.request as nri.ICreateContainerRequest).container?.id;
         if (adjust && ctr && hasAdjustment(adjust)) this.report({ type: 'adjusted', plugin: plugin.label, container: ctr, adjust });
       },
-      () => collector.request,
+      () => collector.revision,
     );
     return { ...collector.result(), request: collector.request, owners: collector.owners };
   }
@@ -389,12 +403,14 @@ export class Runtime extends EventEmitter {
       const pod = this.state.mustPod(podId);
       const id = ctr.id ?? '';
       if (this.state.container(id)) throw new RuntimeError(`container "${id}" already exists`, 'CreateContainer');
-      const proposed: nri.IContainer = { ...structuredClone(ctr), podSandboxId: podId, state: nri.ContainerState.CONTAINER_UNKNOWN };
-      const original = structuredClone(proposed);
+      // Our one copy of the caller's container. Nothing below changes it (the collector
+      // merges into a copy of its own), so it is also what validators are shown as the
+      // original, and then it becomes the state's container.
+      const proposed: nri.IContainer = { ...plainCopy(ctr), podSandboxId: podId, state: nri.ContainerState.CONTAINER_UNKNOWN };
       let merged;
       try {
         merged = await this.relayCollecting(Event.CREATE_CONTAINER, 'CreateContainer', { create: { pod, container: proposed } });
-        await this.validate(pod, original, merged);
+        await this.validate(pod, proposed, merged);
       } catch (err) {
         if (err instanceof ConflictError) {
           this.report({
@@ -416,14 +432,14 @@ export class Runtime extends EventEmitter {
         }
         return { ok: false, error: err as Error };
       }
-      this.state.addContainer(proposed);
+      this.state.adoptContainer(proposed);
       if (merged.adjust) applyAdjustment(this.state, id, merged.adjust);
       const created = this.state.setContainerState(id, nri.ContainerState.CONTAINER_CREATED);
       this.evict(merged.evictions, 'CreateContainer');
       this.applyUpdates('runtime', merged.updates, 'create');
       this.stateChanged('CreateContainer', { pod: podId, container: id }, 'CREATED');
       await this.relayNotice(Event.POST_CREATE_CONTAINER, { pod, container: created }).catch((err) => this.noteError('PostCreateContainer', err, { container: id }));
-      return { ok: true, container: structuredClone(created), ...(merged.adjust ? { adjust: merged.adjust } : {}), updates: merged.updates };
+      return { ok: true, container: plainCopy(created), ...(merged.adjust ? { adjust: merged.adjust } : {}), updates: merged.updates };
     });
   }
 
@@ -523,11 +539,12 @@ export class Runtime extends EventEmitter {
     if (validators.length === 0) return;
     const id = original.id ?? '';
     const req = validationRequest(pod, original, merged, merged.owners, this.active.filter((p) => !p.closed));
+    const encoded: EncodedRequest = {};
     const outcomes = await Promise.all(
       validators.map(async (v): Promise<Error | undefined> => {
         let r;
         try {
-          r = await v.call<nri.IValidateContainerAdjustmentResponse>('ValidateContainerAdjustment', req);
+          r = await v.call<nri.IValidateContainerAdjustmentResponse>('ValidateContainerAdjustment', req, encoded);
         } catch (err) {
           return new ValidatorFailedError(v.label, id, (err as Error).message, { cause: err });
         }

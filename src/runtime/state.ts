@@ -1,16 +1,10 @@
 // The simulated runtime's view of the node: pods and containers as NRI describes
 // them. Lifecycle steps mutate it; Synchronize and dumps read snapshots of it.
-import { nri } from '../api/index.js';
+import { nri, overlayResources, plainCopy as clone } from '../api/index.js';
 import { StateError } from './errors.js';
-import { overlayResources } from '../api/index.js';
 
 export type PodSandbox = nri.IPodSandbox;
 export type Container = nri.IContainer;
-
-/** NRI objects are plain JSON-shaped data; a JSON round trip copies them several times faster than structuredClone. */
-function clone<T>(v: T): T {
-  return JSON.parse(JSON.stringify(v)) as T;
-}
 
 function nowNs(): number {
   // Nanoseconds since the epoch, as NRI's created_at/started_at; a double keeps ms precision, which is enough here.
@@ -81,13 +75,21 @@ export class SimState {
   }
 
   addContainer(ctr: Container): Container {
+    return this.adoptContainer(clone(ctr));
+  }
+
+  /**
+   * Adds `ctr` itself rather than a copy: for a caller that made it for the state and
+   * keeps no reference it will change (the runtime's CreateContainer, which would
+   * otherwise copy each new container twice).
+   */
+  adoptContainer(ctr: Container): Container {
     const id = ctr.id ?? '';
     if (!id) throw new StateError('a container needs an id', 'unknown-container', id);
     if (this.containersById.has(id)) throw new StateError(`container "${id}" already exists`, 'duplicate', id);
     this.mustPod(ctr.podSandboxId ?? '');
-    const copy = clone(ctr);
-    this.containersById.set(id, copy);
-    return copy;
+    this.containersById.set(id, ctr);
+    return ctr;
   }
 
   /** Moves a container to a new state and stamps the matching time, as a runtime's status would. */
