@@ -175,6 +175,34 @@ describe('ttrpc client and server over a unix socket', () => {
     expect(resp.status!.message).toContain('deadline');
   });
 
+  it('tells onAbort listeners when the deadline passes, with the reason, and at once when it already has', async () => {
+    const server = new TtrpcServer();
+    const reasons: unknown[] = [];
+    const late = deferred<unknown>();
+    server.register(SVC, 'Hang', (_p, ctx) => {
+      const off = ctx.onAbort(() => reasons.push('removed, never called'));
+      off();
+      ctx.onAbort((reason) => {
+        reasons.push(reason);
+        // Registered after the abort: runs at once.
+        ctx.onAbort((again) => late.resolve(again));
+      });
+      return new Promise<Uint8Array>(() => {});
+    });
+    const l = await listen(server);
+    cleanups.push(() => l.close());
+    const sock = await connectRaw(l.path);
+    cleanups.push(() => void sock.destroy());
+    const answers = responses(sock);
+    sock.write(rawRequest(1, 'Hang', { timeoutNano: 30e6 }));
+    expect(await late.promise).toMatchObject({ code: Code.DeadlineExceeded });
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toMatchObject({ code: Code.DeadlineExceeded });
+    // The handler never settles, so the server sends nothing for it; the socket stays usable.
+    sock.write(rawRequest(3, 'Nope'));
+    expect((await answers.next()).streamId).toBe(3);
+  });
+
   it('treats a timeoutMs of zero or less as a deadline already passed', async () => {
     const { client } = await setup(echoServer());
     await expect(client.call(SVC, 'Echo', Buffer.alloc(0), { timeoutMs: 0 })).rejects.toMatchObject({ code: Code.DeadlineExceeded });
