@@ -18,7 +18,9 @@ export function overlayResources(base: Resources | null | undefined, update: Res
   const out = cloneResources(base);
   if (!update) return out;
   if (update.memory) {
-    const mem: nri.ILinuxMemory = { ...(out.memory ?? {}) };
+    // Object.assign, not a spread: fields are added below, and an object that begins as a
+    // spread gets a hidden class of its own each time (src/runtime/README.md).
+    const mem: nri.ILinuxMemory = Object.assign({}, out.memory);
     for (const f of MEMORY_FIELDS) {
       const v = update.memory[f];
       if (v) (mem as Record<string, unknown>)[f] = { value: v.value ?? 0 };
@@ -26,7 +28,7 @@ export function overlayResources(base: Resources | null | undefined, update: Res
     out.memory = mem;
   }
   if (update.cpu) {
-    const cpu: nri.ILinuxCPU = { ...(out.cpu ?? {}) };
+    const cpu: nri.ILinuxCPU = Object.assign({}, out.cpu);
     for (const f of CPU_OPTIONAL_FIELDS) {
       const v = update.cpu[f];
       if (v) (cpu as Record<string, unknown>)[f] = { value: v.value ?? 0 };

@@ -45,7 +45,7 @@ export function applyAdjustment(state: SimState, containerId: string, adjust: nr
   c.env = [...env.values()];
   if (adjust.args?.length) c.args = [...adjust.args];
   if (adjust.hooks) {
-    const hooks = { ...(c.hooks ?? {}) };
+    const hooks: nri.IHooks = Object.assign({}, c.hooks);
     for (const k of ['prestart', 'createRuntime', 'createContainer', 'startContainer', 'poststart', 'poststop'] as const) {
       if (adjust.hooks[k]?.length) hooks[k] = [...(hooks[k] ?? []), ...adjust.hooks[k]!];
     }
@@ -55,7 +55,8 @@ export function applyAdjustment(state: SimState, containerId: string, adjust: nr
   if (adjust.CDIDevices?.length) c.CDIDevices = [...(c.CDIDevices ?? []), ...adjust.CDIDevices];
   const a = adjust.linux;
   if (a) {
-    const linux: nri.ILinuxContainer = { ...(c.linux ?? {}) };
+    // Object.assign, not a spread: fields are added below (hidden classes, README.md).
+    const linux: nri.ILinuxContainer = Object.assign({}, c.linux);
     linux.devices = applyList(linux.devices ?? [], a.devices, (d) => d.path);
     if (a.cgroupsPath) linux.cgroupsPath = a.cgroupsPath;
     if (a.oomScoreAdj) linux.oomScoreAdj = { value: a.oomScoreAdj.value ?? 0 };

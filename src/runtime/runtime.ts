@@ -330,7 +330,7 @@ export class Runtime extends EventEmitter {
       },
       () => collector.revision,
     );
-    return { ...collector.result(), request: collector.request, owners: collector.owners };
+    return Object.assign(collector.result(), { request: collector.request, owners: collector.owners });
   }
 
   private relayNotice(event: Event, request: PodRequest | CtrRequest): Promise<void> {
@@ -406,7 +406,10 @@ export class Runtime extends EventEmitter {
       // Our one copy of the caller's container. Nothing below changes it (the collector
       // merges into a copy of its own), so it is also what validators are shown as the
       // original, and then it becomes the state's container.
-      const proposed: nri.IContainer = { ...plainCopy(ctr), podSandboxId: podId, state: nri.ContainerState.CONTAINER_UNKNOWN };
+      // Fields are assigned, not spread in: see hidden classes in README.md.
+      const proposed: nri.IContainer = plainCopy(ctr);
+      proposed.podSandboxId = podId;
+      proposed.state = nri.ContainerState.CONTAINER_UNKNOWN;
       let merged;
       try {
         merged = await this.relayCollecting(Event.CREATE_CONTAINER, 'CreateContainer', { create: { pod, container: proposed } });
@@ -589,7 +592,10 @@ export class Runtime extends EventEmitter {
 
 function idsOf(req: object): { pod?: string; container?: string } {
   const r = req as { pod?: nri.IPodSandbox | null; container?: nri.IContainer | null };
-  return { ...(r.pod?.id ? { pod: r.pod.id } : {}), ...(r.container?.id ? { container: r.container.id } : {}) };
+  const ids: { pod?: string; container?: string } = {};
+  if (r.pod?.id) ids.pod = r.pod.id;
+  if (r.container?.id) ids.container = r.container.id;
+  return ids;
 }
 
 function hasAdjustment(a: nri.IContainerAdjustment): boolean {

@@ -1,6 +1,6 @@
 // The simulated runtime's view of the node: pods and containers as NRI describes
 // them. Lifecycle steps mutate it; Synchronize and dumps read snapshots of it.
-import { nri, overlayResources, plainCopy as clone } from '../api/index.js';
+import { nri, overlayResources, plainCopy } from '../api/index.js';
 import { StateError } from './errors.js';
 
 export type PodSandbox = nri.IPodSandbox;
@@ -62,20 +62,20 @@ export class SimState {
 
   /** Deep copies in insertion order: what a Synchronize or a dump sends, safe from later mutation. */
   snapshot(): { pods: PodSandbox[]; containers: Container[] } {
-    return { pods: clone(this.pods()), containers: clone(this.containers()) };
+    return { pods: plainCopy(this.pods()), containers: plainCopy(this.containers()) };
   }
 
   addPod(pod: PodSandbox): PodSandbox {
     const id = pod.id ?? '';
     if (!id) throw new StateError('a pod sandbox needs an id', 'unknown-pod', id);
     if (this.podsById.has(id)) throw new StateError(`pod sandbox "${id}" already exists`, 'duplicate', id);
-    const copy = clone(pod);
+    const copy = plainCopy(pod);
     this.podsById.set(id, copy);
     return copy;
   }
 
   addContainer(ctr: Container): Container {
-    return this.adoptContainer(clone(ctr));
+    return this.adoptContainer(plainCopy(ctr));
   }
 
   /**
@@ -108,14 +108,15 @@ export class SimState {
   /** Overlays the fields that `resources` sets on the container's linux resources. */
   applyLinuxResources(id: string, resources: nri.ILinuxResources): Container {
     const c = this.mustContainer(id);
-    c.linux = { ...(c.linux ?? {}), resources: overlayResources(c.linux?.resources, resources) };
+    // Object.assign, not a spread followed by more properties: see hidden classes in README.md.
+    c.linux = Object.assign({}, c.linux, { resources: overlayResources(c.linux?.resources, resources) });
     return c;
   }
 
   /** Overlays pod-level resources (UpdatePodSandbox). */
   applyPodResources(id: string, resources: nri.ILinuxResources, overhead?: nri.ILinuxResources): PodSandbox {
     const p = this.mustPod(id);
-    const linux = { ...(p.linux ?? {}) };
+    const linux: nri.ILinuxPodSandbox = Object.assign({}, p.linux);
     linux.resources = overlayResources(linux.resources, resources);
     if (overhead) linux.podOverhead = overlayResources(linux.podOverhead, overhead);
     p.linux = linux;
