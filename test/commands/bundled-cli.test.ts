@@ -1,0 +1,88 @@
+// The built CLI (bin/run.js over dist/) starts the oclif that scripts/bundle-cli.mjs
+// bundled with the commands, not the ~80 files of node_modules/@oclif/core, and the
+// commands run on that same copy. Timing is bench/cold-start.bench.ts's job; this
+// checks what is loaded, and that the oclif features still work from the bundle.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, assertBuilt, cliEnv } from './nri-cli.js';
+
+// Lists, at exit, every CommonJS file Node loaded (@oclif/core is CommonJS: unbundled,
+// each of its files lands in this cache; bundled, none does).
+const LIST_LOADED = 'data:text/javascript,' + encodeURIComponent(
+  'import { createRequire } from "node:module"; import { writeSync } from "node:fs";' +
+  'const cache = createRequire(process.execPath).cache;' +
+  'process.on("exit", () => writeSync(2, `\\n@loaded ${JSON.stringify(Object.keys(cache))}\\n`));',
+);
+
+function runListing(args: string[]): { code: number | null; stdout: string; stderr: string; loaded: string[] } {
+  const r = spawnSync(process.execPath, ['--import', LIST_LOADED, BIN, ...args], { encoding: 'utf8', env: cliEnv(), cwd: tmpdir() });
+  const m = /\n@loaded (.*)\n/.exec(r.stderr);
+  if (!m) throw new Error(`no list of loaded files from nrictl ${args.join(' ')}:\n${r.stderr}`);
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr.replace(m[0], ''), loaded: JSON.parse(m[1]!) as string[] };
+}
+
+const fromOclifPackage = (files: string[]) => files.filter((f) => f.split(path.sep).join('/').includes('/node_modules/@oclif/core/'));
+
+let plugins: string;
+beforeAll(() => {
+  assertBuilt('validate', 'sync/dump');
+  plugins = mkdtempSync(path.join(tmpdir(), 'nrictl-bundled-'));
+  writeFileSync(path.join(plugins, '10-logger'), '#!/bin/sh\nexit 0\n');
+  chmodSync(path.join(plugins, '10-logger'), 0o755);
+});
+afterAll(() => rmSync(plugins, { recursive: true, force: true }));
+
+describe('bin/run.js runs the bundled oclif', () => {
+  it.each([
+    [['--version'], 0, /^nrictl\/\d+\.\d+\.\d+ \S+ node-v/],
+    [['validate', '--help'], 0, /^USAGE\n {2}\$ nrictl validate \[DIR\]/m],
+    [['sync', '--help'], 0, /^ {2}sync dump {2}/m],
+    [['plugin', '--help'], 0, /^ {2}plugin new {3}/m],
+  ])('nrictl %j answers without loading node_modules/@oclif/core', (args, code, out) => {
+    const r = runListing(args);
+    expect(r.code, r.stderr).toBe(code);
+    expect(r.stdout).toMatch(out);
+    expect(fromOclifPackage(r.loaded)).toEqual([]);
+  });
+
+  it('a command runs on the same bundled oclif (its flags parse, its output and exit code are the real ones)', () => {
+    const r = runListing(['validate', plugins, '--strict']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/1\.\s+10-logger/);
+    expect(fromOclifPackage(r.loaded)).toEqual([]);
+  });
+
+  it('the not-found hook runs from the bundle too and still suggests', () => {
+    const r = runListing(['sync', 'dum']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('Error: unknown command "sync dum": did you mean sync dump? Run nrictl --help for the list.\n');
+    expect(fromOclifPackage(r.loaded)).toEqual([]);
+  });
+
+  it('--debug maps a stack trace back to the TypeScript sources', () => {
+    const r = runListing(['sync', 'dump', '--socket', path.join(plugins, 'no.sock'), '--debug']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/^Error: no NRI socket at /);
+    expect(r.stderr).toMatch(/\(\S*src\/session\/\S+\.ts:\d+:\d+\)/);
+  });
+});
+
+describe('what the build bundles', () => {
+  const dist = path.resolve('dist');
+  const files = (dir: string) => readdirSync(path.join(dist, dir), { recursive: true }).map(String).filter((f) => f.endsWith('.js')).map((f) => path.join(dist, dir, f));
+
+  it('no bundled file imports @oclif/core from node_modules, so there is one oclif in the process', () => {
+    const importers = [...files('commands'), ...files('chunks'), path.join(dist, 'src/cli/oclif.js'), path.join(dist, 'src/cli/hooks/command-not-found.js')]
+      .filter((f) => /\bfrom\s*["']@oclif\/core|import\(\s*["']@oclif\/core|require\(\s*["']@oclif\/core/.test(readFileSync(f, 'utf8')));
+    expect(importers).toEqual([]);
+  });
+
+  it('leaves the SDK exports plain tsc output (plugin authors bundle them themselves)', () => {
+    for (const f of ['src/plugin/index.js', 'src/ttrpc/index.js']) {
+      expect(readFileSync(path.join(dist, f), 'utf8'), f).not.toContain('chunks/');
+    }
+  });
+});
