@@ -15,5 +15,21 @@ if (process.env.NRICTL_DEV_LOADER === undefined) {
   });
   process.exit(r.status ?? 128 + (constants.signals[r.signal] ?? 0));
 }
-const { execute } = await import('@oclif/core');
-await execute({ development: true, dir: import.meta.url });
+// `npm run build` writes oclif.manifest.json, and with it oclif would load each command
+// from dist/, where scripts/bundle-cli.mjs gave the commands their own bundled copy of
+// oclif (two oclifs in one process do not recognise each other's errors). From the
+// sources, the commands are read from commands/ instead: the root plugin is loaded
+// with ignoreManifest, as `oclif manifest` itself does, and handed to oclif with the
+// plugins package.json names.
+process.env.NODE_ENV = 'development';
+const { Plugin, execute } = await import('@oclif/core');
+const root = new URL('..', import.meta.url).pathname;
+const self = new Plugin({ root, isRoot: true, ignoreManifest: true });
+await self.load();
+const plugins = new Map([[self.name, self]]);
+for (const name of self.pjson.oclif.plugins ?? []) {
+  const plugin = new Plugin({ name, root, type: 'core' });
+  await plugin.load();
+  plugins.set(plugin.name, plugin);
+}
+await execute({ development: true, loadOptions: { root, plugins } });
