@@ -23,10 +23,11 @@
 // Not minified: a stack under --debug names real functions, and esbuild keeps a
 // `// src/...` comment above each source file it inlines.
 import { build } from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OCLIF_PATCHES } from './oclif-patches.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLED_PACKAGES = /^@oclif\/core(\/|$)/;
@@ -44,6 +45,26 @@ const entries = {};
 for (const file of [...commandEntries('commands'), 'src/cli/hooks/command-not-found.ts', 'src/cli/oclif.ts']) {
   entries[file.replace(/\.ts$/, '')] = join(root, file);
 }
+
+const patched = new Set();
+const oclifPatches = {
+  name: 'nrictl-oclif-patches',
+  setup(b) {
+    for (const patch of OCLIF_PATCHES) {
+      // By the end of the path: node_modules may be a symbolic link (npm pack's staging copy).
+      const tail = patch.file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      b.onLoad({ filter: new RegExp(`(^|/)${tail}$`) }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        const at = text.indexOf(patch.find);
+        if (at < 0 || text.indexOf(patch.find, at + 1) >= 0) {
+          throw new Error(`${patch.file}: expected exactly one "${patch.find}"; oclif changed: review OCLIF_PATCHES in scripts/bundle-cli.mjs`);
+        }
+        patched.add(patch);
+        return { contents: text.replace(patch.find, patch.replace) + (patch.append ?? ''), loader: 'js' };
+      });
+    }
+  },
+};
 
 /** Bare imports from our code stay imports, except oclif's core; inside a bundled package, all is bundled. */
 const externals = {
@@ -83,10 +104,13 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   banner: { js: banner },
-  plugins: [externals],
+  plugins: [externals, oclifPatches],
   logLevel: 'warning',
   metafile: true,
   sourcemap: 'linked',
   sourcesContent: false,
 });
 if (result.errors.length > 0) process.exit(1);
+for (const patch of OCLIF_PATCHES) {
+  if (!patched.has(patch)) throw new Error(`${patch.file} was not bundled, so not patched: review OCLIF_PATCHES in scripts/bundle-cli.mjs`);
+}

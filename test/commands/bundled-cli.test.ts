@@ -39,6 +39,7 @@ describe('bin/run.js runs the bundled oclif', () => {
   it.each([
     [['--version'], 0, /^nrictl\/\d+\.\d+\.\d+ \S+ node-v/],
     [['validate', '--help'], 0, /^USAGE\n {2}\$ nrictl validate \[DIR\]/m],
+    [['--help'], 0, /^ {2}autocomplete {2}.*\n(.*\n)* {2}help {10}Display help/m],
     [['sync', '--help'], 0, /^ {2}sync dump {2}/m],
     [['plugin', '--help'], 0, /^ {2}plugin new {3}/m],
   ])('nrictl %j answers without loading node_modules/@oclif/core', (args, code, out) => {

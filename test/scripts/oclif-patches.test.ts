@@ -1,0 +1,66 @@
+// The two calls of oclif's plugin loading that scripts/bundle-cli.mjs replaces in the
+// bundled copy (see scripts/oclif-patches.mjs) must compute what oclif's own calls do.
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module script without type declarations
+import * as patches from '../../scripts/oclif-patches.mjs';
+
+const { compareCommandIds, GLOB_CHARACTER, OCLIF_PATCHES } = patches as {
+  compareCommandIds(a: string, b: string): number;
+  GLOB_CHARACTER: RegExp;
+  OCLIF_PATCHES: Array<{ file: string; find: string }>;
+};
+
+// oclif's own minimatch, the one the patch stands in for.
+const oclifRequire = createRequire(createRequire(import.meta.url).resolve('@oclif/core'));
+const { minimatch } = oclifRequire('minimatch') as { minimatch(name: string, pattern: string): boolean };
+
+// What command ids are made of (ids of our commands and of oclif's plugins), plus the
+// characters where code-unit order and ICU's disagree (':' against digits).
+const idChar = fc.constantFrom(...'abcdehlmopsuz019:-');
+const id = fc.string({ unit: idChar, maxLength: 8 });
+
+describe('the command order (localeCompare in oclif)', () => {
+  it('orders ids of letters, digits, - and : as localeCompare does', () => {
+    fc.assert(fc.property(id, id, (a, b) => Math.sign(compareCommandIds(a, b)) === Math.sign(a.localeCompare(b))), { numRuns: 5000 });
+  });
+
+  it('sorts the real command ids as oclif did', () => {
+    const manifests = ['oclif.manifest.json', 'node_modules/@oclif/plugin-help/oclif.manifest.json', 'node_modules/@oclif/plugin-autocomplete/oclif.manifest.json'];
+    for (const m of manifests) {
+      const ids = Object.keys((JSON.parse(readFileSync(m, 'utf8')) as { commands: Record<string, unknown> }).commands);
+      expect([...ids].sort(compareCommandIds), m).toEqual([...ids].sort((a, b) => a.localeCompare(b)));
+    }
+  });
+
+  it('leaves other ids to localeCompare', () => {
+    expect(Math.sign(compareCommandIds('Zeta', 'alpha'))).toBe(Math.sign('Zeta'.localeCompare('alpha')));
+    expect(Math.sign(compareCommandIds('a_b', 'a-b'))).toBe(Math.sign('a_b'.localeCompare('a-b')));
+  });
+});
+
+describe('the plugin match (minimatch in oclif)', () => {
+  const npmName = fc.tuple(fc.option(fc.stringMatching(/^[a-z0-9][a-z0-9._~-]{0,6}$/), { nil: undefined }), fc.stringMatching(/^[a-z0-9][a-z0-9._~-]{0,8}$/))
+    .map(([scope, name]) => (scope === undefined ? name : `@${scope}/${name}`));
+
+  it('a pattern without a glob character matches exactly the name it spells, as minimatch does', () => {
+    fc.assert(fc.property(npmName, npmName, (dep, pattern) => {
+      expect(GLOB_CHARACTER.test(pattern)).toBe(false);
+      expect(dep === pattern).toBe(minimatch(dep, pattern));
+      expect(minimatch(pattern, pattern)).toBe(true);
+    }), { numRuns: 3000 });
+  });
+
+  it('a pattern with one still goes to minimatch', () => {
+    for (const p of ['@oclif/plugin-*', 'plugin-?', '@oclif/{a,b}', '!x']) expect(GLOB_CHARACTER.test(p), p).toBe(true);
+  });
+});
+
+it('each replaced text is still in the installed oclif, once (the build fails otherwise)', () => {
+  for (const p of OCLIF_PATCHES) {
+    const text = readFileSync(p.file, 'utf8');
+    expect(text.split(p.find).length - 1, p.file).toBe(1);
+  }
+});
