@@ -42,3 +42,25 @@ export function medianLine(label: string, args: string[], opts: { runs: number; 
   console.log(`${label.padEnd(46)} wall median ${w.toFixed(0).padStart(5)} ms (min ${Math.min(...wall).toFixed(0)})   cpu median ${c.toFixed(0).padStart(5)} ms (min ${Math.min(...cpu).toFixed(0)})`);
   return { wallMs: w, cpuMs: c };
 }
+
+/**
+ * Median wall and CPU time of several commands run in turns (one run of each per round,
+ * `runs` rounds), so that a change in the machine's load during the measurement falls on
+ * all of them alike instead of on whichever ran last. Stops at an unexpected exit status.
+ */
+export function interleavedMedians(
+  commands: Array<{ label: string; args: string[] }>,
+  opts: { runs: number; cwd?: string; env?: NodeJS.ProcessEnv },
+): Array<{ label: string; wallMs: number; cpuMs: number; minWallMs: number }> {
+  const samples = commands.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
+  for (let round = 0; round < opts.runs; round++) {
+    commands.forEach((c, i) => {
+      const r = runTimed(c.args, opts);
+      if (r.status !== 0) throw new Error(`${c.label}: exited ${r.status}: ${r.stderr.trim().split('\n')[0]}`);
+      samples[i]!.wall.push(r.wallMs);
+      samples[i]!.cpu.push(r.cpuMs);
+    });
+  }
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return commands.map((c, i) => ({ label: c.label, wallMs: med(samples[i]!.wall), cpuMs: med(samples[i]!.cpu), minWallMs: Math.min(...samples[i]!.wall) }));
+}
