@@ -50,17 +50,23 @@ const patched = new Set();
 const oclifPatches = {
   name: 'nrictl-oclif-patches',
   setup(b) {
-    for (const patch of OCLIF_PATCHES) {
+    for (const file of new Set(OCLIF_PATCHES.map((p) => p.file))) {
+      const patches = OCLIF_PATCHES.filter((p) => p.file === file);
       // By the end of the path: node_modules may be a symbolic link (npm pack's staging copy).
-      const tail = patch.file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      const tail = file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
       b.onLoad({ filter: new RegExp(`(^|/)${tail}$`) }, (args) => {
-        const text = readFileSync(args.path, 'utf8');
-        const at = text.indexOf(patch.find);
-        if (at < 0 || text.indexOf(patch.find, at + 1) >= 0) {
-          throw new Error(`${patch.file}: expected exactly one "${patch.find}"; oclif changed: review OCLIF_PATCHES in scripts/bundle-cli.mjs`);
+        let text = readFileSync(args.path, 'utf8');
+        const appended = new Set();
+        for (const patch of patches) {
+          const at = text.indexOf(patch.find);
+          if (at < 0 || text.indexOf(patch.find, at + 1) >= 0) {
+            throw new Error(`${file}: expected exactly one "${patch.find}"; oclif changed: review scripts/oclif-patches.mjs`);
+          }
+          text = text.replace(patch.find, () => patch.replace);
+          if (patch.append) appended.add(patch.append);
+          patched.add(patch);
         }
-        patched.add(patch);
-        return { contents: text.replace(patch.find, patch.replace) + (patch.append ?? ''), loader: 'js' };
+        return { contents: text + [...appended].join(''), loader: 'js' };
       });
     }
   },
@@ -112,5 +118,5 @@ const result = await build({
 });
 if (result.errors.length > 0) process.exit(1);
 for (const patch of OCLIF_PATCHES) {
-  if (!patched.has(patch)) throw new Error(`${patch.file} was not bundled, so not patched: review OCLIF_PATCHES in scripts/bundle-cli.mjs`);
+  if (!patched.has(patch)) throw new Error(`${patch.file} was not bundled, so not patched: review scripts/oclif-patches.mjs`);
 }

@@ -1,11 +1,15 @@
-// Two calls in oclif's plugin loading cost more start-up than any of its files: the first
-// String#localeCompare builds ICU's collator (~13% of a whole `node -e 0`, counted in
-// instructions), and minimatch compiles each of package.json's plugin names against
-// each dependency (~5%). scripts/bundle-cli.mjs replaces both, in the bundled copy
-// only, by what they compute for the inputs oclif gives them here; anything else still
-// takes oclif's own way. Each `find` must appear exactly once, so an oclif upgrade that
-// moves it fails the build instead of silently dropping the change.
-// test/scripts/oclif-patches.test.ts holds the two replacements to what they replace.
+// Start-up work of oclif that --version and every help page paid for nothing, changed in
+// the bundled copy only (scripts/bundle-cli.mjs), each change computing what oclif's own
+// code computes for the inputs it gets here:
+// - the first String#localeCompare builds ICU's collator (63M instructions, 13% of a
+//   whole `node -e 0`) to sort each plugin's commands;
+// - minimatch compiles package.json's plugin names against every dependency (25M);
+// - tinyglobby, lilconfig, minimatch and cli-spinners are loaded and initialised at
+//   start-up though used only without a manifest, for an rc file, for a glob plugin
+//   name or for a spinner: they load on first use instead (23M together).
+// Each `find` must appear exactly once, so an oclif upgrade that moves one fails the
+// build instead of silently dropping the change. test/scripts/oclif-patches.test.ts
+// holds the replacements to what they replace.
 
 /**
  * oclif sorts each plugin's commands with a.id.localeCompare(b.id). Ids of lowercase
@@ -25,6 +29,21 @@ export function compareCommandIds(a, b) {
 /** Whether a package.json plugin pattern has a glob character (npm package names have none). */
 export const GLOB_CHARACTER = /[*?[\]{}()!+\\]/;
 
+/** A module object that requires the module on first property access. */
+export function lazyModule(load) {
+  let loaded;
+  const get = () => (loaded ??= load());
+  return new Proxy({}, { get: (_, key) => get()[key], has: (_, key) => key in get() });
+}
+
+const LAZY = `\nfunction __nrictlLazy(load) { return (${lazyModule.toString()})(load); }\n`;
+const lazy = (file, statement) => ({
+  file,
+  find: statement,
+  replace: statement.replace(/= (.*);$/, '= __nrictlLazy(() => $1);'),
+  append: LAZY,
+});
+
 export const OCLIF_PATCHES = [
   {
     file: 'node_modules/@oclif/core/lib/config/plugin.js',
@@ -38,4 +57,8 @@ export const OCLIF_PATCHES = [
     find: '(0, minimatch_1.minimatch)(p, w)',
     replace: `(${GLOB_CHARACTER}.test(w) ? (0, minimatch_1.minimatch)(p, w) : p === w)`,
   },
+  lazy('node_modules/@oclif/core/lib/config/plugin.js', 'const tinyglobby_1 = require("tinyglobby");'),
+  lazy('node_modules/@oclif/core/lib/config/plugin-loader.js', 'const minimatch_1 = require("minimatch");'),
+  lazy('node_modules/@oclif/core/lib/util/read-pjson.js', 'const lilconfig_1 = require("lilconfig");'),
+  lazy('node_modules/@oclif/core/lib/ux/action/spinner.js', 'const cli_spinners_1 = __importDefault(require("cli-spinners"));'),
 ];

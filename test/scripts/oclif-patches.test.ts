@@ -7,10 +7,11 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module script without type declarations
 import * as patches from '../../scripts/oclif-patches.mjs';
 
-const { compareCommandIds, GLOB_CHARACTER, OCLIF_PATCHES } = patches as {
+const { compareCommandIds, GLOB_CHARACTER, OCLIF_PATCHES, lazyModule } = patches as {
   compareCommandIds(a: string, b: string): number;
   GLOB_CHARACTER: RegExp;
-  OCLIF_PATCHES: Array<{ file: string; find: string }>;
+  OCLIF_PATCHES: Array<{ file: string; find: string; replace: string }>;
+  lazyModule<T extends object>(load: () => T): T;
 };
 
 // oclif's own minimatch, the one the patch stands in for.
@@ -55,6 +56,29 @@ describe('the plugin match (minimatch in oclif)', () => {
 
   it('a pattern with one still goes to minimatch', () => {
     for (const p of ['@oclif/plugin-*', 'plugin-?', '@oclif/{a,b}', '!x']) expect(GLOB_CHARACTER.test(p), p).toBe(true);
+  });
+});
+
+describe('modules required on first use (lazyModule)', () => {
+  it('requires nothing until a property is read, then once, and gives what the module has', () => {
+    let loads = 0;
+    const real = { glob: () => 'globbed', __esModule: true, default: { dots2: { frames: ['a'] } } };
+    const mod = lazyModule(() => (loads++, real));
+    expect(loads).toBe(0);
+    expect(mod.glob()).toBe('globbed');
+    expect('default' in mod).toBe(true);
+    expect(mod.default.dots2.frames).toEqual(['a']);
+    expect(mod.__esModule).toBe(true);
+    expect(loads).toBe(1);
+  });
+
+  it('wraps a whole require statement, so the names oclif reads through stay the same', () => {
+    const lazy = OCLIF_PATCHES.filter((p) => p.replace.includes('__nrictlLazy'));
+    expect(lazy.length).toBeGreaterThan(0);
+    for (const p of lazy) {
+      const [, name, expr] = /^const (\w+) = (.*);$/.exec(p.find)!;
+      expect(p.replace).toBe(`const ${name} = __nrictlLazy(() => ${expr});`);
+    }
   });
 });
 
