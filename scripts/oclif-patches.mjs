@@ -4,6 +4,8 @@
 // - the first String#localeCompare builds ICU's collator (63M instructions, 13% of a
 //   whole `node -e 0`) to sort each plugin's commands;
 // - minimatch compiles package.json's plugin names against every dependency (25M);
+// - help compiles every text it shows as an ejs template, also those without a tag (11M
+//   for `validate --help`);
 // - tinyglobby, lilconfig, minimatch and cli-spinners are loaded and initialised at
 //   start-up though used only without a manifest, for an rc file, for a glob plugin
 //   name or for a spinner: they load on first use instead (23M together).
@@ -56,6 +58,14 @@ export const OCLIF_PATCHES = [
     // A pattern without a glob character matches only the name it spells.
     find: '(0, minimatch_1.minimatch)(p, w)',
     replace: `(${GLOB_CHARACTER}.test(w) ? (0, minimatch_1.minimatch)(p, w) : p === w)`,
+  },
+  {
+    file: 'node_modules/@oclif/core/lib/help/util.js',
+    // Help renders every summary, description, flag and example through ejs, which
+    // compiles each into a function; every ejs tag holds a '%', so text without one
+    // renders as itself.
+    find: 'return ejs_1.default.render(t, context);',
+    replace: "return typeof t === 'string' && !t.includes('%') ? t : ejs_1.default.render(t, context);",
   },
   lazy('node_modules/@oclif/core/lib/config/plugin.js', 'const tinyglobby_1 = require("tinyglobby");'),
   lazy('node_modules/@oclif/core/lib/config/plugin-loader.js', 'const minimatch_1 = require("minimatch");'),

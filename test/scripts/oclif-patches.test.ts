@@ -59,6 +59,21 @@ describe('the plugin match (minimatch in oclif)', () => {
   });
 });
 
+describe('help texts through ejs', () => {
+  const ejs = oclifRequire('ejs') as { render(t: string, data: object): string };
+  const context = { config: { bin: 'nrictl' }, command: { id: 'validate' } };
+
+  it('a text without % renders as itself, as the patch returns it', () => {
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(...'ab <>-_=#\n\t"\'\\`$'), maxLength: 40 }), (t) => {
+      expect(ejs.render(t, context)).toBe(t);
+    }), { numRuns: 3000 });
+  });
+
+  it('a text with a tag still goes to ejs', () => {
+    expect(ejs.render('<%= config.bin %> <%= command.id %>', context)).toBe('nrictl validate');
+  });
+});
+
 describe('modules required on first use (lazyModule)', () => {
   it('requires nothing until a property is read, then once, and gives what the module has', () => {
     let loads = 0;
