@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { FrameDecoder, HEADER_LENGTH, MESSAGE_LENGTH_MAX, MessageType, encodeHeader, type DecodedFrame } from './frame.js';
 import { BatchedWriter } from './batched-writer.js';
 import { FrameReader } from './frame-reader.js';
-import { decodeResponse, encodeRequestAfter, type KeyValue } from './messages.js';
+import { decodeResponse, encodeRequestPrefix, encodeRequestWithPrefix, type KeyValue } from './messages.js';
 import { Code, TtrpcClosedError, TtrpcError } from './status.js';
 
 export interface CallOptions {
@@ -36,6 +36,9 @@ interface PendingCall {
 }
 
 const LAST_STREAM_ID = 0xffffffff;
+/** Distinct service/method pairs whose encoded names a client keeps; a caller inventing names past it just encodes them each time. */
+const PREFIXES_KEPT = 256;
+const NO_METADATA: readonly KeyValue[] = [];
 
 /**
  * A ttrpc client over any Duplex (a unix socket, one logical connection of a mux...).
@@ -48,6 +51,9 @@ export class TtrpcClient extends EventEmitter {
   readonly #max: number;
   readonly #maxInFlight: number;
   readonly #pending = new Map<number, PendingCall>();
+  // service -> method -> the request's encoded fields 1 and 2, the same for every call.
+  readonly #prefixes = new Map<string, Map<string, Buffer>>();
+  #prefixCount = 0;
   #nextStreamId = 1; // client-initiated streams are odd and increase
   #closed = false;
 
@@ -84,13 +90,13 @@ export class TtrpcClient extends EventEmitter {
         reject(new TtrpcError(Code.DeadlineExceeded, `the deadline (${timeoutMs} ms) passed before the call was sent`, where));
         return;
       }
-      const frame = encodeRequestAfter(HEADER_LENGTH, {
-        service,
-        method,
+      const frame = encodeRequestWithPrefix(
+        HEADER_LENGTH,
+        this.#prefix(service, method),
         payload,
-        timeoutNano: timeoutMs === undefined ? 0 : Math.round(timeoutMs * 1e6),
-        metadata: toKeyValues(opts.metadata),
-      });
+        timeoutMs === undefined ? 0 : Math.round(timeoutMs * 1e6),
+        opts.metadata ? toKeyValues(opts.metadata) : NO_METADATA,
+      );
       const length = frame.length - HEADER_LENGTH;
       if (length > this.#max) {
         // Refused before it costs a stream id, so the connection carries on unharmed.
@@ -128,6 +134,19 @@ export class TtrpcClient extends EventEmitter {
       encodeHeader(frame, 0, length, streamId, MessageType.Request, 0);
       this.#writer.write(frame);
     });
+  }
+
+  #prefix(service: string, method: string): Buffer {
+    let methods = this.#prefixes.get(service);
+    let prefix = methods?.get(method);
+    if (prefix) return prefix;
+    prefix = encodeRequestPrefix(service, method);
+    if (this.#prefixCount < PREFIXES_KEPT) {
+      if (!methods) this.#prefixes.set(service, (methods = new Map()));
+      methods.set(method, prefix);
+      this.#prefixCount++;
+    }
+    return prefix;
   }
 
   /** Closes the connection; every pending call fails with TtrpcClosedError (its cause is err). */
@@ -182,7 +201,6 @@ export class TtrpcClient extends EventEmitter {
   }
 }
 
-function toKeyValues(md: Record<string, string> | undefined): KeyValue[] {
-  if (!md) return [];
+function toKeyValues(md: Record<string, string>): KeyValue[] {
   return Object.entries(md).map(([key, value]) => ({ key, value }));
 }

@@ -46,37 +46,60 @@ export function encodeRequest(r: TtrpcRequest): Buffer {
 
 /** The request encoded after `headroom` bytes left for the caller (a frame header), saving a copy. */
 export function encodeRequestAfter(headroom: number, r: TtrpcRequest): Buffer {
-  const serviceLen = Buffer.byteLength(r.service, 'utf8');
-  const methodLen = Buffer.byteLength(r.method, 'utf8');
-  let size = 0;
-  if (serviceLen) size += lenField(serviceLen);
-  if (methodLen) size += lenField(methodLen);
-  if (r.payload.length) size += lenField(r.payload.length);
-  if (r.timeoutNano) size += 1 + int64Size(r.timeoutNano);
-  const kvLens: number[] = [];
-  for (const kv of r.metadata) {
-    const k = Buffer.byteLength(kv.key, 'utf8');
-    const v = Buffer.byteLength(kv.value, 'utf8');
-    const inner = (k ? lenField(k) : 0) + (v ? lenField(v) : 0);
-    kvLens.push(k, v, inner);
-    size += lenField(inner);
+  return encodeRequestWithPrefix(headroom, encodeRequestPrefix(r.service, r.method), r.payload, r.timeoutNano, r.metadata);
+}
+
+/**
+ * Fields 1 and 2 of a Request (service, method): the bytes every call of one method
+ * begins with, so that a client encodes them once rather than once per call.
+ */
+export function encodeRequestPrefix(service: string, method: string): Buffer {
+  const serviceLen = Buffer.byteLength(service, 'utf8');
+  const methodLen = Buffer.byteLength(method, 'utf8');
+  const w = new ProtoWriter(Buffer.allocUnsafe((serviceLen ? lenField(serviceLen) : 0) + (methodLen ? lenField(methodLen) : 0)));
+  if (serviceLen) w.string(1, service, serviceLen);
+  if (methodLen) w.string(2, method, methodLen);
+  return w.buf;
+}
+
+/**
+ * A request after `headroom` bytes, its service and method given as encodeRequestPrefix
+ * made them; the bytes are those encodeRequestAfter makes (fields in number order).
+ */
+export function encodeRequestWithPrefix(headroom: number, prefix: Buffer, payload: Uint8Array, timeoutNano: number, metadata: readonly KeyValue[]): Buffer {
+  let size = prefix.length;
+  if (payload.length) size += lenField(payload.length);
+  if (timeoutNano) size += 1 + int64Size(timeoutNano);
+  let kvLens: number[] | undefined;
+  if (metadata.length > 0) {
+    kvLens = [];
+    for (const kv of metadata) {
+      const k = Buffer.byteLength(kv.key, 'utf8');
+      const v = Buffer.byteLength(kv.value, 'utf8');
+      const inner = (k ? lenField(k) : 0) + (v ? lenField(v) : 0);
+      kvLens.push(k, v, inner);
+      size += lenField(inner);
+    }
   }
   const w = new ProtoWriter(Buffer.allocUnsafe(headroom + size));
-  w.pos = headroom;
-  if (serviceLen) w.string(1, r.service, serviceLen);
-  if (methodLen) w.string(2, r.method, methodLen);
-  if (r.payload.length) w.bytes(3, r.payload);
-  if (r.timeoutNano) {
+  w.buf.set(prefix, headroom);
+  w.pos = headroom + prefix.length;
+  if (payload.length) w.bytes(3, payload);
+  if (timeoutNano) {
     w.tag(4, WIRE_VARINT);
-    w.int64(r.timeoutNano);
+    w.int64(timeoutNano);
   }
-  r.metadata.forEach((kv, i) => {
-    const [k, v, inner] = [kvLens[i * 3]!, kvLens[i * 3 + 1]!, kvLens[i * 3 + 2]!];
-    w.tag(5, WIRE_LEN);
-    w.varint(inner);
-    if (k) w.string(1, kv.key, k);
-    if (v) w.string(2, kv.value, v);
-  });
+  if (kvLens) {
+    for (let i = 0; i < metadata.length; i++) {
+      const kv = metadata[i]!;
+      const k = kvLens[i * 3]!;
+      const v = kvLens[i * 3 + 1]!;
+      w.tag(5, WIRE_LEN);
+      w.varint(kvLens[i * 3 + 2]!);
+      if (k) w.string(1, kv.key, k);
+      if (v) w.string(2, kv.value, v);
+    }
+  }
   return w.buf;
 }
 

@@ -89,6 +89,20 @@ describe('ttrpc client and server over a unix socket', () => {
     expect(finished).toEqual([...names].reverse());
   });
 
+  it('sends each method its own name, past the number of method names a client keeps encoded', async () => {
+    const server = new TtrpcServer();
+    const methods = Array.from({ length: 300 }, (_, i) => `M${i}`);
+    for (const m of methods) server.register(SVC, m, (_p, ctx) => Buffer.from(ctx.method));
+    server.register('other.v1.Service', 'M0', () => Buffer.from('other'));
+    const { client } = await setup(server);
+    // Twice round: the second time the first 256 names come from the client's cache.
+    for (let round = 0; round < 2; round++) {
+      const answers = await Promise.all(methods.map((m) => client.call(SVC, m, Buffer.alloc(0))));
+      expect(answers.map((b) => b.toString())).toEqual(methods);
+    }
+    expect((await client.call('other.v1.Service', 'M0', Buffer.alloc(0))).toString()).toBe('other');
+  });
+
   it('carries metadata both ways round', async () => {
     const server = new TtrpcServer();
     let seen: HandlerContext | undefined;
