@@ -43,12 +43,13 @@ type Ctr = nri.IContainer & { linux: nri.ILinuxContainer & { resources: nri.ILin
 
 export class ResultCollector {
   private readonly kind: 'create' | 'update' | 'stop';
-  private readonly req: nri.ICreateContainerRequest | nri.IUpdateContainerRequest | nri.IStopContainerRequest;
+  private req: nri.ICreateContainerRequest | nri.IUpdateContainerRequest | nri.IStopContainerRequest;
   private readonly adjust?: nri.IContainerAdjustment & { linux: nri.ILinuxContainerAdjustment & { resources: nri.ILinuxResources } };
   private readonly updates = new Map<string, nri.IContainerUpdate>();
   private readonly replyUpdates: nri.IContainerUpdate[] = [];
   private readonly evictions: CollectedEviction[] = [];
   private failure?: Error;
+  private ownsContainer = false;
   readonly owners = new Owners();
   /**
    * Counts the answers that may have changed `request`. While it stays the same the
@@ -59,25 +60,10 @@ export class ResultCollector {
   constructor(request: CollectRequest) {
     if ('create' in request) {
       this.kind = 'create';
-      // The pod is only sent, never changed, so it is shared; the container is merged into.
-      const req: nri.ICreateContainerRequest = { pod: request.create.pod, container: plainCopy(request.create.container ?? {}) };
-      const c = req.container!;
-      c.labels ??= {};
-      c.annotations ??= {};
-      c.mounts ??= [];
-      c.env ??= [];
-      c.hooks ??= {};
-      c.rlimits ??= [];
-      const linux = (c.linux ??= {});
-      linux.devices ??= [];
-      const res = (linux.resources ??= {});
-      res.memory ??= {};
-      res.cpu ??= {};
-      res.unified ??= {};
-      linux.namespaces ??= [];
-      linux.netDevices ??= {};
-      linux.sysctl ??= {};
-      this.req = req;
+      // The pod is only sent, never changed, so it is shared. The container is shared too
+      // until a plugin adjusts it: most answers change nothing, and then the copy would
+      // cost the runtime an allocation and a deep copy per event for nothing.
+      this.req = { pod: request.create.pod, container: request.create.container ?? {} };
       this.adjust = {
         annotations: {},
         mounts: [],
@@ -107,6 +93,31 @@ export class ResultCollector {
 
   private get created(): Ctr {
     return (this.req as nri.ICreateContainerRequest).container as Ctr;
+  }
+
+  /** The container becomes the collector's own, with every field an adjustment may touch present. */
+  private ownContainer(): void {
+    if (this.ownsContainer) return;
+    this.ownsContainer = true;
+    const req = this.req as nri.ICreateContainerRequest;
+    const c = plainCopy(req.container!);
+    c.labels ??= {};
+    c.annotations ??= {};
+    c.mounts ??= [];
+    c.env ??= [];
+    c.hooks ??= {};
+    c.rlimits ??= [];
+    const linux = (c.linux ??= {});
+    linux.devices ??= [];
+    const res = (linux.resources ??= {});
+    res.memory ??= {};
+    res.cpu ??= {};
+    res.unified ??= {};
+    linux.namespaces ??= [];
+    linux.netDevices ??= {};
+    linux.sysctl ??= {};
+    // The request object stays the one the runtime relays; only its container is new.
+    req.container = c;
   }
 
   private get id(): string {
@@ -161,6 +172,7 @@ export class ResultCollector {
 
   private adjustAll(a: nri.IContainerAdjustment | null | undefined, plugin: string): void {
     if (!a) return;
+    this.ownContainer();
     this.adjustKeyed('annotations', a.annotations, plugin);
     this.adjustMounts(a.mounts, plugin);
     this.adjustEnv(a.env, plugin);

@@ -79,6 +79,29 @@ const table: Array<[string, Adj, Adj, [string, string | undefined] | null]> = [
   ['annotation set, then removed and re-set by another', { annotations: { a: '1' } }, { annotations: { '-a': '', a: '2' } }, null],
 ];
 
+describe('ResultCollector: the container it merges into', () => {
+  it('shares the caller\'s container while no answer adjusts it, and adjusts a copy of its own, leaving the caller\'s as it was', () => {
+    const req = createReq();
+    const before = structuredClone(req.container);
+    const c = new ResultCollector({ create: req });
+    c.apply('quiet', { update: [], evict: [] });
+    c.apply('nothing', {});
+    // No answer changed it: the request next plugins are sent is the caller's container itself.
+    expect((c.request as nri.ICreateContainerRequest).container).toBe(req.container);
+    c.apply('adjuster', { adjust: { annotations: { added: 'yes' }, env: [{ key: 'NEW', value: '1' }] } });
+    const merged = (c.request as nri.ICreateContainerRequest).container!;
+    expect(merged).not.toBe(req.container);
+    expect(merged.annotations).toEqual({ keep: 'k', old: 'o', added: 'yes' });
+    expect(merged.env).toEqual(['PATH=/bin', 'OLD=1', 'NEW=1']);
+    expect(req.container).toEqual(before);
+    // A second adjustment merges into the same copy.
+    c.apply('second', { adjust: { annotations: { more: 'too' } } });
+    expect((c.request as nri.ICreateContainerRequest).container).toBe(merged);
+    expect(merged.annotations).toEqual({ keep: 'k', old: 'o', added: 'yes', more: 'too' });
+    expect(req.container).toEqual(before);
+  });
+});
+
 describe('ResultCollector: conflicts between two plugins', () => {
   it.each(table)('%s', (_name, first, second, expected) => {
     const c = new ResultCollector({ create: createReq() });
