@@ -71,9 +71,15 @@ const STATE_CHANGE_FALLBACK: Readonly<Record<string, Event>> = {
   RemoveContainer: Event.REMOVE_CONTAINER,
 };
 
+// Looked up once per method: the relay asks for the same few on every call.
+const CLASSES = new Map<string, { request: MessageClass; response: MessageClass }>();
+
 function classes(method: string): { request: MessageClass; response: MessageClass } {
-  const t = methodTypes(PLUGIN_SERVICE, method);
+  let t = CLASSES.get(method);
+  if (t) return t;
+  t = methodTypes(PLUGIN_SERVICE, method);
   if (!t) throw new Error(`no such Plugin service method: ${method}`);
+  CLASSES.set(method, t);
   return t;
 }
 
@@ -115,6 +121,7 @@ export class PluginConnection extends EventEmitter {
   private useStateChange: boolean;
   private closeReason: Error | undefined;
   private isClosed = false;
+  private labelOf = { index: '', base: '', label: '??-plugin' };
 
   constructor(
     socket: Duplex,
@@ -159,7 +166,11 @@ export class PluginConnection extends EventEmitter {
 
   /** "NN-name", or a placeholder before an external plugin registers. */
   get label(): string {
-    return `${this.index || '??'}-${this.base || 'plugin'}`;
+    // Every relayed call names its plugin; the string is made again only when a part changed.
+    if (this.labelOf.index !== this.index || this.labelOf.base !== this.base) {
+      this.labelOf = { index: this.index, base: this.base, label: `${this.index || '??'}-${this.base || 'plugin'}` };
+    }
+    return this.labelOf.label;
   }
 
   get closed(): boolean {

@@ -73,6 +73,11 @@ describe('Runtime with SDK plugins over a real socket', () => {
     const invokes = ofType(sim.events, 'invoke');
     expect(invokes.map((e) => e.event)).toEqual(seen.map((l) => l.split(' ')[0]));
     expect(invokes.every((e) => e.plugin === '10-recorder' && e.rttMs >= 0)).toBe(true);
+    // Field for field and in order, as every other event is stamped (-o json prints them so).
+    const create = invokes.find((e) => e.event === 'CreateContainer')!;
+    expect(Object.keys(create)).toEqual(['time', 'type', 'event', 'plugin', 'rttMs', 'pod', 'container']);
+    expect(create).toMatchObject({ type: 'invoke', plugin: '10-recorder', pod: 'pod1', container: 'ctr1' });
+    expect(Object.keys(invokes.find((e) => e.event === 'RunPodSandbox')!)).toEqual(['time', 'type', 'event', 'plugin', 'rttMs', 'pod']);
     expect(sim.runtime.state.container('ctr1')).toBeUndefined();
   });
 
