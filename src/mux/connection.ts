@@ -19,11 +19,78 @@ export interface MuxLink {
  * Neither touches the trunk.
  */
 export class MuxConnection extends Duplex {
+  // Set while a writeDirect() waits for the trunk to drain; the connection emits 'drain' then.
+  #directBlocked = false;
+  // Set during a writeDirect()'s send, to tell a callback the trunk made at once from a later one.
+  #sending = false;
+  #sentAtOnce = false;
+  readonly #onDirectSent = (err?: Error | null): void => {
+    if (err) {
+      this.destroy(err);
+      return;
+    }
+    if (this.#sending) {
+      this.#sentAtOnce = true;
+      return;
+    }
+    this.#directBlocked = false;
+    this.emit('drain');
+  };
+  readonly #onLaterDirectSent = (err?: Error | null): void => {
+    if (err) this.destroy(err);
+  };
+
   constructor(
     readonly connId: number,
     private readonly link: MuxLink,
   ) {
     super({ decodeStrings: true });
+  }
+
+  /**
+   * Writes as write() does, each buffer one write framed the same way, but straight to the
+   * trunk when nothing waits in this stream's own queue: the owner of a connection that
+   * writes on every call (a ttrpc client or server) skips the Writable bookkeeping per
+   * write (src/mux/README.md). Returns false when the trunk is full; the connection emits
+   * 'drain' once it can take more, as after write(). Order is kept: with anything queued
+   * in the stream, or the stream corked or ended, the buffers go through write().
+   */
+  writeDirect(writes: Buffer[]): boolean {
+    if (this.writableLength > 0 || this.writableCorked > 0 || this.writableEnded || this.destroyed) {
+      let ready = true;
+      for (const w of writes) ready = this.write(w);
+      return ready;
+    }
+    if (this.#directBlocked) {
+      // Already waiting for 'drain': the trunk still takes the bytes (its own buffer grows,
+      // as with write() past its mark); only the first blocked write arranges the 'drain'.
+      this.link.send(this.connId, writes, this.#onLaterDirectSent);
+      return false;
+    }
+    this.#sending = true;
+    this.#sentAtOnce = false;
+    try {
+      this.link.send(this.connId, writes, this.#onDirectSent);
+    } finally {
+      this.#sending = false;
+    }
+    if (this.#sentAtOnce || this.destroyed) return !this.destroyed;
+    this.#directBlocked = true;
+    return false;
+  }
+
+  /**
+   * Hands a payload to the reader, as push() does. A flowing reader with nothing queued gets
+   * it at once through 'data', which is what push() does too, but without the read-ahead
+   * push() schedules per chunk; otherwise push() and the stream's buffer and bound apply.
+   * False when the reader is full (the mux then pauses the trunk).
+   */
+  deliver(payload: Buffer): boolean {
+    if (this.readableFlowing === true && this.readableLength === 0 && !this.destroyed && this.listenerCount('data') > 0) {
+      this.emit('data', payload);
+      return true;
+    }
+    return this.push(payload);
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, cb: (err?: Error | null) => void): void {

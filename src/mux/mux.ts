@@ -177,7 +177,7 @@ export class Mux extends EventEmitter {
   private deliverTo(conn: MuxConnection, payload: Buffer): void {
     // An empty frame is legal (Go sends one for an empty Write) but carries nothing to a stream.
     if (payload.length === 0) return;
-    if (!conn.push(payload) && !conn.destroyed) this.congest(conn.connId);
+    if (!conn.deliver(payload) && !conn.destroyed) this.congest(conn.connId);
   }
 
   private congest(connId: number): void {

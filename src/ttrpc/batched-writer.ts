@@ -11,6 +11,19 @@
 // which cork() still hands to the kernel together.
 import type { Duplex } from 'node:stream';
 
+/**
+ * A stream that can take writes without its Writable queue (a logical connection of
+ * src/mux): each buffer is still one write, in order, and false asks the writer to wait
+ * for 'drain' as write() would. Found by duck typing so that this layer needs no mux.
+ */
+export interface DirectWritable {
+  writeDirect(writes: Buffer[]): boolean;
+}
+
+function isDirect(s: Duplex): s is Duplex & DirectWritable {
+  return typeof (s as Partial<DirectWritable>).writeDirect === 'function';
+}
+
 /** Go's default bufio size: the largest write a Go peer's first Read takes whole. */
 export const JOIN_MAX = 4096;
 
@@ -23,6 +36,8 @@ export class BatchedWriter {
     this.onBackpressure?.(false);
   };
 
+  readonly #direct: boolean;
+
   /**
    * @param onBackpressure told true when the stream refused more (its buffer is full: the
    *   peer is not reading), false once it drained. The owner stops producing meanwhile.
@@ -30,7 +45,9 @@ export class BatchedWriter {
   constructor(
     readonly stream: Duplex,
     private readonly onBackpressure?: (blocked: boolean) => void,
-  ) {}
+  ) {
+    this.#direct = isDirect(stream);
+  }
 
   write(frame: Buffer): void {
     if (this.#frames.length === 0) process.nextTick(this.#flush);
@@ -44,7 +61,10 @@ export class BatchedWriter {
     const s = this.stream;
     if (s.destroyed) return;
     let ready: boolean;
-    if (frames.length === 1) {
+    if (this.#direct) {
+      const writes = frames.length === 1 ? frames : [...joinable(frames)].map((g) => (g.length === 1 ? g[0]! : Buffer.concat(g)));
+      ready = (s as Duplex & DirectWritable).writeDirect(writes);
+    } else if (frames.length === 1) {
       ready = s.write(frames[0]);
     } else {
       s.cork();

@@ -374,6 +374,66 @@ describe('Mux over a real unix socket', () => {
     a.close();
   });
 
+  it('writeDirect and a reader handed frames at once keep the same backpressure: a reader that pauses stalls the writer, which waits for drain', async () => {
+    const p = await pair();
+    const a = new Mux(p.client);
+    const b = new Mux(p.server);
+    const a1 = sink(a.open(1));
+    const b1 = sink(b.open(1));
+    const total = 32 * 1024 * 1024;
+    const data = pattern(total, 13);
+    const got: Buffer[] = [];
+    let gotBytes = 0;
+    // A flowing reader (frames reach it straight from the mux) that stops after 1 MiB.
+    b1.on('data', (chunk: Buffer) => {
+      got.push(chunk);
+      gotBytes += chunk.length;
+      if (gotBytes >= 1024 * 1024 && gotBytes - chunk.length < 1024 * 1024) b1.pause();
+    });
+    let sent = 0;
+    const writing = (async () => {
+      let sawBackpressure = false;
+      for (const chunk of chunksOf(data, new Array(total / (64 * 1024)).fill(64 * 1024))) {
+        sent += chunk.length;
+        if (!a1.writeDirect([chunk])) {
+          sawBackpressure = true;
+          await once(a1, 'drain');
+        }
+      }
+      return sawBackpressure;
+    })();
+    for (let i = 0; i < 200; i++) await new Promise((r) => setImmediate(r));
+    expect(b1.isPaused()).toBe(true);
+    expect(sent).toBeLessThan(total);
+    expect(b1.readableLength).toBeLessThan(MUX_PAYLOAD_MAX + 1024 * 1024);
+    b1.resume();
+    expect(await writing).toBe(true);
+    while (gotBytes < total) await new Promise((r) => setImmediate(r));
+    expect(Buffer.concat(got).equals(data)).toBe(true);
+    a.close();
+  });
+
+  it('writeDirect keeps the order of writes made through write(), corked or not', async () => {
+    const p = await pair();
+    const a = new Mux(p.client);
+    const b = new Mux(p.server);
+    const a1 = sink(a.open(1));
+    const b1 = sink(b.open(1));
+    a1.write(Buffer.from('1'));
+    a1.writeDirect([Buffer.from('2')]);
+    a1.cork();
+    a1.write(Buffer.from('3'));
+    a1.writeDirect([Buffer.from('4'), Buffer.from('5')]);
+    a1.uncork();
+    a1.writeDirect([Buffer.from('6')]);
+    expect((await readBytes(b1, 6)).toString()).toBe('123456');
+    a.close();
+    // On a closed trunk a direct write fails the connection as write() does.
+    const failed = once<Error>(a1, 'error');
+    expect(a1.writeDirect([Buffer.from('7')])).toBe(false);
+    expect(await failed).toBeInstanceOf(MuxClosedError);
+  });
+
   it('refuses ids outside 1..2^32-1, returns the live connection on reopen, fails writes after close', async () => {
     const p = await pair();
     const mux = new Mux(p.client);

@@ -39,4 +39,28 @@ describe('BatchedWriter', () => {
     await new Promise((r) => setImmediate(r));
     expect(writes.map((b) => b.length)).toEqual([70_000]);
   });
+
+  it('hands a stream that takes direct writes the same groups, in one call per tick, and waits for its drain', async () => {
+    const { stream, writes } = recordingStream();
+    const calls: number[][] = [];
+    let accept = true;
+    (stream as unknown as { writeDirect(w: Buffer[]): boolean }).writeDirect = (w: Buffer[]) => {
+      calls.push(w.map((b) => b.length));
+      writes.push(...w);
+      return accept;
+    };
+    const blocked: boolean[] = [];
+    const w = new BatchedWriter(stream, (b) => blocked.push(b));
+    const frames = [frame(100, 1), frame(100, 2), frame(4000, 3), frame(5000, 4), frame(10, 5), frame(10, 6)];
+    for (const f of frames) w.write(f);
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual([[200, 4000, 5000, 20]]);
+    expect(Buffer.concat(writes).equals(Buffer.concat(frames))).toBe(true);
+    accept = false;
+    w.write(frame(10, 7));
+    await new Promise((r) => setImmediate(r));
+    expect(blocked).toEqual([true]);
+    stream.emit('drain');
+    expect(blocked).toEqual([true, false]);
+  });
 });
