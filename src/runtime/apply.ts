@@ -10,9 +10,14 @@ function removalKey(key: string | null | undefined): [string, boolean] {
 }
 
 /** Applies a keyed map adjustment: '-key' entries remove, the rest set (removals first, so a re-set wins). */
+// Both return `target` itself when the adjustment has nothing for it: it is the
+// container's own (the runtime applies to the state's container), and most adjustments
+// leave most fields alone, so a copy per field per event would buy nothing.
 function applyMap<T>(target: Record<string, T>, adjust: Record<string, T> | null | undefined): Record<string, T> {
+  if (!adjust) return target;
+  const entries = Object.entries(adjust);
+  if (entries.length === 0) return target;
   const out = { ...target };
-  const entries = Object.entries(adjust ?? {});
   for (const [k] of entries) {
     const [key, marked] = removalKey(k);
     if (marked) delete out[key];
@@ -22,6 +27,7 @@ function applyMap<T>(target: Record<string, T>, adjust: Record<string, T> | null
 }
 
 function applyList<T>(target: T[], adjust: T[] | null | undefined, keyOf: (t: T) => string | null | undefined): T[] {
+  if (!adjust?.length) return target;
   let out = [...target];
   for (const item of adjust ?? []) {
     const [key, marked] = removalKey(keyOf(item));

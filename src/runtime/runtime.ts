@@ -74,6 +74,7 @@ export class RuntimeError extends Error {
 }
 
 type PodRequest = { pod: nri.IPodSandbox };
+const NOTHING_RELAYED: Promise<void> = Promise.resolve();
 type CtrRequest = { pod: nri.IPodSandbox; container: nri.IContainer };
 
 /** Emits 'event' (SimEvent) for everything that happens. */
@@ -347,6 +348,12 @@ export class Runtime extends EventEmitter {
   }
 
   private relayNotice(event: Event, request: PodRequest | CtrRequest): Promise<void> {
+    // Most events have no subscriber at all (a plugin that only adjusts containers):
+    // then there is nothing to relay, and no async round to pay for it.
+    if (!this.active.some((p) => !p.closed && p.subscribed(event))) {
+      this.removeClosed();
+      return NOTHING_RELAYED;
+    }
     return this.relay(event, eventName(event), request);
   }
 
@@ -427,7 +434,10 @@ export class Runtime extends EventEmitter {
       let merged;
       try {
         merged = await this.relayCollecting(Event.CREATE_CONTAINER, 'CreateContainer', { create: { pod, container: proposed } });
-        await this.validate(pod, proposed, merged);
+        // Validation is awaited only when there is a validator to wait for.
+        if (this.vintage.validation && this.active.some((p) => !p.closed && p.subscribed(Event.VALIDATE_CONTAINER_ADJUSTMENT))) {
+          await this.validate(pod, proposed, merged);
+        }
       } catch (err) {
         if (err instanceof ConflictError) {
           this.report({
