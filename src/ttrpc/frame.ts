@@ -131,7 +131,7 @@ export class FrameDecoder {
     for (;;) {
       if (this.#header === undefined) {
         if (this.#buffered < HEADER_LENGTH) break;
-        const header = decodeHeader(this.#take(HEADER_LENGTH));
+        const header = this.#takeHeader();
         const problem = this.#check(header);
         if (problem) {
           this.#failure = new TtrpcProtocolError(problem);
@@ -163,6 +163,19 @@ export class FrameDecoder {
       return `ttrpc message length ${h.length} exceeds the maximum message size of ${this.#max} (stream ${h.streamId}, type ${h.type})`;
     }
     return undefined;
+  }
+
+  /** Consumes a header's bytes (buffered already), read in place when they lie in one chunk. */
+  #takeHeader(): FrameHeader {
+    const first = this.#chunks[this.#first];
+    if (first !== undefined && first.length - this.#head >= HEADER_LENGTH) {
+      const header = decodeHeader(first, this.#head);
+      this.#buffered -= HEADER_LENGTH;
+      this.#head += HEADER_LENGTH;
+      if (this.#head === first.length) this.#shift();
+      return header;
+    }
+    return decodeHeader(this.#take(HEADER_LENGTH));
   }
 
   /** Consumes n buffered bytes (n <= #buffered); a view when they lie in one chunk. */
