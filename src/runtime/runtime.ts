@@ -359,7 +359,12 @@ export class Runtime extends EventEmitter {
 
   private stateChanged(event: string, ids: { pod?: string; container?: string }, state?: string): void {
     if (!this.observed) return;
-    this.report({ type: 'state-changed', event, ...ids, ...(state ? { state } : {}) });
+    // Field for field what stamp() makes of { type, event, ...ids, state }, without its spreads.
+    const e: SimEvent & { type: 'state-changed' } = { time: Date.now(), type: 'state-changed', event };
+    if (ids.pod !== undefined) e.pod = ids.pod;
+    if (ids.container !== undefined) e.container = ids.container;
+    if (state) e.state = state;
+    this.emit('event', e);
   }
 
   private noteError(event: string, err: unknown, ids: { pod?: string; container?: string } = {}): void {
@@ -587,6 +592,7 @@ export class Runtime extends EventEmitter {
   }
 
   private applyUpdates(plugin: string, updates: nri.IContainerUpdate[], source: UpdateSource): nri.IContainerUpdate[] {
+    if (updates.length === 0) return []; // most requests collect none
     const outcome = applyUpdates(this.state, updates);
     const failed = new Set(outcome.failed);
     for (const u of updates) {

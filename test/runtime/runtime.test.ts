@@ -78,6 +78,9 @@ describe('Runtime with SDK plugins over a real socket', () => {
     expect(Object.keys(create)).toEqual(['time', 'type', 'event', 'plugin', 'rttMs', 'pod', 'container']);
     expect(create).toMatchObject({ type: 'invoke', plugin: '10-recorder', pod: 'pod1', container: 'ctr1' });
     expect(Object.keys(invokes.find((e) => e.event === 'RunPodSandbox')!)).toEqual(['time', 'type', 'event', 'plugin', 'rttMs', 'pod']);
+    const changes = ofType(sim.events, 'state-changed');
+    expect(Object.keys(changes.find((e) => e.event === 'CreateContainer')!)).toEqual(['time', 'type', 'event', 'pod', 'container', 'state']);
+    expect(Object.keys(changes.find((e) => e.event === 'UpdateContainer')!)).toEqual(['time', 'type', 'event', 'pod', 'container']);
     expect(sim.runtime.state.container('ctr1')).toBeUndefined();
   });
 
