@@ -3,36 +3,27 @@
 // RemoveContainer cycles, with the plugins' output relayed as events and rendered as
 // `nrictl sim` renders them (--plugin-output lines, to a sink that discards), against
 // the same run with the output not read at all (--plugin-output none). Prints figures only.
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { Runtime, SimState, formatSimEvent, type SimEvent } from '../src/runtime/index.js';
+import { writeChildPlugin } from './child-plugin.js';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TSX = path.join(REPO, 'node_modules/tsx/dist/esm/index.mjs');
 const CYCLES = Number(process.env.SIM_BENCH_CYCLES ?? 500);
 
-const PLUGIN = `#!/usr/bin/env -S ${process.execPath} --import ${TSX}
-import { Stub } from '${path.join(REPO, 'src/plugin/index.ts')}';
-const log = (what, ctr) => process.stderr.write(\`\${new Date().toISOString()} \${what} \${ctr.id}\\n\`);
+const PLUGIN = `const log = (what, ctr) => process.stderr.write(\`\${new Date().toISOString()} \${what} \${ctr.id}\\n\`);
 await new Stub({
   createContainer: (pod, ctr) => { log('CreateContainer', ctr); return {}; },
   postCreateContainer: (pod, ctr) => log('PostCreateContainer', ctr),
   removeContainer: (pod, ctr) => log('RemoveContainer', ctr),
-}).start();
-`;
+}).start();`;
 
 async function run(plugins: number, output: 'events' | 'none'): Promise<{ perSec: number; lines: number }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'simlog-'));
   const pdir = path.join(dir, 'plugins');
   await mkdir(pdir);
-  for (let i = 0; i < plugins; i++) {
-    const f = path.join(pdir, `${10 + i}-logger${i}`);
-    await writeFile(f, PLUGIN);
-    await chmod(f, 0o755);
-  }
+  for (let i = 0; i < plugins; i++) await writeChildPlugin(path.join(pdir, `${10 + i}-logger${i}`), PLUGIN);
   const runtime = new Runtime(new SimState({ pods: [{ id: 'p', name: 'p', namespace: 'n' }] }), {
     socketPath: path.join(dir, 's'),
     pluginPath: pdir,

@@ -13,15 +13,18 @@
 // It does include what waking up costs: the simulator sleeps while a plugin works, and on
 // a machine shared with busy processes it wakes to cold caches; the same calls cost less
 // in-process, where nothing sleeps ("CPU with plugins", both ends of each call counted).
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+//
+// Each child-process row is read against the transport floor beside it (bench/
+// transport-floor.ts): a bare round trip to as many child processes, measured the same
+// way. "above the floor" is what the simulator's own code costs per call on top of it.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Stub } from '../src/plugin/index.js';
 import { Runtime, SimState, type SimEvent } from '../src/runtime/index.js';
+import { writeChildPlugin } from './child-plugin.js';
+import { goFloor, nodeFloor, type Floor } from './transport-floor.js';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TSX = path.join(REPO, 'node_modules/tsx/dist/esm/index.mjs');
 const EVENTS = Number(process.env.SIM_BENCH_EVENTS ?? 2000);
 const WARM_UP = 300;
 
@@ -35,7 +38,7 @@ function quantile(xs: number[], q: number): number {
  * simulator's own when `cpu` is 'own'; with in-process plugins ('together') the same
  * process runs both ends, so the figure is the simulator and its plugins together.
  */
-async function measure(label: string, runtime: Runtime, n: number, cpu: 'own' | 'together'): Promise<void> {
+async function measure(label: string, runtime: Runtime, n: number, cpu: 'own' | 'together'): Promise<number | undefined> {
   let calls = 0;
   runtime.on('event', (e: SimEvent) => {
     if (e.type === 'invoke') calls++;
@@ -59,8 +62,10 @@ async function measure(label: string, runtime: Runtime, n: number, cpu: 'own' | 
   const total = performance.now() - t0;
   let line = `${label.padEnd(32)} ${(n / (total / 1000)).toFixed(0).padStart(7)} events/s   ${((total / n) * 1000).toFixed(0).padStart(6)} µs/event wall`;
   line += `   ${cpu === 'own' ? 'own CPU' : 'CPU with plugins'} per event p50 ${quantile(perEvent, 0.5).toFixed(0).padStart(4)} µs`;
-  if (perCall.length > 0) line += `   per relayed call p50 ${quantile(perCall, 0.5).toFixed(1).padStart(5)} µs (p90 ${quantile(perCall, 0.9).toFixed(1)})`;
+  const p50 = perCall.length > 0 ? quantile(perCall, 0.5) : undefined;
+  if (p50 !== undefined) line += `   per relayed call p50 ${p50.toFixed(1).padStart(5)} µs (p90 ${quantile(perCall, 0.9).toFixed(1)})`;
   console.log(line);
+  return p50;
 }
 
 async function inProcess(plugins: number): Promise<void> {
@@ -81,15 +86,7 @@ async function children(plugins: number): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'simb-'));
   const pdir = path.join(dir, 'plugins');
   await mkdir(pdir);
-  const src = `#!/usr/bin/env -S ${process.execPath} --import ${TSX}
-import { Stub } from '${path.join(REPO, 'src/plugin/index.ts')}';
-await new Stub({ createContainer: () => ({}) }).start();
-`;
-  for (let i = 0; i < plugins; i++) {
-    const f = path.join(pdir, `${10 + i}-child${i}`);
-    await writeFile(f, src);
-    await chmod(f, 0o755);
-  }
+  for (let i = 0; i < plugins; i++) await writeChildPlugin(path.join(pdir, `${10 + i}-child${i}`), 'await new Stub({ createContainer: () => ({}) }).start();');
   const runtime = new Runtime(new SimState({ pods: [{ id: 'p', name: 'p', namespace: 'n' }] }), {
     socketPath: path.join(dir, 's'),
     pluginPath: pdir,
@@ -97,9 +94,18 @@ await new Stub({ createContainer: () => ({}) }).start();
   });
   await runtime.start();
   if (runtime.plugins().length !== plugins) throw new Error(`only ${runtime.plugins().length} of ${plugins} child plugins started`);
-  await measure(`${plugins} plugin(s), child processes`, runtime, EVENTS, 'own');
+  const own = await measure(`${plugins} plugin(s), child processes`, runtime, EVENTS, 'own');
   await runtime.stop();
   await rm(dir, { recursive: true, force: true });
+  // Taken right after, with as many children, so that both see the same machine.
+  const floor = await nodeFloor(plugins, EVENTS);
+  const go = goFloor(plugins, EVENTS);
+  const goText = 'skipped' in go ? `Go: ${go.skipped}` : `Go's ${describe(go)}`;
+  console.log(`${''.padEnd(32)} transport floor per call: Node's ${describe(floor)}, ${goText}; simulator above Node's floor p50 ${own === undefined ? '?' : (own - floor.p50).toFixed(1)} µs`);
+}
+
+function describe(f: Floor): string {
+  return `p50 ${f.p50.toFixed(1)} µs (p90 ${f.p90.toFixed(1)})`;
 }
 
 console.log(`CreateContainer through the simulator, ${EVENTS} events each, one after the other`);

@@ -1,0 +1,3 @@
+module nrictl.bench/go-floor
+
+go 1.19
