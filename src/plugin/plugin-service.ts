@@ -3,7 +3,7 @@
 // Unimplemented for a method newer than this schema (it then falls back to StateChange).
 import { Event, METHODS, PLUGIN_SERVICE, PluginMethod, nri } from '../api/index.js';
 import { Code, TtrpcError, type Handler, type HandlerContext, type TtrpcServer } from '../ttrpc/index.js';
-import type { PluginHandlers } from './handlers.js';
+import type { PluginHandlers, ValidationResult } from './handlers.js';
 
 type Answer = object | void | undefined;
 /** One method's implementation, on the decoded request. */
@@ -24,7 +24,11 @@ export function registerPluginService(server: TtrpcServer, impl: PluginServiceIm
     const types = METHODS.get(`${PLUGIN_SERVICE}/${method}`);
     if (!types) throw new Error(`schema has no ${PLUGIN_SERVICE}/${method}`);
     const run = impl[method] as (req: unknown, ctx: HandlerContext) => Promise<Answer> | Answer;
-    server.register(PLUGIN_SERVICE, method, async (payload, ctx) => {
+    const encode = (answer: Answer): Uint8Array => types.response.encode(answer ?? {}).finish();
+    // A handler that answers at once is answered at once: no promise, no deadline race
+    // (it cannot outlive a deadline it never waits through), no microtask round. Only an
+    // answer still pending is raced against the caller's deadline.
+    server.register(PLUGIN_SERVICE, method, (payload, ctx) => {
       let req: unknown;
       try {
         req = types.request.decode(payload);
@@ -35,57 +39,74 @@ export function registerPluginService(server: TtrpcServer, impl: PluginServiceIm
           cause: err,
         });
       }
+      let answer: Promise<Answer> | Answer;
       try {
-        const answer = await untilAborted(Promise.resolve(run(req, ctx)), ctx);
-        return types.response.encode(answer ?? {}).finish();
+        answer = run(req, ctx);
+        if (!isPromise(answer)) return encode(answer);
       } catch (err) {
         throw asStatus(err, pluginName, method);
       }
+      return untilAborted(answer, ctx).then(encode, (err: unknown) => {
+        throw asStatus(err, pluginName, method);
+      });
     });
   }
 }
 
-/** The event methods, dispatched to the author's handlers; unhandled events get an empty answer. */
+/**
+ * The event methods, dispatched to the author's handlers; unhandled events get an empty
+ * answer. A handler that returns at once is answered at once (see `then`).
+ */
 export function eventMethods(h: PluginHandlers): Omit<PluginServiceImpl, 'Configure' | 'Synchronize' | 'Shutdown'> {
   return {
-    RunPodSandbox: async (r: nri.RunPodSandboxRequest) => void (await h.runPodSandbox?.(pod(r.pod))),
-    UpdatePodSandbox: async (r: nri.UpdatePodSandboxRequest) =>
-      void (await h.updatePodSandbox?.(pod(r.pod), r.overheadLinuxResources, r.linuxResources)),
-    PostUpdatePodSandbox: async (r: nri.PostUpdatePodSandboxRequest) => void (await h.postUpdatePodSandbox?.(pod(r.pod))),
-    StopPodSandbox: async (r: nri.StopPodSandboxRequest) => void (await h.stopPodSandbox?.(pod(r.pod))),
-    RemovePodSandbox: async (r: nri.RemovePodSandboxRequest) => void (await h.removePodSandbox?.(pod(r.pod))),
-    CreateContainer: async (r: nri.CreateContainerRequest): Promise<nri.ICreateContainerResponse> => {
-      const res = await h.createContainer?.(pod(r.pod), ctr(r.container));
-      if (!res) return {};
-      return { adjust: res.adjust ?? null, update: res.update ?? [], evict: res.evict ?? [] };
-    },
-    PostCreateContainer: async (r: nri.PostCreateContainerRequest) => void (await h.postCreateContainer?.(pod(r.pod), ctr(r.container))),
-    StartContainer: async (r: nri.StartContainerRequest) => void (await h.startContainer?.(pod(r.pod), ctr(r.container))),
-    PostStartContainer: async (r: nri.PostStartContainerRequest) => void (await h.postStartContainer?.(pod(r.pod), ctr(r.container))),
-    UpdateContainer: async (r: nri.UpdateContainerRequest): Promise<nri.IUpdateContainerResponse> => ({
-      update: (await h.updateContainer?.(pod(r.pod), ctr(r.container), r.linuxResources)) ?? [],
-    }),
-    PostUpdateContainer: async (r: nri.PostUpdateContainerRequest) => void (await h.postUpdateContainer?.(pod(r.pod), ctr(r.container))),
-    StopContainer: async (r: nri.StopContainerRequest): Promise<nri.IStopContainerResponse> => ({
-      update: (await h.stopContainer?.(pod(r.pod), ctr(r.container))) ?? [],
-    }),
-    RemoveContainer: async (r: nri.RemoveContainerRequest) => void (await h.removeContainer?.(pod(r.pod), ctr(r.container))),
-    StateChange: (e: nri.StateChangeEvent) => stateChange(h, e),
-    ValidateContainerAdjustment: async (r: nri.ValidateContainerAdjustmentRequest): Promise<nri.IValidateContainerAdjustmentResponse> => {
+    RunPodSandbox: (r: nri.RunPodSandboxRequest) => then(h.runPodSandbox?.(pod(r.pod)), nothing),
+    UpdatePodSandbox: (r: nri.UpdatePodSandboxRequest) => then(h.updatePodSandbox?.(pod(r.pod), r.overheadLinuxResources, r.linuxResources), nothing),
+    PostUpdatePodSandbox: (r: nri.PostUpdatePodSandboxRequest) => then(h.postUpdatePodSandbox?.(pod(r.pod)), nothing),
+    StopPodSandbox: (r: nri.StopPodSandboxRequest) => then(h.stopPodSandbox?.(pod(r.pod)), nothing),
+    RemovePodSandbox: (r: nri.RemovePodSandboxRequest) => then(h.removePodSandbox?.(pod(r.pod)), nothing),
+    CreateContainer: (r: nri.CreateContainerRequest): Answer | Promise<nri.ICreateContainerResponse> =>
+      then(h.createContainer?.(pod(r.pod), ctr(r.container)), (res): nri.ICreateContainerResponse =>
+        res ? { adjust: res.adjust ?? null, update: res.update ?? [], evict: res.evict ?? [] } : {},
+      ),
+    PostCreateContainer: (r: nri.PostCreateContainerRequest) => then(h.postCreateContainer?.(pod(r.pod), ctr(r.container)), nothing),
+    StartContainer: (r: nri.StartContainerRequest) => then(h.startContainer?.(pod(r.pod), ctr(r.container)), nothing),
+    PostStartContainer: (r: nri.PostStartContainerRequest) => then(h.postStartContainer?.(pod(r.pod), ctr(r.container)), nothing),
+    UpdateContainer: (r: nri.UpdateContainerRequest) =>
+      then(h.updateContainer?.(pod(r.pod), ctr(r.container), r.linuxResources), (update): nri.IUpdateContainerResponse => ({ update: update ?? [] })),
+    PostUpdateContainer: (r: nri.PostUpdateContainerRequest) => then(h.postUpdateContainer?.(pod(r.pod), ctr(r.container)), nothing),
+    StopContainer: (r: nri.StopContainerRequest) =>
+      then(h.stopContainer?.(pod(r.pod), ctr(r.container)), (update): nri.IStopContainerResponse => ({ update: update ?? [] })),
+    RemoveContainer: (r: nri.RemoveContainerRequest) => then(h.removeContainer?.(pod(r.pod), ctr(r.container)), nothing),
+    StateChange: (e: nri.StateChangeEvent) => then(stateChange(h, e), nothing),
+    ValidateContainerAdjustment: (r: nri.ValidateContainerAdjustmentRequest): Answer | Promise<Answer> => {
       if (!h.validateContainerAdjustment) return {};
+      const rejection = (err: unknown): nri.IValidateContainerAdjustmentResponse => ({ reject: true, reason: err instanceof Error ? err.message : String(err) });
+      let res;
       try {
-        const res = await h.validateContainerAdjustment(r);
-        return res?.reject ? { reject: true, reason: res.reason ?? '' } : {};
+        res = h.validateContainerAdjustment(r);
       } catch (err) {
-        return { reject: true, reason: err instanceof Error ? err.message : String(err) };
+        return rejection(err);
       }
+      const verdict = (v: ValidationResult | void): nri.IValidateContainerAdjustmentResponse => (v?.reject ? { reject: true, reason: v.reason ?? '' } : {});
+      return isPromise(res) ? res.then(verdict, rejection) : verdict(res);
     },
   };
 }
 
+/** f of a handler's result: at once for a plain value, after it settles for a promise. */
+function then<T, U>(result: T | PromiseLike<T>, f: (value: T) => U): U | Promise<U> {
+  return isPromise(result) ? Promise.resolve(result).then(f) : f(result);
+}
+
+function isPromise<T>(x: T | PromiseLike<T>): x is PromiseLike<T> {
+  return typeof (x as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
+const nothing = (): void => undefined;
+
 // Runtimes before v0.12 deliver the events that need no answer through StateChange;
 // they reach the same handlers as the dedicated RPCs.
-async function stateChange(h: PluginHandlers, e: nri.StateChangeEvent): Promise<void> {
+function stateChange(h: PluginHandlers, e: nri.StateChangeEvent): Promise<void> | void {
   const p = pod(e.pod);
   const c = ctr(e.container);
   switch (e.event) {
@@ -122,7 +143,7 @@ const ctr = (c: nri.IContainer | null | undefined): nri.IContainer => c ?? new n
  * Through ctx.onAbort, not ctx.signal: every call has a deadline, and an AbortController
  * per call was the largest single cost of a plugin's dispatch.
  */
-function untilAborted<T>(work: Promise<T>, ctx: HandlerContext): Promise<T> {
+function untilAborted<T>(work: PromiseLike<T>, ctx: HandlerContext): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     // Once aborted nobody waits for the work; the handlers below keep its failure handled.
     const off = ctx.onAbort((reason) => reject(reason as Error));

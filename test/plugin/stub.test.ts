@@ -164,6 +164,46 @@ describe('events', () => {
     expect(err.statusMessage).toBe('plugin 10-tester: StopContainer failed: disk on fire');
   });
 
+  it('answers a handler that returns at once and one that returns a promise alike', async () => {
+    const { session } = await live({
+      createContainer: (_p, c) => ({ adjust: { annotations: { sync: c.id! } } }),
+      updateContainer: async (_p, c) => {
+        await new Promise((r) => setTimeout(r, 5));
+        return [{ containerId: c.id! }];
+      },
+    });
+    const created = await session.call<nri.CreateContainerResponse>('CreateContainer', { pod: pod('p'), container: ctr('c', 'p') });
+    expect(created.adjust?.annotations).toEqual({ sync: 'c' });
+    const updated = await session.call<nri.UpdateContainerResponse>('UpdateContainer', { pod: pod('p'), container: ctr('u', 'p') });
+    expect(updated.update.map((u) => u.containerId)).toEqual(['u']);
+  });
+
+  it('lets a handler that never settles hold neither the call past its deadline nor the calls after it; a rejected one answers with its error', async () => {
+    const { session } = await live({
+      createContainer: () => new Promise<void>(() => {}),
+      stopContainer: async () => {
+        throw new Error('later fire');
+      },
+    });
+    const late = (await session.call('CreateContainer', { pod: pod('p'), container: ctr('c', 'p') }, 200).catch((e: unknown) => e)) as TtrpcError;
+    expect(late).toBeInstanceOf(TtrpcError);
+    expect(late.code).toBe(Code.DeadlineExceeded);
+    const failed = (await session.call('StopContainer', { pod: pod('p'), container: ctr('c', 'p') }).catch((e: unknown) => e)) as TtrpcError;
+    expect(failed).toBeInstanceOf(TtrpcError);
+    expect(failed.code).toBe(Code.Unknown);
+    expect(failed.statusMessage).toBe('plugin 10-tester: StopContainer failed: later fire');
+  });
+
+  it('rejects an adjustment with the reason an async validator rejects with', async () => {
+    const { session } = await live({
+      validateContainerAdjustment: async () => {
+        throw new Error('not today');
+      },
+    });
+    const bad = await session.call<nri.ValidateContainerAdjustmentResponse>('ValidateContainerAdjustment', { adjust: {} });
+    expect(bad).toMatchObject({ reject: true, reason: 'not today' });
+  });
+
   it('rejects an adjustment with the reason the validator throws', async () => {
     const { session } = await live({
       validateContainerAdjustment: (req) => {
