@@ -30,7 +30,8 @@ import { fileURLToPath } from 'node:url';
 import { OCLIF_PATCHES } from './oclif-patches.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BUNDLED_PACKAGES = /^@oclif\/core(\/|$)/;
+// oclif's core, and its help command, which would otherwise load a second, unbundled core.
+const BUNDLED_PACKAGES = /^@oclif\/(core|plugin-help)(\/|$)/;
 // Required only by oclif's development mode (bin/dev.js), which uses the unbundled oclif.
 const NEVER_BUNDLED = new Set(['typescript', 'ts-node', 'tsx']);
 const builtins = new Set(builtinModules);

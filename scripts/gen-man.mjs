@@ -13,6 +13,7 @@
 // stands where man pages usually carry one, and everything is sorted.
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { OCLIF_OWN_COMMANDS } from './oclif-own-commands.mjs';
 
 function parseArgs(argv) {
   const opts = { manifest: 'oclif.manifest.json', out: 'man', pkg: 'package.json', exitCodes: 'src/cli/exit-codes.ts', check: false };
@@ -96,7 +97,7 @@ function pageName(bin, id) {
 
 function visibleCommands(manifest) {
   return Object.values(manifest.commands ?? {})
-    .filter((c) => !c.hidden)
+    .filter((c) => !c.hidden && !OCLIF_OWN_COMMANDS.has(c.id))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 

@@ -28,6 +28,7 @@ import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlin
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { OCLIF_OWN_COMMANDS } from './oclif-own-commands.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const README = join(root, 'README.md');
@@ -189,7 +190,7 @@ function commandIds() {
     }
   };
   walk(join(root, 'commands'), []);
-  return ids.sort();
+  return ids.filter((id) => !OCLIF_OWN_COMMANDS.has(id)).sort();
 }
 
 function exitCodeTable() {
