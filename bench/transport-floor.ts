@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** About the size of a relayed CreateContainer request, and of a plugin's empty answer. */
-export const REQUEST_BYTES = 400;
+const REQUEST_BYTES = 400;
 const ANSWER_BYTES = 20;
 
 const ECHO = `const net = require('node:net');

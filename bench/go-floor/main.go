@@ -42,11 +42,15 @@ func echo(answerBytes int) {
 	}
 }
 
+func usage() {
+	fmt.Fprintln(os.Stderr, "go-floor: usage: go-floor CHILDREN ROUNDS REQUEST_BYTES ANSWER_BYTES")
+	os.Exit(2)
+}
+
 func atoi(s string) int {
 	n, err := strconv.Atoi(s)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "go-floor: usage: go-floor CHILDREN ROUNDS REQUEST_BYTES ANSWER_BYTES")
-		os.Exit(2)
+	if err != nil || n <= 0 {
+		usage()
 	}
 	return n
 }
@@ -57,7 +61,7 @@ func main() {
 		return
 	}
 	if len(os.Args) != 5 {
-		atoi("")
+		usage()
 	}
 	children, rounds, requestBytes, answerBytes := atoi(os.Args[1]), atoi(os.Args[2]), atoi(os.Args[3]), atoi(os.Args[4])
 	var conns []net.Conn
