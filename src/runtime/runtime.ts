@@ -340,7 +340,8 @@ export class Runtime extends EventEmitter {
         collector.apply(plugin.label, rsp);
         const adjust = (rsp as nri.ICreateContainerResponse | null)?.adjust;
         const ctr = (collector.request as nri.ICreateContainerRequest).container?.id;
-        if (adjust && ctr && hasAdjustment(adjust)) this.report({ type: 'adjusted', plugin: plugin.label, container: ctr, adjust });
+        // Only built for someone listening: telling an empty adjustment costs a protobuf round trip.
+        if (this.observed && adjust && ctr && hasAdjustment(adjust)) this.report({ type: 'adjusted', plugin: plugin.label, container: ctr, adjust });
       },
       () => collector.revision,
     );
