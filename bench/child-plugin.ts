@@ -8,14 +8,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SDK = path.join(REPO, 'dist/src/plugin/index.js');
+/** The build `npm run build` makes; a bench may point at another one (an older build) to compare. */
+export const BUILT_DIST = path.join(REPO, 'dist');
 
 /**
  * Writes an executable plugin file whose body may use `Stub` (imported from the built
- * SDK) and top-level await. `npm run bench` builds first; run alone, build before.
+ * SDK in `dist`) and top-level await. `npm run bench` builds first; run alone, build before.
  */
-export async function writeChildPlugin(file: string, body: string): Promise<void> {
-  if (!existsSync(SDK)) throw new Error(`${path.relative(REPO, SDK)} is missing: run \`npm run build\` first (npm run bench does)`);
-  await writeFile(file, `#!${process.execPath}\nimport { Stub } from ${JSON.stringify(SDK)};\n${body}\n`);
+export async function writeChildPlugin(file: string, body: string, dist = BUILT_DIST): Promise<void> {
+  const sdk = path.join(dist, 'src/plugin/index.js');
+  if (!existsSync(sdk)) throw new Error(`${sdk} is missing: run \`npm run build\` first (npm run bench does)`);
+  await writeFile(file, `#!${process.execPath}\nimport { Stub } from ${JSON.stringify(sdk)};\n${body}\n`);
   await chmod(file, 0o755);
 }
