@@ -8,13 +8,12 @@
 // SDK_BASELINE=DIR (another build's dist/, e.g. of an older commit) adds its rows, run in
 // turns with this build's so that the machine's drift falls on both alike: a change to
 // the SDK is judged by the medians of such a run, never by two runs taken at other times.
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Duplex } from 'node:stream';
 import { Runtime, SimState } from '../src/runtime/index.js';
 import { BUILT_DIST, writeChildPlugin } from './child-plugin.js';
+import { roundTrips, spawnEchoChild } from './transport-floor.js';
 
 const EVENTS = Number(process.env.SDK_BENCH_EVENTS ?? 3000);
 const WARM_UP = 300;
@@ -57,25 +56,12 @@ async function plugin(handler: 'plain' | 'async', dist = BUILT_DIST): Promise<[n
 async function bareChild(): Promise<[number, number]> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'sdkb-'));
   const out = path.join(dir, 'cycles');
-  const code = `${RECORDER(out)}
-import net from 'node:net';
-const s = new net.Socket({ fd: 3, readable: true, writable: true });
-const answer = Buffer.alloc(20, 1);
-s.on('data', () => { tick(); s.write(answer); });
-s.on('end', () => process.exit(0));`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'ignore', 'inherit', 'pipe'] });
-  const socket = child.stdio[3] as Duplex;
-  let answered: (() => void) | undefined;
-  socket.on('data', () => answered?.());
-  const request = Buffer.alloc(400, 7);
-  for (let i = 0; i < WARM_UP + EVENTS; i++) {
-    await new Promise<void>((resolve) => {
-      answered = resolve;
-      socket.write(request);
-    });
-  }
+  const { child, socket } = spawnEchoChild({ prelude: RECORDER(out), onRead: 'tick();' });
+  const roundTrip = roundTrips([socket]);
+  for (let i = 0; i < WARM_UP + EVENTS; i++) await roundTrip(socket);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   socket.end();
-  await new Promise((resolve) => child.once('exit', resolve));
+  await exited;
   const figures = await readFile(out, 'utf8');
   await rm(dir, { recursive: true, force: true });
   return figures.split(' ').map(Number) as [number, number];

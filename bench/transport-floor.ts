@@ -19,13 +19,6 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REQUEST_BYTES = 400;
 const ANSWER_BYTES = 20;
 
-const ECHO = `const net = require('node:net');
-const s = new net.Socket({ fd: 3, readable: true, writable: true });
-const answer = Buffer.alloc(${ANSWER_BYTES}, 1);
-s.on('data', () => s.write(answer));
-s.on('error', () => process.exit(0));
-s.on('end', () => process.exit(0));`;
-
 export interface Floor {
   p50: number;
   p90: number;
@@ -35,15 +28,26 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
-/** Node's floor with `children` echo processes called one after the other per round, as the runtime calls plugins. */
-export async function nodeFloor(children: number, rounds: number, warmUp = 300): Promise<Floor> {
-  const procs: ChildProcess[] = [];
-  const sockets: Duplex[] = [];
-  for (let i = 0; i < children; i++) {
-    const child = spawn(process.execPath, ['-e', ECHO], { stdio: ['ignore', 'ignore', 'inherit', 'pipe'] });
-    procs.push(child);
-    sockets.push(child.stdio[3] as Duplex);
-  }
+/**
+ * A child process answering every read on its fd 3 with ANSWER_BYTES bytes, on a
+ * socketpair as the simulator launches plugins. `prelude` (module code) runs first in it
+ * and `onRead` (a statement) before each answer: what a bench measures inside the child.
+ * The child exits when its socket ends.
+ */
+export function spawnEchoChild(opts: { prelude?: string; onRead?: string } = {}): { child: ChildProcess; socket: Duplex } {
+  const code = `${opts.prelude ?? ''}
+import net from 'node:net';
+const s = new net.Socket({ fd: 3, readable: true, writable: true });
+const answer = Buffer.alloc(${ANSWER_BYTES}, 1);
+s.on('data', () => { ${opts.onRead ?? ''} s.write(answer); });
+s.on('error', () => process.exit(0));
+s.on('end', () => process.exit(0));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'ignore', 'inherit', 'pipe'] });
+  return { child, socket: child.stdio[3] as Duplex };
+}
+
+/** One request of REQUEST_BYTES to one of `sockets` at a time, resolved by its answer. */
+export function roundTrips(sockets: Duplex[]): (socket: Duplex) => Promise<void> {
   let answered: (() => void) | undefined;
   for (const s of sockets) {
     s.on('data', () => {
@@ -53,11 +57,18 @@ export async function nodeFloor(children: number, rounds: number, warmUp = 300):
     });
   }
   const request = Buffer.alloc(REQUEST_BYTES, 7);
-  const roundTrip = (s: Duplex) =>
+  return (socket) =>
     new Promise<void>((resolve) => {
       answered = resolve;
-      s.write(request);
+      socket.write(request);
     });
+}
+
+/** Node's floor with `children` echo processes called one after the other per round, as the runtime calls plugins. */
+export async function nodeFloor(children: number, rounds: number, warmUp = 300): Promise<Floor> {
+  const echoes = Array.from({ length: children }, () => spawnEchoChild());
+  const sockets = echoes.map((e) => e.socket);
+  const roundTrip = roundTrips(sockets);
   const perCall: number[] = [];
   for (let r = 0; r < warmUp + rounds; r++) {
     const cpu0 = process.cpuUsage();
@@ -66,7 +77,7 @@ export async function nodeFloor(children: number, rounds: number, warmUp = 300):
     if (r >= warmUp) perCall.push((cpu.user + cpu.system) / children);
   }
   for (const s of sockets) s.destroy();
-  for (const p of procs) p.kill();
+  for (const e of echoes) e.child.kill();
   perCall.sort((a, b) => a - b);
   return { p50: quantile(perCall, 0.5), p90: quantile(perCall, 0.9) };
 }
