@@ -3,7 +3,7 @@
 // Unimplemented for a method newer than this schema (it then falls back to StateChange).
 import { Event, METHODS, PLUGIN_SERVICE, PluginMethod, nri } from '../api/index.js';
 import { Code, TtrpcError, type Handler, type HandlerContext, type TtrpcServer } from '../ttrpc/index.js';
-import type { PluginHandlers, ValidationResult } from './handlers.js';
+import type { CreateContainerResult, PluginHandlers, ValidationResult } from './handlers.js';
 
 type Answer = object | void | undefined;
 /** One method's implementation, on the decoded request. */
@@ -65,9 +65,7 @@ export function eventMethods(h: PluginHandlers): Omit<PluginServiceImpl, 'Config
     StopPodSandbox: (r: nri.StopPodSandboxRequest) => then(h.stopPodSandbox?.(pod(r.pod)), nothing),
     RemovePodSandbox: (r: nri.RemovePodSandboxRequest) => then(h.removePodSandbox?.(pod(r.pod)), nothing),
     CreateContainer: (r: nri.CreateContainerRequest): Answer | Promise<nri.ICreateContainerResponse> =>
-      then(h.createContainer?.(pod(r.pod), ctr(r.container)), (res): nri.ICreateContainerResponse =>
-        res ? { adjust: res.adjust ?? null, update: res.update ?? [], evict: res.evict ?? [] } : {},
-      ),
+      then(h.createContainer?.(pod(r.pod), ctr(r.container)), createContainerAnswer),
     PostCreateContainer: (r: nri.PostCreateContainerRequest) => then(h.postCreateContainer?.(pod(r.pod), ctr(r.container)), nothing),
     StartContainer: (r: nri.StartContainerRequest) => then(h.startContainer?.(pod(r.pod), ctr(r.container)), nothing),
     PostStartContainer: (r: nri.PostStartContainerRequest) => then(h.postStartContainer?.(pod(r.pod), ctr(r.container)), nothing),
@@ -103,6 +101,14 @@ function isPromise<T>(x: T | PromiseLike<T>): x is PromiseLike<T> {
 }
 
 const nothing = (): void => undefined;
+
+/**
+ * Always with an `adjust` message, empty when the handler changes nothing, as the Go stub
+ * answers: iSulad's NRI library unwraps the field and aborts the whole daemon without it.
+ */
+function createContainerAnswer(res: CreateContainerResult | void): nri.ICreateContainerResponse {
+  return { adjust: res?.adjust ?? {}, update: res?.update ?? [], evict: res?.evict ?? [] };
+}
 
 // Runtimes before v0.12 deliver the events that need no answer through StateChange;
 // they reach the same handlers as the dedicated RPCs.

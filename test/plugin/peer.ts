@@ -49,8 +49,14 @@ export class PeerSession {
   async call<T = Record<string, unknown>>(method: string, req: object, timeoutMs = 5000): Promise<T> {
     const types = METHODS.get(`${PLUGIN_SERVICE}/${method}`);
     if (!types) throw new Error(`no such Plugin method ${method}`);
-    const payload = await this.client.call(PLUGIN_SERVICE, method, types.request.encode(req).finish(), { timeoutMs });
-    return types.response.decode(payload) as T;
+    return types.response.decode(await this.callRaw(method, req, timeoutMs)) as T;
+  }
+
+  /** As call(), but resolves with the answer's bytes as the plugin put them on the wire. */
+  async callRaw(method: string, req: object, timeoutMs = 5000): Promise<Buffer> {
+    const types = METHODS.get(`${PLUGIN_SERVICE}/${method}`);
+    if (!types) throw new Error(`no such Plugin method ${method}`);
+    return this.client.call(PLUGIN_SERVICE, method, types.request.encode(req).finish(), { timeoutMs });
   }
 
   /** Register (already awaited by the caller or not), Configure, then Synchronize in the given parts. */
