@@ -25,6 +25,12 @@ const base = medianLine('node -e 0', ['-e', '0'], { runs: RUNS, cwd: root });
 for (const m of modules) {
   const file = join(root, m);
   if (!existsSync(file)) continue;
-  const t = medianLine(`import ${m.replace(/^dist\//, '')}`, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(file).href)})`], { runs: RUNS, cwd: root });
-  console.log(`${''.padEnd(46)} +${(t.wallMs - base.wallMs).toFixed(0)} ms wall, +${(t.cpuMs - base.cpuMs).toFixed(0)} ms cpu over node -e 0`);
+  const t = medianLine(
+    `import ${m.replace(/^dist\//, '')}`,
+    ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(file).href)})`],
+    { runs: RUNS, cwd: root },
+  );
+  console.log(
+    `${''.padEnd(46)} +${(t.wallMs - base.wallMs).toFixed(0)} ms wall, +${(t.cpuMs - base.cpuMs).toFixed(0)} ms cpu over node -e 0`,
+  );
 }

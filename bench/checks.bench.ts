@@ -34,11 +34,15 @@ for (let i = 0; i < ENTRIES; i++) {
 }
 
 const okStatus = [0, 1, 3];
-const median = (cmd: string[], label: string) => medianLine(label, cmd, { runs: RUNS, env: { ...process.env, NO_COLOR: '1' }, okStatus, cwd: root });
+const median = (cmd: string[], label: string) =>
+  medianLine(label, cmd, { runs: RUNS, env: { ...process.env, NO_COLOR: '1' }, okStatus, cwd: root });
 
 try {
   median(['-e', '0'], 'node -e 0');
-  median([runJs, 'validate', plugins, '--plugin-config-path', conf, '-o', 'json'], `nrictl validate (${ENTRIES} entries, json)`);
+  median(
+    [runJs, 'validate', plugins, '--plugin-config-path', conf, '-o', 'json'],
+    `nrictl validate (${ENTRIES} entries, json)`,
+  );
   median([runJs, 'validate', plugins, '--plugin-config-path', conf], `nrictl validate (${ENTRIES} entries, table)`);
   median([runJs, 'lint', conf, '--plugin-path', plugins, '-o', 'json'], `nrictl lint (${ENTRIES} files, json)`);
   median([runJs, 'lint', conf, '--plugin-path', plugins], `nrictl lint (${ENTRIES} files, table)`);

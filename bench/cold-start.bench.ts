@@ -15,7 +15,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 11);
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const work = mkdtempSync(join(tmpdir(), 'nrictl-cold-'));
 const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', XDG_CACHE_HOME: join(work, 'cache') };
-for (const k of Object.keys(env)) if (k.startsWith('npm_') || k === 'NODE_ENV' || k.startsWith('NRICTL_')) delete env[k];
+for (const k of Object.keys(env))
+  if (k.startsWith('npm_') || k === 'NODE_ENV' || k.startsWith('NRICTL_')) delete env[k];
 
 function sh(cmd: string, args: string[], cwd: string): void {
   const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8' });
@@ -26,11 +27,18 @@ try {
   // Pack a copy: prepack rebuilds dist/ and must not do so under other processes.
   const stage = join(work, 'stage');
   const skip = new Set(['node_modules', '.git', 'dist', 'oclif.manifest.json']);
-  cpSync(repo, stage, { recursive: true, filter: (src) => src === repo || !skip.has(src.slice(repo.length + 1).split('/')[0]!) });
+  cpSync(repo, stage, {
+    recursive: true,
+    filter: (src) => src === repo || !skip.has(src.slice(repo.length + 1).split('/')[0]),
+  });
   symlinkSync(join(repo, 'node_modules'), join(stage, 'node_modules'));
   mkdirSync(join(work, 'out'));
   sh('npm', ['pack', '--pack-destination', join(work, 'out')], stage);
-  const tgz = join(work, 'out', readdirSync(join(work, 'out')).find((f) => f.endsWith('.tgz'))!);
+  const tgz = join(
+    work,
+    'out',
+    readdirSync(join(work, 'out')).find((f) => f.endsWith('.tgz'))!,
+  );
   const prefix = join(work, 'prefix');
   sh('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tgz], work);
   const installed = join(prefix, 'lib', 'node_modules', 'nrictl', 'bin', 'run.js');
@@ -51,9 +59,14 @@ try {
   ];
   console.log(`${RUNS} rounds, each command once per round; medians; from ${outside}`);
   const [node, ...rest] = interleavedMedians(targets, opts);
-  for (const [i, t] of [node!, ...rest].entries()) {
-    const ratio = i === 0 ? '' : `   ${(t.wallMs / node!.wallMs).toFixed(2)}x wall, ${(t.cpuMs / node!.cpuMs).toFixed(2)}x cpu${targets[i]!.aim ? ' (aim: under 2x wall)' : ''}`;
-    console.log(`${t.label.padEnd(36)} wall ${t.wallMs.toFixed(0).padStart(4)} ms (min ${t.minWallMs.toFixed(0)})   cpu ${t.cpuMs.toFixed(0).padStart(4)} ms${ratio}`);
+  for (const [i, t] of [node, ...rest].entries()) {
+    const ratio =
+      i === 0
+        ? ''
+        : `   ${(t.wallMs / node.wallMs).toFixed(2)}x wall, ${(t.cpuMs / node.cpuMs).toFixed(2)}x cpu${targets[i].aim ? ' (aim: under 2x wall)' : ''}`;
+    console.log(
+      `${t.label.padEnd(36)} wall ${t.wallMs.toFixed(0).padStart(4)} ms (min ${t.minWallMs.toFixed(0)})   cpu ${t.cpuMs.toFixed(0).padStart(4)} ms${ratio}`,
+    );
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

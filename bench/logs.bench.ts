@@ -25,7 +25,7 @@ const ENV = { ...process.env, NO_COLOR: '1', NODE_ENV: 'production' };
 
 const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 const ms = (x: number): string => `${x.toFixed(3)} ms`;
 
@@ -37,23 +37,37 @@ async function startRuntime(state: { pods?: nri.IPodSandbox[]; containers?: nri.
     if (e.type === 'invoke' && e.event === 'CreateContainer') events.push(e);
   });
   const { socketPath } = await runtime.start();
-  return { runtime, socketPath: socketPath!, invokes: events, stop: async () => { await runtime.stop(); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    runtime,
+    socketPath: socketPath!,
+    invokes: events,
+    stop: async () => {
+      await runtime.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 type Sink = 'fast' | 'blocked';
 
 /** Starts the logger; resolves once the simulator has it in its invocation list. */
-async function startLogger(runtime: Runtime, socketPath: string, sink: Sink, args: string[] = []): Promise<ChildProcess> {
+async function startLogger(
+  runtime: Runtime,
+  socketPath: string,
+  sink: Sink,
+  args: string[] = [],
+): Promise<ChildProcess> {
   // Fast: a pipe into `cat > /dev/null`, a reader in its own process (reading it here
   // would load the simulator's event loop and colour what it measures). Blocked: a pipe
   // this process never reads.
-  const reader = sink === 'fast' ? spawn('sh', ['-c', 'exec cat > /dev/null'], { stdio: ['pipe', 'ignore', 'ignore'] }) : undefined;
+  const reader =
+    sink === 'fast' ? spawn('sh', ['-c', 'exec cat > /dev/null'], { stdio: ['pipe', 'ignore', 'ignore'] }) : undefined;
   const child = spawn(process.execPath, [BIN, 'logs', '--socket', socketPath, ...args], {
-    stdio: ['ignore', reader ? reader.stdin! : 'pipe', 'pipe'],
+    stdio: ['ignore', reader ? reader.stdin : 'pipe', 'pipe'],
     env: ENV,
   });
   if (reader) {
-    reader.stdin!.destroy(); // the logger holds the write end now
+    reader.stdin.destroy(); // the logger holds the write end now
     child.once('exit', () => reader.kill());
   }
   child.stderr!.resume();
@@ -86,7 +100,11 @@ async function latency(): Promise<void> {
   console.log(`  no plugin:                      p50 ${ms(pct(base, 50))}  p99 ${ms(pct(base, 99))}`);
   {
     // The floor: a plugin on the same SDK that answers every event at once and does nothing else.
-    const control = spawn(process.execPath, ['--import', 'tsx', path.resolve('bench/null-plugin.ts'), sim.socketPath, 'nrictl-logs'], { stdio: ['ignore', 'ignore', 'inherit'], env: ENV });
+    const control = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.resolve('bench/null-plugin.ts'), sim.socketPath, 'nrictl-logs'],
+      { stdio: ['ignore', 'ignore', 'inherit'], env: ENV },
+    );
     await new Promise<void>((resolve) => {
       const onEvent = (e: SimEvent) => {
         if (e.type === 'synchronized' && e.plugin === '99-nrictl-logs') {
@@ -101,21 +119,31 @@ async function latency(): Promise<void> {
     const withNull = await createRoundTrips(sim.runtime, 'bench-pod', N);
     const own = sim.invokes.map((e) => (e as { rttMs: number }).rttMs);
     await stopLogger(control);
-    console.log(`  do-nothing SDK plugin (control): p50 ${ms(pct(withNull, 50))}  p99 ${ms(pct(withNull, 99))}` +
-      `   added p50 ${ms(pct(withNull, 50) - pct(base, 50))}  p99 ${ms(pct(withNull, 99) - pct(base, 99))}`);
-    console.log(`    its CreateContainer answer as the simulator timed it: p50 ${ms(pct(own, 50))}  p99 ${ms(pct(own, 99))}  max ${ms(Math.max(...own))}`);
+    console.log(
+      `  do-nothing SDK plugin (control): p50 ${ms(pct(withNull, 50))}  p99 ${ms(pct(withNull, 99))}` +
+        `   added p50 ${ms(pct(withNull, 50) - pct(base, 50))}  p99 ${ms(pct(withNull, 99) - pct(base, 99))}`,
+    );
+    console.log(
+      `    its CreateContainer answer as the simulator timed it: p50 ${ms(pct(own, 50))}  p99 ${ms(pct(own, 99))}  max ${ms(Math.max(...own))}`,
+    );
   }
   for (const sink of ['fast', 'blocked'] as const) {
     const logger = await startLogger(sim.runtime, sim.socketPath, sink);
     await createRoundTrips(sim.runtime, 'bench-pod', 300); // warm the logger too
     sim.invokes.length = 0;
     const withLogger = await createRoundTrips(sim.runtime, 'bench-pod', N);
-    const own = sim.invokes.filter((e) => e.type === 'invoke' && e.plugin === '99-nrictl-logs').map((e) => (e as { rttMs: number }).rttMs);
+    const own = sim.invokes
+      .filter((e) => e.type === 'invoke' && e.plugin === '99-nrictl-logs')
+      .map((e) => (e as { rttMs: number }).rttMs);
     await stopLogger(logger);
     const label = sink === 'fast' ? 'logger, stdout read fast:' : 'logger, stdout never read:';
-    console.log(`  ${label.padEnd(31)} p50 ${ms(pct(withLogger, 50))}  p99 ${ms(pct(withLogger, 99))}` +
-      `   added p50 ${ms(pct(withLogger, 50) - pct(base, 50))}  p99 ${ms(pct(withLogger, 99) - pct(base, 99))}`);
-    console.log(`    the logger's CreateContainer answer as the simulator timed it: p50 ${ms(pct(own, 50))}  p99 ${ms(pct(own, 99))}  max ${ms(Math.max(...own))} (${own.length} calls)`);
+    console.log(
+      `  ${label.padEnd(31)} p50 ${ms(pct(withLogger, 50))}  p99 ${ms(pct(withLogger, 99))}` +
+        `   added p50 ${ms(pct(withLogger, 50) - pct(base, 50))}  p99 ${ms(pct(withLogger, 99) - pct(base, 99))}`,
+    );
+    console.log(
+      `    the logger's CreateContainer answer as the simulator timed it: p50 ${ms(pct(own, 50))}  p99 ${ms(pct(own, 99))}  max ${ms(Math.max(...own))} (${own.length} calls)`,
+    );
   }
   await sim.stop();
 }
@@ -150,7 +178,9 @@ async function memory(sink: Sink, format: string): Promise<void> {
   logger.stderr!.on('data', (d: string) => (summary += d));
   await stopLogger(logger);
   await sim.stop();
-  console.log(`logger RSS (MiB) over ${EVENTS.toLocaleString('en')} events, -o ${format}, stdout ${sink === 'fast' ? 'read fast' : 'never read'} (${Math.round(EVENTS / secs)} events/s):`);
+  console.log(
+    `logger RSS (MiB) over ${EVENTS.toLocaleString('en')} events, -o ${format}, stdout ${sink === 'fast' ? 'read fast' : 'never read'} (${Math.round(EVENTS / secs)} events/s):`,
+  );
   console.log(`  ${samples.join(' | ')}`);
   const last = summary.trim().split('\n').at(-1);
   if (last) console.log(`  ${last}`);
@@ -169,7 +199,9 @@ async function dumpTiming(): Promise<void> {
     });
   const version = [];
   for (let i = 0; i < 3; i++) version.push((await run(['--version'])).ms);
-  console.log(`sync dump of ${pods.length} pods / ${containers.length} containers, process start to last byte (median of 5; \`nrictl --version\` takes ${pct(version, 50).toFixed(0)} ms here):`);
+  console.log(
+    `sync dump of ${pods.length} pods / ${containers.length} containers, process start to last byte (median of 5; \`nrictl --version\` takes ${pct(version, 50).toFixed(0)} ms here):`,
+  );
   for (const format of ['table', 'wide', 'json', 'yaml']) {
     const times: number[] = [];
     let bytes = 0;
@@ -179,7 +211,9 @@ async function dumpTiming(): Promise<void> {
       times.push(r.ms);
       bytes = r.bytes;
     }
-    console.log(`  -o ${format.padEnd(5)}  median ${pct(times, 50).toFixed(0)} ms  min ${Math.min(...times).toFixed(0)} ms  (${(bytes / 2 ** 20).toFixed(1)} MiB)`);
+    console.log(
+      `  -o ${format.padEnd(5)}  median ${pct(times, 50).toFixed(0)} ms  min ${Math.min(...times).toFixed(0)} ms  (${(bytes / 2 ** 20).toFixed(1)} MiB)`,
+    );
   }
   await sim.stop();
 }

@@ -63,7 +63,8 @@ try {
   const t0 = process.hrtime.bigint();
   let frames = 0;
   for (let i = 0; i < rounds; i++) {
-    for (let off = 0; off < stream.length; off += 65536) frames += decoder.push(stream.subarray(off, off + 65536)).length;
+    for (let off = 0; off < stream.length; off += 65536)
+      frames += decoder.push(stream.subarray(off, off + 65536)).length;
   }
   const decSecs = Number(process.hrtime.bigint() - t0) / 1e9;
   console.log(`decoder, 108-byte frames in 64 KiB reads: ${(frames / decSecs / 1e6).toFixed(2)}M frames/s`);

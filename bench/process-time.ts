@@ -3,10 +3,12 @@
 // system, reported by the child at exit) tracks what our code costs.
 import { spawnSync } from 'node:child_process';
 
-const REPORT_CPU = 'data:text/javascript,' + encodeURIComponent(
-  'import { writeSync } from "node:fs";' +
-  'process.on("exit", () => { const u = process.cpuUsage(); writeSync(2, `\\n@cpu ${(u.user + u.system) / 1000}\\n`); });',
-);
+const REPORT_CPU =
+  'data:text/javascript,' +
+  encodeURIComponent(
+    'import { writeSync } from "node:fs";' +
+      'process.on("exit", () => { const u = process.cpuUsage(); writeSync(2, `\\n@cpu ${(u.user + u.system) / 1000}\\n`); });',
+  );
 
 export interface ProcessTime {
   wallMs: number;
@@ -17,14 +19,22 @@ export interface ProcessTime {
 
 export function runTimed(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): ProcessTime {
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--import', REPORT_CPU, ...args], { encoding: 'utf8', cwd: opts.cwd, env: opts.env ?? process.env });
+  const r = spawnSync(process.execPath, ['--import', REPORT_CPU, ...args], {
+    encoding: 'utf8',
+    cwd: opts.cwd,
+    env: opts.env ?? process.env,
+  });
   const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
   const m = /@cpu ([\d.]+)/.exec(r.stderr);
   return { wallMs, cpuMs: m ? Number(m[1]) : NaN, status: r.status, stderr: r.stderr.replace(/\n@cpu [\d.]+\n/, '') };
 }
 
 /** Median wall and CPU time over `runs` runs; one line of figures. Stops at an unexpected exit status. */
-export function medianLine(label: string, args: string[], opts: { runs: number; cwd?: string; env?: NodeJS.ProcessEnv; okStatus?: number[] }): { wallMs: number; cpuMs: number } {
+export function medianLine(
+  label: string,
+  args: string[],
+  opts: { runs: number; cwd?: string; env?: NodeJS.ProcessEnv; okStatus?: number[] },
+): { wallMs: number; cpuMs: number } {
   const wall: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < opts.runs; i++) {
@@ -36,10 +46,12 @@ export function medianLine(label: string, args: string[], opts: { runs: number; 
     wall.push(r.wallMs);
     cpu.push(r.cpuMs);
   }
-  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const w = med(wall);
   const c = med(cpu);
-  console.log(`${label.padEnd(46)} wall median ${w.toFixed(0).padStart(5)} ms (min ${Math.min(...wall).toFixed(0)})   cpu median ${c.toFixed(0).padStart(5)} ms (min ${Math.min(...cpu).toFixed(0)})`);
+  console.log(
+    `${label.padEnd(46)} wall median ${w.toFixed(0).padStart(5)} ms (min ${Math.min(...wall).toFixed(0)})   cpu median ${c.toFixed(0).padStart(5)} ms (min ${Math.min(...cpu).toFixed(0)})`,
+  );
   return { wallMs: w, cpuMs: c };
 }
 
@@ -57,10 +69,15 @@ export function interleavedMedians(
     commands.forEach((c, i) => {
       const r = runTimed(c.args, opts);
       if (r.status !== 0) throw new Error(`${c.label}: exited ${r.status}: ${r.stderr.trim().split('\n')[0]}`);
-      samples[i]!.wall.push(r.wallMs);
-      samples[i]!.cpu.push(r.cpuMs);
+      samples[i].wall.push(r.wallMs);
+      samples[i].cpu.push(r.cpuMs);
     });
   }
-  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  return commands.map((c, i) => ({ label: c.label, wallMs: med(samples[i]!.wall), cpuMs: med(samples[i]!.cpu), minWallMs: Math.min(...samples[i]!.wall) }));
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return commands.map((c, i) => ({
+    label: c.label,
+    wallMs: med(samples[i].wall),
+    cpuMs: med(samples[i].cpu),
+    minWallMs: Math.min(...samples[i].wall),
+  }));
 }

@@ -16,7 +16,9 @@ function measure(label: string, fn: () => string, runs = 5): void {
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   times.sort((a, b) => a - b);
-  console.log(`${label}: median ${times[Math.floor(runs / 2)]!.toFixed(1)} ms, min ${times[0]!.toFixed(1)} ms, ${bytes} chars`);
+  console.log(
+    `${label}: median ${times[Math.floor(runs / 2)].toFixed(1)} ms, min ${times[0].toFixed(1)} ms, ${bytes} chars`,
+  );
 }
 
 console.log(`state: ${pods.length} pods, ${containers.length} containers`);

@@ -7,11 +7,22 @@ let seq = 0;
 export function container(podId: string): nri.IContainer {
   const id = `bench-${++seq}`;
   return {
-    id, podSandboxId: podId, name: `worker-${seq % 50}`,
-    labels: { 'io.kubernetes.container.name': `worker-${seq % 50}`, 'io.kubernetes.pod.namespace': 'bench', app: 'bench' },
+    id,
+    podSandboxId: podId,
+    name: `worker-${seq % 50}`,
+    labels: {
+      'io.kubernetes.container.name': `worker-${seq % 50}`,
+      'io.kubernetes.pod.namespace': 'bench',
+      app: 'bench',
+    },
     args: ['/app/server', '--port=8080'],
     env: ['PATH=/usr/bin:/bin', 'GOMAXPROCS=2'],
-    linux: { resources: { cpu: { shares: { value: 512 }, quota: { value: 50_000 }, period: { value: 100_000 }, cpus: '0-3' }, memory: { limit: { value: 256 * 2 ** 20 } } } },
+    linux: {
+      resources: {
+        cpu: { shares: { value: 512 }, quota: { value: 50_000 }, period: { value: 100_000 }, cpus: '0-3' },
+        memory: { limit: { value: 256 * 2 ** 20 } },
+      },
+    },
   };
 }
 

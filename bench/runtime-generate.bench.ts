@@ -6,7 +6,7 @@ import { generateScenario } from '../src/runtime/generate.js';
 import { SimState } from '../src/runtime/state.js';
 
 const RUNS = 7;
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const gen: number[] = [];
 const load: number[] = [];
 const snap: number[] = [];

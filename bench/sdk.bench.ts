@@ -34,13 +34,18 @@ async function plugin(handler: 'plain' | 'async', dist = BUILT_DIST): Promise<[n
   const out = path.join(dir, 'cycles');
   const pdir = path.join(dir, 'plugins');
   await mkdir(pdir);
-  const answer = handler === 'plain' ? '(pod, ctr) => { tick(); return {}; }' : 'async (pod, ctr) => { tick(); return {}; }';
+  const answer =
+    handler === 'plain' ? '(pod, ctr) => { tick(); return {}; }' : 'async (pod, ctr) => { tick(); return {}; }';
   await writeChildPlugin(
     path.join(pdir, '10-measured'),
     `${RECORDER(out)}\nawait new Stub({ createContainer: ${answer} }).start();`,
     dist,
   );
-  const runtime = new Runtime(new SimState({ pods: [{ id: 'p', name: 'p', namespace: 'n' }] }), { socketPath: path.join(dir, 's'), pluginPath: pdir, registrationTimeoutMs: 30_000 });
+  const runtime = new Runtime(new SimState({ pods: [{ id: 'p', name: 'p', namespace: 'n' }] }), {
+    socketPath: path.join(dir, 's'),
+    pluginPath: pdir,
+    registrationTimeoutMs: 30_000,
+  });
   await runtime.start();
   for (let i = 0; i < WARM_UP + EVENTS; i++) {
     const r = await runtime.createContainer('p', { id: `c${i}`, name: `c${i}` });
@@ -70,9 +75,11 @@ async function bareChild(): Promise<[number, number]> {
 type Figures = [number, number];
 const show = (xs: Figures[]) => {
   const p50s = xs.map(([p50]) => p50).sort((a, b) => a - b);
-  return `median ${p50s[p50s.length >> 1]!.toFixed(0).padStart(3)}   runs: ${xs.map(([p50, p90]) => `${p50.toFixed(0)} (p90 ${p90.toFixed(0)})`).join(', ')}`;
+  return `median ${p50s[p50s.length >> 1].toFixed(0).padStart(3)}   runs: ${xs.map(([p50, p90]) => `${p50.toFixed(0)} (p90 ${p90.toFixed(0)})`).join(', ')}`;
 };
-console.log(`A plugin's CPU per CreateContainer, in its own process, ${EVENTS} events a run, ${ROUNDS} runs taken in turns (µs, p50 of each run)`);
+console.log(
+  `A plugin's CPU per CreateContainer, in its own process, ${EVENTS} events a run, ${ROUNDS} runs taken in turns (µs, p50 of each run)`,
+);
 if (BASELINE) console.log(`baseline SDK: ${BASELINE}`);
 const rows = new Map<string, Figures[]>();
 const add = (label: string, f: Figures) => rows.set(label, [...(rows.get(label) ?? []), f]);

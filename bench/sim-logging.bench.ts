@@ -38,7 +38,8 @@ async function run(plugins: number, output: 'events' | 'none'): Promise<{ perSec
     sink.write(`${formatSimEvent(e)}\n`);
   });
   await runtime.start();
-  if (runtime.plugins().length !== plugins) throw new Error(`only ${runtime.plugins().length} of ${plugins} plugins started`);
+  if (runtime.plugins().length !== plugins)
+    throw new Error(`only ${runtime.plugins().length} of ${plugins} plugins started`);
   const cycle = async (id: string): Promise<void> => {
     const r = await runtime.createContainer('p', { id, name: id });
     if (!r.ok) throw r.error;
@@ -55,7 +56,9 @@ async function run(plugins: number, output: 'events' | 'none'): Promise<{ perSec
   return { perSec: (CYCLES * 3) / seconds, lines };
 }
 
-console.log(`${CYCLES} CreateContainer+PostCreateContainer+RemoveContainer cycles, child plugins logging a line per event`);
+console.log(
+  `${CYCLES} CreateContainer+PostCreateContainer+RemoveContainer cycles, child plugins logging a line per event`,
+);
 console.log('(the machine may be shared: compare rows of one run, taken back to back, not runs of different times)');
 for (const n of [1, 3, 10]) {
   const shown = await run(n, 'events');

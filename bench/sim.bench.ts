@@ -30,7 +30,7 @@ const WARM_UP = 300;
 
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 }
 
 /**
@@ -38,7 +38,12 @@ function quantile(xs: number[], q: number): number {
  * simulator's own when `cpu` is 'own'; with in-process plugins ('together') the same
  * process runs both ends, so the figure is the simulator and its plugins together.
  */
-async function measure(label: string, runtime: Runtime, n: number, cpu: 'own' | 'together'): Promise<number | undefined> {
+async function measure(
+  label: string,
+  runtime: Runtime,
+  n: number,
+  cpu: 'own' | 'together',
+): Promise<number | undefined> {
   let calls = 0;
   runtime.on('event', (e: SimEvent) => {
     if (e.type === 'invoke') calls++;
@@ -63,16 +68,26 @@ async function measure(label: string, runtime: Runtime, n: number, cpu: 'own' | 
   let line = `${label.padEnd(32)} ${(n / (total / 1000)).toFixed(0).padStart(7)} events/s   ${((total / n) * 1000).toFixed(0).padStart(6)} µs/event wall`;
   line += `   ${cpu === 'own' ? 'own CPU' : 'CPU with plugins'} per event p50 ${quantile(perEvent, 0.5).toFixed(0).padStart(4)} µs`;
   const p50 = perCall.length > 0 ? quantile(perCall, 0.5) : undefined;
-  if (p50 !== undefined) line += `   per relayed call p50 ${p50.toFixed(1).padStart(5)} µs (p90 ${quantile(perCall, 0.9).toFixed(1)})`;
+  if (p50 !== undefined)
+    line += `   per relayed call p50 ${p50.toFixed(1).padStart(5)} µs (p90 ${quantile(perCall, 0.9).toFixed(1)})`;
   console.log(line);
   return p50;
 }
 
 async function inProcess(plugins: number): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'simb-'));
-  const runtime = new Runtime(new SimState({ pods: [{ id: 'p', name: 'p', namespace: 'n' }] }), { socketPath: path.join(dir, 's') });
+  const runtime = new Runtime(new SimState({ pods: [{ id: 'p', name: 'p', namespace: 'n' }] }), {
+    socketPath: path.join(dir, 's'),
+  });
   await runtime.start();
-  const stubs = Array.from({ length: plugins }, (_, i) => new Stub({ createContainer: () => ({}) }, { name: `b${i}`, index: String(10 + i), socketPath: runtime.socketPath! }));
+  const stubs = Array.from(
+    { length: plugins },
+    (_, i) =>
+      new Stub(
+        { createContainer: () => ({}) },
+        { name: `b${i}`, index: String(10 + i), socketPath: runtime.socketPath! },
+      ),
+  );
   await Promise.all(stubs.map((s) => s.start()));
   while (runtime.plugins().length < plugins) await new Promise((r) => setTimeout(r, 5));
   // With no plugin the CPU time is all the simulator's; with in-process plugins it is not.
@@ -86,14 +101,19 @@ async function children(plugins: number): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'simb-'));
   const pdir = path.join(dir, 'plugins');
   await mkdir(pdir);
-  for (let i = 0; i < plugins; i++) await writeChildPlugin(path.join(pdir, `${10 + i}-child${i}`), 'await new Stub({ createContainer: () => ({}) }).start();');
+  for (let i = 0; i < plugins; i++)
+    await writeChildPlugin(
+      path.join(pdir, `${10 + i}-child${i}`),
+      'await new Stub({ createContainer: () => ({}) }).start();',
+    );
   const runtime = new Runtime(new SimState({ pods: [{ id: 'p', name: 'p', namespace: 'n' }] }), {
     socketPath: path.join(dir, 's'),
     pluginPath: pdir,
     registrationTimeoutMs: 30_000,
   });
   await runtime.start();
-  if (runtime.plugins().length !== plugins) throw new Error(`only ${runtime.plugins().length} of ${plugins} child plugins started`);
+  if (runtime.plugins().length !== plugins)
+    throw new Error(`only ${runtime.plugins().length} of ${plugins} child plugins started`);
   const own = await measure(`${plugins} plugin(s), child processes`, runtime, EVENTS, 'own');
   await runtime.stop();
   await rm(dir, { recursive: true, force: true });
@@ -101,7 +121,9 @@ async function children(plugins: number): Promise<void> {
   const floor = await nodeFloor(plugins, EVENTS);
   const go = goFloor(plugins, EVENTS);
   const goText = 'skipped' in go ? `Go: ${go.skipped}` : `Go's ${describe(go)}`;
-  console.log(`${''.padEnd(32)} transport floor per call: Node's ${describe(floor)}, ${goText}; simulator above Node's floor p50 ${own === undefined ? '?' : (own - floor.p50).toFixed(1)} µs`);
+  console.log(
+    `${''.padEnd(32)} transport floor per call: Node's ${describe(floor)}, ${goText}; simulator above Node's floor p50 ${own === undefined ? '?' : (own - floor.p50).toFixed(1)} µs`,
+  );
 }
 
 function describe(f: Floor): string {
@@ -109,8 +131,12 @@ function describe(f: Floor): string {
 }
 
 console.log(`CreateContainer through the simulator, ${EVENTS} events each, one after the other`);
-console.log("own CPU: the simulator process's CPU time (user+system, all threads) per createContainer(), and per plugin call it relayed;");
-console.log('plugins in child processes, so none of their time is counted (see the head of bench/sim.bench.ts); with in-process');
+console.log(
+  "own CPU: the simulator process's CPU time (user+system, all threads) per createContainer(), and per plugin call it relayed;",
+);
+console.log(
+  'plugins in child processes, so none of their time is counted (see the head of bench/sim.bench.ts); with in-process',
+);
 console.log('plugins, "CPU with plugins" counts both ends of every call, which no wake-up of another process inflates');
 await inProcess(0);
 for (const n of [1, 3, 10]) await inProcess(n);

@@ -6,7 +6,10 @@ import { Stub } from '../src/plugin/index.js';
 const [socketPath] = process.argv.slice(2);
 const stubs = [
   new Stub({ createContainer: () => undefined }, { socketPath, name: 'first', index: '20' }),
-  new Stub({ createContainer: () => ({ adjust: { annotations: { 'bench/seen': 'yes' } } }) }, { socketPath, name: 'second', index: '40' }),
+  new Stub(
+    { createContainer: () => ({ adjust: { annotations: { 'bench/seen': 'yes' } } }) },
+    { socketPath, name: 'second', index: '40' },
+  ),
   new Stub({ createContainer: () => undefined }, { socketPath, name: 'third', index: '60' }),
 ];
 await Promise.all(stubs.map((s) => s.start()));

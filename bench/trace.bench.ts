@@ -21,11 +21,16 @@ const N = Number(process.env.TRACE_BENCH_N ?? 1500);
 
 const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 const ms = (x: number): string => `${x.toFixed(3)} ms`;
 
-function waitForSynchronized(runtime: Runtime, match: (plugin: string) => boolean, count: number, child: ChildProcess): Promise<void> {
+function waitForSynchronized(
+  runtime: Runtime,
+  match: (plugin: string) => boolean,
+  count: number,
+  child: ChildProcess,
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let seen = 0;
     const onEvent = (e: SimEvent) => {
@@ -47,23 +52,47 @@ async function stop(child: ChildProcess): Promise<void> {
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'nrtb-'));
 const emptyPluginDir = mkdtempSync(path.join(os.tmpdir(), 'nrtb-plugins-'));
-const runtime = new Runtime(new SimState({ pods: [{ id: 'bench-pod', name: 'bench-0', namespace: 'bench', uid: 'u' }] }), { socketPath: path.join(dir, 'nri.sock') });
+const runtime = new Runtime(
+  new SimState({ pods: [{ id: 'bench-pod', name: 'bench-0', namespace: 'bench', uid: 'u' }] }),
+  { socketPath: path.join(dir, 'nri.sock') },
+);
 const invokes: Array<Extract<SimEvent, { type: 'invoke' }>> = [];
 runtime.on('event', (e: SimEvent) => {
   if (e.type === 'invoke' && e.event === 'CreateContainer') invokes.push(e);
 });
 const { socketPath } = await runtime.start();
 try {
-  const plugins = spawn(process.execPath, ['--import', 'tsx', path.resolve('bench/three-plugins.ts'), socketPath!], { stdio: ['ignore', 'ignore', 'inherit'], env: ENV });
+  const plugins = spawn(process.execPath, ['--import', 'tsx', path.resolve('bench/three-plugins.ts'), socketPath!], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: ENV,
+  });
   await waitForSynchronized(runtime, (p) => /^(20|40|60)-/.test(p), 3, plugins);
   await createRoundTrips(runtime, 'bench-pod', 300); // warm the JIT
   const base = await createRoundTrips(runtime, 'bench-pod', N);
 
   const outFile = path.join(dir, 'trace.jsonl');
   const fd = openSync(outFile, 'w');
-  const trace = spawn(process.execPath, [BIN, 'trace', '--socket', socketPath!, '--plugin-dir', emptyPluginDir, '--index', '20,40,60', '--events', 'create', '-o', 'json'], {
-    stdio: ['ignore', fd, 'pipe'], env: ENV,
-  });
+  const trace = spawn(
+    process.execPath,
+    [
+      BIN,
+      'trace',
+      '--socket',
+      socketPath!,
+      '--plugin-dir',
+      emptyPluginDir,
+      '--index',
+      '20,40,60',
+      '--events',
+      'create',
+      '-o',
+      'json',
+    ],
+    {
+      stdio: ['ignore', fd, 'pipe'],
+      env: ENV,
+    },
+  );
   closeSync(fd);
   trace.stderr!.resume();
   await waitForSynchronized(runtime, (p) => p.endsWith('-nrictl-trace'), 5, trace);
@@ -80,18 +109,37 @@ try {
   await stop(trace);
   await stop(plugins);
   const lines = readFileSync(outFile, 'utf8').trim().split('\n');
-  const summary = JSON.parse(lines.at(-1)!) as { type: string; hopMs: Record<string, { p50Ms: number; p99Ms: number; count: number }>; events: { traced: number; dropped: number } };
+  const summary = JSON.parse(lines.at(-1)!) as {
+    type: string;
+    hopMs: Record<string, { p50Ms: number; p99Ms: number; count: number }>;
+    events: { traced: number; dropped: number };
+  };
 
-  console.log(`CreateContainer round trip through the simulator with 3 plugins installed, ${N} containers (create + post-create relayed):`);
+  console.log(
+    `CreateContainer round trip through the simulator with 3 plugins installed, ${N} containers (create + post-create relayed):`,
+  );
   console.log(`  without trace:             p50 ${ms(pct(base, 50))}  p99 ${ms(pct(base, 99))}`);
-  console.log(`  with trace (5 probes):     p50 ${ms(pct(traced, 50))}  p99 ${ms(pct(traced, 99))}   added p50 ${ms(pct(traced, 50) - pct(base, 50))}  p99 ${ms(pct(traced, 99) - pct(base, 99))}`);
+  console.log(
+    `  with trace (5 probes):     p50 ${ms(pct(traced, 50))}  p99 ${ms(pct(traced, 99))}   added p50 ${ms(pct(traced, 50) - pct(base, 50))}  p99 ${ms(pct(traced, 99) - pct(base, 99))}`,
+  );
   console.log(`    per probe (added / 5):   p50 ${ms((pct(traced, 50) - pct(base, 50)) / 5)}`);
-  console.log('  each probe\'s CreateContainer answer as the simulator timed it:');
-  for (const [probe, xs] of [...probeTimes].sort()) console.log(`    ${probe.padEnd(18)} p50 ${ms(pct(xs, 50))}  p99 ${ms(pct(xs, 99))}  max ${ms(Math.max(...xs))}  (${xs.length} events)`);
+  console.log("  each probe's CreateContainer answer as the simulator timed it:");
+  for (const [probe, xs] of [...probeTimes].sort())
+    console.log(
+      `    ${probe.padEnd(18)} p50 ${ms(pct(xs, 50))}  p99 ${ms(pct(xs, 99))}  max ${ms(Math.max(...xs))}  (${xs.length} events)`,
+    );
   const hop = summary.hopMs.CreateContainer;
-  if (hop) console.log(`  trace's own probe hop estimate (calibration pair 61 -> 62): p50 ${ms(hop.p50Ms)}  p99 ${ms(hop.p99Ms)} over ${hop.count} events`);
+  if (hop)
+    console.log(
+      `  trace's own probe hop estimate (calibration pair 61 -> 62): p50 ${ms(hop.p50Ms)}  p99 ${ms(hop.p99Ms)} over ${hop.count} events`,
+    );
   console.log(`  trace traced ${summary.events.traced} events, dropped ${summary.events.dropped} from its output`);
-  console.log(`  (machine: ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}: shared, figures are noisy)`);
+  console.log(
+    `  (machine: ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}: shared, figures are noisy)`,
+  );
 } finally {
   await runtime.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -25,7 +25,7 @@ export interface Floor {
 }
 
 function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
 /**
@@ -34,7 +34,10 @@ function quantile(sorted: number[], q: number): number {
  * and `onRead` (a statement) before each answer: what a bench measures inside the child.
  * The child exits when its socket ends.
  */
-export function spawnEchoChild(opts: { prelude?: string; onRead?: string } = {}): { child: ChildProcess; socket: Duplex } {
+export function spawnEchoChild(opts: { prelude?: string; onRead?: string } = {}): {
+  child: ChildProcess;
+  socket: Duplex;
+} {
   const code = `${opts.prelude ?? ''}
 import net from 'node:net';
 const s = new net.Socket({ fd: 3, readable: true, writable: true });
@@ -42,7 +45,9 @@ const answer = Buffer.alloc(${ANSWER_BYTES}, 1);
 s.on('data', () => { ${opts.onRead ?? ''} s.write(answer); });
 s.on('error', () => process.exit(0));
 s.on('end', () => process.exit(0));`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'ignore', 'inherit', 'pipe'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+    stdio: ['ignore', 'ignore', 'inherit', 'pipe'],
+  });
   return { child, socket: child.stdio[3] as Duplex };
 }
 
@@ -102,8 +107,11 @@ function buildGoFloor(): { bin: string } | { skipped: string } {
 export function goFloor(children: number, rounds: number): Floor | { skipped: string } {
   const program = buildGoFloor();
   if ('skipped' in program) return program;
-  const run = spawnSync(program.bin, [String(children), String(rounds), String(REQUEST_BYTES), String(ANSWER_BYTES)], { encoding: 'utf8' });
+  const run = spawnSync(program.bin, [String(children), String(rounds), String(REQUEST_BYTES), String(ANSWER_BYTES)], {
+    encoding: 'utf8',
+  });
   const m = /p50 ([\d.]+) p90 ([\d.]+)/.exec(run.stdout);
-  if (run.status !== 0 || !m) return { skipped: `go-floor failed: ${(run.stderr || run.stdout).trim().split('\n')[0]}` };
+  if (run.status !== 0 || !m)
+    return { skipped: `go-floor failed: ${(run.stderr || run.stdout).trim().split('\n')[0]}` };
   return { p50: Number(m[1]), p90: Number(m[2]) };
 }

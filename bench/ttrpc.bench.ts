@@ -52,7 +52,11 @@ async function connect(path: string, transport: Transport): Promise<TtrpcClient>
   return new TtrpcClient(new Mux(sock, { label: 'bench trunk' }).open(PLUGIN_SERVICE_CONN));
 }
 
-async function run(client: TtrpcClient, calls: number, inFlight: number): Promise<{ lat: Float64Array; seconds: number; cpuUs: number }> {
+async function run(
+  client: TtrpcClient,
+  calls: number,
+  inFlight: number,
+): Promise<{ lat: Float64Array; seconds: number; cpuUs: number }> {
   const lat = new Float64Array(calls);
   let next = 0;
   const cpu0 = process.cpuUsage();
@@ -72,7 +76,7 @@ async function run(client: TtrpcClient, calls: number, inFlight: number): Promis
 }
 
 function pct(sorted: Float64Array, p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 async function main(): Promise<void> {
@@ -87,7 +91,9 @@ async function main(): Promise<void> {
   });
   try {
     console.log(`ttrpc unary Echo, ${PAYLOAD.length} B payload, ${CALLS} calls per row, server in a child process`);
-    console.log(`(load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs; client CPU is the caller's own cost per call)`);
+    console.log(
+      `(load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs; client CPU is the caller's own cost per call)`,
+    );
     console.log('transport  in-flight     p50 µs     p99 µs      calls/s  client CPU µs/call');
     for (const transport of ['plain', 'mux'] as const) {
       for (const inFlight of [1, 64]) {
@@ -97,7 +103,10 @@ async function main(): Promise<void> {
         const { lat, seconds, cpuUs } = await run(client, CALLS, inFlight);
         lat.sort();
         console.log(
-          `${transport.padEnd(9)}  ${String(inFlight).padStart(9)}  ${pct(lat, 50).toFixed(1).padStart(9)}  ${pct(lat, 99)
+          `${transport.padEnd(9)}  ${String(inFlight).padStart(9)}  ${pct(lat, 50).toFixed(1).padStart(9)}  ${pct(
+            lat,
+            99,
+          )
             .toFixed(1)
             .padStart(9)}  ${Math.round(CALLS / seconds)
             .toString()
@@ -112,5 +121,5 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[2] === 'serve') serve(process.argv[3]!);
+if (process.argv[2] === 'serve') serve(process.argv[3]);
 else await main();

@@ -1,7 +1,27 @@
 import { Args, Flags } from '@oclif/core';
 import chalk from 'chalk';
-import { BaseCommand, confirmFlags, connectOptions, connectProgress, outputFlag, pluginIndexFlag, pluginNameFlag, simFlag, socketFlag, targetLabel, timeoutFlag, usageError } from '../src/cli/index.js';
-import { containerLabel, containerStillListed, evictionRequest, requestData, sendToContainer, targetHeading } from '../src/control/index.js';
+import {
+  BaseCommand,
+  confirmFlags,
+  connectOptions,
+  connectProgress,
+  outputFlag,
+  pluginIndexFlag,
+  pluginNameFlag,
+  simFlag,
+  socketFlag,
+  targetLabel,
+  timeoutFlag,
+  usageError,
+} from '../src/cli/index.js';
+import {
+  containerLabel,
+  containerStillListed,
+  evictionRequest,
+  requestData,
+  sendToContainer,
+  targetHeading,
+} from '../src/control/index.js';
 import { containerStateName, renderDocument } from '../src/render/index.js';
 
 // Why, in src/runtime/README.md (Evictions): the Go adaptation never passes an eviction on.
@@ -20,12 +40,22 @@ The runtime will accept the request and ignore the eviction, and nrictl says so 
 A runtime that registers nrictl and then does not answer within --timeout ends the command with exit 6. Ctrl-C, SIGTERM or SIGHUP before the request is sent, in the picker or at the question: "cancelled: nothing was sent", exit 1.`;
 
   static override examples = [
-    { description: 'Evict a container that leaks memory', command: '<%= config.bin %> <%= command.id %> shop/redis-0/redis-exporter --reason "leaking memory, see INC-1234"' },
-    { description: 'Show the request without sending it', command: '<%= config.bin %> <%= command.id %> c3d4 --reason test --dry-run -o json' },
+    {
+      description: 'Evict a container that leaks memory',
+      command:
+        '<%= config.bin %> <%= command.id %> shop/redis-0/redis-exporter --reason "leaking memory, see INC-1234"',
+    },
+    {
+      description: 'Show the request without sending it',
+      command: '<%= config.bin %> <%= command.id %> c3d4 --reason test --dry-run -o json',
+    },
   ];
 
   static override args = {
-    container: Args.string({ description: 'Container id, unique id prefix, pod/container or namespace/pod/container.', required: false }),
+    container: Args.string({
+      description: 'Container id, unique id prefix, pod/container or namespace/pod/container.',
+      required: false,
+    }),
   };
 
   static override flags = {
@@ -34,7 +64,11 @@ A runtime that registers nrictl and then does not answer within --timeout ends t
     'plugin-index': pluginIndexFlag('99'),
     output: outputFlag(['text', 'json', 'yaml'] as const, 'text'),
     // Required, but checked by run() so the message is ours, one line, exit 2.
-    reason: Flags.string({ char: 'r', description: 'Why the container is evicted (required); the runtime records it.', helpValue: 'TEXT' }),
+    reason: Flags.string({
+      char: 'r',
+      description: 'Why the container is evicted (required); the runtime records it.',
+      helpValue: 'TEXT',
+    }),
     ...confirmFlags,
     timeout: timeoutFlag,
     sim: simFlag,
@@ -43,7 +77,10 @@ A runtime that registers nrictl and then does not answer within --timeout ends t
   public async run(): Promise<void> {
     const flags = this.flags;
     const { args } = await this.parse(Evict);
-    if (flags.reason === undefined) throw usageError('--reason is required: say why the container is evicted, e.g. --reason "leaking memory, INC-1234"');
+    if (flags.reason === undefined)
+      throw usageError(
+        '--reason is required: say why the container is evicted, e.g. --reason "leaking memory, INC-1234"',
+      );
     const reason = flags.reason.trim();
     if (reason === '') throw usageError('--reason is empty: say why the container is evicted');
     const data = flags.output !== 'text';
@@ -84,13 +121,19 @@ A runtime that registers nrictl and then does not answer within --timeout ends t
         container: { id: target.container.id ?? '', name: target.name },
         sent: true,
         request: requestData(request),
-        afterwards: after instanceof Error ? { error: after.message } : { listed: Boolean(still), ...(still ? { state: containerStateName(still.state) } : {}) },
+        afterwards:
+          after instanceof Error
+            ? { error: after.message }
+            : { listed: Boolean(still), ...(still ? { state: containerStateName(still.state) } : {}) },
       };
       process.stdout.write(renderDocument(doc, format));
     }
     say(`${chalk.green('Sent')}: the runtime accepted the eviction request.\n`);
     if (after instanceof Error) say(`Could not take a second Synchronize to see the outcome: ${after.message}\n`);
-    else if (still) say(`A new Synchronize still lists the container (${containerStateName(still.state).toLowerCase()}): as expected, the runtime did not act on the eviction.\n`);
+    else if (still)
+      say(
+        `A new Synchronize still lists the container (${containerStateName(still.state).toLowerCase()}): as expected, the runtime did not act on the eviction.\n`,
+      );
     else say('A new Synchronize no longer lists the container.\n');
   }
 }

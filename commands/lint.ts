@@ -2,13 +2,27 @@ import { Args, Flags } from '@oclif/core';
 import chalk from 'chalk';
 import { statSync } from 'node:fs';
 import {
-  DEFAULT_PLUGIN_CONFIG_PATH, DEFAULT_PLUGIN_PATH, checkConfDir, confDirMissing as missingConfDir, countFindings, findRuntimeConfigs, findingsExitCode, findingsTable,
-  isMissing, lintRuntimeConfigs, sortFindings, summaryLine, type ConfDirReport, type Finding, type RuntimeConfigReport, type RuntimeKind,
+  DEFAULT_PLUGIN_CONFIG_PATH,
+  DEFAULT_PLUGIN_PATH,
+  checkConfDir,
+  confDirMissing as missingConfDir,
+  countFindings,
+  findRuntimeConfigs,
+  findingsExitCode,
+  findingsTable,
+  isMissing,
+  lintRuntimeConfigs,
+  sortFindings,
+  summaryLine,
+  type ConfDirReport,
+  type Finding,
+  type RuntimeConfigReport,
+  type RuntimeKind,
 } from '../src/checks/index.js';
 import { BaseCommand, outputFlag, usageError } from '../src/cli/index.js';
 
 export default class Lint extends BaseCommand<typeof Lint> {
-  static override summary = 'Lint plugin configuration files and the runtime\'s own NRI settings.';
+  static override summary = "Lint plugin configuration files and the runtime's own NRI settings.";
 
   static override description = `Given a directory (default ${DEFAULT_PLUGIN_CONFIG_PATH}): for every file, which plugin the runtime hands it to (NN-name.conf wins over name.conf), or whether it is an orphan, shadowed by a more specific file, unreadable (the runtime then fails plugin discovery), writable by others, or not valid YAML/JSON (the runtime passes the text through as it is).
 
@@ -19,16 +33,31 @@ Without PATH: ${DEFAULT_PLUGIN_CONFIG_PATH} (or the directory the runtime config
 Exit status: 0 without errors, 1 with errors, 3 with warnings only under --strict, 2 when PATH cannot be read.`;
 
   static override examples = [
-    { description: 'Lint the node: conf.d and every runtime config found', command: '<%= config.bin %> <%= command.id %>' },
-    { description: 'Lint a configuration directory against a plugin directory', command: '<%= config.bin %> <%= command.id %> /etc/nri/conf.d --plugin-path /opt/nri/plugins' },
-    { description: 'Lint containerd\'s NRI settings', command: '<%= config.bin %> <%= command.id %> /etc/containerd/config.toml' },
-    { description: 'Lint CRI-O with a drop-in, as JSON', command: '<%= config.bin %> <%= command.id %> /etc/crio/crio.conf /etc/crio/crio.conf.d/10-nri.conf -o json' },
+    {
+      description: 'Lint the node: conf.d and every runtime config found',
+      command: '<%= config.bin %> <%= command.id %>',
+    },
+    {
+      description: 'Lint a configuration directory against a plugin directory',
+      command: '<%= config.bin %> <%= command.id %> /etc/nri/conf.d --plugin-path /opt/nri/plugins',
+    },
+    {
+      description: "Lint containerd's NRI settings",
+      command: '<%= config.bin %> <%= command.id %> /etc/containerd/config.toml',
+    },
+    {
+      description: 'Lint CRI-O with a drop-in, as JSON',
+      command: '<%= config.bin %> <%= command.id %> /etc/crio/crio.conf /etc/crio/crio.conf.d/10-nri.conf -o json',
+    },
   ];
 
   static override strict = false;
 
   static override args = {
-    path: Args.string({ description: `Configuration directory, or runtime config file(s). Default: ${DEFAULT_PLUGIN_CONFIG_PATH} and the runtime configs on this node.`, required: false }),
+    path: Args.string({
+      description: `Configuration directory, or runtime config file(s). Default: ${DEFAULT_PLUGIN_CONFIG_PATH} and the runtime configs on this node.`,
+      required: false,
+    }),
   };
 
   static override flags = {
@@ -37,7 +66,7 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
       helpValue: 'DIR',
     }),
     runtime: Flags.option({
-      description: 'Judge conf.d by this runtime\'s rules (iSulad reads only NN-name.conf).',
+      description: "Judge conf.d by this runtime's rules (iSulad reads only NN-name.conf).",
       options: ['containerd', 'crio', 'isulad'] as const,
     })(),
     strict: Flags.boolean({ description: 'Exit with 3 when there are warnings but no errors.' }),
@@ -54,8 +83,8 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
     // Without a path, a node without a configuration directory is no fault (doctor agrees).
     let confDirMissing: Finding | undefined;
 
-    if (paths.length === 1 && isDirectory(paths[0]!)) {
-      confDir = checkConfDir(paths[0]!, flags['plugin-path'] ?? DEFAULT_PLUGIN_PATH, { runtime });
+    if (paths.length === 1 && isDirectory(paths[0])) {
+      confDir = checkConfDir(paths[0], flags['plugin-path'] ?? DEFAULT_PLUGIN_PATH, { runtime });
     } else if (paths.length > 0) {
       configs = lintRuntimeConfigs(paths);
     } else {
@@ -63,25 +92,41 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
       const settings = configs.at(-1)?.settings;
       const dir = settings?.pluginConfigPath ?? DEFAULT_PLUGIN_CONFIG_PATH;
       if (isMissing(dir)) confDirMissing = missingConfDir(dir);
-      else if (isDirectory(dir)) confDir = checkConfDir(dir, flags['plugin-path'] ?? settings?.pluginPath ?? DEFAULT_PLUGIN_PATH, { runtime: runtime ?? settings?.runtime });
+      else if (isDirectory(dir))
+        confDir = checkConfDir(dir, flags['plugin-path'] ?? settings?.pluginPath ?? DEFAULT_PLUGIN_PATH, {
+          runtime: runtime ?? settings?.runtime,
+        });
     }
 
-    const findings: Finding[] = [...(confDirMissing ? [confDirMissing] : []), ...(confDir?.findings ?? []), ...configs.flatMap((c) => c.findings)];
+    const findings: Finding[] = [
+      ...(confDirMissing ? [confDirMissing] : []),
+      ...(confDir?.findings ?? []),
+      ...configs.flatMap((c) => c.findings),
+    ];
     if (flags.output === 'json') {
-      this.log(JSON.stringify({
-        ...(confDir ? { confDir } : {}),
-        runtimeConfigs: configs,
-        findings: sortFindings(findings),
-        counts: countFindings(findings),
-      }, null, 2));
+      this.log(
+        JSON.stringify(
+          {
+            ...(confDir ? { confDir } : {}),
+            runtimeConfigs: configs,
+            findings: sortFindings(findings),
+            counts: countFindings(findings),
+          },
+          null,
+          2,
+        ),
+      );
     } else {
-      if (!confDir && configs.length === 0 && !confDirMissing) this.log('Nothing to lint: no configuration directory and no runtime config found.');
+      if (!confDir && configs.length === 0 && !confDirMissing)
+        this.log('Nothing to lint: no configuration directory and no runtime config found.');
       if (confDirMissing) {
         this.log(chalk.bold(`Configuration directory ${confDirMissing.path}`));
         this.log(findingsTable([confDirMissing]));
       }
       if (confDir) {
-        this.log(chalk.bold(`Configuration directory ${confDir.dir}`) + chalk.dim(` (plugins from ${confDir.pluginDir})`));
+        this.log(
+          chalk.bold(`Configuration directory ${confDir.dir}`) + chalk.dim(` (plugins from ${confDir.pluginDir})`),
+        );
         this.log(findingsTable(confDir.findings, confDir.dir));
       }
       for (const c of configs) {

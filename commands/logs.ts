@@ -1,14 +1,34 @@
 import { Flags } from '@oclif/core';
 import chalk from 'chalk';
 import { eventMask, formatEventMask, parseEventNames } from '../src/api/index.js';
-import { BaseCommand, connectOptions, connectProgress, ExitCode, filterFlags, outputFlag, pluginIndexFlag, pluginNameFlag, simFlag, socketFlag, targetLabel, timeoutFlag, usageError } from '../src/cli/index.js';
-import { DEFAULT_LOG_QUEUE_CAPACITY, LogStream, ObjectFilter, formatLogSummary, type LogSummary } from '../src/observe/index.js';
+import {
+  BaseCommand,
+  connectOptions,
+  connectProgress,
+  ExitCode,
+  filterFlags,
+  outputFlag,
+  pluginIndexFlag,
+  pluginNameFlag,
+  simFlag,
+  socketFlag,
+  targetLabel,
+  timeoutFlag,
+  usageError,
+} from '../src/cli/index.js';
+import {
+  DEFAULT_LOG_QUEUE_CAPACITY,
+  LogStream,
+  ObjectFilter,
+  formatLogSummary,
+  type LogSummary,
+} from '../src/observe/index.js';
 import { nonBlockingStdout } from '../src/render/index.js';
 import { DEFAULT_BACKOFF, SessionError, type WatchNotice } from '../src/session/index.js';
 import { formatDuration } from '../src/units/index.js';
 
 export default class Logs extends BaseCommand<typeof Logs> {
-  static override summary = 'Stream the runtime\'s pod and container events as a transient NRI plugin.';
+  static override summary = "Stream the runtime's pod and container events as a transient NRI plugin.";
 
   static override description = `Registers with the runtime as a plugin (by default 99-nrictl-logs: a late index, so it sees what the plugins before it changed), subscribes to every event the runtime knows or to those given with --events, and prints one line per event: time, event, pod namespace/name, container name and short id, and for create and update events the resources and what changed (old -> new).
 
@@ -21,12 +41,27 @@ With --metrics-addr, nrictl serves Prometheus metrics on HOST:PORT/metrics while
 Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one-line summary on stderr, and exits 0; so does a reader that goes away (nrictl logs | head).`;
 
   static override examples = [
-    { description: 'Try it without a runtime: watch the demo scenario on an embedded simulator', command: '<%= config.bin %> <%= command.id %> --sim demo' },
+    {
+      description: 'Try it without a runtime: watch the demo scenario on an embedded simulator',
+      command: '<%= config.bin %> <%= command.id %> --sim demo',
+    },
     { description: 'Watch every event on the default socket', command: '<%= config.bin %> <%= command.id %>' },
-    { description: 'Only container creation and updates in namespace shop', command: '<%= config.bin %> <%= command.id %> --events create,update -n shop' },
-    { description: 'One JSON object per event, for jq or a log pipeline, surviving runtime restarts', command: '<%= config.bin %> <%= command.id %> -o json --reconnect | jq .event' },
-    { description: 'Serve Prometheus metrics (event counts by type, drops) while logging', command: '<%= config.bin %> <%= command.id %> -o json --metrics-addr 127.0.0.1:9464' },
-    { description: 'Pods labelled app=web, on CRI-O\'s socket', command: '<%= config.bin %> <%= command.id %> -l app=web --socket /var/run/nri/nri.sock' },
+    {
+      description: 'Only container creation and updates in namespace shop',
+      command: '<%= config.bin %> <%= command.id %> --events create,update -n shop',
+    },
+    {
+      description: 'One JSON object per event, for jq or a log pipeline, surviving runtime restarts',
+      command: '<%= config.bin %> <%= command.id %> -o json --reconnect | jq .event',
+    },
+    {
+      description: 'Serve Prometheus metrics (event counts by type, drops) while logging',
+      command: '<%= config.bin %> <%= command.id %> -o json --metrics-addr 127.0.0.1:9464',
+    },
+    {
+      description: "Pods labelled app=web, on CRI-O's socket",
+      command: '<%= config.bin %> <%= command.id %> -l app=web --socket /var/run/nri/nri.sock',
+    },
   ];
 
   static override flags = {
@@ -48,10 +83,14 @@ Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one
       helpValue: 'N',
     }),
     reconnect: Flags.boolean({
-      description: 'When the runtime goes away, register again once it is back, and say how long the gap was (default: on when stdout is a terminal).',
+      description:
+        'When the runtime goes away, register again once it is back, and say how long the gap was (default: on when stdout is a terminal).',
       allowNo: true,
     }),
-    'metrics-addr': Flags.string({ description: 'Serve Prometheus metrics on HOST:PORT/metrics while logging (:PORT for every interface).', helpValue: 'HOST:PORT' }),
+    'metrics-addr': Flags.string({
+      description: 'Serve Prometheus metrics on HOST:PORT/metrics while logging (:PORT for every interface).',
+      helpValue: 'HOST:PORT',
+    }),
     timeout: timeoutFlag,
     sim: simFlag,
   };
@@ -62,7 +101,12 @@ Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one
     const flags = this.flags;
     const events = flags.events === undefined ? undefined : eventMask(parseEventNames(flags.events));
     if (events === 0) throw usageError('--events names no event: give at least one, e.g. --events create,update');
-    const filter = new ObjectFilter({ namespace: flags.namespace, pod: flags.pod, container: flags.container, labels: flags.label });
+    const filter = new ObjectFilter({
+      namespace: flags.namespace,
+      pod: flags.pod,
+      container: flags.container,
+      labels: flags.label,
+    });
     const reconnect = flags.reconnect ?? Boolean(process.stdout.isTTY);
     const progress = connectProgress(targetLabel(flags));
     const stream = new LogStream({
@@ -86,7 +130,9 @@ Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one
     stream.once('registered', () => {
       progress.stop();
       const on = flags.sim ? `the embedded simulator (${flags.sim})` : flags.socket;
-      note(`${stream.watch.pluginName} registered with ${who(stream.runtime)} at ${on}; events: ${events === undefined ? 'all but validate' : formatEventMask(stream.events)}. Ctrl-C to stop.`);
+      note(
+        `${stream.watch.pluginName} registered with ${who(stream.runtime)} at ${on}; events: ${events === undefined ? 'all but validate' : formatEventMask(stream.events)}. Ctrl-C to stop.`,
+      );
     });
     stream.on('notice', (n: WatchNotice) => {
       // Without reconnect the end is reported as the command's error.
@@ -96,7 +142,11 @@ Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one
     const { end, summary } = await stream.run(this.stopSignal()).finally(() => progress.stop());
     printSummary(summary, end.kind === 'output-closed' ? ' (the output was closed by its reader)' : undefined);
     if (end.kind === 'runtime-gone') {
-      throw new SessionError('runtime-gone', `${end.error.message}: the runtime went away or restarted; --reconnect waits for it to come back`, { cause: end.error });
+      throw new SessionError(
+        'runtime-gone',
+        `${end.error.message}: the runtime went away or restarted; --reconnect waits for it to come back`,
+        { cause: end.error },
+      );
     }
     await this.finish(ExitCode.OK);
   }

@@ -8,47 +8,94 @@ import type { Runtime, Scenario, SimEvent } from '../src/runtime/index.js';
 import type { ExpectationFile } from '../src/expect/index.js';
 
 export default class Sim extends BaseCommand<typeof Sim> {
-  static override summary = 'Run a simulated NRI runtime: accept and launch plugins, drive pod and container events, show what the plugins do.';
+  static override summary =
+    'Run a simulated NRI runtime: accept and launch plugins, drive pod and container events, show what the plugins do.';
 
   static override description = `Behaves as the NRI adaptation that containerd and CRI-O embed: plugins register, are configured and synchronized with the scenario's pods and containers, then receive lifecycle events in index order. Adjustments are merged (conflicts fail the creation and name both plugins), UpdateContainers requests are applied, and a plugin that hangs past --request-timeout, answers garbage or disconnects is dropped while the others go on.
 
 The socket path is printed first: point a plugin or \`nrictl logs --socket\` at it. Pre-started plugins come from --plugin-path (NN-name executables, launched with the socket on fd 3). With --scenario the script's steps run (none, if the file has no steps), then the simulator exits unless --keep-running or --interactive; without --scenario it serves until stopped. Ctrl-C or SIGTERM stops it at any time, also while it waits for plugins or reads commands, and removes the socket.`;
 
   static override examples = [
-    { description: 'Simulate the sample scenario and watch', command: '<%= config.bin %> <%= command.id %> --scenario demo --keep-running' },
-    { description: 'Launch pre-started plugins against 1000 generated pods', command: '<%= config.bin %> <%= command.id %> --plugin-path ./plugins --pods 1000 --containers-per-pod 5' },
+    {
+      description: 'Simulate the sample scenario and watch',
+      command: '<%= config.bin %> <%= command.id %> --scenario demo --keep-running',
+    },
+    {
+      description: 'Launch pre-started plugins against 1000 generated pods',
+      command: '<%= config.bin %> <%= command.id %> --plugin-path ./plugins --pods 1000 --containers-per-pod 5',
+    },
     { description: 'Drive events by hand', command: '<%= config.bin %> <%= command.id %> --interactive' },
-    { description: 'Machine-readable events', command: '<%= config.bin %> <%= command.id %> --scenario s.yaml -o json' },
-    { description: 'Test a plugin: exit 1 with a diff when an expectation fails', command: '<%= config.bin %> <%= command.id %> --plugin-path ./plugins --expect test/expect.yaml' },
-    { description: 'The same, as JUnit XML for a CI system', command: '<%= config.bin %> <%= command.id %> --plugin-path ./plugins --expect test/expect.yaml -o junit > junit.xml' },
+    {
+      description: 'Machine-readable events',
+      command: '<%= config.bin %> <%= command.id %> --scenario s.yaml -o json',
+    },
+    {
+      description: 'Test a plugin: exit 1 with a diff when an expectation fails',
+      command: '<%= config.bin %> <%= command.id %> --plugin-path ./plugins --expect test/expect.yaml',
+    },
+    {
+      description: 'The same, as JUnit XML for a CI system',
+      command:
+        '<%= config.bin %> <%= command.id %> --plugin-path ./plugins --expect test/expect.yaml -o junit > junit.xml',
+    },
   ];
 
   static override flags = {
-    socket: Flags.string({ description: 'Listen on this socket (default: a fresh 0700 directory with a 0600 socket).', helpValue: 'PATH' }),
-    'plugin-path': Flags.string({ description: 'Directory of pre-started plugins to launch (NN-name executables).', helpValue: 'DIR' }),
-    'plugin-config-path': Flags.string({ description: 'Drop-in configuration directory for pre-started plugins (NN-name.conf, else name.conf).', helpValue: 'DIR' }),
-    'registration-timeout': Flags.string({ description: 'Time a plugin gets to register, as a Go duration.', default: '5s', helpValue: 'DURATION' }),
-    'request-timeout': Flags.string({ description: 'Time a plugin gets to answer each request, as a Go duration.', default: '2s', helpValue: 'DURATION' }),
-    scenario: Flags.string({ description: 'Scenario file (YAML or JSON): pods, containers and an optional steps script; or demo, the built-in one (examples/demo.yaml).', helpValue: 'FILE', exclusive: ['pods'] }),
+    socket: Flags.string({
+      description: 'Listen on this socket (default: a fresh 0700 directory with a 0600 socket).',
+      helpValue: 'PATH',
+    }),
+    'plugin-path': Flags.string({
+      description: 'Directory of pre-started plugins to launch (NN-name executables).',
+      helpValue: 'DIR',
+    }),
+    'plugin-config-path': Flags.string({
+      description: 'Drop-in configuration directory for pre-started plugins (NN-name.conf, else name.conf).',
+      helpValue: 'DIR',
+    }),
+    'registration-timeout': Flags.string({
+      description: 'Time a plugin gets to register, as a Go duration.',
+      default: '5s',
+      helpValue: 'DURATION',
+    }),
+    'request-timeout': Flags.string({
+      description: 'Time a plugin gets to answer each request, as a Go duration.',
+      default: '2s',
+      helpValue: 'DURATION',
+    }),
+    scenario: Flags.string({
+      description:
+        'Scenario file (YAML or JSON): pods, containers and an optional steps script; or demo, the built-in one (examples/demo.yaml).',
+      helpValue: 'FILE',
+      exclusive: ['pods'],
+    }),
     pods: Flags.integer({ description: 'Generate this many pods instead of reading a scenario.', min: 0 }),
     'containers-per-pod': Flags.integer({ description: 'Containers per generated pod.', default: 2, min: 0 }),
     'nri-version': Flags.string({
-      description: 'Behave like the Go NRI runtime adaptation of this version: v0.3.0 and v0.4.0 (containerd 1.7.0-1.7.13), v0.6.1 (iSulad 2.1.5, later containerd 1.7), up to the newest (default).',
+      description:
+        'Behave like the Go NRI runtime adaptation of this version: v0.3.0 and v0.4.0 (containerd 1.7.0-1.7.13), v0.6.1 (iSulad 2.1.5, later containerd 1.7), up to the newest (default).',
       helpValue: 'VERSION',
     }),
     preset: Flags.string({
-      description: 'A runtime people run: sets --runtime-name, --runtime-version and --nri-version (each can still be given).',
+      description:
+        'A runtime people run: sets --runtime-name, --runtime-version and --nri-version (each can still be given).',
       options: Object.keys(RUNTIME_PRESETS),
     }),
     'runtime-name': Flags.string({ description: 'Runtime name sent in Configure (default nrictl-sim).' }),
     'runtime-version': Flags.string({ description: 'Runtime version sent in Configure (default 0.1.0).' }),
     'wait-for-plugins': Flags.integer({
-      description: 'Before the script starts, wait until this many plugins have registered and synchronized (launched ones included), so a plugin started in another terminal sees every scripted event.',
+      description:
+        'Before the script starts, wait until this many plugins have registered and synchronized (launched ones included), so a plugin started in another terminal sees every scripted event.',
       min: 1,
       helpValue: 'N',
     }),
-    'keep-running': Flags.boolean({ description: 'Keep serving plugins after the script is done (until Ctrl-C or SIGTERM).' }),
-    interactive: Flags.boolean({ description: 'Read commands from stdin (default when stdin is a terminal and CI is unset).', allowNo: true }),
+    'keep-running': Flags.boolean({
+      description: 'Keep serving plugins after the script is done (until Ctrl-C or SIGTERM).',
+    }),
+    interactive: Flags.boolean({
+      description: 'Read commands from stdin (default when stdin is a terminal and CI is unset).',
+      allowNo: true,
+    }),
     expect: Flags.string({
       description:
         'Expectation file: a scenario (its scenario: key, or --scenario) and what must hold after named steps (container env, annotations, mounts, devices, rlimits, resources; step result; conflicts; no plugin failures). Exit 0 when all hold, 1 with a diff naming the plugin that set each differing value.',
@@ -69,12 +116,25 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     const registrationTimeoutMs = duration('--registration-timeout', f['registration-timeout']);
     const requestTimeoutMs = duration('--request-timeout', f['request-timeout']);
     const tooLong = f.socket === undefined ? undefined : socketPathOverLimit(f.socket);
-    if (tooLong !== undefined) throw usageError(`--socket: ${socketPathTooLongMessage(f.socket!, tooLong)}; pick a shorter path`);
+    if (tooLong !== undefined)
+      throw usageError(`--socket: ${socketPathTooLongMessage(f.socket!, tooLong)}; pick a shorter path`);
     const {
-      DiscoveryError, formatSimEvent, generateScenario, INTERACTIVE_HELP, ListenError, loadScenario, Runtime, runCommandLoop, runScript,
-      runtimeVintage, ScenarioError, SimState, VintageError, parseScenarioResources,
+      DiscoveryError,
+      formatSimEvent,
+      generateScenario,
+      INTERACTIVE_HELP,
+      ListenError,
+      loadScenario,
+      Runtime,
+      runCommandLoop,
+      runScript,
+      runtimeVintage,
+      ScenarioError,
+      SimState,
+      VintageError,
+      parseScenarioResources,
     } = await import('../src/runtime/index.js');
-    const preset = RUNTIME_PRESETS[f.preset ?? 'newest']!;
+    const preset = RUNTIME_PRESETS[f.preset ?? 'newest'];
     const nriVersion = f['nri-version'] ?? preset.nriVersion;
     try {
       runtimeVintage(nriVersion);
@@ -82,28 +142,33 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       if (err instanceof VintageError) throw usageError(`--nri-version: ${err.message}`);
       throw err;
     }
-    if (f.output === 'junit' && f.expect === undefined) throw usageError('-o junit reports expectations: give --expect FILE');
+    if (f.output === 'junit' && f.expect === undefined)
+      throw usageError('-o junit reports expectations: give --expect FILE');
     let expectations: ExpectationFile | undefined;
     if (f.expect !== undefined) {
       const { loadExpectations, ExpectationError } = await import('../src/expect/index.js');
       try {
         expectations = await loadExpectations(f.expect, parseScenarioResources);
       } catch (err) {
-        if (err instanceof ExpectationError || err instanceof ScenarioError) throw new UserError(err.message, ExitCode.USAGE);
+        if (err instanceof ExpectationError || err instanceof ScenarioError)
+          throw new UserError(err.message, ExitCode.USAGE);
         throw err;
       }
-      if (f.scenario === undefined && expectations.scenario === undefined) throw usageError(`--expect ${f.expect}: name the scenario, with scenario: in the file or --scenario FILE`);
+      if (f.scenario === undefined && expectations.scenario === undefined)
+        throw usageError(`--expect ${f.expect}: name the scenario, with scenario: in the file or --scenario FILE`);
     }
     const scenarioFile = f.scenario ?? expectations?.scenario;
     let scenario: Scenario = { file: '', pods: [], containers: [], steps: [] };
     try {
       if (scenarioFile) scenario = await loadScenario(scenarioFile);
-      else if (f.pods !== undefined) scenario = generateScenario({ pods: f.pods, containersPerPod: f['containers-per-pod'] });
+      else if (f.pods !== undefined)
+        scenario = generateScenario({ pods: f.pods, containersPerPod: f['containers-per-pod'] });
     } catch (err) {
       if (err instanceof ScenarioError) throw new UserError(err.message, ExitCode.USAGE);
       throw err;
     }
-    const interactive = expectations === undefined && (f.interactive ?? (Boolean(process.stdin.isTTY) && !process.env.CI));
+    const interactive =
+      expectations === undefined && (f.interactive ?? (Boolean(process.stdin.isTTY) && !process.env.CI));
     const json = f.output === 'json';
     const junit = f.output === 'junit';
     const print = (line: string): void => void process.stdout.write(`${line}\n`);
@@ -111,7 +176,8 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     const { jsonLine } = await import('../src/render/index.js');
     // With -o junit stdout holds the XML document alone.
     const show = (e: SimEvent): void => {
-      if (e.type === 'plugin-output' && f['plugin-output'] === 'json') return void process.stderr.write(jsonLine(simEventData(e)));
+      if (e.type === 'plugin-output' && f['plugin-output'] === 'json')
+        return void process.stderr.write(jsonLine(simEventData(e)));
       if (junit) return;
       if (json) process.stdout.write(jsonLine(simEventData(e)));
       else print(formatSimEvent(e));
@@ -137,7 +203,9 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     const onSignal = (): void => stop.abort();
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    const stopped = new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
+    const stopped = new Promise<void>((resolve) =>
+      stop.signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
     // The listening event comes after pre-started plugins start; print the path first anyway.
     const early: SimEvent[] = [];
     let started = false;
@@ -159,7 +227,8 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       if (scripted && !stop.signal.aborted) {
         const wanted = f['wait-for-plugins'];
         // Without a count, plugins started alongside get a moment to connect first.
-        const ready = wanted !== undefined ? synchronizedPlugins(runtime, wanted) : new Promise((r) => setTimeout(r, 200));
+        const ready =
+          wanted !== undefined ? synchronizedPlugins(runtime, wanted) : new Promise((r) => setTimeout(r, 200));
         await Promise.race([ready, stopped]);
         if (!stop.signal.aborted && expectations !== undefined) {
           const { runExpectations, textReport, junitReport } = await import('../src/expect/index.js');
@@ -171,13 +240,18 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
           if (stop.signal.aborted) failedExpectations = Math.max(failedExpectations, 1);
         } else if (!stop.signal.aborted) {
           const r = await runScript(runtime, scenario.steps, stop.signal);
-          if (!json) print(`script done: ${r.steps} steps, ${r.failed} failed${stop.signal.aborted ? ' (stopped)' : ''}`);
+          if (!json)
+            print(`script done: ${r.steps} steps, ${r.failed} failed${stop.signal.aborted ? ' (stopped)' : ''}`);
         }
       }
       if (stop.signal.aborted) return;
       if (interactive) {
         if (!json) print(INTERACTIVE_HELP);
-        await runCommandLoop(runtime, process.stdin, { print, printError: (line) => void process.stderr.write(`${line}\n`), signal: stop.signal });
+        await runCommandLoop(runtime, process.stdin, {
+          print,
+          printError: (line) => void process.stderr.write(`${line}\n`),
+          signal: stop.signal,
+        });
       } else if (f['keep-running'] || !scripted) {
         await stopped;
       }
@@ -187,14 +261,19 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       process.off('SIGTERM', onSignal);
     }
     if (failedExpectations > 0) {
-      throw new UserError(stop.signal.aborted ? `stopped before every expectation of ${f.expect} was judged` : `${failedExpectations} expectation(s) of ${f.expect} failed (see the diff above)`);
+      throw new UserError(
+        stop.signal.aborted
+          ? `stopped before every expectation of ${f.expect} was judged`
+          : `${failedExpectations} expectation(s) of ${f.expect} failed (see the diff above)`,
+      );
     }
   }
 }
 
 function duration(flag: string, text: string): number {
   const ms = parseGoDuration(text);
-  if (ms === undefined || ms <= 0) throw usageError(`${flag} ${text}: expected a positive duration such as 5s, 2s or 500ms`);
+  if (ms === undefined || ms <= 0)
+    throw usageError(`${flag} ${text}: expected a positive duration such as 5s, 2s or 500ms`);
   return ms;
 }
 

@@ -1,6 +1,18 @@
 import { Flags } from '@oclif/core';
 import chalk from 'chalk';
-import { BaseCommand, ExitCode, connectProgress, filterFlags, outputFlag, simFlag, socketFlag, targetLabel, timeoutFlag, timeoutMs, usageError } from '../src/cli/index.js';
+import {
+  BaseCommand,
+  ExitCode,
+  connectProgress,
+  filterFlags,
+  outputFlag,
+  simFlag,
+  socketFlag,
+  targetLabel,
+  timeoutFlag,
+  timeoutMs,
+  usageError,
+} from '../src/cli/index.js';
 import { ObjectFilter } from '../src/observe/index.js';
 import { nonBlockingStdout } from '../src/render/index.js';
 import { SessionError } from '../src/session/index.js';
@@ -18,10 +30,22 @@ The probes answer every request at once with no change, subscribe only to the tr
 At the end (--duration, Ctrl-C, or the end of the --sim script) the probes deregister and a summary follows: per plugin and event, count, p50/p99/max, share of the runtime's request timeout (from the runtime, the runtime config or --request-timeout), and a warning for any plugin whose p99 passes half of it. --metrics-addr serves the same figures to Prometheus.`;
 
   static override examples = [
-    { description: 'Try it without a runtime: trace the demo scenario\'s plugins on an embedded simulator', command: '<%= config.bin %> <%= command.id %> --sim demo' },
-    { description: 'Trace container creation for a minute', command: '<%= config.bin %> <%= command.id %> --events create --duration 1m' },
-    { description: 'External plugins at indexes 10 and 40, one JSON record per event and a summary record', command: '<%= config.bin %> <%= command.id %> --index 10,40 -o json' },
-    { description: 'Serve Prometheus metrics while tracing', command: '<%= config.bin %> <%= command.id %> --metrics-addr 127.0.0.1:9464' },
+    {
+      description: "Try it without a runtime: trace the demo scenario's plugins on an embedded simulator",
+      command: '<%= config.bin %> <%= command.id %> --sim demo',
+    },
+    {
+      description: 'Trace container creation for a minute',
+      command: '<%= config.bin %> <%= command.id %> --events create --duration 1m',
+    },
+    {
+      description: 'External plugins at indexes 10 and 40, one JSON record per event and a summary record',
+      command: '<%= config.bin %> <%= command.id %> --index 10,40 -o json',
+    },
+    {
+      description: 'Serve Prometheus metrics while tracing',
+      command: '<%= config.bin %> <%= command.id %> --metrics-addr 127.0.0.1:9464',
+    },
   ];
 
   static override flags = {
@@ -29,22 +53,49 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
     output: outputFlag(['text', 'json'] as const, 'text'),
     events: Flags.string({
       char: 'e',
-      description: 'Comma-separated container events to trace: create, update, stop, postcreate, start, poststart, postupdate, remove (default: create,update,stop).',
+      description:
+        'Comma-separated container events to trace: create, update, stop, postcreate, start, poststart, postupdate, remove (default: create,update,stop).',
       helpValue: 'LIST',
     }),
-    index: Flags.string({ description: 'Indexes of plugins not in the plugin directory (external ones), comma-separated.', helpValue: 'NN,...' }),
+    index: Flags.string({
+      description: 'Indexes of plugins not in the plugin directory (external ones), comma-separated.',
+      helpValue: 'NN,...',
+    }),
     probes: Flags.option({
-      description: 'around: probes only around the known plugins; all: a probe on every free index (discovery; costs one probe hop per probe on every event).',
+      description:
+        'around: probes only around the known plugins; all: a probe on every free index (discovery; costs one probe hop per probe on every event).',
       options: ['around', 'all'] as const,
       default: 'around' as const,
     })(),
-    'plugin-dir': Flags.string({ description: 'Read the installed plugins from this directory instead of the runtime config\'s; with --sim, the simulator launches the plugins in it.', helpValue: 'DIR' }),
-    validator: Flags.boolean({ description: 'On NRI v0.10+ runtimes, also take the runtime\'s field owners from a validation probe (puts that probe on the critical path of container creation).' }),
-    duration: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m; default: until Ctrl-C).', helpValue: 'DURATION' }),
-    'request-timeout': Flags.string({ description: 'The runtime\'s request timeout to judge plugins by (e.g. 2s), when the runtime and its config do not say.', helpValue: 'DURATION' }),
-    'metrics-addr': Flags.string({ description: 'Serve Prometheus metrics on HOST:PORT/metrics while tracing.', helpValue: 'HOST:PORT' }),
+    'plugin-dir': Flags.string({
+      description:
+        "Read the installed plugins from this directory instead of the runtime config's; with --sim, the simulator launches the plugins in it.",
+      helpValue: 'DIR',
+    }),
+    validator: Flags.boolean({
+      description:
+        "On NRI v0.10+ runtimes, also take the runtime's field owners from a validation probe (puts that probe on the critical path of container creation).",
+    }),
+    duration: Flags.string({
+      description: 'Stop after this long (e.g. 30s, 5m; default: until Ctrl-C).',
+      helpValue: 'DURATION',
+    }),
+    'request-timeout': Flags.string({
+      description:
+        "The runtime's request timeout to judge plugins by (e.g. 2s), when the runtime and its config do not say.",
+      helpValue: 'DURATION',
+    }),
+    'metrics-addr': Flags.string({
+      description: 'Serve Prometheus metrics on HOST:PORT/metrics while tracing.',
+      helpValue: 'HOST:PORT',
+    }),
     ...filterFlags,
-    buffer: Flags.integer({ description: 'Records held while the output is behind; beyond that they are dropped and counted.', default: 1000, min: 1, helpValue: 'N' }),
+    buffer: Flags.integer({
+      description: 'Records held while the output is behind; beyond that they are dropped and counted.',
+      default: 1000,
+      min: 1,
+      helpValue: 'N',
+    }),
     timeout: timeoutFlag,
     sim: simFlag,
   };
@@ -54,31 +105,68 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
     const events = await parseTraceEvents(flags.events);
     const durationMs = await parseDurationFlag('--duration', flags.duration);
     const requestTimeoutMs = await parseDurationFlag('--request-timeout', flags['request-timeout']);
-    const filter = new ObjectFilter({ namespace: flags.namespace, pod: flags.pod, container: flags.container, labels: flags.label });
+    const filter = new ObjectFilter({
+      namespace: flags.namespace,
+      pod: flags.pod,
+      container: flags.container,
+      labels: flags.label,
+    });
     const out = nonBlockingStdout();
     const progress = connectProgress(targetLabel(flags));
     const result = await runTrace({
       target: { socketPath: flags.socket, sim: flags.sim, simPluginPath: flags['plugin-dir'] },
-      pluginDir: flags['plugin-dir'], indexes: flags.index, probes: flags.probes, events, validator: flags.validator,
+      pluginDir: flags['plugin-dir'],
+      indexes: flags.index,
+      probes: flags.probes,
+      events,
+      validator: flags.validator,
       accept: (pod, ctr) => filter.matchesContainer(pod, ctr),
-      format: flags.output, out, capacity: flags.buffer, requestTimeoutMs, durationMs, metricsAddr: flags['metrics-addr'],
-      timeoutMs: timeoutMs(flags.timeout), signal: this.stopSignal(), onProgress: progress.onProgress, onWarning: (w) => this.warning(w),
+      format: flags.output,
+      out,
+      capacity: flags.buffer,
+      requestTimeoutMs,
+      durationMs,
+      metricsAddr: flags['metrics-addr'],
+      timeoutMs: timeoutMs(flags.timeout),
+      signal: this.stopSignal(),
+      onProgress: progress.onProgress,
+      onWarning: (w) => this.warning(w),
       onLive: (live) => {
         progress.stop();
-        const who = live.runtime ? `${live.runtime.name || 'runtime'} ${live.runtime.version} (${live.runtime.vintage})` : 'the runtime';
-        process.stderr.write(chalk.dim(`nrictl trace: ${live.plan.probes.length} probes at ${live.plan.probes.join(',')} on ${who}; plugins from ${live.pluginSource}: ${live.plan.segments.filter((s) => !s.calibration).map((s) => s.label).join(', ')}\n`));
+        const who = live.runtime
+          ? `${live.runtime.name || 'runtime'} ${live.runtime.version} (${live.runtime.vintage})`
+          : 'the runtime';
+        process.stderr.write(
+          chalk.dim(
+            `nrictl trace: ${live.plan.probes.length} probes at ${live.plan.probes.join(',')} on ${who}; plugins from ${live.pluginSource}: ${live.plan.segments
+              .filter((s) => !s.calibration)
+              .map((s) => s.label)
+              .join(', ')}\n`,
+          ),
+        );
         for (const note of live.notes) process.stderr.write(chalk.dim(`nrictl trace: ${note}\n`));
         if (live.metricsUrl) process.stderr.write(chalk.dim(`nrictl trace: metrics on ${live.metricsUrl}\n`));
-        process.stderr.write(chalk.dim(`nrictl trace: ${durationMs !== undefined ? `tracing for ${flags.duration}` : flags.sim ? 'tracing the scenario' : 'Ctrl-C to stop'}.\n`));
+        process.stderr.write(
+          chalk.dim(
+            `nrictl trace: ${durationMs !== undefined ? `tracing for ${flags.duration}` : flags.sim ? 'tracing the scenario' : 'Ctrl-C to stop'}.\n`,
+          ),
+        );
       },
       onDropped: (n) => {
-        if (flags.output === 'json') process.stderr.write(`nrictl trace: ${n} ${n === 1 ? 'record' : 'records'} dropped: output could not keep up\n`);
+        if (flags.output === 'json')
+          process.stderr.write(
+            `nrictl trace: ${n} ${n === 1 ? 'record' : 'records'} dropped: output could not keep up\n`,
+          );
       },
     }).finally(() => progress.stop());
     if (result.reason !== 'output-closed') out.write(renderTraceSummary(result.summary, flags.output));
     if (result.reason === 'gone') {
       const gone = result.error;
-      throw new SessionError(gone?.code ?? 'runtime-gone', `${gone?.message ?? 'the runtime closed the connection'}: the runtime went away, restarted or dropped a probe; start nrictl trace again once it is back`, { cause: gone });
+      throw new SessionError(
+        gone?.code ?? 'runtime-gone',
+        `${gone?.message ?? 'the runtime closed the connection'}: the runtime went away, restarted or dropped a probe; start nrictl trace again once it is back`,
+        { cause: gone },
+      );
     }
     await new Promise<void>((resolve) => (out.writableLength === 0 ? resolve() : out.once('drain', () => resolve())));
     process.exit(ExitCode.OK);
@@ -97,7 +185,10 @@ async function parseTraceEvents(text: string | undefined): Promise<number | unde
     throw err;
   }
   const untraceable = list.filter((e) => !TRACEABLE_EVENTS.includes(e));
-  if (untraceable.length > 0) throw usageError(`--events: trace follows container events only, not ${untraceable.map(eventName).join(', ')}; e.g. --events create,update`);
+  if (untraceable.length > 0)
+    throw usageError(
+      `--events: trace follows container events only, not ${untraceable.map(eventName).join(', ')}; e.g. --events create,update`,
+    );
   if (list.length === 0) throw usageError('--events names no event: give at least one, e.g. --events create,update');
   return eventMask(list);
 }
@@ -106,6 +197,7 @@ async function parseDurationFlag(flag: string, text: string | undefined): Promis
   if (text === undefined) return undefined;
   const { parseGoDuration } = await import('../src/checks/index.js');
   const ms = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) * 1000 : parseGoDuration(text);
-  if (ms === undefined || !(ms > 0)) throw usageError(`${flag} "${text}" is not a positive duration; write e.g. ${flag} 30s`);
+  if (ms === undefined || !(ms > 0))
+    throw usageError(`${flag} "${text}" is not a positive duration; write e.g. ${flag} 30s`);
   return ms;
 }

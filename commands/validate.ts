@@ -1,8 +1,18 @@
 import { Args, Flags } from '@oclif/core';
 import chalk from 'chalk';
 import {
-  DEFAULT_PLUGIN_CONFIG_PATH, DEFAULT_PLUGIN_PATH, checkPluginDir, countFindings, findingsExitCode, findingsTable, lintRuntimeConfig, sortFindings,
-  summaryLine, type PlannedPlugin, type PluginDirReport, type RuntimeKind,
+  DEFAULT_PLUGIN_CONFIG_PATH,
+  DEFAULT_PLUGIN_PATH,
+  checkPluginDir,
+  countFindings,
+  findingsExitCode,
+  findingsTable,
+  lintRuntimeConfig,
+  sortFindings,
+  summaryLine,
+  type PlannedPlugin,
+  type PluginDirReport,
+  type RuntimeKind,
 } from '../src/checks/index.js';
 import { BaseCommand, outputFlag } from '../src/cli/index.js';
 
@@ -15,18 +25,28 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
 
   static override examples = [
     { description: 'Check the default plugin directory', command: '<%= config.bin %> <%= command.id %>' },
-    { description: 'Check the directory containerd is configured to use', command: '<%= config.bin %> <%= command.id %> --runtime-config /etc/containerd/config.toml' },
-    { description: 'Judge by iSulad\'s rules, fail on warnings too', command: '<%= config.bin %> <%= command.id %> /opt/nri/plugins --runtime isulad --strict' },
+    {
+      description: 'Check the directory containerd is configured to use',
+      command: '<%= config.bin %> <%= command.id %> --runtime-config /etc/containerd/config.toml',
+    },
+    {
+      description: "Judge by iSulad's rules, fail on warnings too",
+      command: '<%= config.bin %> <%= command.id %> /opt/nri/plugins --runtime isulad --strict',
+    },
     { description: 'Machine-readable findings', command: '<%= config.bin %> <%= command.id %> -o json' },
   ];
 
   static override args = {
-    dir: Args.string({ description: `Plugin directory (default ${DEFAULT_PLUGIN_PATH}, or plugin_path from --runtime-config).`, required: false }),
+    dir: Args.string({
+      description: `Plugin directory (default ${DEFAULT_PLUGIN_PATH}, or plugin_path from --runtime-config).`,
+      required: false,
+    }),
   };
 
   static override flags = {
     'runtime-config': Flags.string({
-      description: 'Read the plugin and configuration paths (and the runtime) from this containerd, CRI-O or iSulad config file.',
+      description:
+        'Read the plugin and configuration paths (and the runtime) from this containerd, CRI-O or iSulad config file.',
       helpValue: 'FILE',
     }),
     'plugin-config-path': Flags.string({
@@ -34,7 +54,8 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
       helpValue: 'DIR',
     }),
     runtime: Flags.option({
-      description: 'Judge by this runtime\'s rules (containerd and CRI-O share the Go rules; iSulad differs). Default: from --runtime-config, else the Go rules with iSulad notes.',
+      description:
+        "Judge by this runtime's rules (containerd and CRI-O share the Go rules; iSulad differs). Default: from --runtime-config, else the Go rules with iSulad notes.",
       options: ['containerd', 'crio', 'isulad'] as const,
     })(),
     strict: Flags.boolean({ description: 'Exit with 3 when there are warnings but no errors.' }),
@@ -55,12 +76,24 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
       runtime ??= settings.runtime;
     }
 
-    const report = checkPluginDir(dir ?? DEFAULT_PLUGIN_PATH, { confDir: confDir ?? DEFAULT_PLUGIN_CONFIG_PATH, runtime });
+    const report = checkPluginDir(dir ?? DEFAULT_PLUGIN_PATH, {
+      confDir: confDir ?? DEFAULT_PLUGIN_CONFIG_PATH,
+      runtime,
+    });
 
     if (flags.output === 'json') {
-      this.log(JSON.stringify({ ...report, findings: sortFindings(report.findings), counts: countFindings(report.findings) }, null, 2));
+      this.log(
+        JSON.stringify(
+          { ...report, findings: sortFindings(report.findings), counts: countFindings(report.findings) },
+          null,
+          2,
+        ),
+      );
     } else {
-      this.log(chalk.bold(`Plugin directory ${report.dir}`) + chalk.dim(` (configuration from ${report.confDir}${report.runtime ? `, rules of ${report.runtime}` : ''})`));
+      this.log(
+        chalk.bold(`Plugin directory ${report.dir}`) +
+          chalk.dim(` (configuration from ${report.confDir}${report.runtime ? `, rules of ${report.runtime}` : ''})`),
+      );
       this.log(findingsTable(report.findings, report.dir));
       this.log('');
       this.log(renderOrder(report));

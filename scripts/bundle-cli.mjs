@@ -61,7 +61,9 @@ const oclifPatches = {
         for (const patch of patches) {
           const at = text.indexOf(patch.find);
           if (at < 0 || text.indexOf(patch.find, at + 1) >= 0) {
-            throw new Error(`${file}: expected exactly one "${patch.find}"; oclif changed: review scripts/oclif-patches.mjs`);
+            throw new Error(
+              `${file}: expected exactly one "${patch.find}"; oclif changed: review scripts/oclif-patches.mjs`,
+            );
           }
           text = text.replace(patch.find, () => patch.replace);
           if (patch.append) appended.add(patch.append);
@@ -79,7 +81,8 @@ const externals = {
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
-      if (args.path.startsWith('node:') || builtins.has(name) || NEVER_BUNDLED.has(name)) return { path: args.path, external: true };
+      if (args.path.startsWith('node:') || builtins.has(name) || NEVER_BUNDLED.has(name))
+        return { path: args.path, external: true };
       const fromOurCode = !relative(root, args.importer).split('/').includes('node_modules');
       if (fromOurCode && !BUNDLED_PACKAGES.test(args.path)) return { path: args.path, external: true };
       return undefined;
@@ -119,5 +122,6 @@ const result = await build({
 });
 if (result.errors.length > 0) process.exit(1);
 for (const patch of OCLIF_PATCHES) {
-  if (!patched.has(patch)) throw new Error(`${patch.file} was not bundled, so not patched: review scripts/oclif-patches.mjs`);
+  if (!patched.has(patch))
+    throw new Error(`${patch.file} was not bundled, so not patched: review scripts/oclif-patches.mjs`);
 }

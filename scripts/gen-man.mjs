@@ -16,7 +16,13 @@ import { join } from 'node:path';
 import { OCLIF_OWN_COMMANDS } from './oclif-own-commands.mjs';
 
 function parseArgs(argv) {
-  const opts = { manifest: 'oclif.manifest.json', out: 'man', pkg: 'package.json', exitCodes: 'src/cli/exit-codes.ts', check: false };
+  const opts = {
+    manifest: 'oclif.manifest.json',
+    out: 'man',
+    pkg: 'package.json',
+    exitCodes: 'src/cli/exit-codes.ts',
+    check: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -29,7 +35,9 @@ function parseArgs(argv) {
     else if (a === '--package') opts.pkg = value();
     else if (a === '--exit-codes') opts.exitCodes = value();
     else if (a === '--help' || a === '-h') {
-      process.stdout.write('usage: node scripts/gen-man.mjs [--check] [--manifest FILE] [--out DIR] [--package FILE] [--exit-codes FILE]\n');
+      process.stdout.write(
+        'usage: node scripts/gen-man.mjs [--check] [--manifest FILE] [--out DIR] [--package FILE] [--exit-codes FILE]\n',
+      );
       process.exit(0);
     } else fail(`unknown argument ${a}`);
   }
@@ -60,7 +68,12 @@ function paragraphs(text) {
   return String(text)
     .trim()
     .split(/\n\s*\n/)
-    .map((p) => esc(p.replace(/\s*\n\s*/g, ' ')).replace(/(^|[\s(])(--?[a-z][a-z0-9-]*)/g, (_, pre, flag) => `${pre}\\fB${flag.replace(/-/g, '\\-')}\\fR`))
+    .map((p) =>
+      esc(p.replace(/\s*\n\s*/g, ' ')).replace(
+        /(^|[\s(])(--?[a-z][a-z0-9-]*)/g,
+        (_, pre, flag) => `${pre}\\fB${flag.replace(/-/g, '\\-')}\\fR`,
+      ),
+    )
     .join('\n.PP\n');
 }
 
@@ -75,8 +88,15 @@ function loadExitCodes(path) {
   const text = readFileSync(path, 'utf8');
   const codes = [];
   const re = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*\n\s*([A-Z_]+):\s*(\d+)/g; // a doc comment right above NAME: value
-  for (let m; (m = re.exec(text)); ) {
-    codes.push({ name: m[2], value: Number(m[3]), description: m[1].replace(/^\s*\*\s?/gm, '').replace(/\s+/g, ' ').trim() });
+  for (let m; (m = re.exec(text));) {
+    codes.push({
+      name: m[2],
+      value: Number(m[3]),
+      description: m[1]
+        .replace(/^\s*\*\s?/gm, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    });
   }
   return codes.sort((a, b) => a.value - b.value);
 }
@@ -122,7 +142,10 @@ function header(title, pkg) {
 function flagSynopsis(flag) {
   const names = [];
   if (flag.char) names.push(`\\fB\\-${code(flag.char)}\\fR`);
-  const long = flag.type === 'boolean' && flag.allowNo ? `\\fB\\-\\-\\fR[\\fBno\\-\\fR]\\fB${code(flag.name)}\\fR` : `\\fB\\-\\-${code(flag.name)}\\fR`;
+  const long =
+    flag.type === 'boolean' && flag.allowNo
+      ? `\\fB\\-\\-\\fR[\\fBno\\-\\fR]\\fB${code(flag.name)}\\fR`
+      : `\\fB\\-\\-${code(flag.name)}\\fR`;
   names.push(long);
   let text = names.join(', ');
   if (flag.type === 'option') {
@@ -146,7 +169,9 @@ function flagBody(flag) {
   if (flag.aliases?.length) facts.push(`Also: ${flag.aliases.map((a) => `--${a}`).join(', ')}.`);
   if (flag.required) facts.push('Required.');
   if (flag.exclusive?.length) facts.push(`Not with: ${flag.exclusive.map((a) => `--${a}`).join(', ')}.`);
-  return [paragraphs(parts.filter(Boolean).join('\n\n')), facts.length ? paragraphs(facts.join(' ')) : ''].filter(Boolean).join('\n.br\n');
+  return [paragraphs(parts.filter(Boolean).join('\n\n')), facts.length ? paragraphs(facts.join(' ')) : '']
+    .filter(Boolean)
+    .join('\n.br\n');
 }
 
 function flagEntries(flags) {
@@ -218,7 +243,19 @@ function commandPage(cmd, manifest, pkg, codes) {
   if (args.length) {
     lines.push('.SH ARGUMENTS');
     for (const a of args) {
-      lines.push('.TP', `\\fI${code(a.name.toUpperCase())}\\fR`, paragraphs([a.description ?? '', a.options ? `One of: ${a.options.join(', ')}.` : '', a.default !== undefined ? `Default: ${a.default}.` : ''].filter(Boolean).join(' ')));
+      lines.push(
+        '.TP',
+        `\\fI${code(a.name.toUpperCase())}\\fR`,
+        paragraphs(
+          [
+            a.description ?? '',
+            a.options ? `One of: ${a.options.join(', ')}.` : '',
+            a.default !== undefined ? `Default: ${a.default}.` : '',
+          ]
+            .filter(Boolean)
+            .join(' '),
+        ),
+      );
     }
   }
   if (own.length) lines.push('.SH OPTIONS', ...flagEntries(own));
@@ -227,7 +264,9 @@ function commandPage(cmd, manifest, pkg, codes) {
   if (env.length) lines.push('.SH ENVIRONMENT', ...env);
   if ((cmd.examples ?? []).length) lines.push('.SH EXAMPLES', ...examples(cmd, bin));
   if (codes.length) lines.push('.SH EXIT STATUS', 'See \\fB' + code(bin) + '\\fR(1).');
-  const related = visibleCommands(manifest).filter((c) => c.id !== cmd.id).map((c) => `\\fB${code(pageName(bin, c.id))}\\fR(1)`);
+  const related = visibleCommands(manifest)
+    .filter((c) => c.id !== cmd.id)
+    .map((c) => `\\fB${code(pageName(bin, c.id))}\\fR(1)`);
   lines.push('.SH SEE ALSO', [`\\fB${code(bin)}\\fR(1)`, ...related].join(', '));
   return `${lines.join('\n')}\n`;
 }
@@ -258,9 +297,14 @@ function mainPage(manifest, pkg, codes) {
     '.SH COMMANDS',
   ];
   for (const c of commands) {
-    lines.push('.TP', `\\fB${code(`${bin} ${displayId(c.id)}`)}\\fR`, `${esc((c.summary ?? (c.description ?? '').split('\n')[0]))} See \\fB${code(pageName(bin, c.id))}\\fR(1).`);
+    lines.push(
+      '.TP',
+      `\\fB${code(`${bin} ${displayId(c.id)}`)}\\fR`,
+      `${esc(c.summary ?? (c.description ?? '').split('\n')[0])} See \\fB${code(pageName(bin, c.id))}\\fR(1).`,
+    );
   }
-  if (globals.size) lines.push('.SH GLOBAL OPTIONS', 'Every command accepts these.', ...flagEntries([...globals.values()]));
+  if (globals.size)
+    lines.push('.SH GLOBAL OPTIONS', 'Every command accepts these.', ...flagEntries([...globals.values()]));
   const env = environment(allFlags, [['NO_COLOR', NO_COLOR_TEXT]]);
   if (env.length) lines.push('.SH ENVIRONMENT', ...env);
   if (codes.length) lines.push('.SH EXIT STATUS', ...exitStatus(codes));
@@ -272,7 +316,8 @@ function mainPage(manifest, pkg, codes) {
 function generatePages(manifest, pkg, codes) {
   const pages = new Map();
   pages.set(`${pkg.bin}.1`, mainPage(manifest, pkg, codes));
-  for (const c of visibleCommands(manifest)) pages.set(`${pageName(pkg.bin, c.id)}.1`, commandPage(c, manifest, pkg, codes));
+  for (const c of visibleCommands(manifest))
+    pages.set(`${pageName(pkg.bin, c.id)}.1`, commandPage(c, manifest, pkg, codes));
   return pages;
 }
 
@@ -280,16 +325,21 @@ function generatePages(manifest, pkg, codes) {
 
 function main() {
   const opts = parseArgs(process.argv.slice(2));
-  if (!existsSync(opts.manifest)) fail(`${opts.manifest} not found; run \`npm run build\` first (it writes the manifest)`);
+  if (!existsSync(opts.manifest))
+    fail(`${opts.manifest} not found; run \`npm run build\` first (it writes the manifest)`);
   const manifest = JSON.parse(readFileSync(opts.manifest, 'utf8'));
   const pkgJson = JSON.parse(readFileSync(opts.pkg, 'utf8'));
   const bin = pkgJson.oclif?.bin ?? (typeof pkgJson.bin === 'object' ? Object.keys(pkgJson.bin)[0] : pkgJson.name);
   const pkg = { name: pkgJson.name, version: pkgJson.version, description: pkgJson.description, bin };
   if (manifest.version && manifest.version !== pkg.version) {
-    fail(`${opts.manifest} is for version ${manifest.version} but ${opts.pkg} says ${pkg.version}; rebuild the manifest`);
+    fail(
+      `${opts.manifest} is for version ${manifest.version} but ${opts.pkg} says ${pkg.version}; rebuild the manifest`,
+    );
   }
   const pages = generatePages(manifest, pkg, loadExitCodes(opts.exitCodes));
-  const existing = existsSync(opts.out) ? readdirSync(opts.out).filter((f) => f.endsWith('.1') && (f === `${bin}.1` || f.startsWith(`${bin}-`))) : [];
+  const existing = existsSync(opts.out)
+    ? readdirSync(opts.out).filter((f) => f.endsWith('.1') && (f === `${bin}.1` || f.startsWith(`${bin}-`)))
+    : [];
   const stale = [];
   for (const [file, text] of pages) {
     const path = join(opts.out, file);
@@ -300,7 +350,9 @@ function main() {
   if (opts.check) {
     const problems = [...stale, ...extra.map((p) => `${p} (no such command)`)];
     if (problems.length) {
-      process.stderr.write(`man pages are stale; run \`npm run build && node scripts/gen-man.mjs\`:\n${problems.map((p) => `  ${p}\n`).join('')}`);
+      process.stderr.write(
+        `man pages are stale; run \`npm run build && node scripts/gen-man.mjs\`:\n${problems.map((p) => `  ${p}\n`).join('')}`,
+      );
       process.exit(1);
     }
     process.stdout.write(`man pages up to date (${pages.size})\n`);
@@ -309,7 +361,9 @@ function main() {
   mkdirSync(opts.out, { recursive: true });
   for (const [file, text] of pages) writeFileSync(join(opts.out, file), text);
   for (const p of extra) rmSync(p);
-  process.stdout.write(`wrote ${pages.size} man pages to ${opts.out}/${extra.length ? `, removed ${extra.length} of commands that are gone` : ''}\n`);
+  process.stdout.write(
+    `wrote ${pages.size} man pages to ${opts.out}/${extra.length ? `, removed ${extra.length} of commands that are gone` : ''}\n`,
+  );
 }
 
 main();

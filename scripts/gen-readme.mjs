@@ -24,7 +24,19 @@
 // README, type-checks it against the packed package's declarations and runs it under
 // the installed simulator.
 import { spawn } from 'node:child_process';
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -55,19 +67,42 @@ export const TOUR = {
   'sync dump': [{ args: ['sync', 'dump', '--sim', 'demo', '-o', 'wide'], exit: 0 }],
   validate: [{ args: ['validate', 'examples/plugins'], exit: 1 }],
   lint: [{ args: ['lint', 'examples/conf.d', '--plugin-path', 'examples/plugins'], exit: 0 }],
-  update: [{ args: ['update', 'shop/redis-0/redis', '--cpus', '0-1', '--memory', '2Gi', '--sim', 'demo', '--yes'], exit: 0 }],
-  evict: [{ args: ['evict', 'shop/redis-0/redis-exporter', '--reason', 'leaking memory', '--sim', 'demo', '--yes'], exit: 0 }],
+  update: [
+    { args: ['update', 'shop/redis-0/redis', '--cpus', '0-1', '--memory', '2Gi', '--sim', 'demo', '--yes'], exit: 0 },
+  ],
+  evict: [
+    { args: ['evict', 'shop/redis-0/redis-exporter', '--reason', 'leaking memory', '--sim', 'demo', '--yes'], exit: 0 },
+  ],
   doctor: [{ args: ['doctor', '--root', 'examples/node', '--sim', 'demo'], exit: 0 }],
   // Timings vary from run to run: `timings` masks them (see maskTimings), the rest is as printed.
   trace: [{ args: ['trace', '--sim', 'demo', '--plugin-dir', 'examples/trace-plugins'], exit: 0, timings: true }],
   'plugin new': [{ args: ['plugin', 'new', 'demo'], exit: 0, cwd: SCRATCH }],
   // Bundles resolve nrictl/plugin through the package's exports, i.e. the built dist/.
-  'plugin bundle': [{ args: ['plugin', 'bundle', 'examples/plugins-ts/cpu-pinner/index.ts', '-o', 'build/10-cpu-pinner'], exit: 0, cwd: SCRATCH }],
+  'plugin bundle': [
+    {
+      args: ['plugin', 'bundle', 'examples/plugins-ts/cpu-pinner/index.ts', '-o', 'build/10-cpu-pinner'],
+      exit: 0,
+      cwd: SCRATCH,
+    },
+  ],
   sim: [
     { args: ['sim', '--scenario', 'demo', '--no-interactive'], exit: 0 },
     // The example's expectations hold; the deliberately wrong ones fail with the diff.
-    { args: ['sim', '--plugin-path', 'build', '--expect', 'examples/plugins-ts/cpu-pinner/expect.yaml'], exit: 0, cwd: SCRATCH, section: 'sim-expect', timings: true },
-    { args: ['sim', '--plugin-path', 'build', '--expect', 'examples/plugins-ts/cpu-pinner/expect-wrong.yaml'], exit: 1, cwd: SCRATCH, section: 'sim-expect', timings: true, from: /^(PASS|FAIL) after step / },
+    {
+      args: ['sim', '--plugin-path', 'build', '--expect', 'examples/plugins-ts/cpu-pinner/expect.yaml'],
+      exit: 0,
+      cwd: SCRATCH,
+      section: 'sim-expect',
+      timings: true,
+    },
+    {
+      args: ['sim', '--plugin-path', 'build', '--expect', 'examples/plugins-ts/cpu-pinner/expect-wrong.yaml'],
+      exit: 1,
+      cwd: SCRATCH,
+      section: 'sim-expect',
+      timings: true,
+      from: /^(PASS|FAIL) after step /,
+    },
   ],
 };
 
@@ -80,7 +115,9 @@ export const TOUR = {
 function examplesAsCloned() {
   const problems = [];
   if (typeof process.getuid === 'function' && process.getuid() !== 0) {
-    problems.push(`the tour shows what root sees in a root-owned checkout, as on a node; run as root (uid ${process.getuid()} would see every example "not owned by root")`);
+    problems.push(
+      `the tour shows what root sees in a root-owned checkout, as on a node; run as root (uid ${process.getuid()} would see every example "not owned by root")`,
+    );
   }
   const walk = (dir) => {
     for (const name of readdirSync(dir).sort()) {
@@ -89,8 +126,12 @@ function examplesAsCloned() {
       const mode = st.mode & 0o7777;
       const want = st.isDirectory() || (st.isFile() && mode & 0o100) ? 0o755 : 0o644;
       const rel = relative(root, path);
-      if (!st.isDirectory() && !st.isFile()) problems.push(`${rel}: only files and directories belong in examples/ (git would not keep this as it is)`);
-      else if (mode !== want) problems.push(`${rel} has mode ${mode.toString(8).padStart(4, '0')}, not the ${want.toString(8).padStart(4, '0')} a clone under umask 022 gets: chmod ${want.toString(8)} ${rel}`);
+      if (!st.isDirectory() && !st.isFile())
+        problems.push(`${rel}: only files and directories belong in examples/ (git would not keep this as it is)`);
+      else if (mode !== want)
+        problems.push(
+          `${rel} has mode ${mode.toString(8).padStart(4, '0')}, not the ${want.toString(8).padStart(4, '0')} a clone under umask 022 gets: chmod ${want.toString(8)} ${rel}`,
+        );
       if (st.uid !== 0) problems.push(`${rel} is owned by uid ${st.uid}, not root: chown -R root:root examples`);
       if (st.isDirectory()) walk(path);
     }
@@ -111,14 +152,20 @@ function makeScratch() {
 const tsx = import.meta.resolve('tsx');
 export const ENV = (() => {
   const env = { ...process.env, NO_COLOR: '1', OCLIF_COLUMNS: '80', CI: 'true', TZ: 'UTC' };
-  for (const k of Object.keys(env)) if (k.startsWith('NRICTL_') || k.startsWith('NRI_') || k === 'FORCE_COLOR' || k === 'NODE_ENV' || k === 'COLUMNS') delete env[k];
+  for (const k of Object.keys(env))
+    if (k.startsWith('NRICTL_') || k.startsWith('NRI_') || k === 'FORCE_COLOR' || k === 'NODE_ENV' || k === 'COLUMNS')
+      delete env[k];
   return env;
 })();
 
 /** Runs nrictl from the sources; resolves { stdout, stderr, code }. */
 function nrictl(args, cwd) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', tsx, '--no-warnings', join(root, 'bin', 'dev.js'), ...args], { cwd, env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', tsx, '--no-warnings', join(root, 'bin', 'dev.js'), ...args], {
+      cwd,
+      env: ENV,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
@@ -186,7 +233,8 @@ function commandIds() {
     for (const f of readdirSync(dir).sort()) {
       const p = join(dir, f);
       if (statSync(p).isDirectory()) walk(p, [...prefix, f]);
-      else if (f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'index.ts') ids.push([...prefix, f.slice(0, -3)].join(' '));
+      else if (f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'index.ts')
+        ids.push([...prefix, f.slice(0, -3)].join(' '));
     }
   };
   walk(join(root, 'commands'), []);
@@ -195,10 +243,16 @@ function commandIds() {
 
 function exitCodeTable() {
   const src = readFileSync(join(root, 'src/cli/exit-codes.ts'), 'utf8');
-  const rows = [...src.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*\n\s*([A-Z_]+):\s*(\d+),/g)].map(([, doc, name, code]) => {
-    const text = doc.split('\n').map((l) => l.replace(/^\s*\*\s?/, '').trim()).join(' ').trim();
-    return `| ${code} | \`${name}\` | ${text.replace(/\|/g, '\\|')} |`;
-  });
+  const rows = [...src.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*\n\s*([A-Z_]+):\s*(\d+),/g)].map(
+    ([, doc, name, code]) => {
+      const text = doc
+        .split('\n')
+        .map((l) => l.replace(/^\s*\*\s?/, '').trim())
+        .join(' ')
+        .trim();
+      return `| ${code} | \`${name}\` | ${text.replace(/\|/g, '\\|')} |`;
+    },
+  );
   if (rows.length === 0) throw new Error('src/cli/exit-codes.ts: no exit codes found');
   return ['| Code | Name | Meaning |', '|---:|---|---|', ...rows].join('\n');
 }
@@ -293,27 +347,43 @@ async function run(ids, toured, scratch, problems) {
     for (const e of inScratch) done.push(await runOne(e));
     return done;
   };
-  const tourJobs = [scratchJob, ...entries.filter((e) => e.ex.cwd !== SCRATCH).map((e) => async () => [await runOne(e)])];
-  const helpJobs = [...ids, 'autocomplete'].map((id) => async () => ({ id, r: await nrictl([...id.split(' '), '--help'], root) }));
+  const tourJobs = [
+    scratchJob,
+    ...entries.filter((e) => e.ex.cwd !== SCRATCH).map((e) => async () => [await runOne(e)]),
+  ];
+  const helpJobs = [...ids, 'autocomplete'].map((id) => async () => ({
+    id,
+    r: await nrictl([...id.split(' '), '--help'], root),
+  }));
   const results = await pool([...tourJobs, ...helpJobs]);
-  const byEntry = new Map(results.slice(0, tourJobs.length).flat().map((t) => [t.ex, t.r]));
+  const byEntry = new Map(
+    results
+      .slice(0, tourJobs.length)
+      .flat()
+      .map((t) => [t.ex, t.r]),
+  );
   const helps = results.slice(tourJobs.length);
 
   let text = readFileSync(README, 'utf8');
   const original = text;
   const sections = [...new Set(entries.map(({ id, ex }) => ex.section ?? slug(id)))];
   for (const section of sections) {
-    const blocks = entries.filter(({ id, ex }) => (ex.section ?? slug(id)) === section).map(({ ex }) => {
-      const r = byEntry.get(ex);
-      const printed = `nrictl ${ex.args.map(shellWord).join(' ')}`;
-      if (r.code !== ex.exit) problems.push(`${printed} exited ${r.code}, the tour expects ${ex.exit}: ${r.stderr.trim().split('\n')[0] ?? ''}`);
-      const mask = ex.timings ? maskTimings : (t) => t;
-      let stdout = mask(normalise(r.stdout, scratch));
-      if (ex.from) stdout = fromLine(stdout, ex.from, printed, problems);
-      const out = [stdout, mask(normalise(r.stderr, scratch))].filter((s) => s !== '').join('\n');
-      const status = r.code === 0 ? '' : `\n[exit status ${r.code}]`;
-      return ['```console', `$ ${printed}`, out + status, '```'].join('\n');
-    });
+    const blocks = entries
+      .filter(({ id, ex }) => (ex.section ?? slug(id)) === section)
+      .map(({ ex }) => {
+        const r = byEntry.get(ex);
+        const printed = `nrictl ${ex.args.map(shellWord).join(' ')}`;
+        if (r.code !== ex.exit)
+          problems.push(
+            `${printed} exited ${r.code}, the tour expects ${ex.exit}: ${r.stderr.trim().split('\n')[0] ?? ''}`,
+          );
+        const mask = ex.timings ? maskTimings : (t) => t;
+        let stdout = mask(normalise(r.stdout, scratch));
+        if (ex.from) stdout = fromLine(stdout, ex.from, printed, problems);
+        const out = [stdout, mask(normalise(r.stderr, scratch))].filter((s) => s !== '').join('\n');
+        const status = r.code === 0 ? '' : `\n[exit status ${r.code}]`;
+        return ['```console', `$ ${printed}`, out + status, '```'].join('\n');
+      });
     text = replaceBlock(text, `tour:${section}`, blocks.join('\n\n'), problems);
   }
   text = fillFiles(text, problems);
@@ -331,14 +401,18 @@ async function run(ids, toured, scratch, problems) {
       const b = text.split('\n');
       let i = 0;
       while (i < a.length && a[i] === b[i]) i++;
-      process.stderr.write(`README.md is stale (first difference at line ${i + 1}); run \`node scripts/gen-readme.mjs\`\n  has:   ${a[i] ?? '(end)'}\n  wants: ${b[i] ?? '(end)'}\n`);
+      process.stderr.write(
+        `README.md is stale (first difference at line ${i + 1}); run \`node scripts/gen-readme.mjs\`\n  has:   ${a[i] ?? '(end)'}\n  wants: ${b[i] ?? '(end)'}\n`,
+      );
       process.exitCode = 1;
       return;
     }
     return;
   }
   if (text !== original) writeFileSync(README, text);
-  process.stderr.write(`README.md: ${sections.length} tour sections, ${ids.length} commands in the index${text === original ? ' (unchanged)' : ''}\n`);
+  process.stderr.write(
+    `README.md: ${sections.length} tour sections, ${ids.length} commands in the index${text === original ? ' (unchanged)' : ''}\n`,
+  );
 }
 
 // Run, not imported (test/scripts/readme-tour.test.ts imports TOUR).

@@ -19,7 +19,9 @@ const pages = readdirSync('man')
 const same = JSON.stringify(pkg.man ?? []) === JSON.stringify(pages);
 if (same) process.exit(0);
 if (check) {
-  process.stderr.write(`package.json "man" does not list the pages in man/; run \`node scripts/man-field.mjs\`:\n  has    ${JSON.stringify(pkg.man ?? [])}\n  wants  ${JSON.stringify(pages)}\n`);
+  process.stderr.write(
+    `package.json "man" does not list the pages in man/; run \`node scripts/man-field.mjs\`:\n  has    ${JSON.stringify(pkg.man ?? [])}\n  wants  ${JSON.stringify(pages)}\n`,
+  );
   process.exit(1);
 }
 // Re-read right before writing: other edits to package.json must survive.

@@ -70,5 +70,8 @@ export const OCLIF_PATCHES = [
   lazy('node_modules/@oclif/core/lib/config/plugin.js', 'const tinyglobby_1 = require("tinyglobby");'),
   lazy('node_modules/@oclif/core/lib/config/plugin-loader.js', 'const minimatch_1 = require("minimatch");'),
   lazy('node_modules/@oclif/core/lib/util/read-pjson.js', 'const lilconfig_1 = require("lilconfig");'),
-  lazy('node_modules/@oclif/core/lib/ux/action/spinner.js', 'const cli_spinners_1 = __importDefault(require("cli-spinners"));'),
+  lazy(
+    'node_modules/@oclif/core/lib/ux/action/spinner.js',
+    'const cli_spinners_1 = __importDefault(require("cli-spinners"));',
+  ),
 ];

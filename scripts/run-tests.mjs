@@ -14,10 +14,14 @@ const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import
 const reporter = fileURLToPath(new URL('./test-summary-reporter.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'nrictl-tests-'));
 const summaryFile = join(dir, 'summary.json');
-const run = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', `--reporter=${reporter}`, ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  env: { ...process.env, NRICTL_TEST_SUMMARY: summaryFile },
-});
+const run = spawnSync(
+  process.execPath,
+  [vitest, 'run', '--reporter=default', `--reporter=${reporter}`, ...process.argv.slice(2)],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, NRICTL_TEST_SUMMARY: summaryFile },
+  },
+);
 
 let counts;
 try {
@@ -36,7 +40,10 @@ if (!counts) {
   const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
   const notes = [];
   if (counts.brokenFiles) notes.push(`${plural(counts.brokenFiles, 'test file', 'test files')} failed to run`);
-  if (counts.brokenSuites) notes.push(`${plural(counts.brokenSuites, 'suite', 'suites')} failed outside ${counts.brokenSuites === 1 ? 'its' : 'their'} tests`);
+  if (counts.brokenSuites)
+    notes.push(
+      `${plural(counts.brokenSuites, 'suite', 'suites')} failed outside ${counts.brokenSuites === 1 ? 'its' : 'their'} tests`,
+    );
   if (counts.outsideErrors) notes.push(`${plural(counts.outsideErrors, 'error', 'errors')} outside any test`);
   if (counts.reason === 'interrupted') notes.push('the run was interrupted');
   let failed = counts.failed + counts.brokenFiles + counts.brokenSuites + counts.outsideErrors;

@@ -8,7 +8,15 @@ export default class TestSummaryReporter {
   onTestRunEnd(testModules, unhandledErrors, reason) {
     const file = process.env.NRICTL_TEST_SUMMARY;
     if (!file) return;
-    const counts = { passed: 0, failed: 0, skipped: 0, brokenFiles: 0, brokenSuites: 0, outsideErrors: unhandledErrors.length, reason };
+    const counts = {
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      brokenFiles: 0,
+      brokenSuites: 0,
+      outsideErrors: unhandledErrors.length,
+      reason,
+    };
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
         const state = test.result().state;

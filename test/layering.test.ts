@@ -26,7 +26,21 @@ const ALLOWED: Record<string, readonly string[]> = {
   expect: ['api', 'runtime'],
   bundle: ['render'],
   scaffold: [],
-  commands: ['api', 'units', 'checks', 'render', 'runtime', 'session', 'observe', 'control', 'trace', 'expect', 'bundle', 'scaffold', 'cli'],
+  commands: [
+    'api',
+    'units',
+    'checks',
+    'render',
+    'runtime',
+    'session',
+    'observe',
+    'control',
+    'trace',
+    'expect',
+    'bundle',
+    'scaffold',
+    'cli',
+  ],
 };
 
 /** Files that import nothing and may be imported directly, so that light code need not load their layer's index. */
@@ -36,7 +50,10 @@ const LEAF_FILES = new Set(['src/api/plugin-name.ts', 'src/api/socket-path.ts'])
  * Known direct imports, each with its reason; a new one needs a line here. The checks'
  * table must not load render's index (and with it the YAML writer) at start-up.
  */
-const DIRECT_IMPORTS = new Set(['src/checks/table.ts -> src/render/findings-layout.ts', 'src/checks/table.ts -> src/render/output-width.ts']);
+const DIRECT_IMPORTS = new Set([
+  'src/checks/table.ts -> src/render/findings-layout.ts',
+  'src/checks/table.ts -> src/render/output-width.ts',
+]);
 
 function filesUnder(dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => {
@@ -63,7 +80,7 @@ function crossLayerImports(): Edge[] {
   for (const file of [...filesUnder('src'), ...filesUnder('commands')]) {
     const text = readFileSync(join(root, file), 'utf8');
     for (const m of text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)'(\.[^']+)'/gm)) {
-      const spec = m[1]!;
+      const spec = m[1];
       const target = relative(root, resolve(root, dirname(file), spec)).replace(/\.js$/, '.ts');
       if (layerOf(target) !== layerOf(file)) edges.push({ from: file, to: target, spec });
     }
@@ -96,7 +113,8 @@ describe('the layer map', () => {
   });
 
   it('the leaf files import nothing', () => {
-    for (const f of LEAF_FILES) expect({ f, imports: /^\s*import\s/m.test(readFileSync(join(root, f), 'utf8')) }).toEqual({ f, imports: false });
+    for (const f of LEAF_FILES)
+      expect({ f, imports: /^\s*import\s/m.test(readFileSync(join(root, f), 'utf8')) }).toEqual({ f, imports: false });
   });
 
   it('only the session layer connects: no other layer or command reaches the plugin SDK', () => {
@@ -106,6 +124,8 @@ describe('the layer map', () => {
   });
 
   it('no library layer knows the command line', () => {
-    expect(edges.filter((e) => e.to.startsWith('src/cli/') && layerOf(e.from) !== 'commands').map((e) => e.from)).toEqual([]);
+    expect(
+      edges.filter((e) => e.to.startsWith('src/cli/') && layerOf(e.from) !== 'commands').map((e) => e.from),
+    ).toEqual([]);
   });
 });

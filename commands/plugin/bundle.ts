@@ -12,16 +12,31 @@ Pre-started: copy the file into the runtime's plugin directory (/opt/nri/plugins
 The host needs node 20.19 or newer on PATH: the bundle is an ES module without extension, which older Node reads as CommonJS.`;
 
   static override examples = [
-    { description: 'Bundle a project made by plugin new', command: '<%= config.bin %> <%= command.id %> -o build/10-demo' },
-    { description: 'Bundle and try it under the simulator', command: '<%= config.bin %> <%= command.id %> src/index.ts -o plugins/10-demo && <%= config.bin %> sim --plugin-path plugins --scenario test/scenario.yaml' },
+    {
+      description: 'Bundle a project made by plugin new',
+      command: '<%= config.bin %> <%= command.id %> -o build/10-demo',
+    },
+    {
+      description: 'Bundle and try it under the simulator',
+      command:
+        '<%= config.bin %> <%= command.id %> src/index.ts -o plugins/10-demo && <%= config.bin %> sim --plugin-path plugins --scenario test/scenario.yaml',
+    },
   ];
 
   static override args = {
-    entry: Args.string({ description: 'The plugin\'s entry file (default: src/index.ts, else package.json main).', required: false }),
+    entry: Args.string({
+      description: "The plugin's entry file (default: src/index.ts, else package.json main).",
+      required: false,
+    }),
   };
 
   static override flags = {
-    output: Flags.string({ char: 'o', description: 'File to write (an NN-name file name lets a runtime start it).', required: true, helpValue: 'FILE' }),
+    output: Flags.string({
+      char: 'o',
+      description: 'File to write (an NN-name file name lets a runtime start it).',
+      required: true,
+      helpValue: 'FILE',
+    }),
     minify: Flags.boolean({ description: 'Minify the bundle (smaller; stack traces harder to read).' }),
   };
 
@@ -35,7 +50,8 @@ The host needs node 20.19 or newer on PATH: the bundle is an ES module without e
       const entry = findEntry(cwd, args.entry);
       r = await bundlePlugin({ entry, outFile: path.resolve(cwd, f.output), cwd, minify: f.minify });
     } catch (err) {
-      if (err instanceof BundleError) throw new UserError(err.message, err.reason === 'no-entry' ? ExitCode.USAGE : ExitCode.FAILED);
+      if (err instanceof BundleError)
+        throw new UserError(err.message, err.reason === 'no-entry' ? ExitCode.USAGE : ExitCode.FAILED);
       throw err;
     }
     const kib = (r.bytes / 1024).toFixed(0);

@@ -3,25 +3,43 @@ import path from 'node:path';
 import { BaseCommand, ExitCode, UserError, usageError } from '../../src/cli/index.js';
 
 export default class PluginNew extends BaseCommand<typeof PluginNew> {
-  static override summary = 'Create a TypeScript NRI plugin project: the plugin, a scenario, a test that runs it under the simulator.';
+  static override summary =
+    'Create a TypeScript NRI plugin project: the plugin, a scenario, a test that runs it under the simulator.';
 
   static override description = `Writes a new directory with package.json (depending on nrictl), tsconfig.json, src/index.ts (a working plugin that annotates containers and sets an environment variable a pod asks for), test/scenario.yaml, test/expect.yaml (what the plugin must have done), test/plugin.test.mjs (runs the built plugin under \`nrictl sim --expect\`, launched from a plugin directory as NN-name) and a README. Then: cd NAME && npm install && npm test.
 
 The project is written whole into a hidden sibling directory and renamed into place; an existing non-empty directory is never touched.`;
 
   static override examples = [
-    { description: 'Start a plugin', command: '<%= config.bin %> <%= command.id %> cpu-pinner && cd cpu-pinner && npm install && npm test' },
-    { description: 'Depend on a local nrictl tarball', command: '<%= config.bin %> <%= command.id %> demo --nrictl file:../nrictl-0.1.0.tgz' },
+    {
+      description: 'Start a plugin',
+      command: '<%= config.bin %> <%= command.id %> cpu-pinner && cd cpu-pinner && npm install && npm test',
+    },
+    {
+      description: 'Depend on a local nrictl tarball',
+      command: '<%= config.bin %> <%= command.id %> demo --nrictl file:../nrictl-0.1.0.tgz',
+    },
   ];
 
   static override args = {
-    name: Args.string({ description: 'Plugin name: lower-case letters, digits, ".", "_", "-" (also the npm package name).', required: true }),
+    name: Args.string({
+      description: 'Plugin name: lower-case letters, digits, ".", "_", "-" (also the npm package name).',
+      required: true,
+    }),
   };
 
   static override flags = {
     dir: Flags.string({ description: 'Directory to create (default: ./NAME).', helpValue: 'DIR' }),
-    index: Flags.string({ description: 'Two-digit index the test and the bundle give the plugin (NN-name).', default: '10', helpValue: 'NN' }),
-    nrictl: Flags.string({ description: 'What package.json depends on for nrictl (default: ^ the version running now), e.g. file:nrictl-0.1.0.tgz.', helpValue: 'SPEC' }),
+    index: Flags.string({
+      description: 'Two-digit index the test and the bundle give the plugin (NN-name).',
+      default: '10',
+      helpValue: 'NN',
+    }),
+    nrictl: Flags.string({
+      description:
+        'What package.json depends on for nrictl (default: ^ the version running now), e.g. file:nrictl-0.1.0.tgz.',
+      helpValue: 'SPEC',
+    }),
   };
 
   public async run(): Promise<void> {
@@ -40,7 +58,8 @@ The project is written whole into a hidden sibling directory and renamed into pl
         typesNodeVersion: dev['@types/node'] ?? '^20.19.0',
       });
     } catch (err) {
-      if (err instanceof ScaffoldError) throw new UserError(err.message, err.reason === 'write' ? ExitCode.FAILED : ExitCode.USAGE);
+      if (err instanceof ScaffoldError)
+        throw new UserError(err.message, err.reason === 'write' ? ExitCode.FAILED : ExitCode.USAGE);
       throw err;
     }
     const shown = path.isAbsolute(dir) ? dir : `./${dir}`;

@@ -1,7 +1,26 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand, connectOptions, connectProgress, filterFlags, outputFlag, pluginIndexFlag, pluginNameFlag, simFlag, socketFlag, targetLabel, timeoutFlag } from '../../src/cli/index.js';
+import {
+  BaseCommand,
+  connectOptions,
+  connectProgress,
+  filterFlags,
+  outputFlag,
+  pluginIndexFlag,
+  pluginNameFlag,
+  simFlag,
+  socketFlag,
+  targetLabel,
+  timeoutFlag,
+} from '../../src/cli/index.js';
 import { ObjectFilter } from '../../src/observe/index.js';
-import { outputColumns, outputFilePath, renderDocument, renderStateTable, withoutColour, writeFileAtomic } from '../../src/render/index.js';
+import {
+  outputColumns,
+  outputFilePath,
+  renderDocument,
+  renderStateTable,
+  withoutColour,
+  writeFileAtomic,
+} from '../../src/render/index.js';
 import { fetchState } from '../../src/session/index.js';
 
 export default class SyncDump extends BaseCommand<typeof SyncDump> {
@@ -14,7 +33,10 @@ A runtime that accepts the connection and then does not complete the registratio
   static override examples = [
     { description: 'Try it without a runtime', command: '<%= config.bin %> <%= command.id %> --sim demo' },
     { description: 'Pods and containers with their resources', command: '<%= config.bin %> <%= command.id %> -o wide' },
-    { description: 'Everything, as JSON, into a file', command: '<%= config.bin %> <%= command.id %> -o json --output-file /tmp/nri-state.json' },
+    {
+      description: 'Everything, as JSON, into a file',
+      command: '<%= config.bin %> <%= command.id %> -o json --output-file /tmp/nri-state.json',
+    },
     { description: 'Only the kube-system namespace', command: '<%= config.bin %> <%= command.id %> -n kube-system' },
   ];
 
@@ -23,7 +45,12 @@ A runtime that accepts the connection and then does not complete the registratio
     'plugin-name': pluginNameFlag('nrictl-dump'),
     'plugin-index': pluginIndexFlag('99'),
     output: outputFlag(['table', 'wide', 'json', 'yaml'] as const, 'table'),
-    'output-file': Flags.string({ char: 'f', description: 'Write to this file (atomically) instead of stdout; never coloured. - is stdout; a symlink is followed and its target written.', helpValue: 'FILE' }),
+    'output-file': Flags.string({
+      char: 'f',
+      description:
+        'Write to this file (atomically) instead of stdout; never coloured. - is stdout; a symlink is followed and its target written.',
+      helpValue: 'FILE',
+    }),
     ...filterFlags,
     timeout: timeoutFlag,
     sim: simFlag,
@@ -32,7 +59,12 @@ A runtime that accepts the connection and then does not complete the registratio
   public async run(): Promise<void> {
     const flags = this.flags;
     const file = outputFilePath(flags['output-file']);
-    const filter = new ObjectFilter({ namespace: flags.namespace, pod: flags.pod, container: flags.container, labels: flags.label });
+    const filter = new ObjectFilter({
+      namespace: flags.namespace,
+      pod: flags.pod,
+      container: flags.container,
+      labels: flags.label,
+    });
     const progress = connectProgress(targetLabel(flags));
     const state = await fetchState({
       ...connectOptions(flags),
@@ -50,16 +82,23 @@ A runtime that accepts the connection and then does not complete the registratio
         : pods.length === 0 && containers.length === 0
           ? ''
           : // A file has no width; a narrow terminal gets the list layout rather than wrapped rows.
-            renderStateTable(pods, containers, { wide: format === 'wide', width: file === undefined ? outputColumns() : undefined });
+            renderStateTable(pods, containers, {
+              wide: format === 'wide',
+              width: file === undefined ? outputColumns() : undefined,
+            });
 
     if (file !== undefined) {
       await writeFileAtomic(file, withoutColour(render));
-      process.stderr.write(`nrictl sync dump: ${pods.length} pods, ${containers.length} containers written to ${file}\n`);
+      process.stderr.write(
+        `nrictl sync dump: ${pods.length} pods, ${containers.length} containers written to ${file}\n`,
+      );
       return;
     }
     const text = render();
     if (text === '') {
-      process.stderr.write(filter.empty ? 'The runtime has no pods and no containers.\n' : 'No pod or container matches the filters.\n');
+      process.stderr.write(
+        filter.empty ? 'The runtime has no pods and no containers.\n' : 'No pod or container matches the filters.\n',
+      );
       return;
     }
     await new Promise<void>((resolve, reject) => process.stdout.write(text, (err) => (err ? reject(err) : resolve())));

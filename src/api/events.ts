@@ -48,7 +48,8 @@ export function eventBit(event: Event): number {
 export function eventMask(events: Iterable<Event>): number {
   let mask = 0;
   for (const e of events) {
-    if (!(e > Event.UNKNOWN && e < Event.LAST)) throw new EventNameError(String(e), `event ${e} is not a subscribable event`);
+    if (!(e > Event.UNKNOWN && e < Event.LAST))
+      throw new EventNameError(String(e), `event ${e} is not a subscribable event`);
     mask |= eventBit(e);
   }
   return mask;
@@ -91,7 +92,7 @@ const normalize = (s: string): string => s.toLowerCase().replace(/[\s_-]/g, '');
 const EVENT_BY_SPELLING: ReadonlyMap<string, Event> = (() => {
   const m = new Map<string, Event>();
   for (const e of SUBSCRIBABLE_EVENTS) {
-    const full = normalize(EVENT_NAMES[e]!);
+    const full = normalize(EVENT_NAMES[e]);
     m.set(full, e);
     if (full.endsWith('podsandbox')) m.set(full.slice(0, -'sandbox'.length), e);
     else if (full.endsWith('container')) m.set(full.slice(0, -'container'.length), e);
@@ -105,9 +106,9 @@ const EVENT_BY_SPELLING: ReadonlyMap<string, Event> = (() => {
 // name, "container" every one with "container" (which includes validation).
 const GROUPS: Record<string, () => Event[]> = {
   all: () => [...SUBSCRIBABLE_EVENTS],
-  pod: () => SUBSCRIBABLE_EVENTS.filter((e) => /pod/i.test(EVENT_NAMES[e]!)),
-  podsandbox: () => GROUPS.pod!(),
-  container: () => SUBSCRIBABLE_EVENTS.filter((e) => /container/i.test(EVENT_NAMES[e]!)),
+  pod: () => SUBSCRIBABLE_EVENTS.filter((e) => /pod/i.test(EVENT_NAMES[e])),
+  podsandbox: () => GROUPS.pod(),
+  container: () => SUBSCRIBABLE_EVENTS.filter((e) => /container/i.test(EVENT_NAMES[e])),
 };
 
 /**
@@ -128,7 +129,10 @@ export function parseEventNames(...lists: string[]): Event[] {
       }
       const e = EVENT_BY_SPELLING.get(key);
       if (e === undefined) {
-        throw new EventNameError(word.trim(), `unknown event "${word.trim()}" (known: all, pod, container, ${SUBSCRIBABLE_EVENTS.map((x) => EVENT_NAMES[x]).join(', ')})`);
+        throw new EventNameError(
+          word.trim(),
+          `unknown event "${word.trim()}" (known: all, pod, container, ${SUBSCRIBABLE_EVENTS.map((x) => EVENT_NAMES[x]).join(', ')})`,
+        );
       }
       seen.add(e);
     }
@@ -175,7 +179,7 @@ function vendorsV010OrNewer(runtimeName: string, runtimeVersion: string): boolea
   if (!first || !m) return false;
   const v = [Number(m[1]), Number(m[2]), Number(m[3])];
   for (let i = 0; i < 3; i++) {
-    if (v[i]! !== first[i]!) return v[i]! > first[i]!;
+    if (v[i] !== first[i]) return v[i] > first[i];
   }
   return true;
 }

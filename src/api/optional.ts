@@ -39,8 +39,9 @@ function checkInteger(value: number | undefined | null, kind: string, min: numbe
 
 export const optionalString = (v: string | undefined | null): nri.IOptionalString | undefined => build(v);
 export const optionalBool = (v: boolean | undefined | null): nri.IOptionalBool | undefined => build(v);
-export const optionalRepeatedString = (v: readonly string[] | undefined | null): nri.IOptionalRepeatedString | undefined =>
-  v === undefined || v === null ? undefined : { value: [...v] };
+export const optionalRepeatedString = (
+  v: readonly string[] | undefined | null,
+): nri.IOptionalRepeatedString | undefined => (v === undefined || v === null ? undefined : { value: [...v] });
 
 export function optionalInt(v: number | undefined | null): nri.IOptionalInt | undefined {
   checkInteger(v, 'OptionalInt', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);

@@ -6,7 +6,8 @@
 // This file imports nothing (in particular not schema.js): src/checks imports it
 // directly so that offline checks load without the protobuf bindings.
 
-export type PluginNameReason = 'no-index-separator' | 'index-length' | 'index-not-digits' | 'empty-name' | 'invalid-character';
+export type PluginNameReason =
+  'no-index-separator' | 'index-length' | 'index-not-digits' | 'empty-name' | 'invalid-character';
 
 export class PluginNameError extends Error {
   readonly code = 'PLUGIN_NAME' as const;
@@ -31,7 +32,11 @@ const q = (s: string): string => JSON.stringify(s);
 export function parsePluginName(basename: string): { index: string; name: string } {
   const dash = basename.indexOf('-');
   if (dash < 0) {
-    throw new PluginNameError(basename, 'no-index-separator', `invalid plugin name ${q(basename)}, idx-pluginname expected`);
+    throw new PluginNameError(
+      basename,
+      'no-index-separator',
+      `invalid plugin name ${q(basename)}, idx-pluginname expected`,
+    );
   }
   const index = basename.slice(0, dash);
   checkPluginIndex(index);
@@ -61,7 +66,11 @@ export function checkExternalName(name: string): void {
   if (name === '') throw new PluginNameError(name, 'empty-name', 'invalid plugin name: name is empty');
   for (const ch of name) {
     if (!EXTERNAL_NAME.test(ch)) {
-      throw new PluginNameError(name, 'invalid-character', `invalid plugin name ${q(name)}: contains invalid character ${quoteRune(ch)}`);
+      throw new PluginNameError(
+        name,
+        'invalid-character',
+        `invalid plugin name ${q(name)}: contains invalid character ${quoteRune(ch)}`,
+      );
     }
   }
 }

@@ -6,7 +6,16 @@ import type { nri } from './schema.js';
 
 type Resources = nri.ILinuxResources;
 
-const MEMORY_FIELDS = ['limit', 'reservation', 'swap', 'kernel', 'kernelTcp', 'swappiness', 'disableOomKiller', 'useHierarchy'] as const;
+const MEMORY_FIELDS = [
+  'limit',
+  'reservation',
+  'swap',
+  'kernel',
+  'kernelTcp',
+  'swappiness',
+  'disableOomKiller',
+  'useHierarchy',
+] as const;
 const CPU_OPTIONAL_FIELDS = ['shares', 'quota', 'period', 'realtimeRuntime', 'realtimePeriod'] as const;
 
 export function cloneResources(r: Resources | null | undefined): Resources {
@@ -42,7 +51,8 @@ export function overlayResources(base: Resources | null | undefined, update: Res
     for (const l of update.hugepageLimits) bySize.set(l.pageSize ?? '', { ...l });
     out.hugepageLimits = [...bySize.values()];
   }
-  if (update.unified && Object.keys(update.unified).length > 0) out.unified = { ...(out.unified ?? {}), ...update.unified };
+  if (update.unified && Object.keys(update.unified).length > 0)
+    out.unified = { ...(out.unified ?? {}), ...update.unified };
   if (update.devices?.length) out.devices = [...(out.devices ?? []), ...plainCopy(update.devices)];
   if (update.blockioClass) out.blockioClass = { value: update.blockioClass.value ?? '' };
   if (update.rdtClass) out.rdtClass = { value: update.rdtClass.value ?? '' };

@@ -36,7 +36,17 @@ export type PluginMethod = (typeof PluginMethod)[keyof typeof PluginMethod];
 export interface MessageClass<T = unknown> {
   encode(message: T, writer?: unknown): { finish(): Uint8Array };
   decode(reader: Uint8Array): T;
-  toObject(message: T, options?: { longs?: unknown; enums?: unknown; bytes?: unknown; defaults?: boolean; arrays?: boolean; objects?: boolean }): Record<string, unknown>;
+  toObject(
+    message: T,
+    options?: {
+      longs?: unknown;
+      enums?: unknown;
+      bytes?: unknown;
+      defaults?: boolean;
+      arrays?: boolean;
+      objects?: boolean;
+    },
+  ): Record<string, unknown>;
   fromObject(object: Record<string, unknown>): T;
 }
 
@@ -76,7 +86,12 @@ export const METHODS: ReadonlyMap<string, MethodTypes> = new Map(
     entry(PLUGIN_SERVICE, 'StopContainer', nri.StopContainerRequest, nri.StopContainerResponse),
     entry(PLUGIN_SERVICE, 'RemoveContainer', nri.RemoveContainerRequest, nri.RemoveContainerResponse),
     entry(PLUGIN_SERVICE, 'StateChange', nri.StateChangeEvent, nri.Empty),
-    entry(PLUGIN_SERVICE, 'ValidateContainerAdjustment', nri.ValidateContainerAdjustmentRequest, nri.ValidateContainerAdjustmentResponse),
+    entry(
+      PLUGIN_SERVICE,
+      'ValidateContainerAdjustment',
+      nri.ValidateContainerAdjustmentRequest,
+      nri.ValidateContainerAdjustmentResponse,
+    ),
   ].map((m) => [`${m.service}/${m.method}`, m] as const),
 );
 

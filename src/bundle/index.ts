@@ -40,7 +40,11 @@ const PRELUDE = [
 export function findEntry(cwd: string, given?: string): string {
   if (given !== undefined) {
     const p = path.resolve(cwd, given);
-    if (!existsSync(p)) throw new BundleError(`${given}: no such file; give the plugin's entry (src/index.ts or the built .js)`, 'no-entry');
+    if (!existsSync(p))
+      throw new BundleError(
+        `${given}: no such file; give the plugin's entry (src/index.ts or the built .js)`,
+        'no-entry',
+      );
     return p;
   }
   const candidates = ['src/index.ts', 'src/index.js', 'index.ts', 'index.js'];
@@ -51,7 +55,10 @@ export function findEntry(cwd: string, given?: string): string {
     // no package.json, or not JSON: the fixed candidates only
   }
   for (const c of candidates) if (existsSync(path.join(cwd, c))) return path.join(cwd, c);
-  throw new BundleError(`no entry found in ${cwd} (looked for ${candidates.join(', ')}); give it: nrictl plugin bundle ENTRY -o FILE`, 'no-entry');
+  throw new BundleError(
+    `no entry found in ${cwd} (looked for ${candidates.join(', ')}); give it: nrictl plugin bundle ENTRY -o FILE`,
+    'no-entry',
+  );
 }
 
 export interface BundleResult {
@@ -60,7 +67,12 @@ export interface BundleResult {
   entry: string;
 }
 
-export async function bundlePlugin(opts: { entry: string; outFile: string; cwd: string; minify?: boolean }): Promise<BundleResult> {
+export async function bundlePlugin(opts: {
+  entry: string;
+  outFile: string;
+  cwd: string;
+  minify?: boolean;
+}): Promise<BundleResult> {
   const esbuild = await import('esbuild');
   let result;
   try {
@@ -78,14 +90,22 @@ export async function bundlePlugin(opts: { entry: string; outFile: string; cwd: 
       outfile: opts.outFile,
     });
   } catch (err) {
-    const failure = err as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> };
+    const failure = err as {
+      errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }>;
+    };
     const first = failure.errors?.[0];
     if (first === undefined) throw err;
     const at = first.location ? `${first.location.file}:${first.location.line}:${first.location.column}: ` : '';
     const more = failure.errors!.length > 1 ? ` (and ${failure.errors!.length - 1} more)` : '';
-    throw new BundleError(`could not bundle ${path.relative(opts.cwd, opts.entry) || opts.entry}: ${at}${first.text}${more}`, 'build', { cause: err });
+    throw new BundleError(
+      `could not bundle ${path.relative(opts.cwd, opts.entry) || opts.entry}: ${at}${first.text}${more}`,
+      'build',
+      { cause: err },
+    );
   }
-  const js = result.outputFiles.find((f) => f.path.endsWith(path.basename(opts.outFile)) && !f.path.endsWith('.map')) ?? result.outputFiles[0]!;
+  const js =
+    result.outputFiles.find((f) => f.path.endsWith(path.basename(opts.outFile)) && !f.path.endsWith('.map')) ??
+    result.outputFiles[0];
   // esbuild keeps an entry's own #! line; ours must be the only one, and the first.
   const body = js.text.replace(/^#![^\n]*\n/, '');
   const content = PRELUDE + body;
@@ -94,7 +114,10 @@ export async function bundlePlugin(opts: { entry: string; outFile: string; cwd: 
     await writeFileAtomic(opts.outFile, content, { mode: BUNDLE_MODE });
   } catch (err) {
     // AtomicWriteError already names the file and what was left.
-    const message = err instanceof Error && err.message.includes(opts.outFile) ? err.message : `could not write ${opts.outFile}: ${(err as Error).message}`;
+    const message =
+      err instanceof Error && err.message.includes(opts.outFile)
+        ? err.message
+        : `could not write ${opts.outFile}: ${(err as Error).message}`;
     throw new BundleError(message, 'write', { cause: err });
   }
   return { outFile: opts.outFile, bytes: Buffer.byteLength(content), entry: opts.entry };

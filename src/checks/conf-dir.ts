@@ -19,9 +19,13 @@ export const CONFIG_SIZE_MAX = TTRPC_MESSAGE_LIMIT - 512;
 
 /** No configuration directory: not a fault (doctor and lint without a path both say so). */
 export function confDirMissing(dir: string): Finding {
-  return finding('info', dir, 'conf-dir-missing',
+  return finding(
+    'info',
+    dir,
+    'conf-dir-missing',
     'the plugin configuration directory does not exist: every pre-installed plugin gets an empty configuration',
-    'nothing to do, unless plugins should be given a configuration');
+    'nothing to do, unless plugins should be given a configuration',
+  );
 }
 
 export interface ConfDirOptions {
@@ -45,7 +49,11 @@ export interface ConfDirReport {
   files: ConfFileUse[];
 }
 
-export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PATH, opts: ConfDirOptions = {}): ConfDirReport {
+export function checkConfDir(
+  dir: string,
+  pluginDir: string = DEFAULT_PLUGIN_PATH,
+  opts: ConfDirOptions = {},
+): ConfDirReport {
   const checkOwner = opts.checkOwner ?? true;
   const isulad = opts.runtime === 'isulad';
   let files: string[];
@@ -56,14 +64,21 @@ export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PAT
   }
   const findings: Finding[] = [...directoryChainFindings(dir, 'config', checkOwner)];
   if (isMissing(pluginDir)) {
-    findings.push(finding('info', pluginDir, 'plugin-dir-missing',
-      'the plugin directory does not exist: the runtime launches no plugin, so no file here is read',
-      'pass the runtime\'s plugin directory with --plugin-path'));
+    findings.push(
+      finding(
+        'info',
+        pluginDir,
+        'plugin-dir-missing',
+        'the plugin directory does not exist: the runtime launches no plugin, so no file here is read',
+        "pass the runtime's plugin directory with --plugin-path",
+      ),
+    );
   }
   // Which plugins there are, we may not see; then no file is called an orphan, and each is
   // judged as if a plugin read it.
   const pluginsUnknown = pluginDirDeniedToUs(pluginDir);
-  if (pluginsUnknown) findings.push(notCheckedFinding(pluginDir, `which plugins read the files in ${dir}`, pluginsUnknown));
+  if (pluginsUnknown)
+    findings.push(notCheckedFinding(pluginDir, `which plugins read the files in ${dir}`, pluginsUnknown));
 
   const usedBy = new Map<string, string[]>();
   const shadowedFor = new Map<string, string[]>();
@@ -94,7 +109,12 @@ export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PAT
     report.push({ file, path, usedBy: users, shadowedFor: shadowed });
 
     if (!file.endsWith('.conf')) {
-      add('info', 'not-a-conf-file', 'does not end in .conf: the runtime never reads it', 'rename it to NN-name.conf if a plugin should get it');
+      add(
+        'info',
+        'not-a-conf-file',
+        'does not end in .conf: the runtime never reads it',
+        'rename it to NN-name.conf if a plugin should get it',
+      );
       continue;
     }
     if (facts.self.isDirectory() && users.length === 0) {
@@ -110,35 +130,73 @@ export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PAT
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
       if (deniedToUs(code)) {
-        findings.push(notCheckedFinding(path, `its syntax and size${users.length > 0 ? ` (the configuration of ${users.join(', ')})` : ''}`, code));
-        if (facts.target) findings.push(...fileWriteFindings(facts.linkTarget ?? path, facts.target, 'config', checkOwner));
+        findings.push(
+          notCheckedFinding(
+            path,
+            `its syntax and size${users.length > 0 ? ` (the configuration of ${users.join(', ')})` : ''}`,
+            code,
+          ),
+        );
+        if (facts.target)
+          findings.push(...fileWriteFindings(facts.linkTarget ?? path, facts.target, 'config', checkOwner));
       } else if (code === 'ENOENT') {
-        add('warning', 'dangling-config-link', `symlink to ${facts.linkTarget ?? '?'}, which does not exist: the runtime treats the file as absent${/^\d\d-/.test(file) ? ' and falls back to name.conf' : ''}`, `fix the link or remove it`);
+        add(
+          'warning',
+          'dangling-config-link',
+          `symlink to ${facts.linkTarget ?? '?'}, which does not exist: the runtime treats the file as absent${/^\d\d-/.test(file) ? ' and falls back to name.conf' : ''}`,
+          `fix the link or remove it`,
+        );
       } else if (users.length > 0) {
-        add('error', 'config-unreadable', `cannot be read (${code}) but is the configuration of ${users.join(', ')}: containerd and CRI-O fail plugin discovery and start no pre-installed plugin`, `make it a readable regular file (chmod 0644), or remove it`);
+        add(
+          'error',
+          'config-unreadable',
+          `cannot be read (${code}) but is the configuration of ${users.join(', ')}: containerd and CRI-O fail plugin discovery and start no pre-installed plugin`,
+          `make it a readable regular file (chmod 0644), or remove it`,
+        );
       } else {
-        add('warning', 'config-unreadable', `cannot be read (${code}); no plugin uses it today`, 'make it readable or remove it');
+        add(
+          'warning',
+          'config-unreadable',
+          `cannot be read (${code}); no plugin uses it today`,
+          'make it readable or remove it',
+        );
       }
       continue;
     }
 
     if ((users.length > 0 || pluginsUnknown) && tooLarge) {
-      add('warning', 'config-too-large',
+      add(
+        'warning',
+        'config-too-large',
         `${facts.target!.size} bytes: the runtime sends a plugin its configuration in one Configure request, which ttrpc limits to ${TTRPC_MESSAGE_LIMIT} bytes (4 MiB) in all; ${users.length > 0 ? users.join(', ') : 'a plugin'} never ${users.length > 1 ? 'get' : 'gets'} it, and Configure fails`,
-        `keep it under ${CONFIG_SIZE_MAX} bytes: move bulky data into a file the plugin reads itself`);
+        `keep it under ${CONFIG_SIZE_MAX} bytes: move bulky data into a file the plugin reads itself`,
+      );
     } else if (users.length > 0) {
       add('info', 'config-used', `passed to ${users.join(', ')}`, 'nothing to do');
       if (!/^\d\d-/.test(file)) {
-        add(isulad ? 'warning' : 'info', 'isulad-ignores-unindexed-config',
+        add(
+          isulad ? 'warning' : 'info',
+          'isulad-ignores-unindexed-config',
           `iSulad reads only NN-name.conf: with iSulad, ${users.join(', ')} ${users.length > 1 ? 'are' : 'is'} not started`,
-          `rename or copy it to ${users.map((u) => `${u}.conf`).join(', ')} when the runtime is iSulad`);
+          `rename or copy it to ${users.map((u) => `${u}.conf`).join(', ')} when the runtime is iSulad`,
+        );
       }
     } else if (pluginsUnknown) {
       // said once, on the plugin directory
     } else if (shadowed.length > 0) {
-      add('warning', 'config-shadowed', `never read: ${shadowed.map((s) => `${s}.conf`).join(', ')} ${shadowed.length > 1 ? 'win' : 'wins'} over it`, 'merge it into the more specific file and remove it');
+      add(
+        'warning',
+        'config-shadowed',
+        `never read: ${shadowed.map((s) => `${s}.conf`).join(', ')} ${shadowed.length > 1 ? 'win' : 'wins'} over it`,
+        'merge it into the more specific file and remove it',
+      );
     } else {
-      add('warning', 'config-orphan', `no plugin in ${pluginDir} is named so: the runtime never reads it`, 'rename it to NN-name.conf or name.conf of an installed plugin, or remove it');
+      add(
+        'warning',
+        'config-orphan',
+        `no plugin in ${pluginDir} is named so: the runtime never reads it`,
+        'rename it to NN-name.conf or name.conf of an installed plugin, or remove it',
+      );
     }
 
     if (facts.target) findings.push(...fileWriteFindings(facts.linkTarget ?? path, facts.target, 'config', checkOwner));
@@ -147,7 +205,12 @@ export function checkConfDir(dir: string, pluginDir: string = DEFAULT_PLUGIN_PAT
     // shadowed file is never read, and its finding already says so.
     const syntax = (users.length > 0 || pluginsUnknown) && !tooLarge ? configSyntaxError(text) : undefined;
     if (syntax) {
-      add('warning', 'config-not-yaml', `not valid YAML or JSON (${syntax}); the runtime passes the text through as it is, and most plugins will reject it`, `fix the syntax of ${path}`);
+      add(
+        'warning',
+        'config-not-yaml',
+        `not valid YAML or JSON (${syntax}); the runtime passes the text through as it is, and most plugins will reject it`,
+        `fix the syntax of ${path}`,
+      );
     }
   }
   return { dir, pluginDir, findings, files: report };

@@ -9,7 +9,12 @@ import { CheckPathError, isMissing } from './errors.js';
 import { countFindings, finding, sortFindings, type Finding, type RuntimeKind } from './finding.js';
 import { deniedToUs, notCheckedFinding } from './permissions.js';
 import { checkPluginDir, pluginDirMissing, type PluginDirReport } from './plugin-dir.js';
-import { findRuntimeConfigs, lintRuntimeConfigs, type NriSettings, type RuntimeConfigReport } from './runtime-config/index.js';
+import {
+  findRuntimeConfigs,
+  lintRuntimeConfigs,
+  type NriSettings,
+  type RuntimeConfigReport,
+} from './runtime-config/index.js';
 import { checkSocket } from './socket.js';
 
 export interface DoctorOptions {
@@ -50,8 +55,15 @@ export interface OfflineDiagnosis {
 }
 
 const DEFAULT_SETTINGS: NriSettings = {
-  runtime: 'containerd', enabled: undefined, socketPath: DEFAULT_SOCKET_PATH, pluginPath: DEFAULT_PLUGIN_PATH,
-  pluginConfigPath: DEFAULT_PLUGIN_CONFIG_PATH, registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true, invalid: {},
+  runtime: 'containerd',
+  enabled: undefined,
+  socketPath: DEFAULT_SOCKET_PATH,
+  pluginPath: DEFAULT_PLUGIN_PATH,
+  pluginConfigPath: DEFAULT_PLUGIN_CONFIG_PATH,
+  registrationTimeoutMs: 5000,
+  requestTimeoutMs: 2000,
+  externalConnections: true,
+  invalid: {},
 };
 
 /** Runs the offline checks. Throws CheckPathError / UnknownConfigFormatError for an explicit config it cannot use. */
@@ -73,17 +85,33 @@ export function diagnoseNode(opts: DoctorOptions = {}): OfflineDiagnosis {
     }
   }
   if (!chosen) {
-    add(finding('warning', root, 'no-runtime-config',
-      'no containerd, CRI-O or iSulad configuration found: assuming the default paths, and NRI may well be off',
-      'pass the runtime\'s config with --runtime-config'));
+    add(
+      finding(
+        'warning',
+        root,
+        'no-runtime-config',
+        'no containerd, CRI-O or iSulad configuration found: assuming the default paths, and NRI may well be off',
+        "pass the runtime's config with --runtime-config",
+      ),
+    );
   } else if (effectiveReports(runtimeConfigs).length > 1) {
-    add(finding('info', chosen.file, 'several-runtime-configs',
-      `configurations of several runtimes are present; judging the node by this one (${chosen.format}, NRI ${settings.enabled ? 'enabled' : 'not enabled'})`,
-      'pass the one you mean with --runtime-config'));
+    add(
+      finding(
+        'info',
+        chosen.file,
+        'several-runtime-configs',
+        `configurations of several runtimes are present; judging the node by this one (${chosen.format}, NRI ${settings.enabled ? 'enabled' : 'not enabled'})`,
+        'pass the one you mean with --runtime-config',
+      ),
+    );
   }
   const runtime = opts.runtime ?? (chosen ? settings.runtime : undefined);
 
-  const node: DoctorPaths = { pluginPath: settings.pluginPath, pluginConfigPath: settings.pluginConfigPath, socketPath: opts.socketPath ?? settings.socketPath };
+  const node: DoctorPaths = {
+    pluginPath: settings.pluginPath,
+    pluginConfigPath: settings.pluginConfigPath,
+    socketPath: opts.socketPath ?? settings.socketPath,
+  };
   const under = (p: string) => (root === '/' || !isAbsolute(p) ? p : join(root, p));
   const resolved: DoctorPaths = {
     pluginPath: under(node.pluginPath),
@@ -91,31 +119,63 @@ export function diagnoseNode(opts: DoctorOptions = {}): OfflineDiagnosis {
     socketPath: opts.socketPath ?? under(node.socketPath),
   };
 
-  const pluginDir = existingDir(resolved.pluginPath, 'plugin-dir', add, () =>
-    checkPluginDir(resolved.pluginPath, { confDir: resolved.pluginConfigPath, runtime, checkOwner }), pluginDirMissing);
-  const confDir = existingDir(resolved.pluginConfigPath, 'conf-dir', add, () =>
-    checkConfDir(resolved.pluginConfigPath, resolved.pluginPath, { runtime, checkOwner }), confDirMissing);
+  const pluginDir = existingDir(
+    resolved.pluginPath,
+    'plugin-dir',
+    add,
+    () => checkPluginDir(resolved.pluginPath, { confDir: resolved.pluginConfigPath, runtime, checkOwner }),
+    pluginDirMissing,
+  );
+  const confDir = existingDir(
+    resolved.pluginConfigPath,
+    'conf-dir',
+    add,
+    () => checkConfDir(resolved.pluginConfigPath, resolved.pluginPath, { runtime, checkOwner }),
+    confDirMissing,
+  );
   // Both checks report a configuration file that cannot be read (by the runtime, or by
   // us), one on the plugin, one on the file; the conf.d check names the file, which is
   // what needs fixing. Both say that the plugin directory is missing, too.
-  const saidByConfDir = (f: Finding) => confDir !== undefined && (f.code === 'config-unreadable' || (f.code === 'not-checked' && f.path.startsWith(`${confDir.dir}/`)));
+  const saidByConfDir = (f: Finding) =>
+    confDir !== undefined &&
+    (f.code === 'config-unreadable' || (f.code === 'not-checked' && f.path.startsWith(`${confDir.dir}/`)));
   if (pluginDir) for (const f of pluginDir.findings) if (!saidByConfDir(f)) add(f);
-  if (confDir) for (const f of confDir.findings) if (!(pluginDir === undefined && f.code === 'plugin-dir-missing')) add(f);
+  if (confDir)
+    for (const f of confDir.findings) if (!(pluginDir === undefined && f.code === 'plugin-dir-missing')) add(f);
 
   let canConnect = false;
   if (opts.simulated) {
     canConnect = true;
   } else if (!settings.externalConnections && opts.socketPath === undefined) {
-    add(finding('info', resolved.socketPath, 'socket-not-expected',
-      'external connections are disabled: the runtime opens no socket, so nrictl cannot connect to confirm it answers',
-      'set the runtime\'s disable-connections option to false to use nrictl logs, sync dump and doctor'));
+    add(
+      finding(
+        'info',
+        resolved.socketPath,
+        'socket-not-expected',
+        'external connections are disabled: the runtime opens no socket, so nrictl cannot connect to confirm it answers',
+        "set the runtime's disable-connections option to false to use nrictl logs, sync dump and doctor",
+      ),
+    );
   } else {
     const socket = checkSocket(resolved.socketPath, { checkOwner: opts.socketPath === undefined ? true : checkOwner });
     for (const f of socket) add(f);
-    canConnect = !socket.some((f) => ['socket-missing', 'socket-unreadable', 'not-a-socket', 'not-checked'].includes(f.code));
+    canConnect = !socket.some((f) =>
+      ['socket-missing', 'socket-unreadable', 'not-a-socket', 'not-checked'].includes(f.code),
+    );
   }
 
-  return { root, runtimeConfigs, settingsFrom: chosen?.file, settings, node, resolved, pluginDir, confDir, findings, canConnect };
+  return {
+    root,
+    runtimeConfigs,
+    settingsFrom: chosen?.file,
+    settings,
+    node,
+    resolved,
+    pluginDir,
+    confDir,
+    findings,
+    canConnect,
+  };
 }
 
 // One report per runtime: CRI-O's last file carries its merged settings.
@@ -127,10 +187,20 @@ function effectiveReports(reports: RuntimeConfigReport[]): RuntimeConfigReport[]
 // With several runtimes installed, the one with NRI on is the one plugins meet.
 function chooseConfig(reports: RuntimeConfigReport[]): RuntimeConfigReport | undefined {
   const candidates = effectiveReports(reports);
-  return candidates.find((r) => r.settings.enabled === true) ?? candidates.find((r) => r.settings.enabled === undefined) ?? candidates[0];
+  return (
+    candidates.find((r) => r.settings.enabled === true) ??
+    candidates.find((r) => r.settings.enabled === undefined) ??
+    candidates[0]
+  );
 }
 
-function existingDir<T>(dir: string, what: string, add: (f: Finding) => void, check: () => T, missing: (dir: string) => Finding): T | undefined {
+function existingDir<T>(
+  dir: string,
+  what: string,
+  add: (f: Finding) => void,
+  check: () => T,
+  missing: (dir: string) => Finding,
+): T | undefined {
   if (isMissing(dir)) {
     add(missing(dir));
     return undefined;
@@ -143,26 +213,53 @@ function existingDir<T>(dir: string, what: string, add: (f: Finding) => void, ch
       add(notCheckedFinding(dir, `the ${what === 'plugin-dir' ? 'plugins' : 'configuration files'} in it`, err.code!));
       return undefined;
     }
-    add(finding('error', dir, `${what}-unreadable`, `${err.message}: the runtime cannot read it either and fails plugin start-up`, `make ${dir} a directory root can read`));
+    add(
+      finding(
+        'error',
+        dir,
+        `${what}-unreadable`,
+        `${err.message}: the runtime cannot read it either and fails plugin start-up`,
+        `make ${dir} a directory root can read`,
+      ),
+    );
     return undefined;
   }
 }
 
 /** What connecting as a transient plugin showed. */
 export type ConnectionOutcome =
-  | { status: 'answered'; socketPath: string; runtime: { name: string; version: string; vintage: string } | undefined; pods: number; containers: number }
+  | {
+      status: 'answered';
+      socketPath: string;
+      runtime: { name: string; version: string; vintage: string } | undefined;
+      pods: number;
+      containers: number;
+    }
   | { status: 'failed'; socketPath: string; message: string }
   | { status: 'skipped'; socketPath: string };
 
 export function connectionFindings(c: ConnectionOutcome): Finding[] {
   switch (c.status) {
     case 'answered':
-      return [finding('info', c.socketPath, 'runtime-answers',
-        `${c.runtime ? `${c.runtime.name || 'the runtime'} ${c.runtime.version} (${c.runtime.vintage})` : 'the runtime'} registered a transient plugin and synchronized ${c.pods} pods and ${c.containers} containers`,
-        'nothing to do')];
+      return [
+        finding(
+          'info',
+          c.socketPath,
+          'runtime-answers',
+          `${c.runtime ? `${c.runtime.name || 'the runtime'} ${c.runtime.version} (${c.runtime.vintage})` : 'the runtime'} registered a transient plugin and synchronized ${c.pods} pods and ${c.containers} containers`,
+          'nothing to do',
+        ),
+      ];
     case 'failed':
-      return [finding('error', c.socketPath, 'runtime-not-answering', c.message,
-        'check that the runtime runs with NRI enabled and look at its log for the refusal')];
+      return [
+        finding(
+          'error',
+          c.socketPath,
+          'runtime-not-answering',
+          c.message,
+          'check that the runtime runs with NRI enabled and look at its log for the refusal',
+        ),
+      ];
     case 'skipped':
       return [];
   }
@@ -181,13 +278,17 @@ export function doctorVerdict(findings: readonly Finding[], connection: Connecti
   const c = countFindings(findings);
   const sorted = sortFindings([...findings]);
   const why = (severity: 'error' | 'warning', n: number) => {
-    const first = sorted.filter((f) => f.severity === severity).slice(0, 3).map((f) => f.code);
+    const first = sorted
+      .filter((f) => f.severity === severity)
+      .slice(0, 3)
+      .map((f) => f.code);
     return `${n} ${severity}${n === 1 ? '' : 's'}: ${first.join(', ')}${n > first.length ? ', ...' : ''}`;
   };
   if (c.error) return { status: 'broken', reason: why('error', c.error) };
-  const answered = connection.status === 'answered'
-    ? `the runtime answers on ${connection.socketPath} (${connection.pods} pods, ${connection.containers} containers)`
-    : 'the runtime was not asked (no socket to connect to)';
+  const answered =
+    connection.status === 'answered'
+      ? `the runtime answers on ${connection.socketPath} (${connection.pods} pods, ${connection.containers} containers)`
+      : 'the runtime was not asked (no socket to connect to)';
   if (c.warning) return { status: 'warnings', reason: `${answered}; ${why('warning', c.warning)}` };
   return { status: 'healthy', reason: answered };
 }

@@ -13,7 +13,12 @@ export class CheckPathError extends Error {
   readonly code: string | undefined;
   /** What the path was meant to be ("plugin directory", "runtime config"): the CLI names it. */
   readonly role: string | undefined;
-  constructor(path: string, reason: CheckPathError['reason'], detail?: string, options?: { cause?: unknown; role?: string }) {
+  constructor(
+    path: string,
+    reason: CheckPathError['reason'],
+    detail?: string,
+    options?: { cause?: unknown; role?: string },
+  ) {
     const what = {
       missing: 'does not exist',
       unreadable: 'cannot be read',
@@ -48,6 +53,6 @@ export function pathErrorFrom(path: string, err: unknown, role?: string): CheckP
   if (code === 'ENOENT') return new CheckPathError(path, 'missing', undefined, { cause: err, role });
   if (code === 'ENOTDIR') return new CheckPathError(path, 'not-a-directory', undefined, { cause: err, role });
   // Root, as which the runtime runs, would get in: say that this run could not look.
-  const detail = deniedToUs(code) ? `${code}: run nrictl as root to check it` : code ?? String(err);
+  const detail = deniedToUs(code) ? `${code}: run nrictl as root to check it` : (code ?? String(err));
   return new CheckPathError(path, 'unreadable', detail, { cause: err, role });
 }

@@ -30,7 +30,9 @@ function oneLine(text: string): string {
 
 /** Errors first, then warnings, then notes; within a severity by path, so output is stable. */
 export function sortFindings(findings: Finding[]): Finding[] {
-  return [...findings].sort((a, b) => RANK[a.severity] - RANK[b.severity] || a.path.localeCompare(b.path) || a.code.localeCompare(b.code));
+  return [...findings].sort(
+    (a, b) => RANK[a.severity] - RANK[b.severity] || a.path.localeCompare(b.path) || a.code.localeCompare(b.code),
+  );
 }
 
 export interface FindingCounts {

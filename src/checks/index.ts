@@ -1,18 +1,52 @@
-export { finding, sortFindings, countFindings, type Finding, type Severity, type FindingCounts, type RuntimeKind } from './finding.js';
+export {
+  finding,
+  sortFindings,
+  countFindings,
+  type Finding,
+  type Severity,
+  type FindingCounts,
+  type RuntimeKind,
+} from './finding.js';
 export { CheckPathError, isMissing } from './errors.js';
-export { checkPluginDir, listDiscoverable, DEFAULT_PLUGIN_PATH, type PluginDirOptions, type PluginDirReport, type PlannedPlugin } from './plugin-dir.js';
+export {
+  checkPluginDir,
+  listDiscoverable,
+  DEFAULT_PLUGIN_PATH,
+  type PluginDirOptions,
+  type PluginDirReport,
+  type PlannedPlugin,
+} from './plugin-dir.js';
 export { checkConfDir, confDirMissing, type ConfDirOptions, type ConfDirReport, type ConfFileUse } from './conf-dir.js';
 export { lookupPluginConfig, DEFAULT_PLUGIN_CONFIG_PATH, type ConfigLookup } from './config-lookup.js';
-export { checkSocket, socketExposureFindings, SOCKET_EXPOSURE_CODES, DEFAULT_SOCKET_PATH, type SocketCheckOptions } from './socket.js';
 export {
-  lintRuntimeConfig, lintRuntimeConfigs, findRuntimeConfigs, detectFormat, UnknownConfigFormatError,
-  RUNTIME_CONFIG_LOCATIONS, type NriSettings, type RuntimeConfigReport,
+  checkSocket,
+  socketExposureFindings,
+  SOCKET_EXPOSURE_CODES,
+  DEFAULT_SOCKET_PATH,
+  type SocketCheckOptions,
+} from './socket.js';
+export {
+  lintRuntimeConfig,
+  lintRuntimeConfigs,
+  findRuntimeConfigs,
+  detectFormat,
+  UnknownConfigFormatError,
+  RUNTIME_CONFIG_LOCATIONS,
+  type NriSettings,
+  type RuntimeConfigReport,
 } from './runtime-config/index.js';
 export { runningAsRoot } from './permissions.js';
 export { findingsTable, summaryLine } from './table.js';
 export { findingsExitCode } from './exit-status.js';
 export {
-  diagnoseNode, connectionFindings, doctorVerdict,
-  type DoctorOptions, type DoctorPaths, type OfflineDiagnosis, type ConnectionOutcome, type Verdict, type VerdictStatus,
+  diagnoseNode,
+  connectionFindings,
+  doctorVerdict,
+  type DoctorOptions,
+  type DoctorPaths,
+  type OfflineDiagnosis,
+  type ConnectionOutcome,
+  type Verdict,
+  type VerdictStatus,
 } from './doctor.js';
 export { parseGoDuration } from './runtime-config/duration.js';

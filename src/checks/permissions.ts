@@ -19,9 +19,13 @@ export function deniedToUs(code: string | undefined): boolean {
  */
 export function notCheckedFinding(path: string, what: string, code: string): Finding {
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-  return finding('warning', path, 'not-checked',
+  return finding(
+    'warning',
+    path,
+    'not-checked',
     `not checked: ${what} (${code}: uid ${uid ?? '?'} may not look; the runtime, as root, can)`,
-    'run nrictl as root to check it');
+    'run nrictl as root to check it',
+  );
 }
 
 const S_ISVTX = 0o1000;
@@ -34,14 +38,26 @@ export function fileWriteFindings(path: string, st: Stats, what: 'plugin' | 'con
   const runs = what === 'plugin' ? 'runs this file as root' : 'hands this file to a plugin running as root';
   if (mode & 0o022) {
     const who = [mode & 0o020 ? 'group' : '', mode & 0o002 ? 'others' : ''].filter(Boolean).join(' and ');
-    out.push(finding(severity, path, `${what}-writable-by-others`,
-      `writable by ${who} (mode ${modeString(mode)}); the runtime ${runs}`,
-      `chmod go-w ${path}`));
+    out.push(
+      finding(
+        severity,
+        path,
+        `${what}-writable-by-others`,
+        `writable by ${who} (mode ${modeString(mode)}); the runtime ${runs}`,
+        `chmod go-w ${path}`,
+      ),
+    );
   }
   if (checkOwner && st.uid !== 0) {
-    out.push(finding(severity, path, `${what}-not-root-owned`,
-      `owned by uid ${st.uid}, not root; that user can change what the runtime ${what === 'plugin' ? 'runs' : 'passes on'} as root`,
-      `chown root:root ${path}`));
+    out.push(
+      finding(
+        severity,
+        path,
+        `${what}-not-root-owned`,
+        `owned by uid ${st.uid}, not root; that user can change what the runtime ${what === 'plugin' ? 'runs' : 'passes on'} as root`,
+        `chown root:root ${path}`,
+      ),
+    );
   }
   return out;
 }
@@ -66,15 +82,27 @@ export function directoryChainFindings(dir: string, what: 'plugin' | 'config', c
     if (st?.isDirectory()) {
       const mode = st.mode & 0o7777;
       const sticky = (mode & S_ISVTX) !== 0;
-      if ((mode & 0o022) && (first || !sticky)) {
-        out.push(finding(severity, current, first ? `${what}-dir-writable-by-others` : `${what}-parent-writable-by-others`,
-          `${first ? 'directory' : `parent of ${dir}`} is writable by group or others (mode ${modeString(mode)}); they can ${first ? 'add or replace' : 'replace'} what the runtime ${what === 'plugin' ? 'runs' : 'reads'} as root`,
-          `chmod go-w ${current}`));
+      if (mode & 0o022 && (first || !sticky)) {
+        out.push(
+          finding(
+            severity,
+            current,
+            first ? `${what}-dir-writable-by-others` : `${what}-parent-writable-by-others`,
+            `${first ? 'directory' : `parent of ${dir}`} is writable by group or others (mode ${modeString(mode)}); they can ${first ? 'add or replace' : 'replace'} what the runtime ${what === 'plugin' ? 'runs' : 'reads'} as root`,
+            `chmod go-w ${current}`,
+          ),
+        );
       }
       if (checkOwner && st.uid !== 0) {
-        out.push(finding(severity, current, first ? `${what}-dir-not-root-owned` : `${what}-parent-not-root-owned`,
-          `${first ? 'directory' : `parent of ${dir}`} is owned by uid ${st.uid}, not root`,
-          `chown root:root ${current}`));
+        out.push(
+          finding(
+            severity,
+            current,
+            first ? `${what}-dir-not-root-owned` : `${what}-parent-not-root-owned`,
+            `${first ? 'directory' : `parent of ${dir}`} is owned by uid ${st.uid}, not root`,
+            `chown root:root ${current}`,
+          ),
+        );
       }
     }
     const parent = dirname(current);

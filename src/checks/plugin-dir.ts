@@ -55,9 +55,13 @@ const LAUNCH_FAILS =
 
 /** No plugin directory: not a fault, the runtime then launches no pre-installed plugin. */
 export function pluginDirMissing(dir: string): Finding {
-  return finding('info', dir, 'plugin-dir-missing',
+  return finding(
+    'info',
+    dir,
+    'plugin-dir-missing',
     'the plugin directory does not exist: the runtime launches no pre-installed plugin',
-    'nothing to do, unless plugins should be installed there');
+    'nothing to do, unless plugins should be installed there',
+  );
 }
 
 /** Reads a directory the way the runtime does: sorted by name. Throws CheckPathError. */
@@ -135,7 +139,12 @@ export function checkPluginDir(dir: string, opts: PluginDirOptions = {}): Plugin
 
     // DirEntry.IsDir() looks at the entry itself; a symlink to a directory is not skipped here.
     if (facts.self.isDirectory()) {
-      add('info', 'directory-skipped', 'directory: every runtime skips it', 'move it out of the plugin directory if it is not meant to be here');
+      add(
+        'info',
+        'directory-skipped',
+        'directory: every runtime skips it',
+        'move it out of the plugin directory if it is not meant to be here',
+      );
       continue;
     }
 
@@ -145,9 +154,19 @@ export function checkPluginDir(dir: string, opts: PluginDirOptions = {}): Plugin
 
     if (!goSeesExec) {
       if (!('error' in parsed) && facts.kind === 'file') {
-        add('warning', 'not-executable', `named like a plugin but has no execute bit (mode ${modeString(facts.self.mode)}): every runtime skips it silently`, `chmod 0755 ${path}`);
+        add(
+          'warning',
+          'not-executable',
+          `named like a plugin but has no execute bit (mode ${modeString(facts.self.mode)}): every runtime skips it silently`,
+          `chmod 0755 ${path}`,
+        );
       } else {
-        add('info', 'ignored-entry', `${KIND_LABEL[facts.kind]} without execute bits: every runtime skips it silently`, 'nothing to do, or move it out of the plugin directory');
+        add(
+          'info',
+          'ignored-entry',
+          `${KIND_LABEL[facts.kind]} without execute bits: every runtime skips it silently`,
+          'nothing to do, or move it out of the plugin directory',
+        );
       }
       continue;
     }
@@ -155,9 +174,12 @@ export function checkPluginDir(dir: string, opts: PluginDirOptions = {}): Plugin
     if ('error' in parsed) {
       discoveryFails = discoveryFails || !isulad;
       const linkNote = facts.isSymlink ? ' (a symlink always carries execute bits for the Go runtime)' : '';
-      add(sev('error', 'warning'), 'misnamed-executable',
+      add(
+        sev('error', 'warning'),
+        'misnamed-executable',
         `${parsed.error}${linkNote}: containerd and CRI-O fail plugin discovery and start no pre-installed plugin; iSulad logs an error and skips this entry`,
-        `rename it to NN-name (two digits, '-', a name) or remove its execute bits (chmod a-x)`);
+        `rename it to NN-name (two digits, '-', a name) or remove its execute bits (chmod a-x)`,
+      );
       continue;
     }
 
@@ -166,58 +188,90 @@ export function checkPluginDir(dir: string, opts: PluginDirOptions = {}): Plugin
     // Denied to us, not to root: the runtime passes that file, as far as anyone here can tell.
     const configDeniedToUs = lookup.error !== undefined && deniedToUs(lookup.error.code);
     if (lookup.error && configDeniedToUs) {
-      findings.push(notCheckedFinding(lookup.error.path, `whether ${file} can be given its configuration`, lookup.error.code));
+      findings.push(
+        notCheckedFinding(lookup.error.path, `whether ${file} can be given its configuration`, lookup.error.code),
+      );
     } else if (lookup.error) {
       discoveryFails = discoveryFails || !isulad;
-      add(sev('error', 'warning'), 'config-unreadable',
+      add(
+        sev('error', 'warning'),
+        'config-unreadable',
         `its configuration ${lookup.error.path} cannot be read (${lookup.error.code}): containerd and CRI-O fail plugin discovery; iSulad skips the plugin`,
-        `make ${lookup.error.path} a readable regular file, or remove it`);
+        `make ${lookup.error.path} a readable regular file, or remove it`,
+      );
     }
     // Without a runtime, only say so when the Go runtime would pass a file that iSulad never reads.
     if (lookup.isulad.skipsPlugin && (isulad || (opts.runtime === undefined && lookup.path))) {
       const has = lookup.path ? `only ${lookup.path}` : 'no configuration file';
-      add(sev('info', 'warning'), 'isulad-config-missing',
+      add(
+        sev('info', 'warning'),
+        'isulad-config-missing',
         `iSulad opens only ${lookup.candidates[0]} and does not start the plugin without it (there is ${has})`,
-        `create ${lookup.candidates[0]} (it may be empty) when the runtime is iSulad`);
+        `create ${lookup.candidates[0]} (it may be empty) when the runtime is iSulad`,
+      );
     }
 
     let launches = !lookup.error || configDeniedToUs;
     // Broken links get their own finding naming the target; a working one is worth a note.
     if (facts.isSymlink && target?.isFile() && (target.mode & 0o111) !== 0) {
-      add('info', 'symlink', `symlink to ${facts.linkTarget ?? facts.linkText ?? '?'} (${KIND_LABEL[facts.kind]}); the runtime runs the target`, 'nothing to do');
+      add(
+        'info',
+        'symlink',
+        `symlink to ${facts.linkTarget ?? facts.linkText ?? '?'} (${KIND_LABEL[facts.kind]}); the runtime runs the target`,
+        'nothing to do',
+      );
     }
     if (!target) {
       launches = false;
-      add(sev('error', 'warning'), 'dangling-symlink',
+      add(
+        sev('error', 'warning'),
+        'dangling-symlink',
         `symlink to ${facts.linkTarget ?? facts.linkText ?? '?'}, which does not exist; ${LAUNCH_FAILS}; iSulad skips it`,
-        `fix the link or remove it: ln -sf <plugin binary> ${path}`);
+        `fix the link or remove it: ln -sf <plugin binary> ${path}`,
+      );
     } else if (target.isDirectory()) {
       launches = false;
-      add(sev('error', 'info'), 'symlink-to-directory',
+      add(
+        sev('error', 'info'),
+        'symlink-to-directory',
         `symlink to the directory ${facts.linkTarget ?? '?'}; ${LAUNCH_FAILS}; iSulad skips it`,
-        `point the link at the plugin binary or remove it`);
+        `point the link at the plugin binary or remove it`,
+      );
     } else if (!target.isFile()) {
       launches = false;
-      add(sev('error', 'error'), 'not-a-regular-file',
+      add(
+        sev('error', 'error'),
+        'not-a-regular-file',
         `${KIND_LABEL[facts.kind]} with execute bits; ${LAUNCH_FAILS}`,
-        `remove it, or replace it with the plugin binary`);
+        `remove it, or replace it with the plugin binary`,
+      );
     } else {
       if ((target.mode & 0o111) === 0) {
         launches = false;
-        add(sev('error', 'info'), 'target-not-executable',
+        add(
+          sev('error', 'info'),
+          'target-not-executable',
           `symlink to ${facts.linkTarget ?? '?'}, which has no execute bit; ${LAUNCH_FAILS}; iSulad skips it`,
-          `chmod 0755 ${facts.linkTarget ?? path}`);
+          `chmod 0755 ${facts.linkTarget ?? path}`,
+        );
       } else if ((target.mode & 0o100) === 0) {
-        add(sev('info', 'warning'), 'isulad-needs-owner-execute',
+        add(
+          sev('info', 'warning'),
+          'isulad-needs-owner-execute',
           `executable by group or others but not by its owner (mode ${modeString(target.mode)}): containerd and CRI-O run it, iSulad skips it with an error in its log`,
-          `chmod u+x ${facts.linkTarget ?? path}`);
+          `chmod u+x ${facts.linkTarget ?? path}`,
+        );
       }
       if (launches) launches = runnableFindings(facts.linkTarget ?? path, path, add);
       findings.push(...fileWriteFindings(facts.linkTarget ?? path, target, 'plugin', checkOwner));
     }
 
     planned.push({
-      file, path, index, name, kind: facts.kind,
+      file,
+      path,
+      index,
+      name,
+      kind: facts.kind,
       ...(facts.isSymlink ? { linkTarget: facts.linkTarget } : {}),
       config: lookup.path ?? (configDeniedToUs ? lookup.error!.path : null),
       launches,
@@ -228,44 +282,84 @@ export function checkPluginDir(dir: string, opts: PluginDirOptions = {}): Plugin
   // os.ReadDir already sorted by name; the runtime then sorts by index (ties keep no defined order).
   const order = [...planned].sort((a, b) => byBytes(a.index, b.index));
   const isuladOrder = [...new Map(planned.map((p) => [p.name, p])).values()].sort((a, b) => byBytes(a.name, b.name));
-  return { dir, confDir, ...(opts.runtime ? { runtime: opts.runtime } : {}), findings, order, isuladOrder, discoveryFails };
+  return {
+    dir,
+    confDir,
+    ...(opts.runtime ? { runtime: opts.runtime } : {}),
+    findings,
+    order,
+    isuladOrder,
+    discoveryFails,
+  };
 }
 
 /** Looks at the first bytes the way exec() will; returns whether it can start. */
-function runnableFindings(file: string, entry: string, add: (s: Severity, code: string, m: string, f: string) => void): boolean {
+function runnableFindings(
+  file: string,
+  entry: string,
+  add: (s: Severity, code: string, m: string, f: string) => void,
+): boolean {
   const r = sniffRunnable(file);
   switch (r.kind) {
     case 'elf':
       return true;
     case 'wasm':
-      add('warning', 'wasm-plugin', 'a WebAssembly module: the newest NRI loads it in-process when built with WASM support; NRI v0.6.1 and iSulad cannot exec it', 'make sure the runtime vendors an NRI with WASM support');
+      add(
+        'warning',
+        'wasm-plugin',
+        'a WebAssembly module: the newest NRI loads it in-process when built with WASM support; NRI v0.6.1 and iSulad cannot exec it',
+        'make sure the runtime vendors an NRI with WASM support',
+      );
       return true;
     case 'script': {
       const interp = r.interpreter;
       if (!interp || !findOnDefaultPath(interp)) {
-        add('error', 'missing-interpreter', `script for ${interp || '(nothing)'}, which does not exist; ${LAUNCH_FAILS}`, `install ${interp || 'an interpreter'} or fix the #! line of ${file}`);
+        add(
+          'error',
+          'missing-interpreter',
+          `script for ${interp || '(nothing)'}, which does not exist; ${LAUNCH_FAILS}`,
+          `install ${interp || 'an interpreter'} or fix the #! line of ${file}`,
+        );
         return false;
       }
       if (/\/env$/.test(interp) && r.argument) {
         const cmd = r.argument.split(/\s+/).find((w) => !w.startsWith('-'));
         if (cmd && !findOnDefaultPath(cmd)) {
-          add('warning', 'interpreter-not-on-default-path',
+          add(
+            'warning',
+            'interpreter-not-on-default-path',
             `runs "${cmd}" through env, but the runtime starts plugins without PATH and ${cmd} is not in /bin or /usr/bin`,
-            `use an absolute interpreter path in the #! line of ${file}`);
+            `use an absolute interpreter path in the #! line of ${file}`,
+          );
         }
       }
       return true;
     }
     case 'empty':
     case 'unknown':
-      add('error', 'not-runnable', `${r.kind === 'empty' ? 'empty file' : 'neither an ELF binary nor a #! script'}; ${LAUNCH_FAILS}`, `replace ${entry} with the plugin binary`);
+      add(
+        'error',
+        'not-runnable',
+        `${r.kind === 'empty' ? 'empty file' : 'neither an ELF binary nor a #! script'}; ${LAUNCH_FAILS}`,
+        `replace ${entry} with the plugin binary`,
+      );
       return false;
     case 'unreadable':
       if (deniedToUs(r.reason)) {
-        add('warning', 'not-checked', `not checked: whether it can run (${r.reason}: uid ${process.getuid?.() ?? '?'} may not read it; the runtime, as root, can)`, 'run nrictl as root to check it');
+        add(
+          'warning',
+          'not-checked',
+          `not checked: whether it can run (${r.reason}: uid ${process.getuid?.() ?? '?'} may not read it; the runtime, as root, can)`,
+          'run nrictl as root to check it',
+        );
         return true;
       }
-      add('warning', 'unreadable', `cannot read its first bytes (${r.reason}) to tell whether it runs`, `check the permissions of ${file}`);
+      add(
+        'warning',
+        'unreadable',
+        `cannot read its first bytes (${r.reason}) to tell whether it runs`,
+        `check the permissions of ${file}`,
+      );
       return true;
   }
 }
@@ -276,18 +370,38 @@ function duplicateFindings(planned: PlannedPlugin[]): Finding[] {
   for (const [index, group] of byIndex) {
     if (group.length < 2) continue;
     for (const p of group) {
-      out.push(finding('warning', p.path, 'duplicate-index',
-        `index ${index} is shared with ${group.filter((q) => q !== p).map((q) => q.file).join(', ')}: the runtime runs them in no defined order`,
-        'give each plugin its own index'));
+      out.push(
+        finding(
+          'warning',
+          p.path,
+          'duplicate-index',
+          `index ${index} is shared with ${group
+            .filter((q) => q !== p)
+            .map((q) => q.file)
+            .join(', ')}: the runtime runs them in no defined order`,
+          'give each plugin its own index',
+        ),
+      );
     }
   }
   const byName = groupBy(planned, (p) => p.name);
   for (const [name, group] of byName) {
     if (group.length < 2) continue;
     for (const p of group) {
-      out.push(finding('warning', p.path, 'duplicate-name',
-        `name "${name}" is also used by ${group.filter((q) => q !== p).map((q) => q.file).join(', ')}: containerd and CRI-O run both (and both may read ${name}.conf); iSulad keeps only one of them`,
-        'give each plugin its own name'));
+      out.push(
+        finding(
+          'warning',
+          p.path,
+          'duplicate-name',
+          `name "${name}" is also used by ${group
+            .filter((q) => q !== p)
+            .map((q) => q.file)
+            .join(
+              ', ',
+            )}: containerd and CRI-O run both (and both may read ${name}.conf); iSulad keeps only one of them`,
+          'give each plugin its own name',
+        ),
+      );
     }
   }
   return out;

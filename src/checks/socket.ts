@@ -33,11 +33,27 @@ export function checkSocket(path: string = DEFAULT_SOCKET_PATH, opts: SocketChec
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
-      out.push(finding('error', path, 'socket-missing', 'no NRI socket: NRI is disabled, the runtime is not running, external connections are disabled, or it listens elsewhere', 'enable NRI in the runtime\'s configuration, or pass the socket path it uses'));
+      out.push(
+        finding(
+          'error',
+          path,
+          'socket-missing',
+          'no NRI socket: NRI is disabled, the runtime is not running, external connections are disabled, or it listens elsewhere',
+          "enable NRI in the runtime's configuration, or pass the socket path it uses",
+        ),
+      );
     } else if (code && deniedToUs(code)) {
-      out.push(notCheckedFinding(path, 'the socket\'s owner and who can connect to it', code));
+      out.push(notCheckedFinding(path, "the socket's owner and who can connect to it", code));
     } else {
-      out.push(finding('error', path, 'socket-unreadable', `cannot look at the socket (${code ?? String(err)})`, 'check the path and the permissions of its directories'));
+      out.push(
+        finding(
+          'error',
+          path,
+          'socket-unreadable',
+          `cannot look at the socket (${code ?? String(err)})`,
+          'check the path and the permissions of its directories',
+        ),
+      );
     }
     return out;
   }
@@ -46,16 +62,40 @@ export function checkSocket(path: string = DEFAULT_SOCKET_PATH, opts: SocketChec
     try {
       st = statSync(path);
     } catch {
-      out.push(finding('error', path, 'socket-missing', 'a dangling symlink, not the runtime\'s socket', 'remove the link; point clients at the real socket'));
+      out.push(
+        finding(
+          'error',
+          path,
+          'socket-missing',
+          "a dangling symlink, not the runtime's socket",
+          'remove the link; point clients at the real socket',
+        ),
+      );
       return out;
     }
   }
   if (!st.isSocket()) {
-    out.push(finding('error', path, 'not-a-socket', 'exists but is not a unix socket: the runtime cannot listen here and plugins cannot connect', `remove ${path} and restart the runtime`));
+    out.push(
+      finding(
+        'error',
+        path,
+        'not-a-socket',
+        'exists but is not a unix socket: the runtime cannot listen here and plugins cannot connect',
+        `remove ${path} and restart the runtime`,
+      ),
+    );
     return out;
   }
   if (checkOwner && st.uid !== 0) {
-    out.push(finding('error', path, 'socket-not-root-owned', `owned by uid ${st.uid}, not root: not the runtime's socket, or someone changed it`, `chown root:root ${path}`));
+    out.push(
+      finding(
+        'error',
+        path,
+        'socket-not-root-owned',
+        `owned by uid ${st.uid}, not root: not the runtime's socket, or someone changed it`,
+        `chown root:root ${path}`,
+      ),
+    );
   }
   out.push(...exposure(path, st, checkOwner));
   return out;
@@ -118,35 +158,65 @@ function exposure(path: string, sock: Stats, checkOwner: boolean): Finding[] {
   const writers = everyone.filter((who) => (bitsFor(who, sock) & WRITE) !== 0);
   const connect = writers.filter((who) => canSearchAll(who, dirs));
   if (connect.length > 0) {
-    out.push(finding('error', path, 'socket-writable-by-others',
-      `mode ${modeString(mode)}: ${names(connect)} can reach and connect to it, register a plugin and adjust containers as root`,
-      `chmod 0600 ${path}`));
+    out.push(
+      finding(
+        'error',
+        path,
+        'socket-writable-by-others',
+        `mode ${modeString(mode)}: ${names(connect)} can reach and connect to it, register a plugin and adjust containers as root`,
+        `chmod 0600 ${path}`,
+      ),
+    );
   } else if (writers.length > 0) {
     // Name the directory that stops them all, when one does.
     const guard = dirs.find((d) => writers.every((who) => (bitsFor(who, d.st) & SEARCH) === 0));
-    out.push(finding('info', path, 'socket-mode-loose',
-      `mode ${modeString(mode)} lets ${names(writers)} write to it, but they cannot reach it${guard ? ` (${guard.path} is ${modeString(guard.st.mode)})` : ''}: only root can connect today`,
-      `chmod 0600 ${path}, so that it stays closed if a directory above is opened`));
+    out.push(
+      finding(
+        'info',
+        path,
+        'socket-mode-loose',
+        `mode ${modeString(mode)} lets ${names(writers)} write to it, but they cannot reach it${guard ? ` (${guard.path} is ${modeString(guard.st.mode)})` : ''}: only root can connect today`,
+        `chmod 0600 ${path}, so that it stays closed if a directory above is opened`,
+      ),
+    );
   }
 
   for (const d of dirs) {
-    const mayChange = everyone.filter((who) => (bitsFor(who, d.st) & (WRITE | SEARCH)) === (WRITE | SEARCH) && canSearchAll(who, d.above));
+    const mayChange = everyone.filter(
+      (who) => (bitsFor(who, d.st) & (WRITE | SEARCH)) === (WRITE | SEARCH) && canSearchAll(who, d.above),
+    );
     const sticky = (d.st.mode & S_ISVTX) !== 0;
     if (mayChange.length > 0 && !(sticky && !d.holdsSocket)) {
       // In a sticky directory (/tmp) others cannot remove the socket, but can take its
       // name while the runtime is down and answer the plugins that dial it.
-      out.push(sticky
-        ? finding('warning', d.path, 'socket-dir-writable-by-others',
-          `the socket's directory is shared (mode ${modeString(d.st.mode)}): ${names(mayChange)} cannot remove the socket, but can take its name while the runtime is down`,
-          `let the runtime listen in a directory of its own (0700, owned by root)`)
-        : finding('error', d.path, 'socket-dir-writable-by-others',
-          `${d.holdsSocket ? 'the socket\'s directory' : `a directory above ${path}`} is writable by ${names(mayChange)} (mode ${modeString(d.st.mode)}): they can replace the socket with their own`,
-          `chmod go-w ${d.path}`));
+      out.push(
+        sticky
+          ? finding(
+              'warning',
+              d.path,
+              'socket-dir-writable-by-others',
+              `the socket's directory is shared (mode ${modeString(d.st.mode)}): ${names(mayChange)} cannot remove the socket, but can take its name while the runtime is down`,
+              `let the runtime listen in a directory of its own (0700, owned by root)`,
+            )
+          : finding(
+              'error',
+              d.path,
+              'socket-dir-writable-by-others',
+              `${d.holdsSocket ? "the socket's directory" : `a directory above ${path}`} is writable by ${names(mayChange)} (mode ${modeString(d.st.mode)}): they can replace the socket with their own`,
+              `chmod go-w ${d.path}`,
+            ),
+      );
     }
     if (d.st.uid !== 0 && (checkOwner || d.st.uid !== sock.uid)) {
-      out.push(finding('error', d.path, checkOwner ? 'socket-dir-not-root-owned' : 'socket-dir-owned-by-another-user',
-        `${d.holdsSocket ? 'the socket\'s directory' : `a directory above ${path}`} is owned by uid ${d.st.uid}, not root${checkOwner ? '' : ' nor the socket\'s owner'}: that user can replace the socket`,
-        `chown root:root ${d.path}`));
+      out.push(
+        finding(
+          'error',
+          d.path,
+          checkOwner ? 'socket-dir-not-root-owned' : 'socket-dir-owned-by-another-user',
+          `${d.holdsSocket ? "the socket's directory" : `a directory above ${path}`} is owned by uid ${d.st.uid}, not root${checkOwner ? '' : " nor the socket's owner"}: that user can replace the socket`,
+          `chown root:root ${d.path}`,
+        ),
+      );
     }
   }
   return out;

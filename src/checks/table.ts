@@ -12,7 +12,10 @@ import { countFindings, sortFindings, type Finding } from './finding.js';
  */
 export function findingsTable(findings: Finding[], base?: string, width: number | undefined = outputColumns()): string {
   if (findings.length === 0) return chalk.green('No findings.');
-  return renderFindings(sortFindings(findings).map((f) => ({ ...f, path: shorten(f.path, base) })), { width });
+  return renderFindings(
+    sortFindings(findings).map((f) => ({ ...f, path: shorten(f.path, base) })),
+    { width },
+  );
 }
 
 function shorten(path: string, base?: string): string {

@@ -4,7 +4,9 @@ import { describeError, isClosedOutput } from './error-table.js';
 import { oneLineParseError } from './parse-errors.js';
 import { ExitCode } from './exit-codes.js';
 
-export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
+export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
+  (typeof BaseCommand)['baseFlags'] & T['flags']
+>;
 
 /** The signals that end a command the way Ctrl-C does (a closed terminal sends SIGHUP). */
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -58,7 +60,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     // oclif's own parse errors (unknown flag, missing arg) and this.exit() calls.
     if (err.oclif?.exit !== undefined) {
       if (err.oclif.exit !== 0 && err.message && !err.message.startsWith('EEXIT')) {
-        this.printError(oneLineParseError(err, { ...BaseCommand.baseFlags, ...this.ctor.flags }), debug ? err : undefined);
+        this.printError(
+          oneLineParseError(err, { ...BaseCommand.baseFlags, ...this.ctor.flags }),
+          debug ? err : undefined,
+        );
         this.exit(err.oclif.exit === 2 ? ExitCode.USAGE : err.oclif.exit);
       }
       throw err;

@@ -42,8 +42,21 @@ const CONTROL: Record<string, ExitCodeValue> = {
 
 /** Bad input judged offline, whatever the layer: exit 2, message as it is. */
 const USAGE_ERRORS = new Set([
-  'ControlInputError', 'ContainerLookupError', 'FilterError', 'EventNameError', 'PluginNameError', 'ScenarioError', 'VintageError',
-  'DurationError', 'QuantityError', 'CpusetError', 'CheckPathError', 'UnknownConfigFormatError', 'PlacementError', 'MetricsAddressError', 'OutputFileError',
+  'ControlInputError',
+  'ContainerLookupError',
+  'FilterError',
+  'EventNameError',
+  'PluginNameError',
+  'ScenarioError',
+  'VintageError',
+  'DurationError',
+  'QuantityError',
+  'CpusetError',
+  'CheckPathError',
+  'UnknownConfigFormatError',
+  'PlacementError',
+  'MetricsAddressError',
+  'OutputFileError',
 ]);
 
 /** A write to stdout or stderr whose reader went away (`| head`): a normal end. */
@@ -53,7 +66,11 @@ export function isClosedOutput(err: unknown): boolean {
 }
 
 export function describeError(err: unknown): ErrorOutcome {
-  if (!(err instanceof Error)) return { exitCode: ExitCode.INTERNAL, message: `internal error: ${String(err)} (run again with --debug and report it)` };
+  if (!(err instanceof Error))
+    return {
+      exitCode: ExitCode.INTERNAL,
+      message: `internal error: ${String(err)} (run again with --debug and report it)`,
+    };
   const e = err as Named;
   if (isClosedOutput(e)) return { exitCode: ExitCode.OK, message: undefined };
   switch (e.name) {
@@ -77,5 +94,8 @@ export function describeError(err: unknown): ErrorOutcome {
     default:
       if (USAGE_ERRORS.has(e.name)) return { exitCode: ExitCode.USAGE, message: e.message };
   }
-  return { exitCode: ExitCode.INTERNAL, message: `internal error: ${e.message} (run again with --debug and report it)` };
+  return {
+    exitCode: ExitCode.INTERNAL,
+    message: `internal error: ${e.message} (run again with --debug and report it)`,
+  };
 }

@@ -5,7 +5,7 @@ import { parseDuration } from '../units/index.js';
 
 export const socketFlag = Flags.string({
   char: 's',
-  description: 'Path of the runtime\'s NRI socket.',
+  description: "Path of the runtime's NRI socket.",
   env: 'NRI_SOCKET_PATH',
   default: DEFAULT_SOCKET_PATH,
   helpValue: 'PATH',
@@ -34,7 +34,8 @@ export const outputFlag = <T extends string>(choices: readonly T[], defaultValue
   })();
 
 export const timeoutFlag = Flags.string({
-  description: 'How long to wait for the runtime: for the registration and for each answer, such as 5s or 500ms (default: the runtime\'s own request timeout, else 2s; the registration its own bound, else 5s).',
+  description:
+    "How long to wait for the runtime: for the registration and for each answer, such as 5s or 500ms (default: the runtime's own request timeout, else 2s; the registration its own bound, else 5s).",
   helpValue: 'DURATION',
 });
 
@@ -44,18 +45,27 @@ export function timeoutMs(text: string | undefined): number | undefined {
 }
 
 export const simFlag = Flags.string({
-  description: 'Start an in-process simulated runtime with this scenario and connect to it instead of --socket (a file, or the built-in demo, shipped as examples/demo.yaml).',
+  description:
+    'Start an in-process simulated runtime with this scenario and connect to it instead of --socket (a file, or the built-in demo, shipped as examples/demo.yaml).',
   helpValue: 'SCENARIO',
 });
 
 /** --namespace/--pod/--container/--label, shared by logs and sync dump. */
 export const filterFlags = {
-  namespace: Flags.string({ char: 'n', description: 'Only pods in this namespace (a glob: * and ? match; else exact).', helpValue: 'NS' }),
+  namespace: Flags.string({
+    char: 'n',
+    description: 'Only pods in this namespace (a glob: * and ? match; else exact).',
+    helpValue: 'NS',
+  }),
   pod: Flags.string({ description: 'Only this pod name (a glob: * and ? match; else exact).', helpValue: 'NAME' }),
-  container: Flags.string({ description: 'Only this container name (a glob: * and ? match; else exact).', helpValue: 'NAME' }),
+  container: Flags.string({
+    description: 'Only this container name (a glob: * and ? match; else exact).',
+    helpValue: 'NAME',
+  }),
   label: Flags.string({
     char: 'l',
-    description: 'Only objects with this label on the pod or the container (exact key=value; repeat to require several).',
+    description:
+      'Only objects with this label on the pod or the container (exact key=value; repeat to require several).',
     multiple: true,
     helpValue: 'KEY=VALUE',
   }),
@@ -63,7 +73,11 @@ export const filterFlags = {
 
 /** --yes and --dry-run, shared by update and evict. */
 export const confirmFlags = {
-  yes: Flags.boolean({ char: 'y', description: 'Send without asking. Required when there is no terminal to ask on (stdin or stdout not a terminal, or CI set).' }),
+  yes: Flags.boolean({
+    char: 'y',
+    description:
+      'Send without asking. Required when there is no terminal to ask on (stdin or stdout not a terminal, or CI set).',
+  }),
   'dry-run': Flags.boolean({ description: 'Connect, show what would change and the request, and send nothing.' }),
 };
 
@@ -77,7 +91,12 @@ export interface ConnectFlags {
 }
 
 /** The session options those flags give (src/session's SessionOptions, minus the hooks). */
-export function connectOptions(flags: ConnectFlags): { target: { socketPath: string; sim: string | undefined }; name: string; index: string; timeoutMs: number | undefined } {
+export function connectOptions(flags: ConnectFlags): {
+  target: { socketPath: string; sim: string | undefined };
+  name: string;
+  index: string;
+  timeoutMs: number | undefined;
+} {
   return {
     target: { socketPath: flags.socket, sim: flags.sim },
     name: flags['plugin-name'],

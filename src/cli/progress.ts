@@ -4,22 +4,22 @@ import { spinner } from '../render/index.js';
 import type { SessionPhase } from '../session/index.js';
 
 export interface ConnectProgress {
-  onProgress(phase: SessionPhase): void;
-  stop(): void;
+  onProgress: (phase: SessionPhase) => void;
+  stop: () => void;
 }
 
 /** `where`: the socket path, or the embedded simulator. */
 export function connectProgress(where: string): ConnectProgress {
   let s: ReturnType<typeof spinner> | undefined;
   return {
-    onProgress(phase) {
+    onProgress: (phase) => {
       if (phase === 'connecting') {
         s ??= spinner(process.stderr, `connecting to ${where}`);
       } else {
-        s?.update('registered; receiving the runtime\'s pods and containers');
+        s?.update("registered; receiving the runtime's pods and containers");
       }
     },
-    stop() {
+    stop: () => {
       s?.stop();
       s = undefined;
     },

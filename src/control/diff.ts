@@ -24,12 +24,17 @@ export interface FieldChange {
 
 const num = (v: unknown): number | undefined => (v === undefined || v === null ? undefined : Number(v));
 const micros = (v: number | undefined): string | undefined => (v === undefined ? undefined : `${v} µs`);
-const sizeOrUnlimited = (v: number | undefined): string | undefined => (v === undefined ? undefined : v < 0 ? 'unlimited' : `${formatBytes(v)} (${v} bytes)`);
+const sizeOrUnlimited = (v: number | undefined): string | undefined =>
+  v === undefined ? undefined : v < 0 ? 'unlimited' : `${formatBytes(v)} (${v} bytes)`;
 
 function scalarFields(): ResourceField[] {
   return [
     { path: 'cpu.cpus', label: 'cpuset CPUs', show: (r) => (r?.cpu?.cpus ? describeCpuset(r.cpu.cpus) : undefined) },
-    { path: 'cpu.mems', label: 'cpuset memory nodes', show: (r) => (r?.cpu?.mems ? describeCpuset(r.cpu.mems, ['node', 'nodes']) : undefined) },
+    {
+      path: 'cpu.mems',
+      label: 'cpuset memory nodes',
+      show: (r) => (r?.cpu?.mems ? describeCpuset(r.cpu.mems, ['node', 'nodes']) : undefined),
+    },
     { path: 'cpu.shares', label: 'CPU shares', show: (r) => optionalValue(r?.cpu?.shares)?.toString() },
     {
       path: 'cpu.quota',
@@ -40,11 +45,27 @@ function scalarFields(): ResourceField[] {
       },
     },
     { path: 'cpu.period', label: 'CPU period', show: (r) => micros(num(optionalValue(r?.cpu?.period))) },
-    { path: 'cpu.realtimeRuntime', label: 'CPU realtime runtime', show: (r) => micros(num(optionalValue(r?.cpu?.realtimeRuntime))) },
-    { path: 'cpu.realtimePeriod', label: 'CPU realtime period', show: (r) => micros(num(optionalValue(r?.cpu?.realtimePeriod))) },
+    {
+      path: 'cpu.realtimeRuntime',
+      label: 'CPU realtime runtime',
+      show: (r) => micros(num(optionalValue(r?.cpu?.realtimeRuntime))),
+    },
+    {
+      path: 'cpu.realtimePeriod',
+      label: 'CPU realtime period',
+      show: (r) => micros(num(optionalValue(r?.cpu?.realtimePeriod))),
+    },
     { path: 'memory.limit', label: 'memory limit', show: (r) => sizeOrUnlimited(num(optionalValue(r?.memory?.limit))) },
-    { path: 'memory.reservation', label: 'memory reservation', show: (r) => sizeOrUnlimited(num(optionalValue(r?.memory?.reservation))) },
-    { path: 'memory.swap', label: 'memory + swap limit', show: (r) => sizeOrUnlimited(num(optionalValue(r?.memory?.swap))) },
+    {
+      path: 'memory.reservation',
+      label: 'memory reservation',
+      show: (r) => sizeOrUnlimited(num(optionalValue(r?.memory?.reservation))),
+    },
+    {
+      path: 'memory.swap',
+      label: 'memory + swap limit',
+      show: (r) => sizeOrUnlimited(num(optionalValue(r?.memory?.swap))),
+    },
     { path: 'memory.swappiness', label: 'swappiness', show: (r) => optionalValue(r?.memory?.swappiness)?.toString() },
     { path: 'blockioClass', label: 'block I/O class', show: (r) => optionalValue(r?.blockioClass) },
     { path: 'rdtClass', label: 'RDT class', show: (r) => optionalValue(r?.rdtClass) },
@@ -75,7 +96,11 @@ export function fieldsOf(update: Resources): ResourceField[] {
     });
   }
   for (const key of Object.keys(update?.unified ?? {}).sort()) {
-    fields.push({ path: `unified[${key}]`, label: `cgroup v2 ${key}`, show: (r) => (r?.unified && Object.hasOwn(r.unified, key) ? JSON.stringify(r.unified[key]) : undefined) });
+    fields.push({
+      path: `unified[${key}]`,
+      label: `cgroup v2 ${key}`,
+      show: (r) => (r?.unified && Object.hasOwn(r.unified, key) ? JSON.stringify(r.unified[key]) : undefined),
+    });
   }
   return fields;
 }

@@ -12,19 +12,32 @@ export function canPrompt(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /** One line per container, its columns aligned across the list: name, short id, state, cpus, memory. */
 export function choiceLines(all: readonly ResolvedContainer[]): string[] {
-  return alignColumns(all.map((r) => {
-    const s = summariseResources(r.container.linux?.resources);
-    return [r.name, shortId(r.container.id), containerStateName(r.container.state), s.cpus ? `cpus ${s.cpus}` : '', s.memoryLimit ? `mem ${s.memoryLimit}` : ''];
-  }), '  ');
+  return alignColumns(
+    all.map((r) => {
+      const s = summariseResources(r.container.linux?.resources);
+      return [
+        r.name,
+        shortId(r.container.id),
+        containerStateName(r.container.state),
+        s.cpus ? `cpus ${s.cpus}` : '',
+        s.memoryLimit ? `mem ${s.memoryLimit}` : '',
+      ];
+    }),
+    '  ',
+  );
 }
 
 /** Lets the operator choose one of the runtime's containers; resolves with it. */
-export async function pickContainer(pods: readonly nri.IPodSandbox[], containers: readonly nri.IContainer[], message: string): Promise<ResolvedContainer> {
+export async function pickContainer(
+  pods: readonly nri.IPodSandbox[],
+  containers: readonly nri.IContainer[],
+  message: string,
+): Promise<ResolvedContainer> {
   const all = listContainers(pods, containers);
   const lines = choiceLines(all);
   const id = await select({
     message,
-    choices: all.map((r, i) => ({ name: lines[i]!, value: r.container.id ?? '', short: r.name })),
+    choices: all.map((r, i) => ({ name: lines[i], value: r.container.id ?? '', short: r.name })),
     pageSize: 15,
   });
   return all.find((r) => r.container.id === id)!;

@@ -3,7 +3,11 @@
 import { nri } from '../api/index.js';
 import { toPlain } from '../render/index.js';
 
-export function updateRequest(containerId: string, resources: nri.ILinuxResources, ignoreFailure: boolean): nri.IUpdateContainersRequest {
+export function updateRequest(
+  containerId: string,
+  resources: nri.ILinuxResources,
+  ignoreFailure: boolean,
+): nri.IUpdateContainersRequest {
   const update: nri.IContainerUpdate = { containerId, linux: { resources } };
   if (ignoreFailure) update.ignoreFailure = true;
   return { update: [update], evict: [] };

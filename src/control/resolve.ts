@@ -30,7 +30,11 @@ function listCandidates(cs: ContainerCandidate[]): string {
   return shown.join(', ');
 }
 
-export function resolveContainer(query: string, pods: readonly nri.IPodSandbox[], containers: readonly nri.IContainer[]): ResolvedContainer {
+export function resolveContainer(
+  query: string,
+  pods: readonly nri.IPodSandbox[],
+  containers: readonly nri.IContainer[],
+): ResolvedContainer {
   const podById = new Map(pods.map((p) => [p.id ?? '', p]));
   const all: ResolvedContainer[] = containers.map((c) => {
     const pod = podById.get(c.podSandboxId ?? '');
@@ -38,17 +42,30 @@ export function resolveContainer(query: string, pods: readonly nri.IPodSandbox[]
   });
   const candidate = (r: ResolvedContainer): ContainerCandidate => ({ id: r.container.id ?? '', name: r.name });
   const q = query.trim();
-  if (q === '') throw new ContainerLookupError('unknown', query, [], 'the container argument is empty: give an id, an id prefix, pod/container or namespace/pod/container');
+  if (q === '')
+    throw new ContainerLookupError(
+      'unknown',
+      query,
+      [],
+      'the container argument is empty: give an id, an id prefix, pod/container or namespace/pod/container',
+    );
 
   let matches: ResolvedContainer[];
   let what: string;
   if (q.includes('/')) {
     const parts = q.split('/');
     if (parts.length > 3 || parts.some((p) => p === '')) {
-      throw new ContainerLookupError('unknown', query, [], `"${query}" is not pod/container or namespace/pod/container`);
+      throw new ContainerLookupError(
+        'unknown',
+        query,
+        [],
+        `"${query}" is not pod/container or namespace/pod/container`,
+      );
     }
     const [ctr, podName, ns] = [...parts].reverse() as [string, string, string | undefined];
-    matches = all.filter((r) => r.container.name === ctr && r.pod?.name === podName && (ns === undefined || r.pod?.namespace === ns));
+    matches = all.filter(
+      (r) => r.container.name === ctr && r.pod?.name === podName && (ns === undefined || r.pod?.namespace === ns),
+    );
     what = parts.length === 3 ? 'namespace/pod/container' : 'pod/container';
   } else {
     const exact = all.find((r) => r.container.id === q);
@@ -57,15 +74,21 @@ export function resolveContainer(query: string, pods: readonly nri.IPodSandbox[]
     what = 'id or id prefix';
   }
 
-  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 1) return matches[0];
   if (matches.length > 1) {
     const cs = matches.map(candidate);
     const fix = what === 'pod/container' ? 'add the namespace (namespace/pod/container)' : 'give more of the id';
-    throw new ContainerLookupError('ambiguous', query, cs, `"${query}" matches ${matches.length} containers: ${listCandidates(cs)}; ${fix}`);
+    throw new ContainerLookupError(
+      'ambiguous',
+      query,
+      cs,
+      `"${query}" matches ${matches.length} containers: ${listCandidates(cs)}; ${fix}`,
+    );
   }
   // A bare container name is not an accepted form (it is rarely unique); say what it would be.
   const byName = q.includes('/') ? [] : all.filter((r) => r.container.name === q).map(candidate);
-  const hint = byName.length > 0 ? `; did you mean ${byName.map((c) => `${c.name} (${shortId(c.id)})`).join(' or ')}?` : '';
+  const hint =
+    byName.length > 0 ? `; did you mean ${byName.map((c) => `${c.name} (${shortId(c.id)})`).join(' or ')}?` : '';
   throw new ContainerLookupError(
     'unknown',
     query,
@@ -75,7 +98,10 @@ export function resolveContainer(query: string, pods: readonly nri.IPodSandbox[]
 }
 
 /** Every container of the state, named, in namespace/pod/container order: what the picker lists. */
-export function listContainers(pods: readonly nri.IPodSandbox[], containers: readonly nri.IContainer[]): ResolvedContainer[] {
+export function listContainers(
+  pods: readonly nri.IPodSandbox[],
+  containers: readonly nri.IContainer[],
+): ResolvedContainer[] {
   const podById = new Map(pods.map((p) => [p.id ?? '', p]));
   return containers
     .map((c) => {

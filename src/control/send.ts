@@ -19,7 +19,7 @@ export interface ContainerRequest<R> {
   /** The error message when the runtime reports the request as failed (exit 7). */
   refusal: string;
   /** Once the runtime accepted the request: a second look, on a new connection. */
-  afterwards(connect: Reconnect): Promise<R>;
+  afterwards: (connect: Reconnect) => Promise<R>;
 }
 
 export interface SendOptions<R> extends TargetOptions {
@@ -27,11 +27,11 @@ export interface SendOptions<R> extends TargetOptions {
   /** --yes: send without asking. Without a terminal it is required. */
   yes: boolean;
   /** People's text (stderr when a data document owns stdout). */
-  say(text: string): void;
+  say: (text: string) => void;
   /** Set for -o json/yaml: writes a data document to stdout. */
   document: ((data: unknown) => void) | undefined;
   /** Shows the preview for the container found and returns what to send it. */
-  prepare(t: Target): ContainerRequest<R>;
+  prepare: (t: Target) => ContainerRequest<R>;
 }
 
 export interface Sent<R> {
@@ -40,8 +40,10 @@ export interface Sent<R> {
   after: R;
 }
 
-const NO_CONTAINER = 'no container given, and no terminal to pick one on: name it as an id, an id prefix, pod/container or namespace/pod/container';
-const NEEDS_YES = 'no terminal to confirm on (stdin or stdout is not a terminal, or CI is set): add --yes to send without asking, or --dry-run to only look';
+const NO_CONTAINER =
+  'no container given, and no terminal to pick one on: name it as an id, an id prefix, pod/container or namespace/pod/container';
+const NEEDS_YES =
+  'no terminal to confirm on (stdin or stdout is not a terminal, or CI is set): add --yes to send without asking, or --dry-run to only look';
 
 /** "Update shop/redis-0/redis (c2c3d4e5f6a7), running on containerd 2.0.0 (NRI v0.8)". */
 export function targetHeading(verb: string, t: Target): string {
@@ -67,11 +69,17 @@ export async function sendToContainer<R>(opts: SendOptions<R>): Promise<Sent<R> 
       opts.say('Dry run: nothing was sent.\n');
       return undefined;
     }
-    if (!opts.yes && !(await confirmSend(question))) throw new ControlError('not-confirmed', 'not confirmed: nothing was sent');
+    if (!opts.yes && !(await confirmSend(question)))
+      throw new ControlError('not-confirmed', 'not confirmed: nothing was sent');
     const failed = await t.session.send(request);
     await t.session.disconnect();
     if (failed.length > 0) throw new ControlError('refused', refusal);
-    const after = await afterwards({ target: { socketPath: t.session.socketPath }, name: opts.name, index: opts.index, timeoutMs: opts.timeoutMs });
+    const after = await afterwards({
+      target: { socketPath: t.session.socketPath },
+      name: opts.name,
+      index: opts.index,
+      timeoutMs: opts.timeoutMs,
+    });
     return { target: t.target, request, after };
   } catch (err) {
     throw asCancelled(err);

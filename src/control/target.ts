@@ -40,6 +40,7 @@ export async function openTarget(opts: TargetOptions): Promise<Target> {
 
 /** A prompt cancelled with Ctrl-C: the same end as a signal while connecting. */
 export function asCancelled(err: unknown): unknown {
-  if (err instanceof Error && err.name === 'ExitPromptError') return new ControlError('cancelled', 'cancelled: nothing was sent', { cause: err });
+  if (err instanceof Error && err.name === 'ExitPromptError')
+    return new ControlError('cancelled', 'cancelled: nothing was sent', { cause: err });
   return err;
 }

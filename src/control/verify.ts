@@ -5,14 +5,16 @@ import { fetchState, type SessionOptions } from '../session/index.js';
 import { verifyResources, type Verification } from './diff.js';
 
 export type VerifyResult =
-  | ({ kind: 'checked' } & Verification)
-  | { kind: 'gone' }
-  | { kind: 'unavailable'; error: Error };
+  ({ kind: 'checked' } & Verification) | { kind: 'gone' } | { kind: 'unavailable'; error: Error };
 
 /** How to reach the runtime again: the socket the first session used (the simulator's under --sim). */
 export type Reconnect = Pick<SessionOptions, 'target' | 'name' | 'index' | 'timeoutMs'>;
 
-export async function verifyUpdate(connect: Reconnect, containerId: string, requested: nri.ILinuxResources): Promise<VerifyResult> {
+export async function verifyUpdate(
+  connect: Reconnect,
+  containerId: string,
+  requested: nri.ILinuxResources,
+): Promise<VerifyResult> {
   try {
     const state = await fetchState(connect);
     const ctr = state.containers.find((c) => c.id === containerId);
@@ -24,7 +26,10 @@ export async function verifyUpdate(connect: Reconnect, containerId: string, requ
 }
 
 /** After an eviction: is the container still listed, and in which state. */
-export async function containerStillListed(connect: Reconnect, containerId: string): Promise<nri.IContainer | undefined | Error> {
+export async function containerStillListed(
+  connect: Reconnect,
+  containerId: string,
+): Promise<nri.IContainer | undefined | Error> {
   try {
     const state = await fetchState(connect);
     return state.containers.find((c) => c.id === containerId);

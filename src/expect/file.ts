@@ -19,7 +19,10 @@ import YAML from 'yaml';
 import type { nri } from '../api/index.js';
 
 export class ExpectationError extends Error {
-  constructor(message: string, readonly file: string) {
+  constructor(
+    message: string,
+    readonly file: string,
+  ) {
     super(message);
     this.name = 'ExpectationError';
   }
@@ -49,7 +52,18 @@ export interface ExpectationFile {
 }
 
 const TOP_KEYS = ['scenario', 'no-plugin-failures', 'expect'];
-const ITEM_KEYS = ['after', 'result', 'container', 'env', 'annotations', 'mounts', 'devices', 'rlimits', 'resources', 'conflict'];
+const ITEM_KEYS = [
+  'after',
+  'result',
+  'container',
+  'env',
+  'annotations',
+  'mounts',
+  'devices',
+  'rlimits',
+  'resources',
+  'conflict',
+];
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -72,21 +86,29 @@ export function parseExpectations(
   for (const k of Object.keys(top)) if (!TOP_KEYS.includes(k)) fail(k, `unknown key (known: ${TOP_KEYS.join(', ')})`);
   const items = top.expect ?? [];
   if (!Array.isArray(items)) fail('expect', 'expected a list of "- after: STEP ..." entries');
+  const scalar = (v: unknown, where: string): string => {
+    if (typeof v === 'object' || typeof v === 'function')
+      fail(where, 'expected a single value (a string or a number), not a list or a map');
+    return String(v);
+  };
   const stringMap = (v: unknown, where: string): Record<string, string | null> => {
     if (!isMap(v)) fail(where, 'expected a map of NAME: value (null: must be absent)');
     const out: Record<string, string | null> = {};
-    for (const [k, val] of Object.entries(v as Record<string, unknown>)) out[k] = val === null ? null : String(val);
+    for (const [k, val] of Object.entries(v as Record<string, unknown>))
+      out[k] = val === null ? null : scalar(val, `${where}.${k}`);
     return out;
   };
   const list = (v: unknown, where: string, key: string): Array<Record<string, unknown>> => {
-    if (!Array.isArray(v) || !v.every((x) => isMap(x) && x[key] !== undefined)) fail(where, `expected a list of maps, each with ${key}:`);
+    if (!Array.isArray(v) || !v.every((x) => isMap(x) && x[key] !== undefined))
+      fail(where, `expected a list of maps, each with ${key}:`);
     return v as Array<Record<string, unknown>>;
   };
   const expectations = (items as unknown[]).map((raw, i): Expectation => {
     const where = `expect[${i}]`;
     if (!isMap(raw)) fail(where, 'expected a map starting with after: STEP');
     const m = raw as Record<string, unknown>;
-    for (const k of Object.keys(m)) if (!ITEM_KEYS.includes(k)) fail(`${where}.${k}`, `unknown key (known: ${ITEM_KEYS.join(', ')})`);
+    for (const k of Object.keys(m))
+      if (!ITEM_KEYS.includes(k)) fail(`${where}.${k}`, `unknown key (known: ${ITEM_KEYS.join(', ')})`);
     const after = m.after;
     if (typeof after !== 'string' && !(typeof after === 'number' && Number.isInteger(after) && after > 0)) {
       fail(`${where}.after`, 'missing: name the step as "<kind> <id>" (e.g. create ctr-web) or its number');
@@ -96,7 +118,7 @@ export function parseExpectations(
       if (m.result !== 'succeeded' && m.result !== 'failed') fail(`${where}.result`, 'expected succeeded or failed');
       e.result = m.result as 'succeeded' | 'failed';
     }
-    if (m.container !== undefined) e.container = String(m.container);
+    if (m.container !== undefined) e.container = scalar(m.container, `${where}.container`);
     if (m.env !== undefined) e.env = stringMap(m.env, `${where}.env`);
     if (m.annotations !== undefined) e.annotations = stringMap(m.annotations, `${where}.annotations`);
     if (m.mounts !== undefined) e.mounts = list(m.mounts, `${where}.mounts`, 'destination');
@@ -112,7 +134,8 @@ export function parseExpectations(
     }
     if (m.conflict !== undefined) {
       const c = m.conflict;
-      if (!Array.isArray(c) || c.length !== 2 || !c.every((p) => typeof p === 'string')) fail(`${where}.conflict`, 'expected the two plugins, e.g. [10-a, 20-b]');
+      if (!Array.isArray(c) || c.length !== 2 || !c.every((p) => typeof p === 'string'))
+        fail(`${where}.conflict`, 'expected the two plugins, e.g. [10-a, 20-b]');
       e.conflict = c as [string, string];
     }
     return e;
@@ -137,7 +160,10 @@ export async function loadExpectations(
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new ExpectationError(`${file}: cannot read the expectation file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message} (check the path)`, file);
+    throw new ExpectationError(
+      `${file}: cannot read the expectation file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message} (check the path)`,
+      file,
+    );
   }
   return parseExpectations(text, file, parseResources);
 }

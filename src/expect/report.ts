@@ -12,8 +12,13 @@ export function textReport(outcomes: readonly Outcome[]): string {
   return lines.join('\n');
 }
 
+// XML 1.0 allows no control characters but tab, newline and carriage return.
+// eslint-disable-next-line no-control-regex -- matching them is the point
+const XML_FORBIDDEN = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
 const xml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, '');
+  s
+    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
+    .replace(XML_FORBIDDEN, '');
 
 export function junitReport(outcomes: readonly Outcome[], suite: string): string {
   const failed = outcomes.filter((o) => !o.ok).length;

@@ -31,12 +31,24 @@ export function placeExpectations(spec: ExpectationFile, steps: readonly Step[])
   for (const e of spec.expectations) {
     let index: number;
     if (typeof e.after === 'number') {
-      if (e.after > steps.length) throw new ExpectationError(`${spec.file}: ${e.where}.after: step ${e.after} does not exist (the scenario has ${steps.length})`, spec.file);
+      if (e.after > steps.length)
+        throw new ExpectationError(
+          `${spec.file}: ${e.where}.after: step ${e.after} does not exist (the scenario has ${steps.length})`,
+          spec.file,
+        );
       index = e.after - 1;
     } else {
       const hits = labels.flatMap((l, i) => (l === e.after ? [i] : []));
-      if (hits.length === 0) throw new ExpectationError(`${spec.file}: ${e.where}.after: no step "${e.after}" (steps: ${labels.join(', ') || 'none'})`, spec.file);
-      if (hits.length > 1) throw new ExpectationError(`${spec.file}: ${e.where}.after: "${e.after}" names steps ${hits.map((h) => h + 1).join(', ')}; use the number`, spec.file);
+      if (hits.length === 0)
+        throw new ExpectationError(
+          `${spec.file}: ${e.where}.after: no step "${e.after}" (steps: ${labels.join(', ') || 'none'})`,
+          spec.file,
+        );
+      if (hits.length > 1)
+        throw new ExpectationError(
+          `${spec.file}: ${e.where}.after: "${e.after}" names steps ${hits.map((h) => h + 1).join(', ')}; use the number`,
+          spec.file,
+        );
       index = hits[0]!;
     }
     placed.set(index, [...(placed.get(index) ?? []), e]);
@@ -44,7 +56,12 @@ export function placeExpectations(spec: ExpectationFile, steps: readonly Step[])
   return placed;
 }
 
-export async function runExpectations(runtime: Runtime, steps: readonly Step[], spec: ExpectationFile, signal?: AbortSignal): Promise<Outcome[]> {
+export async function runExpectations(
+  runtime: Runtime,
+  steps: readonly Step[],
+  spec: ExpectationFile,
+  signal?: AbortSignal,
+): Promise<Outcome[]> {
   const placed = placeExpectations(spec, steps);
   const before: Array<Record<string, unknown> & { type: string }> = [];
   let current: Array<Record<string, unknown> & { type: string }> = before;

@@ -86,7 +86,12 @@ export class MuxConnection extends Duplex {
    * False when the reader is full (the mux then pauses the trunk).
    */
   deliver(payload: Buffer): boolean {
-    if (this.readableFlowing === true && this.readableLength === 0 && !this.destroyed && this.listenerCount('data') > 0) {
+    if (
+      this.readableFlowing === true &&
+      this.readableLength === 0 &&
+      !this.destroyed &&
+      this.listenerCount('data') > 0
+    ) {
       this.emit('data', payload);
       return true;
     }

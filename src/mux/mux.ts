@@ -126,7 +126,9 @@ export class Mux extends EventEmitter {
     this.early.clear();
     this.congested.clear();
     for (const conn of conns) {
-      conn.destroy(err ?? new MuxClosedError(`${this.label}: trunk closed under connection ${conn.connId}`, conn.connId));
+      conn.destroy(
+        err ?? new MuxClosedError(`${this.label}: trunk closed under connection ${conn.connId}`, conn.connId),
+      );
     }
     this.releaseWriters(err ?? new MuxClosedError(`${this.label}: trunk closed`));
 
@@ -218,7 +220,7 @@ export class Mux extends EventEmitter {
    * in Go. Returns what the trunk's last write returned.
    */
   private writeFramed(connId: number, data: Buffer): boolean {
-    let ready = true;
+    let ready: boolean;
     let offset = 0;
     let limit = GO_READ_BUFFER;
     do {

@@ -115,13 +115,17 @@ export class EventLog {
    * event said in the meantime is newer and wins.
    */
   private learnState(payloads: Buffer[]): void {
-    const work = payloads.flatMap((payload) => synchronizeEntries(payload).filter((e) => e.kind === 'container').map((e) => ({ payload, e })));
+    const work = payloads.flatMap((payload) =>
+      synchronizeEntries(payload)
+        .filter((e) => e.kind === 'container')
+        .map((e) => ({ payload, e })),
+    );
     this.syncPending = work.length > 0;
     let next = 0;
     const step = (): void => {
       const end = Math.min(next + SYNC_BATCH, work.length);
       for (; next < end; next++) {
-        const { payload, e } = work[next]!;
+        const { payload, e } = work[next];
         const ctr = decodeSyncEntry(payload, e) as nri.IContainer;
         const id = ctr.id ?? '';
         if (!this.resources.has(id) && !this.goneDuringSync.has(id)) this.track(ctr);

@@ -14,7 +14,10 @@ export interface FilterSpec {
 
 export class FilterError extends Error {
   override readonly name = 'FilterError';
-  constructor(readonly flag: string, message: string) {
+  constructor(
+    readonly flag: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -92,7 +95,10 @@ export class ObjectFilter {
    * Filters a Synchronize snapshot: the matching containers, and the pods that either
    * match on their own (when no container criterion is set) or hold a matching container.
    */
-  selectState(pods: readonly nri.IPodSandbox[], containers: readonly nri.IContainer[]): { pods: nri.IPodSandbox[]; containers: nri.IContainer[] } {
+  selectState(
+    pods: readonly nri.IPodSandbox[],
+    containers: readonly nri.IContainer[],
+  ): { pods: nri.IPodSandbox[]; containers: nri.IContainer[] } {
     if (this.empty) return { pods: [...pods], containers: [...containers] };
     const byId = new Map<string, nri.IPodSandbox>();
     for (const p of pods) byId.set(p.id ?? '', p);

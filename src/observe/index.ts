@@ -3,5 +3,13 @@
 export { ObjectFilter, FilterError, globMatcher, parseLabel, type FilterSpec } from './filters.js';
 export { EventLog, type LoggedEvent, type EventLogCounts } from './event-log.js';
 export { renderLoggedEvent, loggedEventObject, type LogFormat } from './render-event.js';
-export { LogStream, formatLogSummary, DEFAULT_LOG_QUEUE_CAPACITY, DEFAULT_LOG_EVENTS, type LogStreamOptions, type LogSummary, type LogEnd } from './log-stream.js';
+export {
+  LogStream,
+  formatLogSummary,
+  DEFAULT_LOG_QUEUE_CAPACITY,
+  DEFAULT_LOG_EVENTS,
+  type LogStreamOptions,
+  type LogSummary,
+  type LogEnd,
+} from './log-stream.js';
 export { LogMetrics, type LogCountSources } from './metrics.js';

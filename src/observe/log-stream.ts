@@ -5,7 +5,14 @@ import { EventEmitter } from 'node:events';
 import type { Writable } from 'node:stream';
 import { ALL_EVENTS_MASK, Event, eventBit } from '../api/index.js';
 import { BoundedOutputQueue, chalk, defaultDropNotice, serveMetrics, type MetricsServer } from '../render/index.js';
-import { EventWatch, SessionError, type Backoff, type RuntimeInfo, type SessionOptions, type WatchNotice } from '../session/index.js';
+import {
+  EventWatch,
+  SessionError,
+  type Backoff,
+  type RuntimeInfo,
+  type SessionOptions,
+  type WatchNotice,
+} from '../session/index.js';
 import { EventLog, type LoggedEvent } from './event-log.js';
 import type { ObjectFilter } from './filters.js';
 import { LogMetrics } from './metrics.js';
@@ -82,7 +89,12 @@ export class LogStream extends EventEmitter {
     this.log = new EventLog(opts.filter, (e) => {
       this.queue.push(e);
     });
-    this.watch = new EventWatch({ ...opts, events: opts.events ?? DEFAULT_LOG_EVENTS, handlers: this.log.handlers(), reconnect: opts.reconnect });
+    this.watch = new EventWatch({
+      ...opts,
+      events: opts.events ?? DEFAULT_LOG_EVENTS,
+      handlers: this.log.handlers(),
+      reconnect: opts.reconnect,
+    });
     this.watch.on('notice', (n: WatchNotice) => {
       if (n.kind === 'back') this.registrations++;
       this.emit('notice', n);
@@ -107,7 +119,11 @@ export class LogStream extends EventEmitter {
   async run(signal: AbortSignal, flushTimeoutMs = 2000): Promise<{ end: LogEnd; summary: LogSummary }> {
     if (this.opts.metricsAddr !== undefined) {
       // Before registering: a bad address is the user's mistake, reported before touching the runtime.
-      const metrics = new LogMetrics({ seenByEvent: this.log.seenByEvent, dropped: () => this.queue.dropped, registrations: () => this.registrations });
+      const metrics = new LogMetrics({
+        seenByEvent: this.log.seenByEvent,
+        dropped: () => this.queue.dropped,
+        registrations: () => this.registrations,
+      });
       this.metricsServer = await serveMetrics(metrics.registry, this.opts.metricsAddr);
       this.emit('metrics', this.metricsServer.url);
     }
@@ -118,7 +134,10 @@ export class LogStream extends EventEmitter {
     }
   }
 
-  private async runRegistered(signal: AbortSignal, flushTimeoutMs: number): Promise<{ end: LogEnd; summary: LogSummary }> {
+  private async runRegistered(
+    signal: AbortSignal,
+    flushTimeoutMs: number,
+  ): Promise<{ end: LogEnd; summary: LogSummary }> {
     const aborted = new Promise<LogEnd>((resolve) => {
       if (signal.aborted) resolve({ kind: 'stopped' });
       signal.addEventListener('abort', () => resolve({ kind: 'stopped' }), { once: true });
@@ -128,12 +147,18 @@ export class LogStream extends EventEmitter {
     this.registrations++;
     this.emit('registered');
 
-    const gone = new Promise<LogEnd>((resolve) => this.watch.once('end', (error?: SessionError) => error && resolve({ kind: 'runtime-gone', error })));
+    const gone = new Promise<LogEnd>((resolve) =>
+      this.watch.once('end', (error?: SessionError) => error && resolve({ kind: 'runtime-gone', error })),
+    );
     // A reader that went away (`nrictl logs | head`): nothing more can be shown, so the
     // command ends as a pipeline expects rather than go on dropping everything.
-    const outputClosed = new Promise<LogEnd>((resolve) => this.opts.out.once('error', () => resolve({ kind: 'output-closed' })));
+    const outputClosed = new Promise<LogEnd>((resolve) =>
+      this.opts.out.once('error', () => resolve({ kind: 'output-closed' })),
+    );
     const sim = this.watch.sim;
-    const scriptDone = sim ? sim.runScript().then((): LogEnd => ({ kind: 'script-done' })) : new Promise<LogEnd>(() => {});
+    const scriptDone = sim
+      ? sim.runScript().then((): LogEnd => ({ kind: 'script-done' }))
+      : new Promise<LogEnd>(() => {});
     const end = await Promise.race([aborted, gone, outputClosed, scriptDone]);
     return { end, summary: await this.finish(end.kind === 'output-closed' ? 0 : flushTimeoutMs) };
   }

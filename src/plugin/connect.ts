@@ -27,7 +27,7 @@ export function resolveTarget(socketPath: string | undefined, env: NodeJS.Proces
  */
 export function socketPathFromArgs(argv: readonly string[] = process.argv.slice(2)): string | undefined {
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
+    const a = argv[i];
     if (a === '--') return undefined;
     if (a === '--socket') return argv[i + 1] || undefined;
     if (a.startsWith('--socket=')) return a.slice('--socket='.length) || undefined;
@@ -49,7 +49,10 @@ export async function connectTo(target: ConnectTarget): Promise<net.Socket> {
 function adoptFd(target: Extract<ConnectTarget, { kind: 'fd' }>): net.Socket {
   const at = endpointOf(target);
   if (!Number.isInteger(target.fd)) {
-    throw pluginErrors.notASocket(at, `${PLUGIN_SOCKET_ENV}=${JSON.stringify(target.raw)} is not a file descriptor number`);
+    throw pluginErrors.notASocket(
+      at,
+      `${PLUGIN_SOCKET_ENV}=${JSON.stringify(target.raw)} is not a file descriptor number`,
+    );
   }
   try {
     return new net.Socket({ fd: target.fd, readable: true, writable: true });

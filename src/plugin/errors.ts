@@ -45,7 +45,13 @@ const seconds = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000}s` : `${
 
 export const pluginErrors = {
   noSocket: (at: Endpoint, cause?: unknown) =>
-    new PluginError('connect', 'no-socket', `no NRI socket at ${at.label}: is NRI enabled in the runtime?`, at.socketPath, { cause }),
+    new PluginError(
+      'connect',
+      'no-socket',
+      `no NRI socket at ${at.label}: is NRI enabled in the runtime?`,
+      at.socketPath,
+      { cause },
+    ),
   permissionDenied: (at: Endpoint, cause?: unknown) =>
     new PluginError(
       'connect',
@@ -55,11 +61,22 @@ export const pluginErrors = {
       { cause },
     ),
   notASocket: (at: Endpoint, what: string, cause?: unknown) =>
-    new PluginError('connect', 'not-a-socket', `${at.label} is not a socket (${what}): point --socket at the runtime's NRI socket`, at.socketPath, {
-      cause,
-    }),
+    new PluginError(
+      'connect',
+      'not-a-socket',
+      `${at.label} is not a socket (${what}): point --socket at the runtime's NRI socket`,
+      at.socketPath,
+      {
+        cause,
+      },
+    ),
   pathTooLong: (at: Endpoint, bytes: number) =>
-    new PluginError('connect', 'path-too-long', `${socketPathTooLongMessage(at.label, bytes)}: point --socket at a shorter path (a symlink to the directory will do)`, at.socketPath),
+    new PluginError(
+      'connect',
+      'path-too-long',
+      `${socketPathTooLongMessage(at.label, bytes)}: point --socket at a shorter path (a symlink to the directory will do)`,
+      at.socketPath,
+    ),
   refused: (at: Endpoint, cause?: unknown) =>
     new PluginError(
       'connect',
@@ -71,9 +88,15 @@ export const pluginErrors = {
   cannotConnect: (at: Endpoint, cause: Error) =>
     new PluginError('connect', 'refused', `cannot connect to ${at.label}: ${cause.message}`, at.socketPath, { cause }),
   rejected: (at: Endpoint, plugin: string, reason: string, cause?: unknown) =>
-    new PluginError('register', 'rejected', `registration of plugin ${plugin} rejected by the runtime at ${at.label}: ${reason}`, at.socketPath, {
-      cause,
-    }),
+    new PluginError(
+      'register',
+      'rejected',
+      `registration of plugin ${plugin} rejected by the runtime at ${at.label}: ${reason}`,
+      at.socketPath,
+      {
+        cause,
+      },
+    ),
   timeout: (at: Endpoint, plugin: string, step: PluginStep, ms: number) =>
     new PluginError(
       step,

@@ -37,7 +37,11 @@ export interface PluginHandlers {
   synchronizeRaw?(payloads: Buffer[]): void;
 
   runPodSandbox?(pod: nri.IPodSandbox): Result<void>;
-  updatePodSandbox?(pod: nri.IPodSandbox, overhead: nri.ILinuxResources | null | undefined, resources: nri.ILinuxResources | null | undefined): Result<void>;
+  updatePodSandbox?(
+    pod: nri.IPodSandbox,
+    overhead: nri.ILinuxResources | null | undefined,
+    resources: nri.ILinuxResources | null | undefined,
+  ): Result<void>;
   postUpdatePodSandbox?(pod: nri.IPodSandbox): Result<void>;
   stopPodSandbox?(pod: nri.IPodSandbox): Result<void>;
   removePodSandbox?(pod: nri.IPodSandbox): Result<void>;
@@ -46,7 +50,11 @@ export interface PluginHandlers {
   postCreateContainer?(pod: nri.IPodSandbox, ctr: nri.IContainer): Result<void>;
   startContainer?(pod: nri.IPodSandbox, ctr: nri.IContainer): Result<void>;
   postStartContainer?(pod: nri.IPodSandbox, ctr: nri.IContainer): Result<void>;
-  updateContainer?(pod: nri.IPodSandbox, ctr: nri.IContainer, resources: nri.ILinuxResources | null | undefined): Result<nri.IContainerUpdate[] | void>;
+  updateContainer?(
+    pod: nri.IPodSandbox,
+    ctr: nri.IContainer,
+    resources: nri.ILinuxResources | null | undefined,
+  ): Result<nri.IContainerUpdate[] | void>;
   postUpdateContainer?(pod: nri.IPodSandbox, ctr: nri.IContainer): Result<void>;
   stopContainer?(pod: nri.IPodSandbox, ctr: nri.IContainer): Result<nri.IContainerUpdate[] | void>;
   removeContainer?(pod: nri.IPodSandbox, ctr: nri.IContainer): Result<void>;

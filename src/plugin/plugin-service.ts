@@ -14,7 +14,12 @@ export type PluginServiceImpl = { [M in PluginMethod]: MethodImpl };
  * Registers every Plugin service method; `pluginName` ("10-logger") goes into error
  * messages. Methods in `raw` are served as given, on the undecoded payload.
  */
-export function registerPluginService(server: TtrpcServer, impl: PluginServiceImpl, pluginName: string, raw: Partial<Record<PluginMethod, Handler>> = {}): void {
+export function registerPluginService(
+  server: TtrpcServer,
+  impl: PluginServiceImpl,
+  pluginName: string,
+  raw: Partial<Record<PluginMethod, Handler>> = {},
+): void {
   for (const method of Object.values(PluginMethod)) {
     const direct = raw[method];
     if (direct) {
@@ -33,11 +38,15 @@ export function registerPluginService(server: TtrpcServer, impl: PluginServiceIm
       try {
         req = types.request.decode(payload);
       } catch (err) {
-        throw new TtrpcError(Code.InvalidArgument, `plugin ${pluginName}: undecodable ${method} request: ${(err as Error).message}`, {
-          service: PLUGIN_SERVICE,
-          method,
-          cause: err,
-        });
+        throw new TtrpcError(
+          Code.InvalidArgument,
+          `plugin ${pluginName}: undecodable ${method} request: ${(err as Error).message}`,
+          {
+            service: PLUGIN_SERVICE,
+            method,
+            cause: err,
+          },
+        );
       }
       let answer: Promise<Answer> | Answer;
       try {
@@ -60,32 +69,46 @@ export function registerPluginService(server: TtrpcServer, impl: PluginServiceIm
 export function eventMethods(h: PluginHandlers): Omit<PluginServiceImpl, 'Configure' | 'Synchronize' | 'Shutdown'> {
   return {
     RunPodSandbox: (r: nri.RunPodSandboxRequest) => then(h.runPodSandbox?.(pod(r.pod)), nothing),
-    UpdatePodSandbox: (r: nri.UpdatePodSandboxRequest) => then(h.updatePodSandbox?.(pod(r.pod), r.overheadLinuxResources, r.linuxResources), nothing),
+    UpdatePodSandbox: (r: nri.UpdatePodSandboxRequest) =>
+      then(h.updatePodSandbox?.(pod(r.pod), r.overheadLinuxResources, r.linuxResources), nothing),
     PostUpdatePodSandbox: (r: nri.PostUpdatePodSandboxRequest) => then(h.postUpdatePodSandbox?.(pod(r.pod)), nothing),
     StopPodSandbox: (r: nri.StopPodSandboxRequest) => then(h.stopPodSandbox?.(pod(r.pod)), nothing),
     RemovePodSandbox: (r: nri.RemovePodSandboxRequest) => then(h.removePodSandbox?.(pod(r.pod)), nothing),
     CreateContainer: (r: nri.CreateContainerRequest): Answer | Promise<nri.ICreateContainerResponse> =>
       then(h.createContainer?.(pod(r.pod), ctr(r.container)), createContainerAnswer),
-    PostCreateContainer: (r: nri.PostCreateContainerRequest) => then(h.postCreateContainer?.(pod(r.pod), ctr(r.container)), nothing),
+    PostCreateContainer: (r: nri.PostCreateContainerRequest) =>
+      then(h.postCreateContainer?.(pod(r.pod), ctr(r.container)), nothing),
     StartContainer: (r: nri.StartContainerRequest) => then(h.startContainer?.(pod(r.pod), ctr(r.container)), nothing),
-    PostStartContainer: (r: nri.PostStartContainerRequest) => then(h.postStartContainer?.(pod(r.pod), ctr(r.container)), nothing),
+    PostStartContainer: (r: nri.PostStartContainerRequest) =>
+      then(h.postStartContainer?.(pod(r.pod), ctr(r.container)), nothing),
     UpdateContainer: (r: nri.UpdateContainerRequest) =>
-      then(h.updateContainer?.(pod(r.pod), ctr(r.container), r.linuxResources), (update): nri.IUpdateContainerResponse => ({ update: update ?? [] })),
-    PostUpdateContainer: (r: nri.PostUpdateContainerRequest) => then(h.postUpdateContainer?.(pod(r.pod), ctr(r.container)), nothing),
+      then(
+        h.updateContainer?.(pod(r.pod), ctr(r.container), r.linuxResources),
+        (update): nri.IUpdateContainerResponse => ({ update: update ?? [] }),
+      ),
+    PostUpdateContainer: (r: nri.PostUpdateContainerRequest) =>
+      then(h.postUpdateContainer?.(pod(r.pod), ctr(r.container)), nothing),
     StopContainer: (r: nri.StopContainerRequest) =>
-      then(h.stopContainer?.(pod(r.pod), ctr(r.container)), (update): nri.IStopContainerResponse => ({ update: update ?? [] })),
-    RemoveContainer: (r: nri.RemoveContainerRequest) => then(h.removeContainer?.(pod(r.pod), ctr(r.container)), nothing),
+      then(h.stopContainer?.(pod(r.pod), ctr(r.container)), (update): nri.IStopContainerResponse => ({
+        update: update ?? [],
+      })),
+    RemoveContainer: (r: nri.RemoveContainerRequest) =>
+      then(h.removeContainer?.(pod(r.pod), ctr(r.container)), nothing),
     StateChange: (e: nri.StateChangeEvent) => then(stateChange(h, e), nothing),
     ValidateContainerAdjustment: (r: nri.ValidateContainerAdjustmentRequest): Answer | Promise<Answer> => {
       if (!h.validateContainerAdjustment) return {};
-      const rejection = (err: unknown): nri.IValidateContainerAdjustmentResponse => ({ reject: true, reason: err instanceof Error ? err.message : String(err) });
+      const rejection = (err: unknown): nri.IValidateContainerAdjustmentResponse => ({
+        reject: true,
+        reason: err instanceof Error ? err.message : String(err),
+      });
       let res;
       try {
         res = h.validateContainerAdjustment(r);
       } catch (err) {
         return rejection(err);
       }
-      const verdict = (v: ValidationResult | void): nri.IValidateContainerAdjustmentResponse => (v?.reject ? { reject: true, reason: v.reason ?? '' } : {});
+      const verdict = (v: ValidationResult | void): nri.IValidateContainerAdjustmentResponse =>
+        v?.reject ? { reject: true, reason: v.reason ?? '' } : {};
       return isPromise(res) ? res.then(verdict, rejection) : verdict(res);
     },
   };
@@ -152,7 +175,7 @@ const ctr = (c: nri.IContainer | null | undefined): nri.IContainer => c ?? new n
 function untilAborted<T>(work: PromiseLike<T>, ctx: HandlerContext): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     // Once aborted nobody waits for the work; the handlers below keep its failure handled.
-    const off = ctx.onAbort((reason) => reject(reason as Error));
+    const off = ctx.onAbort((reason) => reject(reason));
     work.then(
       (v) => {
         off();
@@ -169,5 +192,9 @@ function untilAborted<T>(work: PromiseLike<T>, ctx: HandlerContext): Promise<T> 
 function asStatus(err: unknown, pluginName: string, method: string): TtrpcError {
   if (err instanceof TtrpcError) return err;
   const msg = err instanceof Error ? err.message : String(err);
-  return new TtrpcError(Code.Unknown, `plugin ${pluginName}: ${method} failed: ${msg}`, { service: PLUGIN_SERVICE, method, cause: err });
+  return new TtrpcError(Code.Unknown, `plugin ${pluginName}: ${method} failed: ${msg}`, {
+    service: PLUGIN_SERVICE,
+    method,
+    cause: err,
+  });
 }

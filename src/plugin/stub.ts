@@ -2,9 +2,25 @@
 // events until the runtime or stop() ends it.
 import { EventEmitter } from 'node:events';
 import type net from 'node:net';
-import { PluginMethod, RUNTIME_SERVICE, RuntimeMethod, formatEventMask, nri, runtimeVintage, synchronizeMore } from '../api/index.js';
+import {
+  PluginMethod,
+  RUNTIME_SERVICE,
+  RuntimeMethod,
+  formatEventMask,
+  nri,
+  runtimeVintage,
+  synchronizeMore,
+} from '../api/index.js';
 import { Mux, MuxProtocolError, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../mux/index.js';
-import { Code, TtrpcClient, TtrpcClosedError, TtrpcError, TtrpcProtocolError, TtrpcServer, type ServerConnection } from '../ttrpc/index.js';
+import {
+  Code,
+  TtrpcClient,
+  TtrpcClosedError,
+  TtrpcError,
+  TtrpcProtocolError,
+  TtrpcServer,
+  type ServerConnection,
+} from '../ttrpc/index.js';
 import { connectTo, endpointOf, resolveTarget } from './connect.js';
 import { PluginError, pluginErrors, type Endpoint, type PluginStep } from './errors.js';
 import { handledEventsMask, subscriptionMask, type PluginHandlers } from './handlers.js';
@@ -137,22 +153,39 @@ export class Stub extends EventEmitter {
    * Asks the runtime to update containers; resolves with the updates it failed to apply.
    * Rejects with PluginError reason 'timeout' when no answer comes within the deadline.
    */
-  async updateContainers(update: nri.IContainerUpdate[], evict: nri.IContainerEviction[] = [], opts: UpdateOptions = {}): Promise<nri.IContainerUpdate[]> {
+  async updateContainers(
+    update: nri.IContainerUpdate[],
+    evict: nri.IContainerEviction[] = [],
+    opts: UpdateOptions = {},
+  ): Promise<nri.IContainerUpdate[]> {
     const client = this.#client;
     if (!client || !this.#registered || this.#closed) {
-      throw new PluginError('update', 'closed', `plugin ${this.fullName} is not registered with the runtime at ${this.#endpoint.label}: start() it first`, this.#endpoint.socketPath);
+      throw new PluginError(
+        'update',
+        'closed',
+        `plugin ${this.fullName} is not registered with the runtime at ${this.#endpoint.label}: start() it first`,
+        this.#endpoint.socketPath,
+      );
     }
     const req = nri.UpdateContainersRequest.encode({ update, evict }).finish();
     let payload: Buffer;
     try {
-      payload = await client.call(RUNTIME_SERVICE, RuntimeMethod.UpdateContainers, req, { timeoutMs: opts.timeoutMs ?? this.#requestTimeoutMs });
+      payload = await client.call(RUNTIME_SERVICE, RuntimeMethod.UpdateContainers, req, {
+        timeoutMs: opts.timeoutMs ?? this.#requestTimeoutMs,
+      });
     } catch (err) {
       if (err instanceof TtrpcClosedError) throw pluginErrors.closed(this.#endpoint, 'update', err);
       if (err instanceof TtrpcError && err.code === Code.DeadlineExceeded) {
         throw pluginErrors.updateTimeout(this.#endpoint, this.fullName, opts.timeoutMs ?? this.#requestTimeoutMs, err);
       }
       const why = err instanceof TtrpcError ? err.statusMessage : (err as Error).message;
-      throw new PluginError('update', 'rejected', `UpdateContainers of plugin ${this.fullName} failed at ${this.#endpoint.label}: ${why}`, this.#endpoint.socketPath, { cause: err });
+      throw new PluginError(
+        'update',
+        'rejected',
+        `UpdateContainers of plugin ${this.fullName} failed at ${this.#endpoint.label}: ${why}`,
+        this.#endpoint.socketPath,
+        { cause: err },
+      );
     }
     return nri.UpdateContainersResponse.decode(payload).failed;
   }
@@ -194,7 +227,9 @@ export class Stub extends EventEmitter {
         },
       },
       this.fullName,
-      this.#handlers.synchronizeRaw ? { [PluginMethod.Synchronize]: (payload: Buffer) => this.#synchronizeRaw(payload) } : {},
+      this.#handlers.synchronizeRaw
+        ? { [PluginMethod.Synchronize]: (payload: Buffer) => this.#synchronizeRaw(payload) }
+        : {},
     );
     // Open the Plugin service side first: the runtime may send Configure before our
     // RegisterPlugin answer reaches us.
@@ -210,7 +245,11 @@ export class Stub extends EventEmitter {
   }
 
   async #register(client: TtrpcClient): Promise<void> {
-    const req = nri.RegisterPluginRequest.encode({ pluginName: this.name, pluginIdx: this.index, NRIVersion: SDK_NRI_VERSION }).finish();
+    const req = nri.RegisterPluginRequest.encode({
+      pluginName: this.name,
+      pluginIdx: this.index,
+      NRIVersion: SDK_NRI_VERSION,
+    }).finish();
     try {
       await client.call(RUNTIME_SERVICE, RuntimeMethod.RegisterPlugin, req);
       this.#registered = true;
@@ -236,14 +275,25 @@ export class Stub extends EventEmitter {
       try {
         requested = (await this.#handlers.configure(req))?.events;
       } catch (err) {
-        const e = new PluginError('configure', 'protocol', `configure handler of plugin ${this.fullName} failed: ${(err as Error).message ?? String(err)}`, this.#endpoint.socketPath, { cause: err });
+        const e = new PluginError(
+          'configure',
+          'protocol',
+          `configure handler of plugin ${this.fullName} failed: ${(err as Error).message ?? String(err)}`,
+          this.#endpoint.socketPath,
+          { cause: err },
+        );
         this.#failStart(e, true);
         throw new TtrpcError(Code.Unknown, e.message);
       }
     }
     const events = subscriptionMask({ base: this.#baseMask, requested, knownEventsMask: vintage.knownEventsMask });
     if (events === 0) {
-      const e = pluginErrors.noEvents(this.#endpoint, this.fullName, formatEventMask(this.#baseMask), `${req.runtimeName || 'the runtime'} (${vintage.label})`);
+      const e = pluginErrors.noEvents(
+        this.#endpoint,
+        this.fullName,
+        formatEventMask(this.#baseMask),
+        `${req.runtimeName || 'the runtime'} (${vintage.label})`,
+      );
       this.#failStart(e, true);
       throw new TtrpcError(Code.FailedPrecondition, e.message);
     }
@@ -262,11 +312,17 @@ export class Stub extends EventEmitter {
     const containers = this.#syncContainers;
     this.#syncPods = [];
     this.#syncContainers = [];
-    let update: nri.IContainerUpdate[] = [];
+    let update: nri.IContainerUpdate[];
     try {
       update = (await this.#handlers.synchronize?.(pods, containers)) ?? [];
     } catch (err) {
-      const e = new PluginError('synchronize', 'protocol', `synchronize handler of plugin ${this.fullName} failed: ${(err as Error).message ?? String(err)}`, this.#endpoint.socketPath, { cause: err });
+      const e = new PluginError(
+        'synchronize',
+        'protocol',
+        `synchronize handler of plugin ${this.fullName} failed: ${(err as Error).message ?? String(err)}`,
+        this.#endpoint.socketPath,
+        { cause: err },
+      );
       this.#failStart(e, true);
       throw new TtrpcError(Code.Unknown, e.message);
     }
@@ -349,7 +405,12 @@ export class Stub extends EventEmitter {
     if (w) {
       w.reject(
         this.#stopping
-          ? new PluginError(step, 'closed', `plugin ${this.fullName} was stopped during ${step} (${this.#endpoint.label})`, this.#endpoint.socketPath)
+          ? new PluginError(
+              step,
+              'closed',
+              `plugin ${this.fullName} was stopped during ${step} (${this.#endpoint.label})`,
+              this.#endpoint.socketPath,
+            )
           : closedError(this.#endpoint, step, cause),
       );
       return;

@@ -29,7 +29,11 @@ export class AtomicWriteError extends Error {
  * atomically in the target's directory) and the link stays a link. Renaming over the
  * link itself would silently turn it into a plain file and leave its target stale.
  */
-export async function writeFileAtomic(path: string, content: AtomicContent, opts: { mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  content: AtomicContent,
+  opts: { mode?: number } = {},
+): Promise<void> {
   let target: string;
   try {
     target = await followLinks(resolve(path));

@@ -49,28 +49,38 @@ export class BoundedOutputQueue<T> extends EventEmitter {
   private counts = { pushed: 0, written: 0, dropped: 0 };
   outputError: Error | undefined;
 
-  constructor(private readonly out: Writable, opts: BoundedQueueOptions<T>) {
+  constructor(
+    private readonly out: Writable,
+    opts: BoundedQueueOptions<T>,
+  ) {
     super();
-    if (!Number.isInteger(opts.capacity) || opts.capacity < 1) throw new RangeError(`queue capacity must be a positive integer, got ${opts.capacity}`);
+    if (!Number.isInteger(opts.capacity) || opts.capacity < 1)
+      throw new RangeError(`queue capacity must be a positive integer, got ${opts.capacity}`);
     this.capacity = opts.capacity;
     this.ring = new Array<T | undefined>(opts.capacity);
     this.render = opts.render;
     this.dropNotice = opts.dropNotice ?? defaultDropNotice;
     this.batch = opts.batch ?? 256;
-    this.onDrain = this.onDrain.bind(this);
-    this.onOutputError = this.onOutputError.bind(this);
     out.on('error', this.onOutputError);
     out.once('close', () => this.onOutputError(new Error('output closed')));
   }
 
   /** Items accepted so far, including those still queued. */
-  get pushed(): number { return this.counts.pushed; }
+  get pushed(): number {
+    return this.counts.pushed;
+  }
   /** Items handed to the Writable. */
-  get written(): number { return this.counts.written; }
+  get written(): number {
+    return this.counts.written;
+  }
   /** Items dropped because the queue was full, the output failed or the queue had ended. */
-  get dropped(): number { return this.counts.dropped; }
+  get dropped(): number {
+    return this.counts.dropped;
+  }
   /** Items waiting to be written. */
-  get pending(): number { return this.size; }
+  get pending(): number {
+    return this.size;
+  }
 
   /**
    * Queues an item, or drops and counts it when the queue is full. Never writes,
@@ -153,7 +163,10 @@ export class BoundedOutputQueue<T> extends EventEmitter {
       n++;
       this.counts.written++;
       // The last write of a batch reports when the output has taken everything so far.
-      room = this.size === 0 || n === this.batch ? this.out.write(this.render(item), this.afterWrite) : this.out.write(this.render(item));
+      room =
+        this.size === 0 || n === this.batch
+          ? this.out.write(this.render(item), this.afterWrite)
+          : this.out.write(this.render(item));
     }
     // Caught up: the queue is empty and the output still has room.
     if (room && this.size === 0 && this.unreported > 0) {
@@ -178,14 +191,14 @@ export class BoundedOutputQueue<T> extends EventEmitter {
     this.settle();
   };
 
-  private onDrain(): void {
+  private readonly onDrain = (): void => {
     if (!this.waitingForDrain) return;
     this.waitingForDrain = false;
     this.out.off('drain', this.onDrain);
     this.pump();
-  }
+  };
 
-  private onOutputError(err: Error): void {
+  private readonly onOutputError = (err: Error): void => {
     if (this.outputError) return;
     this.outputError = err;
     // What cannot be written any more counts as dropped.
@@ -195,7 +208,7 @@ export class BoundedOutputQueue<T> extends EventEmitter {
     this.size = 0;
     this.waitingForDrain = false;
     this.settle();
-  }
+  };
 
   private settle(): void {
     if (this.flushWaiters.length === 0 || !this.isIdle()) return;

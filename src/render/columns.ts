@@ -1,9 +1,8 @@
-// SGR sequences only: what chalk emits.
-const SGR = /\x1b\[[0-9;]*m/g;
+import { stripVTControlCharacters } from 'node:util';
 
 /** The length of a cell as a terminal shows it: colour codes take no room. */
 export function visibleLength(cell: string): number {
-  return cell.includes('\x1b') ? cell.replace(SGR, '').length : cell.length;
+  return cell.includes('\x1b') ? stripVTControlCharacters(cell).length : cell.length;
 }
 
 /**
@@ -16,7 +15,7 @@ export function alignColumns(rows: readonly string[][], gap = '   '): string[] {
   for (const row of rows) columns = Math.max(columns, row.length);
   const widths = new Array<number>(columns).fill(0);
   for (const row of rows) {
-    for (let i = 0; i < row.length; i++) widths[i] = Math.max(widths[i]!, visibleLength(row[i]!));
+    for (let i = 0; i < row.length; i++) widths[i] = Math.max(widths[i], visibleLength(row[i]));
   }
   const out: string[] = [];
   for (const row of rows) {
@@ -24,7 +23,7 @@ export function alignColumns(rows: readonly string[][], gap = '   '): string[] {
     for (let i = 0; i < columns; i++) {
       const cell = row[i] ?? '';
       line += i === 0 ? '' : gap;
-      line += cell + ' '.repeat(widths[i]! - visibleLength(cell));
+      line += cell + ' '.repeat(widths[i] - visibleLength(cell));
     }
     out.push(line.trimEnd());
   }

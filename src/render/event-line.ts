@@ -1,19 +1,39 @@
 import { chalk, shortId } from './colour.js';
-import { containerResources, podDisplayName, requestedResources, summariseResources, type Container, type Pod, type Resources, type ResourceSummary } from './nri-view.js';
+import {
+  containerResources,
+  podDisplayName,
+  requestedResources,
+  summariseResources,
+  type Container,
+  type Pod,
+  type Resources,
+  type ResourceSummary,
+} from './nri-view.js';
 
 // Event names in the order of NRI's Event enum (api.proto), so a number from the
 // wire and a name from JSON both find their display name without loading the
 // generated protobuf module.
 const EVENT_NAMES = [
-  'Unknown', 'RunPodSandbox', 'StopPodSandbox', 'RemovePodSandbox', 'CreateContainer',
-  'PostCreateContainer', 'StartContainer', 'PostStartContainer', 'UpdateContainer',
-  'PostUpdateContainer', 'StopContainer', 'RemoveContainer', 'UpdatePodSandbox',
-  'PostUpdatePodSandbox', 'ValidateContainerAdjustment',
+  'Unknown',
+  'RunPodSandbox',
+  'StopPodSandbox',
+  'RemovePodSandbox',
+  'CreateContainer',
+  'PostCreateContainer',
+  'StartContainer',
+  'PostStartContainer',
+  'UpdateContainer',
+  'PostUpdateContainer',
+  'StopContainer',
+  'RemoveContainer',
+  'UpdatePodSandbox',
+  'PostUpdatePodSandbox',
+  'ValidateContainerAdjustment',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** "CreateContainer" for 4, "CREATE_CONTAINER", "CreateContainer" or "createContainer". */
-export function eventDisplayName(event: number | string): EventName | string {
+export function eventDisplayName(event: number | string): string {
   if (typeof event === 'number') return EVENT_NAMES[event] ?? `Event(${event})`;
   const key = event.replace(/_/g, '').toLowerCase();
   return EVENT_NAMES.find((n) => n.toLowerCase() === key) ?? event;
@@ -49,13 +69,20 @@ export function formatClock(time: Date | number): string {
 }
 
 const RESOURCE_FIELDS: Array<[keyof ResourceSummary, string]> = [
-  ['cpus', 'cpus'], ['mems', 'mems'], ['memoryLimit', 'memory'], ['quota', 'quota'], ['period', 'period'], ['shares', 'shares'],
+  ['cpus', 'cpus'],
+  ['mems', 'mems'],
+  ['memoryLimit', 'memory'],
+  ['quota', 'quota'],
+  ['period', 'period'],
+  ['shares', 'shares'],
 ];
 
 /** "cpus=0-3 memory=512Mi quota=50000 period=100000": the fields that are set. */
 export function describeResources(res: Resources | null | undefined): string {
   const s = summariseResources(res);
-  return RESOURCE_FIELDS.filter(([k]) => s[k] !== undefined).map(([k, label]) => `${label}=${s[k]}`).join(' ');
+  return RESOURCE_FIELDS.filter(([k]) => s[k] !== undefined)
+    .map(([k, label]) => `${label}=${s[k]}`)
+    .join(' ');
 }
 
 /**
@@ -63,7 +90,10 @@ export function describeResources(res: Resources | null | undefined): string {
  * update leaves unset keep their value and are not listed; "no change" when
  * every set field already had its value.
  */
-export function describeResourceChange(previous: Resources | null | undefined, next: Resources | null | undefined): string {
+export function describeResourceChange(
+  previous: Resources | null | undefined,
+  next: Resources | null | undefined,
+): string {
   const before = summariseResources(previous);
   const after = summariseResources(next);
   const changes: string[] = [];

@@ -44,16 +44,27 @@ interface Clean extends FindingRow {
 // escaped, as `ls -b` does, so that a newline in a name cannot forge a row.
 function cleanRow(row: FindingRow): Clean {
   const message = oneLine(row.message);
-  return { ...row, path: escapeControl(row.path), fix: oneLine(row.fix), message, words: [...message.split(' ').filter(Boolean), `[${row.code}]`] };
+  return {
+    ...row,
+    path: escapeControl(row.path),
+    fix: oneLine(row.fix),
+    message,
+    words: [...message.split(' ').filter(Boolean), `[${row.code}]`],
+  };
 }
 
 function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ').replace(/[\t\v\f]/g, ' ').trim();
+  return text
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .replace(/[\t\v\f]/g, ' ')
+    .trim();
 }
 
 function escapeControl(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\x00-\x1f\x7f]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  return text.replace(/[\x00-\x1f\x7f]/g, (c) =>
+    c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
 }
 
 interface Widths {
@@ -66,11 +77,26 @@ interface Widths {
 /** Column widths that fit `width` with path and fix whole, or undefined when none do. */
 function tableWidths(rows: readonly Clean[], width: number): Widths | undefined {
   const max = (values: number[], least: number): number => values.reduce((a, b) => Math.max(a, b), least);
-  const severity = max(rows.map((r) => r.severity.length), HEAD[0].length);
-  const path = max(rows.map((r) => r.path.length), HEAD[1].length);
-  const fix = max(rows.map((r) => r.fix.length), HEAD[3].length);
-  const natural = max(rows.map((r) => r.words.join(' ').length), HEAD[2].length);
-  const longestWord = max(rows.flatMap((r) => r.words.map((w) => w.length)), 0);
+  const severity = max(
+    rows.map((r) => r.severity.length),
+    HEAD[0].length,
+  );
+  const path = max(
+    rows.map((r) => r.path.length),
+    HEAD[1].length,
+  );
+  const fix = max(
+    rows.map((r) => r.fix.length),
+    HEAD[3].length,
+  );
+  const natural = max(
+    rows.map((r) => r.words.join(' ').length),
+    HEAD[2].length,
+  );
+  const longestWord = max(
+    rows.flatMap((r) => r.words.map((w) => w.length)),
+    0,
+  );
   const room = width - TABLE_CHROME - severity - path - fix;
   const message = Math.min(natural, room);
   if (message < Math.min(natural, Math.max(MESSAGE_MIN, longestWord))) return undefined;
@@ -108,21 +134,24 @@ function paintSeverity(severity: FindingRow['severity']): string {
 
 function boxedTable(rows: readonly Clean[], w: Widths): string {
   const cols = [w.severity, w.path, w.message, w.fix];
-  const rule = (left: string, mid: string, right: string): string => `${left}${cols.map((c) => '─'.repeat(c + 2)).join(mid)}${right}`;
+  const rule = (left: string, mid: string, right: string): string =>
+    `${left}${cols.map((c) => '─'.repeat(c + 2)).join(mid)}${right}`;
   const line = (cells: Array<{ text: string; shown: number }>): string =>
-    `│${cells.map((cell, i) => ` ${cell.text}${' '.repeat(cols[i]! - cell.shown)} `).join('│')}│`;
+    `│${cells.map((cell, i) => ` ${cell.text}${' '.repeat(cols[i] - cell.shown)} `).join('│')}│`;
   const out = [rule('┌', '┬', '┐'), line(HEAD.map((h) => ({ text: chalk.bold(h), shown: h.length })))];
   for (const row of rows) {
     out.push(rule('├', '┼', '┤'));
     const message = wrap(row.words, w.message);
     message.forEach((words, i) => {
       const text = words.join(' ');
-      out.push(line([
-        i === 0 ? { text: paintSeverity(row.severity), shown: row.severity.length } : { text: '', shown: 0 },
-        i === 0 ? { text: row.path, shown: row.path.length } : { text: '', shown: 0 },
-        { text: i === message.length - 1 ? paintWords(words, row.code) : text, shown: text.length },
-        i === 0 ? { text: row.fix, shown: row.fix.length } : { text: '', shown: 0 },
-      ]));
+      out.push(
+        line([
+          i === 0 ? { text: paintSeverity(row.severity), shown: row.severity.length } : { text: '', shown: 0 },
+          i === 0 ? { text: row.path, shown: row.path.length } : { text: '', shown: 0 },
+          { text: i === message.length - 1 ? paintWords(words, row.code) : text, shown: text.length },
+          i === 0 ? { text: row.fix, shown: row.fix.length } : { text: '', shown: 0 },
+        ]),
+      );
     });
   }
   out.push(rule('└', '┴', '┘'));

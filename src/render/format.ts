@@ -26,8 +26,15 @@ export interface MessageType {
 }
 
 function messageTypeOf(value: object): MessageType | undefined {
-  const ctor = (value as { constructor?: unknown }).constructor as Partial<MessageType> & { encode?: unknown } | undefined;
-  if (ctor && ctor !== Object && typeof ctor.toObject === 'function' && typeof ctor.encode === 'function' && typeof ctor.fromObject === 'function') {
+  const ctor = (value as { constructor?: unknown }).constructor as
+    (Partial<MessageType> & { encode?: unknown }) | undefined;
+  if (
+    ctor &&
+    ctor !== Object &&
+    typeof ctor.toObject === 'function' &&
+    typeof ctor.encode === 'function' &&
+    typeof ctor.fromObject === 'function'
+  ) {
     return ctor as MessageType;
   }
   return undefined;
@@ -62,7 +69,8 @@ function plain(value: unknown): unknown {
       return value;
   }
   if (Array.isArray(value)) return value.map(plain);
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  if (value instanceof Uint8Array)
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   if (value instanceof Date) return value.toISOString();
   if (value instanceof Map) return plain(Object.fromEntries(value));
   const type = messageTypeOf(value);
@@ -76,7 +84,11 @@ function plain(value: unknown): unknown {
   return out;
 }
 
-interface LongLike { low: number; high: number; unsigned?: boolean }
+interface LongLike {
+  low: number;
+  high: number;
+  unsigned?: boolean;
+}
 
 function isLongLike(value: object): value is LongLike {
   const v = value as { low?: unknown; high?: unknown; toNumber?: unknown };

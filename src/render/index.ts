@@ -2,14 +2,57 @@
 // (tables, event lines, colours) and for programs (JSON, YAML), and gets it out
 // without ever making the runtime wait (bounded queue, atomic files). It reads
 // NRI types but does not load the protobuf module, and speaks no protocol.
-export { chalk, colourEnabled, severityColour, severityLabel, shortId, SHORT_ID_LENGTH, stripColour, withoutColour, type Severity } from './colour.js';
 export {
-  OUTPUT_FORMATS, isDataFormat, toPlain, jsonDocument, jsonLine, yamlDocument, yamlStreamItem, renderDocument, renderStreamItem,
-  type OutputFormat, type DataFormat, type MessageType,
+  chalk,
+  colourEnabled,
+  severityColour,
+  severityLabel,
+  shortId,
+  SHORT_ID_LENGTH,
+  stripColour,
+  withoutColour,
+  type Severity,
+} from './colour.js';
+export {
+  OUTPUT_FORMATS,
+  isDataFormat,
+  toPlain,
+  jsonDocument,
+  jsonLine,
+  yamlDocument,
+  yamlStreamItem,
+  renderDocument,
+  renderStreamItem,
+  type OutputFormat,
+  type DataFormat,
+  type MessageType,
 } from './format.js';
-export { renderStateTable, stateTableRows, stateTableHead, renderCompactTable, type StateTableOptions } from './state-table.js';
-export { formatEventLine, formatClock, eventDisplayName, describeResources, describeResourceChange, type EventRecord, type EventName } from './event-line.js';
-export { containerStateName, optionalValue, podDisplayName, summariseResources, type Pod, type Container, type Resources, type ResourceSummary } from './nri-view.js';
+export {
+  renderStateTable,
+  stateTableRows,
+  stateTableHead,
+  renderCompactTable,
+  type StateTableOptions,
+} from './state-table.js';
+export {
+  formatEventLine,
+  formatClock,
+  eventDisplayName,
+  describeResources,
+  describeResourceChange,
+  type EventRecord,
+  type EventName,
+} from './event-line.js';
+export {
+  containerStateName,
+  optionalValue,
+  podDisplayName,
+  summariseResources,
+  type Pod,
+  type Container,
+  type Resources,
+  type ResourceSummary,
+} from './nri-view.js';
 export { writeFileAtomic, AtomicWriteError, type AtomicContent } from './atomic-write.js';
 export { BoundedOutputQueue, defaultDropNotice, type BoundedQueueOptions } from './bounded-queue.js';
 export { makeTerminalWritesAsync } from './terminal-output.js';

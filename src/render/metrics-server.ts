@@ -11,7 +11,9 @@ export function parseMetricsAddress(text: string): { host: string | undefined; p
   const m = /^(?:\[([^\]]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text.trim());
   const port = m ? Number(m[3]) : NaN;
   if (!m || !(port >= 0 && port <= 65535)) {
-    throw new MetricsAddressError(`--metrics-addr "${text}" is not HOST:PORT; write e.g. --metrics-addr 127.0.0.1:9464 or --metrics-addr :9464`);
+    throw new MetricsAddressError(
+      `--metrics-addr "${text}" is not HOST:PORT; write e.g. --metrics-addr 127.0.0.1:9464 or --metrics-addr :9464`,
+    );
   }
   const host = m[1] ?? m[2];
   return { host: host === '' ? undefined : host, port };
@@ -39,7 +41,12 @@ export async function serveMetrics(registry: Registry, address: string): Promise
   server.headersTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new MetricsAddressError(`--metrics-addr ${address}: cannot listen (${err.code ?? err.message}); choose another address or port`, { cause: err })),
+      reject(
+        new MetricsAddressError(
+          `--metrics-addr ${address}: cannot listen (${err.code ?? err.message}); choose another address or port`,
+          { cause: err },
+        ),
+      ),
     );
     server.listen(port, host, () => resolve());
   });
@@ -49,9 +56,10 @@ export async function serveMetrics(registry: Registry, address: string): Promise
   const shownHost = host === undefined ? '0.0.0.0' : host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${boundPort}/metrics`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -94,12 +94,12 @@ export function requestedResources(res: Resources | null | undefined): Resources
     for (const k of CPU_NUMBERS) if (isZero(res.cpu[k])) delete cpu[k];
     if (!res.cpu.cpus) delete cpu.cpus;
     if (!res.cpu.mems) delete cpu.mems;
-    out.cpu = cpu as Resources['cpu'];
+    out.cpu = cpu;
   }
   if (res.memory) {
     const memory: Record<string, unknown> = { ...res.memory };
     for (const k of MEMORY_NUMBERS) if (isZero(res.memory[k])) delete memory[k];
-    out.memory = memory as Resources['memory'];
+    out.memory = memory;
   }
   return out;
 }

@@ -1,9 +1,15 @@
+import { stripVTControlCharacters } from 'node:util';
 import Table from 'cli-table3';
 import { chalk, shortId } from './colour.js';
 import { alignColumns, visibleLength } from './columns.js';
 import {
-  containerResources, containerStateName, podDisplayName, summariseResources,
-  type Container, type ContainerStateName, type Pod,
+  containerResources,
+  containerStateName,
+  podDisplayName,
+  summariseResources,
+  type Container,
+  type ContainerStateName,
+  type Pod,
 } from './nri-view.js';
 
 export interface StateTableOptions {
@@ -34,7 +40,11 @@ const STATE_COLOUR: Record<ContainerStateName, (s: string) => string> = {
  * report come last under "<unknown pod>". Pods sort by namespace/name, containers
  * by name, so two dumps of the same state compare line by line.
  */
-export function stateTableRows(pods: readonly Pod[], containers: readonly Container[], opts: StateTableOptions = {}): string[][] {
+export function stateTableRows(
+  pods: readonly Pod[],
+  containers: readonly Container[],
+  opts: StateTableOptions = {},
+): string[][] {
   const byPod = new Map<string, Container[]>();
   for (const c of containers) {
     const key = c.podSandboxId ?? '';
@@ -43,7 +53,9 @@ export function stateTableRows(pods: readonly Pod[], containers: readonly Contai
     list.push(c);
   }
   const rows: string[][] = [];
-  const sortedPods = [...pods].sort((a, b) => compare(podDisplayName(a), podDisplayName(b)) || compare(a.id ?? '', b.id ?? ''));
+  const sortedPods = [...pods].sort(
+    (a, b) => compare(podDisplayName(a), podDisplayName(b)) || compare(a.id ?? '', b.id ?? ''),
+  );
   const emit = (podName: string, podId: string, ctrs: Container[] | undefined): void => {
     if (!ctrs || ctrs.length === 0) {
       const row = [podName, shortId(podId), NONE, NONE, NONE];
@@ -85,9 +97,21 @@ export function stateTableHead(opts: StateTableOptions = {}): string[] {
 // crictl's look: no borders, columns three spaces apart, a bold header.
 const GAP = '   ';
 const COMPACT_CHARS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: GAP,
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: GAP,
 };
 
 /**
@@ -103,13 +127,11 @@ export function renderCompactTable(head: string[], rows: string[][]): string {
   return rows.every(isPlainRow) && isPlainRow(header) ? fastTable(header, rows) : cliTable3(header, rows);
 }
 
-const PLAIN = /^[\x20-\x7e]*$/;
-// SGR sequences only: what chalk emits.
-const SGR = /\x1b\[[0-9;]*m/g;
+const PLAIN = /^[ -~]*$/;
 
 function isPlainRow(row: string[]): boolean {
   for (const cell of row) {
-    const text = cell.includes('\x1b') ? cell.replace(SGR, '') : cell;
+    const text = cell.includes('\x1b') ? stripVTControlCharacters(cell) : cell;
     if (!PLAIN.test(text)) return false;
   }
   return true;
@@ -126,14 +148,22 @@ function cliTable3(head: string[], rows: string[][]): string {
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
   });
   table.push(...rows);
-  return `${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`;
+  return `${table
+    .toString()
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n')}\n`;
 }
 
 /** Only for tests: the cli-table3 rendering, to hold the fast path to the same look. */
 export const renderWithCliTable3 = cliTable3;
 
 /** The pods and containers table of `nrictl sync dump` (table and wide). */
-export function renderStateTable(pods: readonly Pod[], containers: readonly Container[], opts: StateTableOptions = {}): string {
+export function renderStateTable(
+  pods: readonly Pod[],
+  containers: readonly Container[],
+  opts: StateTableOptions = {},
+): string {
   const rows = stateTableRows(pods, containers, opts);
   const table = renderCompactTable(stateTableHead(opts), rows);
   if (opts.width === undefined || widestLine(table) <= opts.width) return table;
@@ -159,22 +189,27 @@ const WIDE_LABELS = ['cpus', 'mems', 'memory', 'quota/period', 'shares'];
  *       cpus 2-3  memory 1Gi  quota/period 200000/100000  shares 1024
  */
 function stateList(rows: readonly string[][], opts: StateTableOptions): string {
-  const containerLines = alignColumns(rows.map((r) => (r[2] === NONE ? [] : [`  ${r[2]}`, r[3]!, r[4]!])), '  ');
+  const containerLines = alignColumns(
+    rows.map((r) => (r[2] === NONE ? [] : [`  ${r[2]}`, r[3], r[4]])),
+    '  ',
+  );
   const out: string[] = [];
   let pod = '';
   rows.forEach((r, i) => {
     const key = `${r[0]}\0${r[1]}`;
     if (key !== pod) {
       pod = key;
-      out.push(`${chalk.bold(r[0]!)}  ${chalk.dim(r[1]!)}`);
+      out.push(`${chalk.bold(r[0])}  ${chalk.dim(r[1])}`);
     }
     if (r[2] === NONE) {
       out.push(chalk.dim('  (no containers)'));
       return;
     }
-    out.push(containerLines[i]!);
+    out.push(containerLines[i]);
     if (opts.wide) {
-      const set = WIDE_LABELS.map((label, k) => [label, r[5 + k]] as const).filter(([, v]) => v !== undefined && v !== NONE);
+      const set = WIDE_LABELS.map((label, k) => [label, r[5 + k]] as const).filter(
+        ([, v]) => v !== undefined && v !== NONE,
+      );
       if (set.length) out.push(`    ${set.map(([label, v]) => `${label} ${v}`).join('  ')}`);
     }
   });

@@ -38,11 +38,15 @@ function applyList<T>(target: T[], adjust: T[] | null | undefined, keyOf: (t: T)
 }
 
 /** Makes the container look as the runtime would create it with this adjustment. */
-export function applyAdjustment(state: SimState, containerId: string, adjust: nri.IContainerAdjustment): nri.IContainer {
+export function applyAdjustment(
+  state: SimState,
+  containerId: string,
+  adjust: nri.IContainerAdjustment,
+): nri.IContainer {
   const c = state.mustContainer(containerId);
   c.annotations = applyMap(c.annotations ?? {}, adjust.annotations);
   c.mounts = applyList(c.mounts ?? [], adjust.mounts, (m) => m.destination);
-  const env = new Map((c.env ?? []).map((e) => [e.split('=', 1)[0]!, e]));
+  const env = new Map((c.env ?? []).map((e) => [e.split('=', 1)[0], e]));
   for (const kv of adjust.env ?? []) {
     const [key, marked] = removalKey(kv.key);
     if (marked) env.delete(key);
@@ -52,8 +56,15 @@ export function applyAdjustment(state: SimState, containerId: string, adjust: nr
   if (adjust.args?.length) c.args = [...adjust.args];
   if (adjust.hooks) {
     const hooks: nri.IHooks = Object.assign({}, c.hooks);
-    for (const k of ['prestart', 'createRuntime', 'createContainer', 'startContainer', 'poststart', 'poststop'] as const) {
-      if (adjust.hooks[k]?.length) hooks[k] = [...(hooks[k] ?? []), ...adjust.hooks[k]!];
+    for (const k of [
+      'prestart',
+      'createRuntime',
+      'createContainer',
+      'startContainer',
+      'poststart',
+      'poststop',
+    ] as const) {
+      if (adjust.hooks[k]?.length) hooks[k] = [...(hooks[k] ?? []), ...adjust.hooks[k]];
     }
     c.hooks = hooks;
   }
@@ -69,7 +80,8 @@ export function applyAdjustment(state: SimState, containerId: string, adjust: nr
     if (a.ioPriority) linux.ioPriority = a.ioPriority;
     if (a.seccompPolicy) linux.seccompPolicy = a.seccompPolicy;
     if (a.scheduler) linux.scheduler = a.scheduler;
-    if (a.rdt && (a.rdt.remove || a.rdt.closId || a.rdt.schemata || a.rdt.enableMonitoring)) linux.rdt = a.rdt.remove && !a.rdt.closId ? null : a.rdt;
+    if (a.rdt && (a.rdt.remove || a.rdt.closId || a.rdt.schemata || a.rdt.enableMonitoring))
+      linux.rdt = a.rdt.remove && !a.rdt.closId ? null : a.rdt;
     linux.namespaces = applyList(linux.namespaces ?? [], a.namespaces, (n) => n.type);
     linux.sysctl = applyMap(linux.sysctl ?? {}, a.sysctl);
     linux.netDevices = applyMap(linux.netDevices ?? {}, a.netDevices);
@@ -93,10 +105,7 @@ export interface UpdateOutcome {
  * applied (and is not a failure); one for an unknown container fails unless it asked
  * for ignore_failure.
  */
-export function applyUpdates(
-  state: SimState,
-  updates: nri.IContainerUpdate[] | null | undefined,
-): UpdateOutcome {
+export function applyUpdates(state: SimState, updates: nri.IContainerUpdate[] | null | undefined): UpdateOutcome {
   const out: UpdateOutcome = { applied: [], failed: [], skipped: [] };
   for (const u of updates ?? []) {
     const id = u.containerId ?? '';

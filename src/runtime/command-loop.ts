@@ -2,7 +2,7 @@
 // stream (a terminal or a pipe) until `quit`, end of input or the caller's signal.
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { CommandError, executeCommand, parseCommand } from './interactive.js';
+import { CommandError, executeCommand, parseCommand, QUIT } from './interactive.js';
 import type { Runtime } from './runtime.js';
 
 export interface CommandLoopOptions {
@@ -28,7 +28,7 @@ export async function runCommandLoop(runtime: Runtime, input: Readable, opts: Co
       if (opts.signal.aborted) break;
       try {
         const out = await executeCommand(runtime, parseCommand(line));
-        if (out === 'quit') break;
+        if (out === QUIT) break;
         if (out) opts.print(out);
       } catch (err) {
         // A command cut short by stopping says nothing: the runtime is going away on purpose.

@@ -14,9 +14,24 @@ export type SimEvent = Base &
     | { type: 'registered'; plugin: string; external: boolean; events: string; nriVersion?: string }
     | { type: 'synchronized'; plugin: string; pods: number; containers: number; messages: number; rttMs: number }
     | { type: 'dropped'; plugin: string; reason: string }
-    | { type: 'invoke'; event: string; plugin: string; rttMs: number; pod?: string; container?: string; via?: 'StateChange' }
+    | {
+        type: 'invoke';
+        event: string;
+        plugin: string;
+        rttMs: number;
+        pod?: string;
+        container?: string;
+        via?: 'StateChange';
+      }
     | { type: 'adjusted'; plugin: string; container: string; adjust: nri.IContainerAdjustment }
-    | { type: 'updated'; plugin: string; container: string; update: nri.IContainerUpdate; source: UpdateSource; failed: boolean }
+    | {
+        type: 'updated';
+        plugin: string;
+        container: string;
+        update: nri.IContainerUpdate;
+        source: UpdateSource;
+        failed: boolean;
+      }
     | {
         type: 'evicted';
         plugin: string;
@@ -42,5 +57,5 @@ type Distribute<U> = U extends unknown ? Omit<U, 'time'> : never;
 export type SimEventInit = Distribute<SimEvent>;
 
 export function stamp(e: SimEventInit): SimEvent {
-  return { time: Date.now(), ...e } as SimEvent;
+  return { time: Date.now(), ...e };
 }

@@ -37,10 +37,13 @@ function random(seed: number): Random {
   const rand = rng(seed);
   return {
     rand,
-    pick: (xs) => xs[Math.floor(rand() * xs.length)]!,
+    pick: (xs) => xs[Math.floor(rand() * xs.length)],
     hex: (n) => {
       let s = '';
-      while (s.length < n) s += Math.floor(rand() * 0x100000000).toString(16).padStart(8, '0');
+      while (s.length < n)
+        s += Math.floor(rand() * 0x100000000)
+          .toString(16)
+          .padStart(8, '0');
       return s.slice(0, n);
     },
     below: (n) => Math.floor(rand() * n),
@@ -48,7 +51,20 @@ function random(seed: number): Random {
 }
 
 const NAMESPACES = ['default', 'shop', 'payments', 'monitoring', 'kube-system', 'data'];
-const APPS = ['checkout', 'cart', 'frontend', 'catalog', 'search', 'ledger', 'redis', 'postgres', 'kafka', 'nginx', 'prometheus', 'fluent-bit'];
+const APPS = [
+  'checkout',
+  'cart',
+  'frontend',
+  'catalog',
+  'search',
+  'ledger',
+  'redis',
+  'postgres',
+  'kafka',
+  'nginx',
+  'prometheus',
+  'fluent-bit',
+];
 const SIDECARS = ['envoy', 'istio-proxy', 'log-shipper', 'metrics-exporter', 'config-reloader', 'vault-agent'];
 const SHARES = [102, 204, 256, 512, 1024, 2048];
 const MEMORY_MIB = [64, 128, 256, 512, 1024, 2048];
@@ -91,11 +107,26 @@ export function generateScenario(opts: GenerateOptions): Scenario {
       uid,
       namespace: ns,
       labels: { 'app.kubernetes.io/name': app, 'app.kubernetes.io/part-of': ns, 'pod-template-hash': hash.slice(0, 9) },
-      annotations: { 'kubernetes.io/config.source': 'api', 'kubernetes.io/config.seen': new Date(BASE_TIME_MS + p * 1000).toISOString() },
+      annotations: {
+        'kubernetes.io/config.source': 'api',
+        'kubernetes.io/config.seen': new Date(BASE_TIME_MS + p * 1000).toISOString(),
+      },
       runtimeHandler: 'runc',
-      linux: { cgroupParent: `/kubepods.slice/kubepods-${qos}.slice/kubepods-${qos}-pod${uid.replaceAll('-', '_')}.slice` },
+      linux: {
+        cgroupParent: `/kubepods.slice/kubepods-${qos}.slice/kubepods-${qos}-pod${uid.replaceAll('-', '_')}.slice`,
+      },
     };
-    const facts: PodFacts = { index: p, id: podId, name: podName, namespace: ns, uid, app, hash: hash.slice(0, 9), qos, ip: `10.${(p >> 16) & 255}.${(p >> 8) & 255}.${p & 255}` };
+    const facts: PodFacts = {
+      index: p,
+      id: podId,
+      name: podName,
+      namespace: ns,
+      uid,
+      app,
+      hash: hash.slice(0, 9),
+      qos,
+      ip: `10.${(p >> 16) & 255}.${(p >> 8) & 255}.${p & 255}`,
+    };
     if (full) addPodDetail(pod, facts, opts.containersPerPod, d);
     pods.push(pod);
     for (let c = 0; c < opts.containersPerPod; c++) {
@@ -106,13 +137,25 @@ export function generateScenario(opts: GenerateOptions): Scenario {
         podSandboxId: podId,
         name,
         state: nri.ContainerState.CONTAINER_RUNNING,
-        labels: { 'io.kubernetes.container.name': name, 'io.kubernetes.pod.name': podName, 'io.kubernetes.pod.namespace': ns, 'io.kubernetes.pod.uid': uid },
-        annotations: { 'io.kubernetes.container.restartCount': String(r.below(3)), 'io.kubernetes.container.terminationMessagePath': '/dev/termination-log' },
+        labels: {
+          'io.kubernetes.container.name': name,
+          'io.kubernetes.pod.name': podName,
+          'io.kubernetes.pod.namespace': ns,
+          'io.kubernetes.pod.uid': uid,
+        },
+        annotations: {
+          'io.kubernetes.container.restartCount': String(r.below(3)),
+          'io.kubernetes.container.terminationMessagePath': '/dev/termination-log',
+        },
         args: [`/usr/local/bin/${name}`, `--port=${8000 + c}`],
         env: ['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', `POD_NAMESPACE=${ns}`],
         linux: {
           resources: {
-            cpu: { shares: { value: shares }, quota: { value: Math.round((shares / 1024) * 100000) }, period: { value: 100000 } },
+            cpu: {
+              shares: { value: shares },
+              quota: { value: Math.round((shares / 1024) * 100000) },
+              period: { value: 100000 },
+            },
             memory: { limit: { value: r.pick(MEMORY_MIB) * 1024 * 1024 } },
           },
         },
@@ -122,7 +165,12 @@ export function generateScenario(opts: GenerateOptions): Scenario {
     }
   }
   const detail = full ? ',detail=full' : '';
-  return { file: `generated:pods=${opts.pods},containers-per-pod=${opts.containersPerPod},seed=${opts.seed ?? 1}${detail}`, pods, containers, steps: [] };
+  return {
+    file: `generated:pods=${opts.pods},containers-per-pod=${opts.containersPerPod},seed=${opts.seed ?? 1}${detail}`,
+    pods,
+    containers,
+    steps: [],
+  };
 }
 
 function addPodDetail(pod: nri.IPodSandbox, f: PodFacts, containersPerPod: number, r: Random): void {
@@ -153,10 +201,18 @@ function addPodDetail(pod: nri.IPodSandbox, f: PodFacts, containersPerPod: numbe
     cgroupParent,
     cgroupsPath: `${cgroupParent}:cri-containerd:${f.id}`,
     podResources: {
-      cpu: { shares: { value: 1024 * containersPerPod }, quota: { value: 100_000 * containersPerPod }, period: { value: 100_000 } },
+      cpu: {
+        shares: { value: 1024 * containersPerPod },
+        quota: { value: 100_000 * containersPerPod },
+        period: { value: 100_000 },
+      },
       memory: { limit: { value: containersPerPod * 512 * 2 ** 20 } },
     },
-    namespaces: [{ type: 'network', path: `/var/run/netns/cni-${r.hex(8)}-${r.hex(4)}-${r.hex(4)}-${r.hex(4)}-${r.hex(12)}` }, { type: 'ipc' }, { type: 'uts' }],
+    namespaces: [
+      { type: 'network', path: `/var/run/netns/cni-${r.hex(8)}-${r.hex(4)}-${r.hex(4)}-${r.hex(4)}-${r.hex(12)}` },
+      { type: 'ipc' },
+      { type: 'uts' },
+    ],
   };
 }
 
@@ -184,7 +240,9 @@ function addContainerDetail(ctr: nri.IContainer, f: PodFacts, c: number, serial:
     'io.kubernetes.cri.sandbox-name': f.name,
     'io.kubernetes.cri.sandbox-namespace': f.namespace,
   });
-  ctr.args = image.startsWith('nginx') ? ['nginx', '-g', 'daemon off;'] : [`/usr/local/bin/${name}`, `--port=${8000 + c}`, `--log-level=${r.pick(['info', 'debug'])}`];
+  ctr.args = image.startsWith('nginx')
+    ? ['nginx', '-g', 'daemon off;']
+    : [`/usr/local/bin/${name}`, `--port=${8000 + c}`, `--log-level=${r.pick(['info', 'debug'])}`];
   const service = f.app.toUpperCase().replaceAll('-', '_');
   ctr.env!.push(
     `HOSTNAME=${f.name}`,
@@ -198,7 +256,12 @@ function addContainerDetail(ctr: nri.IContainer, f: PodFacts, c: number, serial:
     `GOMAXPROCS=${cpus}`,
     'TZ=UTC',
   );
-  const bind = (destination: string, source: string, mode: 'rw' | 'ro' = 'rw'): nri.IMount => ({ destination, type: 'bind', source, options: ['rbind', 'rprivate', mode] });
+  const bind = (destination: string, source: string, mode: 'rw' | 'ro' = 'rw'): nri.IMount => ({
+    destination,
+    type: 'bind',
+    source,
+    options: ['rbind', 'rprivate', mode],
+  });
   const sandbox = `io.containerd.grpc.v1.cri/sandboxes/${f.id}`;
   ctr.mounts = [
     bind('/etc/hosts', `/var/lib/kubelet/pods/${f.uid}/etc-hosts`),
@@ -206,7 +269,11 @@ function addContainerDetail(ctr: nri.IContainer, f: PodFacts, c: number, serial:
     bind('/etc/hostname', `/var/lib/containerd/${sandbox}/hostname`),
     bind('/etc/resolv.conf', `/var/lib/containerd/${sandbox}/resolv.conf`),
     bind('/dev/shm', `/run/containerd/${sandbox}/shm`),
-    bind('/var/run/secrets/kubernetes.io/serviceaccount', `/var/lib/kubelet/pods/${f.uid}/volumes/kubernetes.io~projected/kube-api-access-${r.hex(5)}`, 'ro'),
+    bind(
+      '/var/run/secrets/kubernetes.io/serviceaccount',
+      `/var/lib/kubelet/pods/${f.uid}/volumes/kubernetes.io~projected/kube-api-access-${r.hex(5)}`,
+      'ro',
+    ),
     bind('/config', `/var/lib/kubelet/pods/${f.uid}/volumes/kubernetes.io~configmap/config`, 'ro'),
   ];
   ctr.pid = 20_000 + serial;
@@ -221,7 +288,13 @@ function addContainerDetail(ctr: nri.IContainer, f: PodFacts, c: number, serial:
   ];
   resources.unified = { 'memory.oom.group': '1' };
   const podNs = `/proc/${10_000 + f.index}/ns`;
-  ctr.linux!.namespaces = [{ type: 'pid' }, { type: 'ipc', path: `${podNs}/ipc` }, { type: 'uts', path: `${podNs}/uts` }, { type: 'mount' }, { type: 'network', path: `${podNs}/net` }];
+  ctr.linux!.namespaces = [
+    { type: 'pid' },
+    { type: 'ipc', path: `${podNs}/ipc` },
+    { type: 'uts', path: `${podNs}/uts` },
+    { type: 'mount' },
+    { type: 'network', path: `${podNs}/net` },
+  ];
   ctr.linux!.oomScoreAdj = { value: f.qos === 'guaranteed' ? -997 : f.qos === 'burstable' ? 500 + r.below(400) : 1000 };
   ctr.linux!.cgroupsPath = `kubepods-${f.qos}-pod${f.uid.replaceAll('-', '_')}.slice:cri-containerd:${ctr.id}`;
 }

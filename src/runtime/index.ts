@@ -1,5 +1,14 @@
 // The runtime side of NRI: the simulator behind `nrictl sim` and every test's peer.
-export { Runtime, RuntimeError, DEFAULT_REGISTRATION_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, SIMULATED_NRI_VERSION, type RuntimeOptions, type PluginInfo, type CreateResult } from './runtime.js';
+export {
+  Runtime,
+  RuntimeError,
+  DEFAULT_REGISTRATION_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  SIMULATED_NRI_VERSION,
+  type RuntimeOptions,
+  type PluginInfo,
+  type CreateResult,
+} from './runtime.js';
 export { PluginConnection, PluginConnectionError, type PluginFailure } from './plugin-connection.js';
 export { type SimEvent, type SimEventType, type UpdateSource } from './events.js';
 export { formatSimEvent } from './sim-event-line.js';
@@ -10,7 +19,14 @@ export { startEmbeddedSimulator, type EmbeddedSimulator } from './embedded.js';
 export { ListenError } from './listener.js';
 export { LaunchError } from './launcher.js';
 export { SimState, type PodSandbox, type Container } from './state.js';
-export { loadScenario, parseScenario, parseScenarioResources, STEP_KINDS, type Scenario, type Step } from './scenario.js';
+export {
+  loadScenario,
+  parseScenario,
+  parseScenarioResources,
+  STEP_KINDS,
+  type Scenario,
+  type Step,
+} from './scenario.js';
 export { generateScenario, type GenerateOptions } from './generate.js';
 export { discoverPlugins, readPluginConfig, type DiscoveredPlugin } from './discovery.js';
 export { ResultCollector, type CollectedResult } from './merge.js';

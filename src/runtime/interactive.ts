@@ -40,17 +40,17 @@ export function parseCommand(line: string): Command {
       return { kind: 'empty' };
     case 'run-pod':
       need(1, 'run-pod POD [NAMESPACE]');
-      return { kind: 'run-pod', id: args[0]!, namespace: args[1] ?? 'default' };
+      return { kind: 'run-pod', id: args[0], namespace: args[1] ?? 'default' };
     case 'create':
       need(2, 'create CTR POD [NAME]');
-      return { kind: 'create', id: args[0]!, pod: args[1]!, name: args[2] ?? args[0]! };
+      return { kind: 'create', id: args[0], pod: args[1], name: args[2] ?? args[0] };
     case 'start':
     case 'stop':
     case 'remove':
     case 'stop-pod':
     case 'remove-pod':
       need(1, `${word} ID`);
-      return { kind: word, id: args[0]! };
+      return { kind: word, id: args[0] };
     case 'update': {
       need(2, 'update CTR key=value...');
       const cpu: nri.ILinuxCPU = {};
@@ -66,7 +66,7 @@ export function parseCommand(line: string): Command {
         else if (k === 'memory') memory.limit = { value: int(k, v) };
         else throw new CommandError(`unknown key "${k}" (known: cpus, mems, shares, quota, period, memory)`);
       }
-      return { kind: 'update', id: args[0]!, resources: { cpu, memory } };
+      return { kind: 'update', id: args[0], resources: { cpu, memory } };
     }
     case 'dump':
     case 'plugins':
@@ -78,22 +78,33 @@ export function parseCommand(line: string): Command {
   }
 }
 
-/** Runs one command; resolves with text to show (possibly empty) or 'quit'. */
-export async function executeCommand(runtime: Runtime, cmd: Command): Promise<string | 'quit'> {
+/** What executeCommand resolves with for `quit`: not a text, so no output can be mistaken for it. */
+export const QUIT = Symbol('quit');
+
+/** Runs one command; resolves with text to show (possibly empty) or QUIT. */
+export async function executeCommand(runtime: Runtime, cmd: Command): Promise<string | typeof QUIT> {
   switch (cmd.kind) {
     case 'empty':
       return '';
     case 'help':
       return INTERACTIVE_HELP;
     case 'quit':
-      return 'quit';
+      return QUIT;
     case 'dump': {
       // As sync dump -o json writes them: enum names, int64 (createdAt in ns) as strings.
       const { pods, containers } = runtime.state.snapshot();
-      return jsonDocument({ pods: pods.map((p) => toPlain(p, nri.PodSandbox)), containers: containers.map((c) => toPlain(c, nri.Container)) }).trimEnd();
+      return jsonDocument({
+        pods: pods.map((p) => toPlain(p, nri.PodSandbox)),
+        containers: containers.map((c) => toPlain(c, nri.Container)),
+      }).trimEnd();
     }
     case 'plugins':
-      return runtime.plugins().map((p) => `${p.name}  ${p.external ? 'external' : 'pre-started'}  ${p.events}`).join('\n') || '(no plugins)';
+      return (
+        runtime
+          .plugins()
+          .map((p) => `${p.name}  ${p.external ? 'external' : 'pre-started'}  ${p.events}`)
+          .join('\n') || '(no plugins)'
+      );
     case 'run-pod':
       await runtime.runPodSandbox({ id: cmd.id, name: cmd.id, namespace: cmd.namespace, uid: cmd.id });
       return '';

@@ -29,7 +29,10 @@ export class LaunchError extends Error {
   }
 }
 
-export async function launchPlugin(plugin: DiscoveredPlugin, opts: { output?: 'capture' | 'discard' } = {}): Promise<LaunchedProcess> {
+export async function launchPlugin(
+  plugin: DiscoveredPlugin,
+  opts: { output?: 'capture' | 'discard' } = {},
+): Promise<LaunchedProcess> {
   // Node makes stdio 'pipe' entries unix socketpairs: fd 3 in the child is one end,
   // child.stdio[3] the other, which is what the runtime's net.NewSocketPair gives it.
   const child = spawn(plugin.path, [], {
@@ -42,7 +45,13 @@ export async function launchPlugin(plugin: DiscoveredPlugin, opts: { output?: 'c
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', (err) =>
-      reject(new LaunchError(`failed to launch plugin "${plugin.index}-${plugin.name}" (${plugin.path}): ${err.message}`, plugin.path, { cause: err })),
+      reject(
+        new LaunchError(
+          `failed to launch plugin "${plugin.index}-${plugin.name}" (${plugin.path}): ${err.message}`,
+          plugin.path,
+          { cause: err },
+        ),
+      ),
     );
   });
   const socket = child.stdio[3] as Duplex;

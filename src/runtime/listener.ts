@@ -27,7 +27,10 @@ export interface Listening {
   ownDir?: string;
 }
 
-export async function listenForPlugins(socketPath: string | undefined, onConnection: (socket: net.Socket) => void): Promise<Listening> {
+export async function listenForPlugins(
+  socketPath: string | undefined,
+  onConnection: (socket: net.Socket) => void,
+): Promise<Listening> {
   let ownDir: string | undefined;
   if (socketPath === undefined) {
     ownDir = await mkdtemp(path.join(os.tmpdir(), 'nrisim-'));
@@ -42,7 +45,9 @@ export async function listenForPlugins(socketPath: string | undefined, onConnect
   }
   const server = net.createServer({ pauseOnConnect: false }, onConnection);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err) => reject(new ListenError(`cannot listen on ${socketPath}: ${err.message}`, socketPath!, 'listen', { cause: err })));
+    server.once('error', (err) =>
+      reject(new ListenError(`cannot listen on ${socketPath}: ${err.message}`, socketPath, 'listen', { cause: err })),
+    );
     server.listen(socketPath, () => resolve());
   });
   await chmod(socketPath, 0o600);
@@ -53,7 +58,11 @@ export async function listenForPlugins(socketPath: string | undefined, onConnect
 function refuseTooLong(socketPath: string): void {
   const bytes = socketPathOverLimit(socketPath);
   if (bytes !== undefined) {
-    throw new ListenError(`refusing to listen: ${socketPathTooLongMessage(socketPath, bytes)}; pick a shorter path`, socketPath, 'path-too-long');
+    throw new ListenError(
+      `refusing to listen: ${socketPathTooLongMessage(socketPath, bytes)}; pick a shorter path`,
+      socketPath,
+      'path-too-long',
+    );
   }
 }
 
@@ -84,10 +93,18 @@ async function prepareGivenPath(socketPath: string): Promise<void> {
     return;
   }
   if (!existing.isSocket()) {
-    throw new ListenError(`refusing to listen on ${socketPath}: a file that is not a socket is in the way; remove it or pick another path`, socketPath, 'not-a-socket');
+    throw new ListenError(
+      `refusing to listen on ${socketPath}: a file that is not a socket is in the way; remove it or pick another path`,
+      socketPath,
+      'not-a-socket',
+    );
   }
   if (await answers(socketPath)) {
-    throw new ListenError(`${socketPath} is in use: something (a runtime or another simulator) answers on it; pick another --socket`, socketPath, 'in-use');
+    throw new ListenError(
+      `${socketPath} is in use: something (a runtime or another simulator) answers on it; pick another --socket`,
+      socketPath,
+      'in-use',
+    );
   }
   await rm(socketPath, { force: true });
 }

@@ -44,7 +44,9 @@ type Ctr = nri.IContainer & { linux: nri.ILinuxContainer & { resources: nri.ILin
 export class ResultCollector {
   private readonly kind: 'create' | 'update' | 'stop';
   private req: nri.ICreateContainerRequest | nri.IUpdateContainerRequest | nri.IStopContainerRequest;
-  private readonly adjust?: nri.IContainerAdjustment & { linux: nri.ILinuxContainerAdjustment & { resources: nri.ILinuxResources } };
+  private readonly adjust?: nri.IContainerAdjustment & {
+    linux: nri.ILinuxContainerAdjustment & { resources: nri.ILinuxResources };
+  };
   private readonly updates = new Map<string, nri.IContainerUpdate>();
   private readonly replyUpdates: nri.IContainerUpdate[] = [];
   private readonly evictions: CollectedEviction[] = [];
@@ -92,14 +94,14 @@ export class ResultCollector {
   }
 
   private get created(): Ctr {
-    return (this.req as nri.ICreateContainerRequest).container as Ctr;
+    return this.req.container as Ctr;
   }
 
   /** The container becomes the collector's own, with every field an adjustment may touch present. */
   private ownContainer(): void {
     if (this.ownsContainer) return;
     this.ownsContainer = true;
-    const req = this.req as nri.ICreateContainerRequest;
+    const req = this.req;
     const c = plainCopy(req.container!);
     c.labels ??= {};
     c.annotations ??= {};
@@ -141,7 +143,7 @@ export class ResultCollector {
         this.update(r.update, plugin);
         this.evict(r.evict, plugin);
       } else {
-        this.update((response as nri.IStopContainerResponse).update, plugin);
+        this.update(response.update, plugin);
       }
     } catch (err) {
       this.failure = err as Error;
@@ -165,7 +167,8 @@ export class ResultCollector {
   }
 
   private evict(list: nri.IContainerEviction[] | null | undefined, plugin: string): void {
-    for (const e of list ?? []) this.evictions.push({ containerId: e.containerId ?? '', reason: e.reason ?? '', plugin });
+    for (const e of list ?? [])
+      this.evictions.push({ containerId: e.containerId ?? '', reason: e.reason ?? '', plugin });
   }
 
   // ---- CreateContainer adjustments, in the Go runtime's order -------------------
@@ -183,7 +186,12 @@ export class ResultCollector {
       this.adjustDevices(l.devices, plugin);
       this.adjustResources(l.resources, plugin);
       this.adjustSimple(F.CgroupsPath, 'cgroupsPath', l.cgroupsPath || undefined, plugin);
-      this.adjustSimple(F.OomScoreAdj, 'oomScoreAdj', l.oomScoreAdj ? { value: l.oomScoreAdj.value ?? 0 } : undefined, plugin);
+      this.adjustSimple(
+        F.OomScoreAdj,
+        'oomScoreAdj',
+        l.oomScoreAdj ? { value: l.oomScoreAdj.value ?? 0 } : undefined,
+        plugin,
+      );
       this.adjustSimple(F.IoPriority, 'ioPriority', l.ioPriority ?? undefined, plugin);
       this.adjustSimple(F.SeccompPolicy, 'seccompPolicy', l.seccompPolicy ?? undefined, plugin);
       this.adjustNamespaces(l.namespaces, plugin);
@@ -198,11 +206,21 @@ export class ResultCollector {
   }
 
   /** Map-shaped fields: annotations, sysctl, net devices. A '-key' entry removes the key. */
-  private adjustKeyed(which: 'annotations' | 'sysctl' | 'netDevices', map: Record<string, unknown> | null | undefined, plugin: string): void {
+  private adjustKeyed(
+    which: 'annotations' | 'sysctl' | 'netDevices',
+    map: Record<string, unknown> | null | undefined,
+    plugin: string,
+  ): void {
     if (!map || Object.keys(map).length === 0) return;
     const field = which === 'annotations' ? F.Annotations : which === 'sysctl' ? F.Sysctl : F.LinuxNetDevices;
-    const ctr = (which === 'annotations' ? this.created.annotations : this.created.linux[which]) as Record<string, unknown>;
-    const reply = (which === 'annotations' ? this.adjust!.annotations : this.adjust!.linux[which]) as Record<string, unknown>;
+    const ctr = (which === 'annotations' ? this.created.annotations : this.created.linux[which]) as Record<
+      string,
+      unknown
+    >;
+    const reply = (which === 'annotations' ? this.adjust!.annotations : this.adjust!.linux[which]) as Record<
+      string,
+      unknown
+    >;
     const marker = which === 'netDevices' ? {} : '';
     const del = new Set<string>();
     for (const k of Object.keys(map)) {
@@ -235,7 +253,9 @@ export class ResultCollector {
       this.owners.clearEntry(this.id, F.Mounts, m.destination ?? '', plugin);
       return false;
     });
-    this.created.mounts = this.created.mounts!.filter((m) => !del.has(m.destination ?? '') && !mod.has(m.destination ?? ''));
+    this.created.mounts = this.created.mounts!.filter(
+      (m) => !del.has(m.destination ?? '') && !mod.has(m.destination ?? ''),
+    );
     for (const m of add) {
       this.owners.claimEntry(this.id, F.Mounts, m.destination ?? '', plugin);
       this.adjust!.mounts.push(m);
@@ -254,7 +274,7 @@ export class ResultCollector {
       return false;
     });
     this.created.env = this.created.env!.filter((e) => {
-      const key = e.split('=', 1)[0]!;
+      const key = e.split('=', 1)[0];
       return !del.has(key) && !mod.has(key);
     });
     for (const e of add) {
@@ -309,12 +329,9 @@ export class ResultCollector {
     if (added) this.owners.claimHooks(this.id, plugin);
   }
 
-  private adjustSimple<K extends 'cgroupsPath' | 'oomScoreAdj' | 'ioPriority' | 'seccompPolicy' | 'scheduler' | 'memoryPolicy'>(
-    field: nri.Field,
-    key: K,
-    value: nri.ILinuxContainerAdjustment[K] | undefined,
-    plugin: string,
-  ): void {
+  private adjustSimple<
+    K extends 'cgroupsPath' | 'oomScoreAdj' | 'ioPriority' | 'seccompPolicy' | 'scheduler' | 'memoryPolicy',
+  >(field: nri.Field, key: K, value: nri.ILinuxContainerAdjustment[K] | undefined, plugin: string): void {
     if (value === undefined || value === null) return;
     this.owners.claim(this.id, field, plugin);
     (this.created.linux as unknown as Record<string, unknown>)[key] = value;
@@ -410,9 +427,14 @@ export class ResultCollector {
       existing.ignoreFailure = Boolean(existing.ignoreFailure) && Boolean(u.ignoreFailure);
       return existing;
     }
-    const fresh: nri.IContainerUpdate = { containerId: id, linux: { resources: emptyResources() }, ignoreFailure: Boolean(u.ignoreFailure) };
+    const fresh: nri.IContainerUpdate = {
+      containerId: id,
+      linux: { resources: emptyResources() },
+      ignoreFailure: Boolean(u.ignoreFailure),
+    };
     this.updates.set(id, fresh);
-    const requested = this.kind === 'update' ? ((this.req as nri.IUpdateContainerRequest).container?.id ?? '') : undefined;
+    const requested =
+      this.kind === 'update' ? ((this.req as nri.IUpdateContainerRequest).container?.id ?? '') : undefined;
     if (id !== requested) this.replyUpdates.push(fresh);
     return fresh;
   }
@@ -434,7 +456,10 @@ export class ResultCollector {
 }
 
 /** Splits a list adjustment into additions and removals keyed by `keyOf` (removals prefixed '-'). */
-function split<T>(items: T[], keyOf: (t: T) => string | null | undefined): { add: T[]; del: Map<string, T>; mod: Set<string> } {
+function split<T>(
+  items: T[],
+  keyOf: (t: T) => string | null | undefined,
+): { add: T[]; del: Map<string, T>; mod: Set<string> } {
   const add: T[] = [];
   const del = new Map<string, T>();
   const mod = new Set<string>();
@@ -449,7 +474,8 @@ function split<T>(items: T[], keyOf: (t: T) => string | null | undefined): { add
   return { add, del, mod };
 }
 
-type MemoryField = 'limit' | 'reservation' | 'swap' | 'kernel' | 'kernelTcp' | 'swappiness' | 'disableOomKiller' | 'useHierarchy';
+type MemoryField =
+  'limit' | 'reservation' | 'swap' | 'kernel' | 'kernelTcp' | 'swappiness' | 'disableOomKiller' | 'useHierarchy';
 const MEMORY: Array<[MemoryField, nri.Field]> = [
   ['limit', F.MemLimit],
   ['reservation', F.MemReservation],
@@ -473,10 +499,17 @@ const CPU: Array<['shares' | 'quota' | 'period' | 'realtimeRuntime' | 'realtimeP
  * runtime's order (memory, cpu, hugepages, devices, unified, block I/O, RDT, pids).
  * Device cgroup rules are only taken from adjustments, never from updates, as in Go.
  */
-function setResources(owners: Owners, id: string, plugin: string, r: nri.ILinuxResources, targets: nri.ILinuxResources[], withDevices: boolean): void {
+function setResources(
+  owners: Owners,
+  id: string,
+  plugin: string,
+  r: nri.ILinuxResources,
+  targets: nri.ILinuxResources[],
+  withDevices: boolean,
+): void {
   if (r.memory) {
     for (const [k, field] of MEMORY) {
-      const v = r.memory[k] as { value?: number | boolean | null } | null | undefined;
+      const v = r.memory[k];
       if (!v) continue;
       owners.claim(id, field, plugin);
       // Decoded messages keep proto3 defaults on the prototype; spell the value out.
@@ -486,7 +519,7 @@ function setResources(owners: Owners, id: string, plugin: string, r: nri.ILinuxR
   }
   if (r.cpu) {
     for (const [k, field] of CPU) {
-      const v = r.cpu[k] as { value?: number | null } | null | undefined;
+      const v = r.cpu[k];
       if (!v) continue;
       owners.claim(id, field, plugin);
       for (const t of targets) ((t.cpu ??= {}) as Record<string, unknown>)[k] = { value: v.value ?? 0 };

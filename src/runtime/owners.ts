@@ -29,7 +29,13 @@ export class Owners {
     return o;
   }
 
-  private check(id: string, field: nri.Field, key: string | undefined, owner: string | undefined, plugin: string): void {
+  private check(
+    id: string,
+    field: nri.Field,
+    key: string | undefined,
+    owner: string | undefined,
+    plugin: string,
+  ): void {
     if (owner === undefined) return;
     let other = owner;
     if (owner.startsWith(REMOVED)) {

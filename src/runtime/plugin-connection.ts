@@ -16,7 +16,16 @@ import {
   type MessageClass,
 } from '../api/index.js';
 import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../mux/index.js';
-import { Code, MESSAGE_LENGTH_MAX, TtrpcClient, TtrpcClosedError, TtrpcError, TtrpcProtocolError, TtrpcServer, type ServerConnection } from '../ttrpc/index.js';
+import {
+  Code,
+  MESSAGE_LENGTH_MAX,
+  TtrpcClient,
+  TtrpcClosedError,
+  TtrpcError,
+  TtrpcProtocolError,
+  TtrpcServer,
+  type ServerConnection,
+} from '../ttrpc/index.js';
 import { initialSyncChunk, shrinkSyncChunk, type SyncChunk } from './sync-split.js';
 import type { RuntimeVintage } from './vintage.js';
 
@@ -201,7 +210,12 @@ export class PluginConnection extends EventEmitter {
       ),
     );
     closed.catch(() => undefined);
-    if (this.isClosed) throw new PluginConnectionError(`plugin ${this.label} failed to register: connection closed`, this.label, 'closed');
+    if (this.isClosed)
+      throw new PluginConnectionError(
+        `plugin ${this.label} failed to register: connection closed`,
+        this.label,
+        'closed',
+      );
     await Promise.race([this.registration, closed]);
     await this.configure();
   }
@@ -215,7 +229,14 @@ export class PluginConnection extends EventEmitter {
         else if (req.pluginName === '') throw new Error('invalid (empty) plugin name');
       } catch (err) {
         const msg = `invalid plugin name: ${(err as Error).message}`;
-        this.registered?.reject(new PluginConnectionError(`plugin registered with an invalid name: ${(err as Error).message}`, this.label, 'registration-rejected', 'RegisterPlugin'));
+        this.registered?.reject(
+          new PluginConnectionError(
+            `plugin registered with an invalid name: ${(err as Error).message}`,
+            this.label,
+            'registration-rejected',
+            'RegisterPlugin',
+          ),
+        );
         throw new TtrpcError(Code.Unknown, msg);
       }
       try {
@@ -223,7 +244,12 @@ export class PluginConnection extends EventEmitter {
       } catch (err) {
         const msg = `invalid plugin index: ${(err as Error).message}`;
         this.registered?.reject(
-          new PluginConnectionError(`plugin "${req.pluginName}" registered with an invalid index: ${(err as Error).message}`, this.label, 'registration-rejected', 'RegisterPlugin'),
+          new PluginConnectionError(
+            `plugin "${req.pluginName}" registered with an invalid index: ${(err as Error).message}`,
+            this.label,
+            'registration-rejected',
+            'RegisterPlugin',
+          ),
         );
         throw new TtrpcError(Code.Unknown, msg);
       }
@@ -249,14 +275,22 @@ export class PluginConnection extends EventEmitter {
       config: this.config,
       runtimeName: this.opts.runtimeName,
       runtimeVersion: this.opts.runtimeVersion,
-      ...(v.configureTimeouts ? { registrationTimeout: this.opts.registrationTimeoutMs, requestTimeout: this.opts.requestTimeoutMs } : {}),
+      ...(v.configureTimeouts
+        ? { registrationTimeout: this.opts.registrationTimeoutMs, requestTimeout: this.opts.requestTimeoutMs }
+        : {}),
       ...(v.configureNriVersion ? { NRIVersion: v.nriVersion } : {}),
     };
     let rsp: nri.IConfigureResponse;
     try {
       rsp = (await this.rawCall('Configure', req, this.opts.requestTimeoutMs)) as nri.IConfigureResponse;
     } catch (err) {
-      const e = new PluginConnectionError(`failed to configure plugin ${this.label}: ${(err as Error).message}`, this.label, 'configure-failed', 'Configure', { cause: err });
+      const e = new PluginConnectionError(
+        `failed to configure plugin ${this.label}: ${(err as Error).message}`,
+        this.label,
+        'configure-failed',
+        'Configure',
+        { cause: err },
+      );
       this.close(e);
       throw e;
     }
@@ -264,7 +298,12 @@ export class PluginConnection extends EventEmitter {
     if (mask !== 0) {
       const extra = (mask & ~v.knownEventsMask) >>> 0;
       if (extra !== 0) {
-        const e = new PluginConnectionError(`plugin ${this.label}: invalid plugin events: 0x${extra.toString(16)}`, this.label, 'invalid-events', 'Configure');
+        const e = new PluginConnectionError(
+          `plugin ${this.label}: invalid plugin events: 0x${extra.toString(16)}`,
+          this.label,
+          'invalid-events',
+          'Configure',
+        );
         this.close(e);
         throw e;
       }
@@ -290,22 +329,33 @@ export class PluginConnection extends EventEmitter {
     let ctrsLeft = containers;
     // Runtimes before v0.7 send everything in one message and know nothing of `more`.
     const split = this.opts.vintage.splitSync;
-    let chunk: SyncChunk = split ? initialSyncChunk(pods.length, containers.length, chunkSize) : { pods: pods.length, containers: containers.length };
+    let chunk: SyncChunk = split
+      ? initialSyncChunk(pods.length, containers.length, chunkSize)
+      : { pods: pods.length, containers: containers.length };
     let messages = 0;
     for (;;) {
       const more = podsLeft.length > chunk.pods || ctrsLeft.length > chunk.containers;
-      const req: nri.ISynchronizeRequest = { pods: podsLeft.slice(0, chunk.pods), containers: ctrsLeft.slice(0, chunk.containers), ...(split ? { more } : {}) };
+      const req: nri.ISynchronizeRequest = {
+        pods: podsLeft.slice(0, chunk.pods),
+        containers: ctrsLeft.slice(0, chunk.containers),
+        ...(split ? { more } : {}),
+      };
       let rsp: nri.ISynchronizeResponse;
       try {
         rsp = (await this.rawCall('Synchronize', req, deadline - performance.now())) as nri.ISynchronizeResponse;
       } catch (err) {
-        const oversize = err instanceof TtrpcError && err.code === Code.ResourceExhausted ? oversizeOf(err, req) : undefined;
+        const oversize =
+          err instanceof TtrpcError && err.code === Code.ResourceExhausted ? oversizeOf(err, req) : undefined;
         const next = oversize && split ? shrinkSyncChunk(chunk, oversize.rejected, oversize.max) : undefined;
         if (next) {
           chunk = next;
           continue;
         }
-        const e = this.failure('Synchronize', err, oversize && split ? 'failed to synchronize plugin with split messages' : undefined);
+        const e = this.failure(
+          'Synchronize',
+          err,
+          oversize && split ? 'failed to synchronize plugin with split messages' : undefined,
+        );
         this.close(e);
         throw e;
       }
@@ -347,7 +397,9 @@ export class PluginConnection extends EventEmitter {
         const types = classes(method);
         const payload = encoded?.payload ?? types.request.encode(request).finish();
         if (encoded) encoded.payload = payload;
-        const answer = await this.client.call(PLUGIN_SERVICE, method, payload, { timeoutMs: Math.max(this.opts.requestTimeoutMs, 1) });
+        const answer = await this.client.call(PLUGIN_SERVICE, method, payload, {
+          timeoutMs: Math.max(this.opts.requestTimeoutMs, 1),
+        });
         const response = types.response.decode(answer) as T;
         return { response, rttMs: performance.now() - started };
       } catch (err) {
@@ -367,7 +419,12 @@ export class PluginConnection extends EventEmitter {
     }
   }
 
-  private async rawCall(method: string, request: object, timeoutMs: number, encoded?: EncodedRequest): Promise<unknown> {
+  private async rawCall(
+    method: string,
+    request: object,
+    timeoutMs: number,
+    encoded?: EncodedRequest,
+  ): Promise<unknown> {
     const types = classes(method);
     const payload = encoded?.payload ?? types.request.encode(request).finish();
     if (encoded) encoded.payload = payload;
@@ -391,7 +448,13 @@ export class PluginConnection extends EventEmitter {
         : err instanceof TtrpcError
           ? err.statusMessage
           : (err as Error).message);
-    return new PluginConnectionError(`plugin ${this.label} failed to handle ${method}: ${what}`, this.label, reason, method, { cause: err });
+    return new PluginConnectionError(
+      `plugin ${this.label} failed to handle ${method}: ${what}`,
+      this.label,
+      reason,
+      method,
+      { cause: err },
+    );
   }
 
   /** Closes the trunk; safe to call more than once. The first reason wins. */
@@ -404,7 +467,13 @@ export class PluginConnection extends EventEmitter {
     this.serverConn.close();
     this.mux.close();
     this.registered?.reject(
-      err ?? new PluginConnectionError(`plugin ${this.label} closed the connection before registering`, this.label, 'closed', 'RegisterPlugin'),
+      err ??
+        new PluginConnectionError(
+          `plugin ${this.label} closed the connection before registering`,
+          this.label,
+          'closed',
+          'RegisterPlugin',
+        ),
     );
     this.emit('close', err);
   }

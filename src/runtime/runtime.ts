@@ -105,7 +105,7 @@ export class Runtime extends EventEmitter {
   }
 
   private report(e: SimEventInit): void {
-    if (this.observed) this.emit('event', stamp(e) as SimEvent);
+    if (this.observed) this.emit('event', stamp(e));
   }
 
   /** Whether anyone listens for events: the per-call ones are not even built for nobody. */
@@ -160,7 +160,12 @@ export class Runtime extends EventEmitter {
     conn.on('close', (err?: Error) => {
       const wasActive = this.active.includes(conn);
       this.pending.delete(conn);
-      if (wasActive && !this.stopping) this.report({ type: 'dropped', plugin: conn.label, reason: err?.message ?? 'the plugin closed its connection' });
+      if (wasActive && !this.stopping)
+        this.report({
+          type: 'dropped',
+          plugin: conn.label,
+          reason: err?.message ?? 'the plugin closed its connection',
+        });
       const proc = this.processes.get(conn);
       if (proc && !this.stopping) void stopPlugin(proc, this.opts.killGraceMs);
     });
@@ -189,7 +194,11 @@ export class Runtime extends EventEmitter {
         this.reportRegistered(conn);
         started.push(conn);
       } catch (err) {
-        this.report({ type: 'error', plugin: name, message: `failed to start pre-installed plugin ${name}: ${(err as Error).message}` });
+        this.report({
+          type: 'error',
+          plugin: name,
+          message: `failed to start pre-installed plugin ${name}: ${(err as Error).message}`,
+        });
         conn.close(err as Error);
         await stopPlugin(proc, this.opts.killGraceMs);
       }
@@ -217,7 +226,11 @@ export class Runtime extends EventEmitter {
       try {
         await conn.start();
       } catch (err) {
-        this.report({ type: 'error', plugin: conn.label, message: `failed to start external plugin: ${(err as Error).message}` });
+        this.report({
+          type: 'error',
+          plugin: conn.label,
+          message: `failed to start external plugin: ${(err as Error).message}`,
+        });
         conn.close(err as Error);
         return;
       }
@@ -239,15 +252,30 @@ export class Runtime extends EventEmitter {
     });
   }
 
-  private async synchronize(conn: PluginConnection, snap: { pods: nri.IPodSandbox[]; containers: nri.IContainer[] }): Promise<boolean> {
+  private async synchronize(
+    conn: PluginConnection,
+    snap: { pods: nri.IPodSandbox[]; containers: nri.IContainer[] },
+  ): Promise<boolean> {
     if (conn.closed) return false;
     try {
       const r = await conn.synchronize(snap.pods, snap.containers, this.opts.syncChunkSize);
-      this.report({ type: 'synchronized', plugin: conn.label, pods: snap.pods.length, containers: snap.containers.length, messages: r.messages, rttMs: r.rttMs });
+      this.report({
+        type: 'synchronized',
+        plugin: conn.label,
+        pods: snap.pods.length,
+        containers: snap.containers.length,
+        messages: r.messages,
+        rttMs: r.rttMs,
+      });
       this.applyUpdates(conn.label, r.updates, 'synchronize');
       return true;
     } catch (err) {
-      this.report({ type: 'error', plugin: conn.label, event: 'Synchronize', message: `failed to synchronize plugin ${conn.label}: ${(err as Error).message}` });
+      this.report({
+        type: 'error',
+        plugin: conn.label,
+        event: 'Synchronize',
+        message: `failed to synchronize plugin ${conn.label}: ${(err as Error).message}`,
+      });
       return false;
     }
   }
@@ -312,7 +340,13 @@ export class Runtime extends EventEmitter {
         if (r === null) continue; // dropped; reported by its close
         if (this.observed) {
           // Built as stamp() would build it, field for field, without the two spreads.
-          const e: SimEvent & { type: 'invoke' } = { time: Date.now(), type: 'invoke', event: method, plugin: plugin.label, rttMs: r.rttMs };
+          const e: SimEvent & { type: 'invoke' } = {
+            time: Date.now(),
+            type: 'invoke',
+            event: method,
+            plugin: plugin.label,
+            rttMs: r.rttMs,
+          };
           ids ??= idsOf(request);
           if (ids.pod !== undefined) e.pod = ids.pod;
           if (ids.container !== undefined) e.container = ids.container;
@@ -339,9 +373,10 @@ export class Runtime extends EventEmitter {
       (plugin, rsp) => {
         collector.apply(plugin.label, rsp);
         const adjust = (rsp as nri.ICreateContainerResponse | null)?.adjust;
-        const ctr = (collector.request as nri.ICreateContainerRequest).container?.id;
+        const ctr = collector.request.container?.id;
         // Only built for someone listening: telling an empty adjustment costs a protobuf round trip.
-        if (this.observed && adjust && ctr && hasAdjustment(adjust)) this.report({ type: 'adjusted', plugin: plugin.label, container: ctr, adjust });
+        if (this.observed && adjust && ctr && hasAdjustment(adjust))
+          this.report({ type: 'adjusted', plugin: plugin.label, container: ctr, adjust });
       },
       () => collector.revision,
     );
@@ -369,8 +404,17 @@ export class Runtime extends EventEmitter {
   }
 
   private noteError(event: string, err: unknown, ids: { pod?: string; container?: string } = {}): void {
-    const plugin = (err as { cause?: unknown }).cause instanceof PluginConnectionError ? ((err as { cause: PluginConnectionError }).cause.plugin) : undefined;
-    this.report({ type: 'error', event, ...(plugin ? { plugin } : {}), ...(ids.container ? { container: ids.container } : {}), message: (err as Error).message });
+    const plugin =
+      (err as { cause?: unknown }).cause instanceof PluginConnectionError
+        ? (err as { cause: PluginConnectionError }).cause.plugin
+        : undefined;
+    this.report({
+      type: 'error',
+      event,
+      ...(plugin ? { plugin } : {}),
+      ...(ids.container ? { container: ids.container } : {}),
+      message: (err as Error).message,
+    });
   }
 
   // ---- pod lifecycle -------------------------------------------------------------
@@ -379,7 +423,9 @@ export class Runtime extends EventEmitter {
     return this.lock.run(async () => {
       const p = this.state.addPod(pod);
       this.stateChanged('RunPodSandbox', { pod: p.id ?? '' }, 'READY');
-      await this.relayNotice(Event.RUN_POD_SANDBOX, { pod: p }).catch((err) => this.noteError('RunPodSandbox', err, { pod: p.id ?? '' }));
+      await this.relayNotice(Event.RUN_POD_SANDBOX, { pod: p }).catch((err) =>
+        this.noteError('RunPodSandbox', err, { pod: p.id ?? '' }),
+      );
     });
   }
 
@@ -392,7 +438,11 @@ export class Runtime extends EventEmitter {
         this.stateChanged('UpdatePodSandbox', { pod: id });
         return;
       }
-      const req: nri.IUpdatePodSandboxRequest = { pod, linuxResources: resources, ...(overhead ? { overheadLinuxResources: overhead } : {}) };
+      const req: nri.IUpdatePodSandboxRequest = {
+        pod,
+        linuxResources: resources,
+        ...(overhead ? { overheadLinuxResources: overhead } : {}),
+      };
       try {
         await this.relay(Event.UPDATE_POD_SANDBOX, 'UpdatePodSandbox', req);
       } catch (err) {
@@ -401,14 +451,18 @@ export class Runtime extends EventEmitter {
       }
       const updated = this.state.applyPodResources(id, resources, overhead);
       this.stateChanged('UpdatePodSandbox', { pod: id });
-      await this.relayNotice(Event.POST_UPDATE_POD_SANDBOX, { pod: updated }).catch((err) => this.noteError('PostUpdatePodSandbox', err, { pod: id }));
+      await this.relayNotice(Event.POST_UPDATE_POD_SANDBOX, { pod: updated }).catch((err) =>
+        this.noteError('PostUpdatePodSandbox', err, { pod: id }),
+      );
     });
   }
 
   stopPodSandbox(id: string): Promise<void> {
     return this.lock.run(async () => {
       const pod = this.state.mustPod(id);
-      await this.relayNotice(Event.STOP_POD_SANDBOX, { pod }).catch((err) => this.noteError('StopPodSandbox', err, { pod: id }));
+      await this.relayNotice(Event.STOP_POD_SANDBOX, { pod }).catch((err) =>
+        this.noteError('StopPodSandbox', err, { pod: id }),
+      );
       this.stateChanged('StopPodSandbox', { pod: id }, 'NOTREADY');
     });
   }
@@ -416,7 +470,9 @@ export class Runtime extends EventEmitter {
   removePodSandbox(id: string): Promise<void> {
     return this.lock.run(async () => {
       const pod = this.state.mustPod(id);
-      await this.relayNotice(Event.REMOVE_POD_SANDBOX, { pod }).catch((err) => this.noteError('RemovePodSandbox', err, { pod: id }));
+      await this.relayNotice(Event.REMOVE_POD_SANDBOX, { pod }).catch((err) =>
+        this.noteError('RemovePodSandbox', err, { pod: id }),
+      );
       this.state.removePod(id, { withContainers: true });
       this.stateChanged('RemovePodSandbox', { pod: id });
     });
@@ -439,9 +495,14 @@ export class Runtime extends EventEmitter {
       proposed.state = nri.ContainerState.CONTAINER_UNKNOWN;
       let merged;
       try {
-        merged = await this.relayCollecting(Event.CREATE_CONTAINER, 'CreateContainer', { create: { pod, container: proposed } });
+        merged = await this.relayCollecting(Event.CREATE_CONTAINER, 'CreateContainer', {
+          create: { pod, container: proposed },
+        });
         // Validation is awaited only when there is a validator to wait for.
-        if (this.vintage.validation && this.active.some((p) => !p.closed && p.subscribed(Event.VALIDATE_CONTAINER_ADJUSTMENT))) {
+        if (
+          this.vintage.validation &&
+          this.active.some((p) => !p.closed && p.subscribed(Event.VALIDATE_CONTAINER_ADJUSTMENT))
+        ) {
           await this.validate(pod, proposed, merged);
         }
       } catch (err) {
@@ -455,13 +516,31 @@ export class Runtime extends EventEmitter {
             message: err.message,
           });
         } else if (err instanceof ValidationRejectedError) {
-          this.report({ type: 'rejected', plugin: err.plugin, container: id, reason: err.reason, message: err.message });
+          this.report({
+            type: 'rejected',
+            plugin: err.plugin,
+            container: id,
+            reason: err.reason,
+            message: err.message,
+          });
         } else if (err instanceof ValidatorFailedError) {
-          this.report({ type: 'error', plugin: err.plugin, event: 'ValidateContainerAdjustment', container: id, message: err.message });
+          this.report({
+            type: 'error',
+            plugin: err.plugin,
+            event: 'ValidateContainerAdjustment',
+            container: id,
+            message: err.message,
+          });
         } else if (!(err instanceof MergeError)) {
           this.noteError('CreateContainer', err, { container: id });
         } else {
-          this.report({ type: 'error', plugin: err.plugin, event: 'CreateContainer', container: id, message: err.message });
+          this.report({
+            type: 'error',
+            plugin: err.plugin,
+            event: 'CreateContainer',
+            container: id,
+            message: err.message,
+          });
         }
         return { ok: false, error: err as Error };
       }
@@ -471,18 +550,29 @@ export class Runtime extends EventEmitter {
       this.evict(merged.evictions, 'CreateContainer');
       this.applyUpdates('runtime', merged.updates, 'create');
       this.stateChanged('CreateContainer', { pod: podId, container: id }, 'CREATED');
-      await this.relayNotice(Event.POST_CREATE_CONTAINER, { pod, container: created }).catch((err) => this.noteError('PostCreateContainer', err, { container: id }));
-      return { ok: true, container: plainCopy(created), ...(merged.adjust ? { adjust: merged.adjust } : {}), updates: merged.updates };
+      await this.relayNotice(Event.POST_CREATE_CONTAINER, { pod, container: created }).catch((err) =>
+        this.noteError('PostCreateContainer', err, { container: id }),
+      );
+      return {
+        ok: true,
+        container: plainCopy(created),
+        ...(merged.adjust ? { adjust: merged.adjust } : {}),
+        updates: merged.updates,
+      };
     });
   }
 
   startContainer(id: string): Promise<void> {
     return this.lock.run(async () => {
       const { pod, container } = this.ctr(id);
-      await this.relayNotice(Event.START_CONTAINER, { pod, container }).catch((err) => this.noteError('StartContainer', err, { container: id }));
+      await this.relayNotice(Event.START_CONTAINER, { pod, container }).catch((err) =>
+        this.noteError('StartContainer', err, { container: id }),
+      );
       const running = this.state.setContainerState(id, nri.ContainerState.CONTAINER_RUNNING);
       this.stateChanged('StartContainer', { pod: pod.id ?? '', container: id }, 'RUNNING');
-      await this.relayNotice(Event.POST_START_CONTAINER, { pod, container: running }).catch((err) => this.noteError('PostStartContainer', err, { container: id }));
+      await this.relayNotice(Event.POST_START_CONTAINER, { pod, container: running }).catch((err) =>
+        this.noteError('PostStartContainer', err, { container: id }),
+      );
     });
   }
 
@@ -492,10 +582,19 @@ export class Runtime extends EventEmitter {
       const { pod, container } = this.ctr(id);
       let merged;
       try {
-        merged = await this.relayCollecting(Event.UPDATE_CONTAINER, 'UpdateContainer', { update: { pod, container, linuxResources: resources } });
+        merged = await this.relayCollecting(Event.UPDATE_CONTAINER, 'UpdateContainer', {
+          update: { pod, container, linuxResources: resources },
+        });
       } catch (err) {
         if (err instanceof ConflictError) {
-          this.report({ type: 'conflict', container: err.containerId || id, field: err.field, ...(err.key !== undefined ? { key: err.key } : {}), plugins: err.plugins, message: err.message });
+          this.report({
+            type: 'conflict',
+            container: err.containerId || id,
+            field: err.field,
+            ...(err.key !== undefined ? { key: err.key } : {}),
+            plugins: err.plugins,
+            message: err.message,
+          });
         } else this.noteError('UpdateContainer', err, { container: id });
         return [];
       }
@@ -506,7 +605,9 @@ export class Runtime extends EventEmitter {
       this.applyUpdates('runtime', updates, 'update');
       this.stateChanged('UpdateContainer', { pod: pod.id ?? '', container: id });
       const after = this.state.mustContainer(id);
-      await this.relayNotice(Event.POST_UPDATE_CONTAINER, { pod, container: after }).catch((err) => this.noteError('PostUpdateContainer', err, { container: id }));
+      await this.relayNotice(Event.POST_UPDATE_CONTAINER, { pod, container: after }).catch((err) =>
+        this.noteError('PostUpdateContainer', err, { container: id }),
+      );
       return updates;
     });
   }
@@ -528,7 +629,9 @@ export class Runtime extends EventEmitter {
   removeContainer(id: string): Promise<void> {
     return this.lock.run(async () => {
       const { pod, container } = this.ctr(id);
-      await this.relayNotice(Event.REMOVE_CONTAINER, { pod, container }).catch((err) => this.noteError('RemoveContainer', err, { container: id }));
+      await this.relayNotice(Event.REMOVE_CONTAINER, { pod, container }).catch((err) =>
+        this.noteError('RemoveContainer', err, { container: id }),
+      );
       this.state.removeContainer(id);
       this.stateChanged('RemoveContainer', { pod: pod.id ?? '', container: id });
     });
@@ -541,10 +644,17 @@ export class Runtime extends EventEmitter {
 
   // ---- updates -------------------------------------------------------------------
 
-  private unsolicitedUpdate(plugin: PluginConnection, req: nri.IUpdateContainersRequest): Promise<nri.IContainerUpdate[]> {
+  private unsolicitedUpdate(
+    plugin: PluginConnection,
+    req: nri.IUpdateContainersRequest,
+  ): Promise<nri.IContainerUpdate[]> {
     return this.lock.run(async () => {
       this.evict(
-        (req.evict ?? []).map((e) => ({ containerId: e.containerId ?? '', reason: e.reason ?? '', plugin: plugin.label })),
+        (req.evict ?? []).map((e) => ({
+          containerId: e.containerId ?? '',
+          reason: e.reason ?? '',
+          plugin: plugin.label,
+        })),
         'UpdateContainers',
       );
       return this.applyUpdates(plugin.label, req.update ?? [], 'unsolicited');
@@ -557,8 +667,19 @@ export class Runtime extends EventEmitter {
    * UpdateContainer answers carry no evictions (see src/runtime/README.md), so the
    * runtime never learns of them. We say so, and leave the container alone.
    */
-  private evict(evictions: Array<{ containerId: string; reason: string; plugin: string }>, via: 'UpdateContainers' | 'CreateContainer' | 'UpdateContainer'): void {
-    for (const e of evictions) this.report({ type: 'evicted', plugin: e.plugin, container: e.containerId, reason: e.reason, via, applied: false });
+  private evict(
+    evictions: Array<{ containerId: string; reason: string; plugin: string }>,
+    via: 'UpdateContainers' | 'CreateContainer' | 'UpdateContainer',
+  ): void {
+    for (const e of evictions)
+      this.report({
+        type: 'evicted',
+        plugin: e.plugin,
+        container: e.containerId,
+        reason: e.reason,
+        via,
+        applied: false,
+      });
   }
 
   /** Calls every validator plugin in parallel; throws on the first rejection or failure. */
@@ -571,7 +692,13 @@ export class Runtime extends EventEmitter {
     const validators = this.active.filter((p) => !p.closed && p.subscribed(Event.VALIDATE_CONTAINER_ADJUSTMENT));
     if (validators.length === 0) return;
     const id = original.id ?? '';
-    const req = validationRequest(pod, original, merged, merged.owners, this.active.filter((p) => !p.closed));
+    const req = validationRequest(
+      pod,
+      original,
+      merged,
+      merged.owners,
+      this.active.filter((p) => !p.closed),
+    );
     const encoded: EncodedRequest = {};
     const outcomes = await Promise.all(
       validators.map(async (v): Promise<Error | undefined> => {
@@ -583,7 +710,14 @@ export class Runtime extends EventEmitter {
         }
         // A fatal failure closed the plugin; unlike other events, validation still fails.
         if (r === null) return new ValidatorFailedError(v.label, id, v.whyClosed?.message ?? 'connection closed');
-        this.report({ type: 'invoke', event: 'ValidateContainerAdjustment', plugin: v.label, rttMs: r.rttMs, pod: pod.id ?? '', container: id });
+        this.report({
+          type: 'invoke',
+          event: 'ValidateContainerAdjustment',
+          plugin: v.label,
+          rttMs: r.rttMs,
+          pod: pod.id ?? '',
+          container: id,
+        });
         return r.response.reject ? new ValidationRejectedError(v.label, id, r.response.reason ?? '') : undefined;
       }),
     );
@@ -630,5 +764,5 @@ function idsOf(req: object): { pod?: string; container?: string } {
 }
 
 function hasAdjustment(a: nri.IContainerAdjustment): boolean {
-  return JSON.stringify(nri.ContainerAdjustment.toObject(nri.ContainerAdjustment.fromObject(a as Record<string, unknown>))) !== '{}';
+  return JSON.stringify(nri.ContainerAdjustment.toObject(nri.ContainerAdjustment.fromObject(a))) !== '{}';
 }

@@ -26,34 +26,113 @@ export interface Scenario {
   steps: Step[];
 }
 
-export const STEP_KINDS = ['run-pod', 'update-pod', 'stop-pod', 'remove-pod', 'create', 'start', 'update', 'stop', 'remove', 'sleep'] as const;
+export const STEP_KINDS = [
+  'run-pod',
+  'update-pod',
+  'stop-pod',
+  'remove-pod',
+  'create',
+  'start',
+  'update',
+  'stop',
+  'remove',
+  'sleep',
+] as const;
 
 type Kind = 'int' | 'uint' | 'string' | 'bool';
 // snake_case scenario key -> where it goes in LinuxResources and what it holds.
-const RESOURCE_KEYS: Record<string, { group: 'cpu' | 'memory' | 'top'; field: string; kind: Kind; optional: boolean; hint: string }> = {
+const RESOURCE_KEYS: Record<
+  string,
+  { group: 'cpu' | 'memory' | 'top'; field: string; kind: Kind; optional: boolean; hint: string }
+> = {
   cpu_shares: { group: 'cpu', field: 'shares', kind: 'uint', optional: true, hint: 'relative weight, e.g. 1024' },
-  cpu_quota: { group: 'cpu', field: 'quota', kind: 'int', optional: true, hint: 'microseconds per period, e.g. 100000, or -1 for none' },
+  cpu_quota: {
+    group: 'cpu',
+    field: 'quota',
+    kind: 'int',
+    optional: true,
+    hint: 'microseconds per period, e.g. 100000, or -1 for none',
+  },
   cpu_period: { group: 'cpu', field: 'period', kind: 'uint', optional: true, hint: 'microseconds, e.g. 100000' },
-  cpu_realtime_runtime: { group: 'cpu', field: 'realtimeRuntime', kind: 'int', optional: true, hint: 'microseconds, e.g. 950000' },
-  cpu_realtime_period: { group: 'cpu', field: 'realtimePeriod', kind: 'uint', optional: true, hint: 'microseconds, e.g. 1000000' },
+  cpu_realtime_runtime: {
+    group: 'cpu',
+    field: 'realtimeRuntime',
+    kind: 'int',
+    optional: true,
+    hint: 'microseconds, e.g. 950000',
+  },
+  cpu_realtime_period: {
+    group: 'cpu',
+    field: 'realtimePeriod',
+    kind: 'uint',
+    optional: true,
+    hint: 'microseconds, e.g. 1000000',
+  },
   cpus: { group: 'cpu', field: 'cpus', kind: 'string', optional: false, hint: 'a cpuset list, e.g. "0-3,6"' },
   mems: { group: 'cpu', field: 'mems', kind: 'string', optional: false, hint: 'a memory node list, e.g. "0"' },
-  memory_limit: { group: 'memory', field: 'limit', kind: 'int', optional: true, hint: 'bytes, e.g. 536870912 for 512 MiB' },
-  memory_reservation: { group: 'memory', field: 'reservation', kind: 'int', optional: true, hint: 'bytes, e.g. 268435456' },
+  memory_limit: {
+    group: 'memory',
+    field: 'limit',
+    kind: 'int',
+    optional: true,
+    hint: 'bytes, e.g. 536870912 for 512 MiB',
+  },
+  memory_reservation: {
+    group: 'memory',
+    field: 'reservation',
+    kind: 'int',
+    optional: true,
+    hint: 'bytes, e.g. 268435456',
+  },
   memory_swap: { group: 'memory', field: 'swap', kind: 'int', optional: true, hint: 'bytes, e.g. 1073741824' },
   memory_kernel: { group: 'memory', field: 'kernel', kind: 'int', optional: true, hint: 'bytes' },
   memory_kernel_tcp: { group: 'memory', field: 'kernelTcp', kind: 'int', optional: true, hint: 'bytes' },
   memory_swappiness: { group: 'memory', field: 'swappiness', kind: 'uint', optional: true, hint: '0 to 100' },
-  memory_disable_oom_killer: { group: 'memory', field: 'disableOomKiller', kind: 'bool', optional: true, hint: 'true or false' },
+  memory_disable_oom_killer: {
+    group: 'memory',
+    field: 'disableOomKiller',
+    kind: 'bool',
+    optional: true,
+    hint: 'true or false',
+  },
   memory_use_hierarchy: { group: 'memory', field: 'useHierarchy', kind: 'bool', optional: true, hint: 'true or false' },
   pids_limit: { group: 'top', field: 'pids', kind: 'int', optional: false, hint: 'a number of processes, e.g. 1024' },
-  blockio_class: { group: 'top', field: 'blockioClass', kind: 'string', optional: true, hint: 'a class name, e.g. "throttled"' },
+  blockio_class: {
+    group: 'top',
+    field: 'blockioClass',
+    kind: 'string',
+    optional: true,
+    hint: 'a class name, e.g. "throttled"',
+  },
   rdt_class: { group: 'top', field: 'rdtClass', kind: 'string', optional: true, hint: 'a class name, e.g. "gold"' },
-  unified: { group: 'top', field: 'unified', kind: 'string', optional: false, hint: 'a map of cgroup v2 files, e.g. {"memory.high": "400M"}' },
-  hugepage_limits: { group: 'top', field: 'hugepageLimits', kind: 'string', optional: false, hint: 'a list of {page_size: "2MB", limit: 1073741824}' },
+  unified: {
+    group: 'top',
+    field: 'unified',
+    kind: 'string',
+    optional: false,
+    hint: 'a map of cgroup v2 files, e.g. {"memory.high": "400M"}',
+  },
+  hugepage_limits: {
+    group: 'top',
+    field: 'hugepageLimits',
+    kind: 'string',
+    optional: false,
+    hint: 'a list of {page_size: "2MB", limit: 1073741824}',
+  },
 };
 
-const POD_KEYS = ['id', 'name', 'uid', 'namespace', 'labels', 'annotations', 'runtime_handler', 'cgroup_parent', 'resources', 'overhead'];
+const POD_KEYS = [
+  'id',
+  'name',
+  'uid',
+  'namespace',
+  'labels',
+  'annotations',
+  'runtime_handler',
+  'cgroup_parent',
+  'resources',
+  'overhead',
+];
 const CONTAINER_KEYS = ['id', 'pod', 'name', 'state', 'labels', 'annotations', 'args', 'env', 'resources', 'pid'];
 const STATES: Record<string, nri.ContainerState> = {
   UNKNOWN: nri.ContainerState.CONTAINER_UNKNOWN,
@@ -88,15 +167,15 @@ function closest(key: string, known: readonly string[]): string | undefined {
 function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
+    let prev = row[0];
     row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const cur = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
       prev = cur;
     }
   }
-  return row[b.length]!;
+  return row[b.length];
 }
 
 /** Validates one document while converting it; every error names file, path and fix. */
@@ -112,7 +191,11 @@ class Reader {
     for (const k of Object.keys(v)) {
       if (!known.includes(k)) {
         const guess = closest(k, known);
-        this.fail(`${path}.${k}`.replace(/^\./, ''), 'unknown key', guess ? `did you mean ${guess}?` : `known keys: ${known.join(', ')}`);
+        this.fail(
+          `${path}.${k}`.replace(/^\./, ''),
+          'unknown key',
+          guess ? `did you mean ${guess}?` : `known keys: ${known.join(', ')}`,
+        );
       }
     }
     return v;
@@ -132,7 +215,12 @@ class Reader {
 
   stringMap(v: unknown, path: string): Record<string, string> {
     if (v === undefined || v === null) return {};
-    if (!isMap(v)) this.fail(path, `expected a map of strings, got ${describe(v)}`, 'write "key: value" entries, quoting values like "true" or "1"');
+    if (!isMap(v))
+      this.fail(
+        path,
+        `expected a map of strings, got ${describe(v)}`,
+        'write "key: value" entries, quoting values like "true" or "1"',
+      );
     const out: Record<string, string> = {};
     for (const [k, val] of Object.entries(v)) out[k] = this.str(val, `${path}.${k}`, 'quote the value');
     return out;
@@ -145,7 +233,8 @@ class Reader {
   }
 
   int(v: unknown, path: string, kind: 'int' | 'uint', hint: string): number {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v)) this.fail(path, `expected an integer, got ${describe(v)}`, `write ${hint}`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v))
+      this.fail(path, `expected an integer, got ${describe(v)}`, `write ${hint}`);
     if (kind === 'uint' && v < 0) this.fail(path, `expected a non-negative integer, got ${v}`, `write ${hint}`);
     return v;
   }
@@ -156,7 +245,7 @@ class Reader {
     const cpu: Record<string, unknown> = {};
     const memory: Record<string, unknown> = {};
     for (const [key, raw] of Object.entries(obj)) {
-      const spec = RESOURCE_KEYS[key]!;
+      const spec = RESOURCE_KEYS[key];
       const p = `${path}.${key}`;
       if (raw === null || raw === undefined) continue;
       let value: unknown;
@@ -164,7 +253,8 @@ class Reader {
       else if (key === 'hugepage_limits') value = this.hugepages(raw, p);
       else if (spec.kind === 'string') value = this.str(raw, p, `write ${spec.hint}`);
       else if (spec.kind === 'bool') {
-        if (typeof raw !== 'boolean') this.fail(p, `expected true or false, got ${describe(raw)}`, `write ${spec.hint}`);
+        if (typeof raw !== 'boolean')
+          this.fail(p, `expected true or false, got ${describe(raw)}`, `write ${spec.hint}`);
         value = raw;
       } else value = this.int(raw, p, spec.kind, spec.hint);
       if (key === 'pids_limit') value = { limit: value };
@@ -172,13 +262,14 @@ class Reader {
       const target = spec.group === 'cpu' ? cpu : spec.group === 'memory' ? memory : (out as Record<string, unknown>);
       target[spec.field] = value;
     }
-    if (Object.keys(cpu).length) out.cpu = cpu as nri.ILinuxCPU;
-    if (Object.keys(memory).length) out.memory = memory as nri.ILinuxMemory;
+    if (Object.keys(cpu).length) out.cpu = cpu;
+    if (Object.keys(memory).length) out.memory = memory;
     return out;
   }
 
   hugepages(v: unknown, path: string): nri.IHugepageLimit[] {
-    if (!Array.isArray(v)) this.fail(path, `expected a list, got ${describe(v)}`, 'write a list of {page_size: "2MB", limit: 1073741824}');
+    if (!Array.isArray(v))
+      this.fail(path, `expected a list, got ${describe(v)}`, 'write a list of {page_size: "2MB", limit: 1073741824}');
     return v.map((item, i) => {
       const p = `${path}[${i}]`;
       const m = this.map(item, p, ['page_size', 'limit']);
@@ -196,13 +287,16 @@ class Reader {
       id,
       name: m.name === undefined ? id : this.str(m.name, `${path}.name`, 'write the pod name'),
       uid: m.uid === undefined ? fakeUid(id) : this.str(m.uid, `${path}.uid`, 'write a UUID'),
-      namespace: m.namespace === undefined ? 'default' : this.str(m.namespace, `${path}.namespace`, 'write a namespace name'),
+      namespace:
+        m.namespace === undefined ? 'default' : this.str(m.namespace, `${path}.namespace`, 'write a namespace name'),
       labels: this.stringMap(m.labels, `${path}.labels`),
       annotations: this.stringMap(m.annotations, `${path}.annotations`),
     };
-    if (m.runtime_handler !== undefined) pod.runtimeHandler = this.str(m.runtime_handler, `${path}.runtime_handler`, 'write a handler name, e.g. runc');
+    if (m.runtime_handler !== undefined)
+      pod.runtimeHandler = this.str(m.runtime_handler, `${path}.runtime_handler`, 'write a handler name, e.g. runc');
     const linux: nri.ILinuxPodSandbox = {};
-    if (m.cgroup_parent !== undefined) linux.cgroupParent = this.str(m.cgroup_parent, `${path}.cgroup_parent`, 'write a cgroup path');
+    if (m.cgroup_parent !== undefined)
+      linux.cgroupParent = this.str(m.cgroup_parent, `${path}.cgroup_parent`, 'write a cgroup path');
     if (m.resources !== undefined) linux.resources = this.resources(m.resources, `${path}.resources`);
     if (m.overhead !== undefined) linux.podOverhead = this.resources(m.overhead, `${path}.overhead`);
     if (Object.keys(linux).length) pod.linux = linux;
@@ -233,7 +327,8 @@ class Reader {
   state(v: unknown, path: string): nri.ContainerState {
     const s = typeof v === 'string' ? v.toUpperCase().replace(/^CONTAINER_/, '') : '';
     const state = STATES[s];
-    if (state === undefined) this.fail(path, `unknown container state ${describe(v)}`, `write one of ${Object.keys(STATES).join(', ')}`);
+    if (state === undefined)
+      this.fail(path, `unknown container state ${describe(v)}`, `write one of ${Object.keys(STATES).join(', ')}`);
     return state;
   }
 
@@ -249,9 +344,13 @@ class Reader {
 
   step(v: unknown, path: string): Step {
     if (!isMap(v) || Object.keys(v).length !== 1) {
-      this.fail(path, `expected one step such as "- start: ctr0", got ${describe(v)}`, `use one of ${STEP_KINDS.join(', ')}`);
+      this.fail(
+        path,
+        `expected one step such as "- start: ctr0", got ${describe(v)}`,
+        `use one of ${STEP_KINDS.join(', ')}`,
+      );
     }
-    const [kind, arg] = Object.entries(v)[0]!;
+    const [kind, arg] = Object.entries(v)[0];
     const p = `${path}.${kind}`;
     switch (kind) {
       case 'run-pod':
@@ -262,10 +361,13 @@ class Reader {
       case 'update-pod': {
         const m = this.map(arg, p, kind === 'update' ? ['id', 'resources'] : ['id', 'resources', 'overhead']);
         const id = this.requiredStr(m, 'id', p, `name the ${kind === 'update' ? 'container' : 'pod'} id`);
-        if (m.resources === undefined) this.fail(`${p}.resources`, 'missing', 'give the new resources, e.g. resources: {cpu_shares: 2048}');
+        if (m.resources === undefined)
+          this.fail(`${p}.resources`, 'missing', 'give the new resources, e.g. resources: {cpu_shares: 2048}');
         const resources = this.resources(m.resources, `${p}.resources`);
         if (kind === 'update') return { kind, id, resources };
-        return m.overhead === undefined ? { kind, id, resources } : { kind, id, resources, overhead: this.resources(m.overhead, `${p}.overhead`) };
+        return m.overhead === undefined
+          ? { kind, id, resources }
+          : { kind, id, resources, overhead: this.resources(m.overhead, `${p}.overhead`) };
       }
       case 'start':
       case 'stop':
@@ -305,8 +407,14 @@ function checkReferences(r: Reader, s: Omit<Scenario, 'file'>): void {
     pods.add(p.id!);
   });
   s.containers.forEach((c, i) => {
-    if (ctrs.has(c.id!)) r.fail(`containers[${i}].id`, `duplicate container id "${c.id}"`, 'give every container a unique id');
-    if (!pods.has(c.podSandboxId!)) r.fail(`containers[${i}].pod`, `no pod "${c.podSandboxId}"`, `use one of the ids under pods: ${[...pods].join(', ') || '(none)'}`);
+    if (ctrs.has(c.id!))
+      r.fail(`containers[${i}].id`, `duplicate container id "${c.id}"`, 'give every container a unique id');
+    if (!pods.has(c.podSandboxId!))
+      r.fail(
+        `containers[${i}].pod`,
+        `no pod "${c.podSandboxId}"`,
+        `use one of the ids under pods: ${[...pods].join(', ') || '(none)'}`,
+      );
     ctrs.add(c.id!);
   });
   s.steps.forEach((step, i) => {
@@ -317,8 +425,14 @@ function checkReferences(r: Reader, s: Omit<Scenario, 'file'>): void {
         pods.add(step.pod.id!);
         break;
       case 'create':
-        if (ctrs.has(step.container.id!)) r.fail(`${p}.id`, `container "${step.container.id}" already exists`, 'use a new container id');
-        if (!pods.has(step.container.podSandboxId!)) r.fail(`${p}.pod`, `no pod "${step.container.podSandboxId}" at this step`, 'run the pod first with a run-pod step, or list it under pods');
+        if (ctrs.has(step.container.id!))
+          r.fail(`${p}.id`, `container "${step.container.id}" already exists`, 'use a new container id');
+        if (!pods.has(step.container.podSandboxId!))
+          r.fail(
+            `${p}.pod`,
+            `no pod "${step.container.podSandboxId}" at this step`,
+            'run the pod first with a run-pod step, or list it under pods',
+          );
         ctrs.add(step.container.id!);
         break;
       case 'start':
@@ -355,19 +469,27 @@ export function parseScenario(text: string, file: string): Scenario {
   } catch (err) {
     const e = err as Error & { linePos?: Array<{ line: number; col: number }> };
     const where = e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
-    const problem = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    throw new ScenarioError(`${file}: ${where || '(top level)'}: ${problem} (fix the YAML/JSON syntax there)`, file, '', { cause: err });
+    const problem = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+    throw new ScenarioError(
+      `${file}: ${where || '(top level)'}: ${problem} (fix the YAML/JSON syntax there)`,
+      file,
+      '',
+      { cause: err },
+    );
   }
   const top = r.map(doc ?? {}, '', ['pods', 'containers', 'steps']);
   const list = (key: string): unknown[] => {
     const v = top[key];
     if (v === undefined || v === null) return [];
-    if (!Array.isArray(v)) r.fail(key, `expected a list, got ${describe(v)}`, `write ${key}: followed by "- ..." entries`);
+    if (!Array.isArray(v))
+      r.fail(key, `expected a list, got ${describe(v)}`, `write ${key}: followed by "- ..." entries`);
     return v;
   };
   const scenario = {
     pods: list('pods').map((p, i) => r.pod(p, `pods[${i}]`)),
-    containers: list('containers').map((c, i) => r.container(c, `containers[${i}]`, nri.ContainerState.CONTAINER_RUNNING)),
+    containers: list('containers').map((c, i) =>
+      r.container(c, `containers[${i}]`, nri.ContainerState.CONTAINER_RUNNING),
+    ),
     steps: list('steps').map((s, i) => r.step(s, `steps[${i}]`)),
   };
   checkReferences(r, scenario);
@@ -381,7 +503,12 @@ export async function loadScenario(file: string): Promise<Scenario> {
     text = await readFile(resolveScenarioPath(file), 'utf8');
   } catch (err) {
     const builtins = Object.keys(BUILTIN_SCENARIOS).join(', ');
-    throw new ScenarioError(`${file}: cannot read the scenario: ${(err as Error).message} (check the path, or name a built-in scenario: ${builtins})`, file, '', { cause: err });
+    throw new ScenarioError(
+      `${file}: cannot read the scenario: ${(err as Error).message} (check the path, or name a built-in scenario: ${builtins})`,
+      file,
+      '',
+      { cause: err },
+    );
   }
   return parseScenario(text, file);
 }

@@ -51,7 +51,10 @@ export async function runScript(runtime: Runtime, steps: readonly Step[], signal
       if ((await runStep(runtime, step, signal)) === false) failed++;
     } catch (err) {
       failed++;
-      runtime.emit('event', stamp({ type: 'error', event: `step ${n} (${step.kind})`, message: (err as Error).message }));
+      runtime.emit(
+        'event',
+        stamp({ type: 'error', event: `step ${n} (${step.kind})`, message: (err as Error).message }),
+      );
     }
   }
   return { steps: n, failed };

@@ -13,7 +13,8 @@ export interface SyncChunk {
 
 export function initialSyncChunk(podCount: number, containerCount: number, chunkSize?: number): SyncChunk {
   const total = podCount + containerCount;
-  if (chunkSize === undefined || chunkSize <= 0 || chunkSize >= total) return { pods: podCount, containers: containerCount };
+  if (chunkSize === undefined || chunkSize <= 0 || chunkSize >= total)
+    return { pods: podCount, containers: containerCount };
   // Keep the Go shape (every message carries a slice of both lists) with the same proportions.
   let pods = Math.round((chunkSize * podCount) / total);
   if (podCount > 0 && pods === 0) pods = 1;

@@ -33,7 +33,9 @@ export class ValidationRejectedError extends Error {
     readonly containerId: string,
     readonly reason: string,
   ) {
-    super(`validator "${plugin}" rejected container adjustment of ${containerId}, reason: ${reason || 'unknown rejection reason'}`);
+    super(
+      `validator "${plugin}" rejected container adjustment of ${containerId}, reason: ${reason || 'unknown rejection reason'}`,
+    );
   }
 }
 

@@ -8,7 +8,9 @@ import { ALL_EVENTS_MASK, LEGACY_EVENTS_MASK } from '../api/index.js';
 export const NEWEST_NRI_VERSION = 'v0.12.0';
 
 /** Runtimes people run (`nrictl sim --preset`), as name, version and the NRI adaptation they vendor. */
-export const RUNTIME_PRESETS: Readonly<Record<string, { runtimeName: string; runtimeVersion: string; nriVersion: string }>> = Object.freeze({
+export const RUNTIME_PRESETS: Readonly<
+  Record<string, { runtimeName: string; runtimeVersion: string; nriVersion: string }>
+> = Object.freeze({
   'containerd-1.7.0': { runtimeName: 'containerd', runtimeVersion: 'v1.7.0', nriVersion: 'v0.3.0' },
   'containerd-1.7.13': { runtimeName: 'containerd', runtimeVersion: 'v1.7.13', nriVersion: 'v0.4.0' },
   'isulad-2.1.5': { runtimeName: 'iSulad', runtimeVersion: '2.1.5', nriVersion: 'v0.6.1' },
@@ -47,12 +49,15 @@ export class VintageError extends Error {
 
 function parse(version: string): [number, number, number] {
   const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?$/.exec(version.trim());
-  if (!m) throw new VintageError(`NRI version "${version}": expected a version such as v0.6.1, v0.4.0 or ${NEWEST_NRI_VERSION}`);
+  if (!m)
+    throw new VintageError(
+      `NRI version "${version}": expected a version such as v0.6.1, v0.4.0 or ${NEWEST_NRI_VERSION}`,
+    );
   return [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
 }
 
 function atLeast(v: readonly number[], min: readonly number[]): boolean {
-  for (let i = 0; i < 3; i++) if (v[i]! !== min[i]!) return v[i]! > min[i]!;
+  for (let i = 0; i < 3; i++) if (v[i] !== min[i]) return v[i] > min[i];
   return true;
 }
 
@@ -60,11 +65,15 @@ function atLeast(v: readonly number[], min: readonly number[]): boolean {
 export function runtimeVintage(version: string = NEWEST_NRI_VERSION): RuntimeVintage {
   const v = parse(version);
   if (!atLeast(v, OLDEST)) {
-    throw new VintageError(`NRI version "${version}" is older than v0.3.0, the first runtime adaptation with the socket protocol this simulator speaks`);
+    throw new VintageError(
+      `NRI version "${version}" is older than v0.3.0, the first runtime adaptation with the socket protocol this simulator speaks`,
+    );
   }
   const newest = parse(NEWEST_NRI_VERSION);
   if (atLeast(v, [newest[0], newest[1] + 1, 0])) {
-    throw new VintageError(`NRI version "${version}" is newer than ${NEWEST_NRI_VERSION}, the newest runtime behaviour this simulator knows`);
+    throw new VintageError(
+      `NRI version "${version}" is newer than ${NEWEST_NRI_VERSION}, the newest runtime behaviour this simulator knows`,
+    );
   }
   const from = (minor: number): boolean => atLeast(v, [0, minor, 0]);
   return {

@@ -36,10 +36,15 @@ export async function createProject(dir: string, spec: ProjectSpec): Promise<str
   checkProjectName(spec.name);
   const entries = await readdir(dir).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
-    throw new ScaffoldError(`${dir}: ${err.code ?? err.message}; pick another directory with --dir`, 'exists', { cause: err });
+    throw new ScaffoldError(`${dir}: ${err.code ?? err.message}; pick another directory with --dir`, 'exists', {
+      cause: err,
+    });
   });
   if (entries !== undefined && entries.length > 0) {
-    throw new ScaffoldError(`${dir} already exists and is not empty; pick another name or --dir, or remove it`, 'exists');
+    throw new ScaffoldError(
+      `${dir} already exists and is not empty; pick another name or --dir, or remove it`,
+      'exists',
+    );
   }
   const parent = path.dirname(path.resolve(dir));
   const files = projectFiles(spec);

@@ -39,7 +39,10 @@ export async function openEndpoint(target: SessionTarget, onWarning?: (text: str
   const { startEmbeddedSimulator, ScenarioError } = await import('../runtime/index.js');
   let sim: Awaited<ReturnType<typeof startEmbeddedSimulator>>;
   try {
-    sim = await startEmbeddedSimulator({ scenario: target.sim, ...(target.simPluginPath ? { runtime: { pluginPath: target.simPluginPath } } : {}) });
+    sim = await startEmbeddedSimulator({
+      scenario: target.sim,
+      ...(target.simPluginPath ? { runtime: { pluginPath: target.simPluginPath } } : {}),
+    });
   } catch (err) {
     if (err instanceof ScenarioError) throw new SessionError('bad-scenario', err.message, { cause: err });
     throw err;

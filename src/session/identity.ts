@@ -8,14 +8,23 @@ export function checkIdentity(name: string, index: string): void {
   try {
     checkPluginIndex(index);
   } catch (err) {
-    if (err instanceof PluginNameError) throw new SessionError('bad-identity', `--plugin-index ${JSON.stringify(index)}: ${err.message}: give two digits such as 99`, { cause: err });
+    if (err instanceof PluginNameError)
+      throw new SessionError(
+        'bad-identity',
+        `--plugin-index ${JSON.stringify(index)}: ${err.message}: give two digits such as 99`,
+        { cause: err },
+      );
     throw err;
   }
   try {
     checkExternalName(name);
   } catch (err) {
     if (err instanceof PluginNameError) {
-      throw new SessionError('bad-identity', `--plugin-name ${JSON.stringify(name)}: ${err.message}: use letters, digits and _ . + - only`, { cause: err });
+      throw new SessionError(
+        'bad-identity',
+        `--plugin-name ${JSON.stringify(name)}: ${err.message}: use letters, digits and _ . + - only`,
+        { cause: err },
+      );
     }
     throw err;
   }

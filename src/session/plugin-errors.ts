@@ -32,7 +32,10 @@ export function fromPluginError(err: unknown, at: ErrorContext): unknown {
   const bad = protocolCause(err);
   if (bad) {
     // Not the runtime's doing: nrictl read something it cannot parse and hung up.
-    const message = err instanceof PluginError && err.reason === 'protocol' ? err.message : `nrictl rejected a malformed message from ${at.label} and closed the connection: ${bad.message}`;
+    const message =
+      err instanceof PluginError && err.reason === 'protocol'
+        ? err.message
+        : `nrictl rejected a malformed message from ${at.label} and closed the connection: ${bad.message}`;
     return new SessionError('malformed-frame', message, details);
   }
   if (!(err instanceof PluginError)) return err;
@@ -62,7 +65,9 @@ export function fromPluginError(err: unknown, at: ErrorContext): unknown {
       break;
     case 'no-events': {
       code = 'no-events';
-      const who = at.runtime ? `${`${at.runtime.name} ${at.runtime.version}`.trim() || 'the runtime'} (${at.runtime.vintage})` : 'the runtime';
+      const who = at.runtime
+        ? `${`${at.runtime.name} ${at.runtime.version}`.trim() || 'the runtime'} (${at.runtime.vintage})`
+        : 'the runtime';
       message = `${who} at ${at.label} cannot deliver any of the events asked for: it is too old for them; ask for events it knows (see --events in --help)`;
       break;
     }

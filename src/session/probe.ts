@@ -16,7 +16,8 @@ export async function probeRuntime(opts: SessionOptions): Promise<ProbeOutcome> 
     const s = await fetchState(opts);
     return { status: 'answered', runtime: s.runtime, pods: s.pods.length, containers: s.containers.length };
   } catch (err) {
-    if (err instanceof SessionError && !INPUT_ERRORS.has(err.code)) return { status: 'failed', code: err.code, message: err.message };
+    if (err instanceof SessionError && !INPUT_ERRORS.has(err.code))
+      return { status: 'failed', code: err.code, message: err.message };
     throw err;
   }
 }

@@ -72,7 +72,8 @@ export class ProbeSet extends EventEmitter {
     for (const p of opts.probes) {
       checkIdentity(opts.name, p.index);
       // The runtime orders plugins on one index in no defined order: two probes there are useless.
-      if (seen.has(p.index)) throw new SessionError('bad-identity', `two probes at index ${p.index}: give each probe an index of its own`);
+      if (seen.has(p.index))
+        throw new SessionError('bad-identity', `two probes at index ${p.index}: give each probe an index of its own`);
       seen.add(p.index);
     }
     if (opts.signal?.aborted) throw cancelled('before connecting');
@@ -94,7 +95,7 @@ export class ProbeSet extends EventEmitter {
         }),
     );
     let configuredTimeout: number | undefined;
-    stubs[0]!.once('configured', (req: nri.IConfigureRequest) => {
+    stubs[0].once('configured', (req: nri.IConfigureRequest) => {
       // Runtimes of NRI v0.6 and older do not say; then the caller decides what applies.
       if (req.requestTimeout && Number(req.requestTimeout) > 0) configuredTimeout = Number(req.requestTimeout);
       opts.onProgress?.('receiving');
@@ -123,7 +124,13 @@ export class ProbeSet extends EventEmitter {
       await stopAll();
       if (owned) await endpoint.close();
       if (opts.signal?.aborted || !first) throw cancelled('while registering');
-      throw fromPluginError(first.err, { label: endpoint.label, socketPath: endpoint.socketPath, registered: false, runtime: first.stub.runtime, sim: Boolean(endpoint.sim) });
+      throw fromPluginError(first.err, {
+        label: endpoint.label,
+        socketPath: endpoint.socketPath,
+        registered: false,
+        runtime: first.stub.runtime,
+        sim: Boolean(endpoint.sim),
+      });
     }
     const set = new ProbeSet(stubs, endpoint, owned, configuredTimeout, opts.signal);
     set.watch();
@@ -132,7 +139,7 @@ export class ProbeSet extends EventEmitter {
 
   /** What the runtime said in Configure (the first probe's view; all probes share one runtime). */
   get runtime(): RuntimeInfo | undefined {
-    return this.stubs[0]!.runtime;
+    return this.stubs[0].runtime;
   }
 
   get probes(): ProbeInfo[] {
@@ -166,12 +173,22 @@ export class ProbeSet extends EventEmitter {
     for (const s of this.stubs) {
       s.once('close', (err?: Error) => {
         if (this.ending) return; // our own close, or a sibling's loss, is already ending the set
-        const at = { label: this.endpoint.label, socketPath: this.endpoint.socketPath, registered: true, runtime: s.runtime, sim: Boolean(this.endpoint.sim) };
+        const at = {
+          label: this.endpoint.label,
+          socketPath: this.endpoint.socketPath,
+          registered: true,
+          runtime: s.runtime,
+          sim: Boolean(this.endpoint.sim),
+        };
         const mapped = err ? fromPluginError(err, at) : undefined;
         const gone =
           mapped instanceof SessionError
             ? mapped
-            : new SessionError('runtime-gone', `runtime closed the connection (${this.endpoint.label})`, { socketPath: this.endpoint.socketPath, registered: true, cause: err });
+            : new SessionError('runtime-gone', `runtime closed the connection (${this.endpoint.label})`, {
+                socketPath: this.endpoint.socketPath,
+                registered: true,
+                cause: err,
+              });
         void this.finish(gone);
       });
     }

@@ -123,10 +123,14 @@ export class Session implements SessionState {
   async send(req: nri.IUpdateContainersRequest): Promise<nri.IContainerUpdate[]> {
     const ms = this.callTimeoutMs;
     try {
-      return await untilAborted(this.stub.updateContainers(req.update ?? [], req.evict ?? [], { timeoutMs: ms }), this.opts.signal);
+      return await untilAborted(
+        this.stub.updateContainers(req.update ?? [], req.evict ?? [], { timeoutMs: ms }),
+        this.opts.signal,
+      );
     } catch (err) {
       await this.stub.stop().catch(() => {});
-      if (err instanceof Aborted) throw cancelled('while waiting for the answer to UpdateContainers', 'the request may still be applied');
+      if (err instanceof Aborted)
+        throw cancelled('while waiting for the answer to UpdateContainers', 'the request may still be applied');
       throw fromPluginError(err, { ...context(this.endpoint, this.stub, this.opts, true), callTimeoutMs: ms });
     }
   }
@@ -146,7 +150,13 @@ export class Session implements SessionState {
 }
 
 function context(endpoint: Endpoint, stub: Stub, opts: SessionOptions, registered: boolean): ErrorContext {
-  return { label: endpoint.label, socketPath: endpoint.socketPath, registered, runtime: stub.runtime, sim: Boolean(opts.target.sim) };
+  return {
+    label: endpoint.label,
+    socketPath: endpoint.socketPath,
+    registered,
+    runtime: stub.runtime,
+    sim: Boolean(opts.target.sim),
+  };
 }
 
 function cancelled(when: string, outcome = 'nothing was sent'): SessionError {

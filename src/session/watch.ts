@@ -107,15 +107,35 @@ export class EventWatch extends EventEmitter {
     try {
       await stub.start();
     } catch (err) {
-      throw fromPluginError(err, { label: endpoint.label, socketPath: endpoint.socketPath, registered: false, runtime: stub.runtime, sim: Boolean(endpoint.sim) });
+      throw fromPluginError(err, {
+        label: endpoint.label,
+        socketPath: endpoint.socketPath,
+        registered: false,
+        runtime: stub.runtime,
+        sim: Boolean(endpoint.sim),
+      });
     }
     stub.once('close', (err?: Error) => {
       if (this.stopped) return;
       const at = Date.now();
-      const error = (err ? fromPluginError(err, { label: endpoint.label, socketPath: endpoint.socketPath, registered: true, runtime: stub.runtime, sim: Boolean(endpoint.sim) }) : undefined) as
-        | SessionError
-        | undefined;
-      const gone = error instanceof SessionError ? error : new SessionError('runtime-gone', `runtime closed the connection (${endpoint.label})`, { socketPath: endpoint.socketPath, registered: true });
+      const error = (
+        err
+          ? fromPluginError(err, {
+              label: endpoint.label,
+              socketPath: endpoint.socketPath,
+              registered: true,
+              runtime: stub.runtime,
+              sim: Boolean(endpoint.sim),
+            })
+          : undefined
+      ) as SessionError | undefined;
+      const gone =
+        error instanceof SessionError
+          ? error
+          : new SessionError('runtime-gone', `runtime closed the connection (${endpoint.label})`, {
+              socketPath: endpoint.socketPath,
+              registered: true,
+            });
       this.emit('notice', { kind: 'gone', error: gone, at } satisfies WatchNotice);
       if (!this.opts.reconnect) {
         this.end(gone);
@@ -136,12 +156,18 @@ export class EventWatch extends EventEmitter {
           await this.stub?.stop().catch(() => {});
           return;
         }
-        this.emit('notice', { kind: 'back', gapMs: Date.now() - since, since, runtime: this.stub?.runtime } satisfies WatchNotice);
+        this.emit('notice', {
+          kind: 'back',
+          gapMs: Date.now() - since,
+          since,
+          runtime: this.stub?.runtime,
+        } satisfies WatchNotice);
         return;
       } catch (err) {
         if (this.stopped) return;
         wait = Math.min(wait * 2, backoff.maxMs);
-        const error = err instanceof SessionError ? err : new SessionError('runtime-gone', (err as Error).message, { cause: err });
+        const error =
+          err instanceof SessionError ? err : new SessionError('runtime-gone', (err as Error).message, { cause: err });
         this.emit('notice', { kind: 'retrying', error, inMs: wait } satisfies WatchNotice);
       }
     }

@@ -34,16 +34,27 @@ export async function tracePluginLatency(opts: DoctorTraceOptions): Promise<Find
 
 export function latencyFindings(s: TraceSummary, path: string, durationMs: number): Finding[] {
   if (s.plugins.length === 0) {
-    return [finding('info', path, 'plugin-latency-unmeasured',
-      `no container was created, updated or stopped during the ${(durationMs / 1000).toFixed(0)} s trace: plugin latency not measured`,
-      'run nrictl trace while pods start, for as long as it takes')];
+    return [
+      finding(
+        'info',
+        path,
+        'plugin-latency-unmeasured',
+        `no container was created, updated or stopped during the ${(durationMs / 1000).toFixed(0)} s trace: plugin latency not measured`,
+        'run nrictl trace while pods start, for as long as it takes',
+      ),
+    ];
   }
   return s.plugins.map((r) => {
     const share = `${(r.timeoutShare * 100).toFixed(1)}% of the ${s.requestTimeoutMs} ms request timeout`;
     const what = `${r.label}${r.group ? ' (plugins with no free index between them, timed together)' : ''}: p99 ${r.p99Ms.toFixed(1)} ms on ${r.event} over ${r.count} ${r.count === 1 ? 'event' : 'events'}, ${share}`;
     return r.warning
-      ? finding('warning', path, 'plugin-latency-high', `${what}; the runtime drops a plugin for good the first time it answers late`,
-          'make the plugin answer faster (do slow work after answering), or raise the runtime\'s request timeout')
+      ? finding(
+          'warning',
+          path,
+          'plugin-latency-high',
+          `${what}; the runtime drops a plugin for good the first time it answers late`,
+          "make the plugin answer faster (do slow work after answering), or raise the runtime's request timeout",
+        )
       : finding('info', path, 'plugin-latency', what, 'nothing to do; nrictl trace shows each event');
   });
 }

@@ -22,7 +22,10 @@ export function readNodeFacts(opts: { pluginDir?: string | undefined; root?: str
     pluginPath,
     plugins: fromDir(pluginPath),
     // An invalid value in the file (null) leaves the runtime's Configure request or the default to tell.
-    configTimeout: d.settingsFrom && d.settings.requestTimeoutMs !== null ? { ms: d.settings.requestTimeoutMs, from: d.settingsFrom } : undefined,
+    configTimeout:
+      d.settingsFrom && d.settings.requestTimeoutMs !== null
+        ? { ms: d.settings.requestTimeoutMs, from: d.settingsFrom }
+        : undefined,
   };
 }
 

@@ -18,7 +18,12 @@ export class TraceMetrics {
 
   constructor() {
     const registers = [this.registry];
-    this.events = new Counter({ name: 'nrictl_trace_events_total', help: 'Events traced, by type.', labelNames: ['event'], registers });
+    this.events = new Counter({
+      name: 'nrictl_trace_events_total',
+      help: 'Events traced, by type.',
+      labelNames: ['event'],
+      registers,
+    });
     this.latency = new Histogram({
       name: 'nrictl_trace_plugin_latency_seconds',
       help: 'Time a plugin (or a group of plugins with no free index between them) took on an event, one probe hop subtracted.',
@@ -26,16 +31,35 @@ export class TraceMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.adjustments = new Counter({ name: 'nrictl_trace_adjustments_total', help: 'Fields a plugin (or group) changed in the request, by field.', labelNames: ['plugin', 'field'], registers });
+    this.adjustments = new Counter({
+      name: 'nrictl_trace_adjustments_total',
+      help: 'Fields a plugin (or group) changed in the request, by field.',
+      labelNames: ['plugin', 'field'],
+      registers,
+    });
     this.failed = new Counter({
       name: 'nrictl_trace_conflicts_total',
       help: 'Requests that stopped in a plugin (or group): a conflict between plugins or a plugin error ended them before the next probe.',
       labelNames: ['plugin', 'event'],
       registers,
     });
-    this.dropped = new Counter({ name: 'nrictl_trace_dropped_lines_total', help: 'Output records dropped because the output could not keep up.', registers });
-    this.requestTimeout = new Gauge({ name: 'nrictl_trace_request_timeout_seconds', help: 'The runtime\'s request timeout trace compares plugin latency with.', registers });
-    this.probeHop = new Histogram({ name: 'nrictl_trace_probe_hop_seconds', help: 'Time one probe adds to an event (the calibration pair).', labelNames: ['event'], buckets: LATENCY_BUCKETS, registers });
+    this.dropped = new Counter({
+      name: 'nrictl_trace_dropped_lines_total',
+      help: 'Output records dropped because the output could not keep up.',
+      registers,
+    });
+    this.requestTimeout = new Gauge({
+      name: 'nrictl_trace_request_timeout_seconds',
+      help: "The runtime's request timeout trace compares plugin latency with.",
+      registers,
+    });
+    this.probeHop = new Histogram({
+      name: 'nrictl_trace_probe_hop_seconds',
+      help: 'Time one probe adds to an event (the calibration pair).',
+      labelNames: ['event'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
   }
 
   record(r: TraceRecord): void {

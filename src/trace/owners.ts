@@ -40,7 +40,8 @@ export function ownerOf(owners: nri.IFieldOwners | null | undefined, change: Cha
   if (!owners) return undefined;
   if (change.field === 'hooks') return undefined; // hooks accumulate; the runtime records no owner
   if (change.field === 'resources') {
-    if (change.key.startsWith('unified.')) return owners.compound?.[F.CgroupsUnified]?.owners?.[change.key.slice('unified.'.length)] ?? undefined;
+    if (change.key.startsWith('unified.'))
+      return owners.compound?.[F.CgroupsUnified]?.owners?.[change.key.slice('unified.'.length)] ?? undefined;
     const f = SIMPLE[change.key];
     return f === undefined ? undefined : (owners.simple?.[f] ?? undefined);
   }

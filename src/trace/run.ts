@@ -2,7 +2,14 @@
 // probes, register them, optionally serve the metrics, wait for the end (a duration, a
 // signal, the simulated script, the runtime or the output's reader going away),
 // deregister and summarise. Reaching the runtime is src/session's.
-import { isEndpoint, openEndpoint, SessionError, type Endpoint, type RuntimeInfo, type SessionTarget } from '../session/index.js';
+import {
+  isEndpoint,
+  openEndpoint,
+  SessionError,
+  type Endpoint,
+  type RuntimeInfo,
+  type SessionTarget,
+} from '../session/index.js';
 import { readNodeFacts, mergeInstalled } from './installed.js';
 import { TraceMetrics } from './metrics.js';
 import { serveMetrics, type MetricsServer } from '../render/index.js';
@@ -18,8 +25,21 @@ export interface SimulatedRuntime {
 }
 
 /** The session's options (less what run places and builds itself) and the run's own. */
-export interface TraceRunOptions
-  extends Pick<TraceSessionOptions, 'events' | 'validator' | 'accept' | 'format' | 'out' | 'capacity' | 'requestTimeoutMs' | 'configTimeout' | 'timeoutMs' | 'name' | 'onProgress' | 'onWarning'> {
+export interface TraceRunOptions extends Pick<
+  TraceSessionOptions,
+  | 'events'
+  | 'validator'
+  | 'accept'
+  | 'format'
+  | 'out'
+  | 'capacity'
+  | 'requestTimeoutMs'
+  | 'configTimeout'
+  | 'timeoutMs'
+  | 'name'
+  | 'onProgress'
+  | 'onWarning'
+> {
   /**
    * The runtime's socket, or --sim (the simulator is started here, with the plugins of
    * --plugin-dir, and stopped at the end); or an endpoint the caller opened and closes.
@@ -37,7 +57,7 @@ export interface TraceRunOptions
   metricsAddr?: string | undefined;
   /** Called once the probes are live, before any event is traced. */
   onLive?(info: TraceLive): void;
-  onDropped?(n: number): void;
+  onDropped?: (n: number) => void;
 }
 
 export interface TraceLive {
@@ -58,7 +78,9 @@ export interface TraceResult {
 }
 
 /** Which plugins are installed where, from the simulator, the plugin directory and --index. */
-export function installedPlugins(opts: Pick<TraceRunOptions, 'pluginDir' | 'indexes' | 'configTimeout'> & { sim?: SimulatedRuntime | undefined }): {
+export function installedPlugins(
+  opts: Pick<TraceRunOptions, 'pluginDir' | 'indexes' | 'configTimeout'> & { sim?: SimulatedRuntime | undefined },
+): {
   plugins: InstalledPlugin[];
   source: string;
   configTimeout?: { ms: number; from: string };
@@ -66,20 +88,27 @@ export function installedPlugins(opts: Pick<TraceRunOptions, 'pluginDir' | 'inde
 } {
   const flagged = opts.indexes ? parseIndexList(opts.indexes) : [];
   if (opts.sim?.runtime) {
-    const fromSim = opts.sim.runtime.plugins().map((p): InstalledPlugin => ({ index: p.index, name: p.base, source: 'simulator' }));
+    const fromSim = opts.sim.runtime
+      .plugins()
+      .map((p): InstalledPlugin => ({ index: p.index, name: p.base, source: 'simulator' }));
     // A plugin that failed to start is not in the simulator's list: say so rather than trace around a gap.
     const live = new Set(fromSim.map((p) => `${p.index}-${p.name}`));
     const notes = (opts.pluginDir ? readNodeFacts({ pluginDir: opts.pluginDir }).plugins : [])
       .filter((p) => !live.has(`${p.index}-${p.name}`))
-      .map((p) => `${p.index}-${p.name} is in ${opts.pluginDir} but did not register with the simulator (see nrictl sim --plugin-path ${opts.pluginDir})`);
-    return { plugins: mergeInstalled(fromSim, flagged), source: 'the simulator\'s plugin list', notes };
+      .map(
+        (p) =>
+          `${p.index}-${p.name} is in ${opts.pluginDir} but did not register with the simulator (see nrictl sim --plugin-path ${opts.pluginDir})`,
+      );
+    return { plugins: mergeInstalled(fromSim, flagged), source: "the simulator's plugin list", notes };
   }
   const facts = readNodeFacts({ pluginDir: opts.pluginDir });
   return {
     plugins: mergeInstalled(facts.plugins, flagged),
     source: `${facts.pluginPath}${flagged.length ? ' and --index' : ''}`,
     notes: [],
-    ...(opts.configTimeout ?? facts.configTimeout ? { configTimeout: (opts.configTimeout ?? facts.configTimeout)! } : {}),
+    ...((opts.configTimeout ?? facts.configTimeout)
+      ? { configTimeout: (opts.configTimeout ?? facts.configTimeout)! }
+      : {}),
   };
 }
 
@@ -118,23 +147,37 @@ async function traceOn(endpoint: Endpoint, opts: TraceRunOptions): Promise<Trace
   });
   if (opts.onDropped) session.on('dropped', opts.onDropped);
   const gone = new Promise<SessionError>((resolve) => session.once('gone', resolve));
-  const outputClosed = new Promise<TraceEndReason>((resolve) => session.once('output-closed', () => resolve('output-closed')));
+  const outputClosed = new Promise<TraceEndReason>((resolve) =>
+    session.once('output-closed', () => resolve('output-closed')),
+  );
   const signalled = aborted(opts.signal).then((): TraceEndReason => 'signal');
   try {
     await session.start();
   } catch (err) {
     await server?.close();
     // Ctrl-C while the probes registered: none is left registered; end as a stopped trace does.
-    if (err instanceof SessionError && err.code === 'cancelled' && opts.signal?.aborted) return { summary: await session.stop(0), reason: 'signal' };
+    if (err instanceof SessionError && err.code === 'cancelled' && opts.signal?.aborted)
+      return { summary: await session.stop(0), reason: 'signal' };
     throw err;
   }
   metrics?.requestTimeout.set(session.requestTimeout().ms / 1000);
-  opts.onLive?.({ plan, notes: [...installed.notes, ...session.notes], runtime: session.runtime, pluginSource: installed.source, ...(server ? { metricsUrl: server.url } : {}) });
+  opts.onLive?.({
+    plan,
+    notes: [...installed.notes, ...session.notes],
+    runtime: session.runtime,
+    pluginSource: installed.source,
+    ...(server ? { metricsUrl: server.url } : {}),
+  });
 
   let timer: NodeJS.Timeout | undefined;
-  const elapsed = opts.durationMs === undefined ? new Promise<never>(() => {}) : new Promise<TraceEndReason>((resolve) => (timer = setTimeout(() => resolve('duration'), opts.durationMs)));
+  const elapsed =
+    opts.durationMs === undefined
+      ? new Promise<never>(() => {})
+      : new Promise<TraceEndReason>((resolve) => (timer = setTimeout(() => resolve('duration'), opts.durationMs)));
   // On the simulator the trace ends with its script, once the last events had time to reach every probe.
-  const scripted = endpoint.sim ? endpoint.sim.runScript().then((): TraceEndReason => 'script-done') : new Promise<never>(() => {});
+  const scripted = endpoint.sim
+    ? endpoint.sim.runScript().then((): TraceEndReason => 'script-done')
+    : new Promise<never>(() => {});
   const outcome = await Promise.race([signalled, elapsed, scripted, outputClosed, gone]);
   if (timer) clearTimeout(timer);
   const summary = await session.stop(outcome === 'output-closed' ? 0 : undefined);

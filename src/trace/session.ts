@@ -7,7 +7,15 @@ import type { Writable } from 'node:stream';
 import { DEFAULT_SOCKET_PATH } from '../api/socket-path.js';
 import { Event, eventBit, type nri } from '../api/index.js';
 import { BoundedOutputQueue, chalk, defaultDropNotice } from '../render/index.js';
-import { ProbeSet, type Endpoint, type PluginHandlers, type RuntimeInfo, type SessionError, type SessionPhase, type SessionTarget } from '../session/index.js';
+import {
+  ProbeSet,
+  type Endpoint,
+  type PluginHandlers,
+  type RuntimeInfo,
+  type SessionError,
+  type SessionPhase,
+  type SessionTarget,
+} from '../session/index.js';
 import type { TraceMetrics } from './metrics.js';
 import type { ProbePlan } from './placement.js';
 import { renderTraceRecord, type TraceFormat } from './render.js';
@@ -15,11 +23,18 @@ import { LatencyStats, type TraceSummary } from './stats.js';
 import { Tracer, type TraceRecord } from './tracer.js';
 
 /** What trace follows unless told otherwise: the events whose request plugins adjust, and Stop. */
-export const DEFAULT_TRACE_EVENTS = eventBit(Event.CREATE_CONTAINER) | eventBit(Event.UPDATE_CONTAINER) | eventBit(Event.STOP_CONTAINER);
+export const DEFAULT_TRACE_EVENTS =
+  eventBit(Event.CREATE_CONTAINER) | eventBit(Event.UPDATE_CONTAINER) | eventBit(Event.STOP_CONTAINER);
 /** Container events a probe can follow (pod events have no container to correlate by). */
 export const TRACEABLE_EVENTS: readonly Event[] = [
-  Event.CREATE_CONTAINER, Event.POST_CREATE_CONTAINER, Event.START_CONTAINER, Event.POST_START_CONTAINER,
-  Event.UPDATE_CONTAINER, Event.POST_UPDATE_CONTAINER, Event.STOP_CONTAINER, Event.REMOVE_CONTAINER,
+  Event.CREATE_CONTAINER,
+  Event.POST_CREATE_CONTAINER,
+  Event.START_CONTAINER,
+  Event.POST_START_CONTAINER,
+  Event.UPDATE_CONTAINER,
+  Event.POST_UPDATE_CONTAINER,
+  Event.STOP_CONTAINER,
+  Event.REMOVE_CONTAINER,
 ];
 export const DEFAULT_TRACE_QUEUE_CAPACITY = 1000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
@@ -34,7 +49,7 @@ export interface TraceSessionOptions {
   events?: number;
   /** Subscribe the last probe to ValidateContainerAdjustment (NRI v0.10+) for the runtime's own field owners. */
   validator?: boolean;
-  accept?(pod: nri.IPodSandbox | null | undefined, ctr: nri.IContainer | null | undefined): boolean;
+  accept?: (pod: nri.IPodSandbox | null | undefined, ctr: nri.IContainer | null | undefined) => boolean;
   format: TraceFormat;
   out: Writable;
   capacity?: number;
@@ -103,9 +118,11 @@ export class TraceSession extends EventEmitter {
   /** A probe's handlers: note the time and the request, answer at once with nothing. */
   private handlers(k: number, validator: boolean): PluginHandlers {
     const tracer = this.tracer;
-    const seen = (event: Event) => (pod: nri.IPodSandbox, ctr: nri.IContainer, resources?: nri.ILinuxResources | null): void => {
-      tracer.observe({ probe: k, at: performance.now(), time: Date.now(), event, pod, ctr, resources });
-    };
+    const seen =
+      (event: Event) =>
+      (pod: nri.IPodSandbox, ctr: nri.IContainer, resources?: nri.ILinuxResources | null): void => {
+        tracer.observe({ probe: k, at: performance.now(), time: Date.now(), event, pod, ctr, resources });
+      };
     const h: PluginHandlers = {
       createContainer: seen(Event.CREATE_CONTAINER),
       postCreateContainer: seen(Event.POST_CREATE_CONTAINER),
@@ -132,7 +149,11 @@ export class TraceSession extends EventEmitter {
         name: opts.name ?? 'nrictl-trace',
         probes: opts.plan.probes.map((index, k) => {
           const validator = wantValidator && k === last;
-          return { index, handlers: this.handlers(k, validator), events: mask | (validator ? eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT) : 0) };
+          return {
+            index,
+            handlers: this.handlers(k, validator),
+            events: mask | (validator ? eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT) : 0),
+          };
         }),
         timeoutMs: opts.timeoutMs,
         signal: opts.signal,
@@ -147,7 +168,7 @@ export class TraceSession extends EventEmitter {
     this.probes.once('end', (err?: SessionError) => {
       if (err && !this.stopped) this.emit('gone', err);
     });
-    if (wantValidator && (this.probes.probes[last]!.events & eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT)) === 0) {
+    if (wantValidator && (this.probes.probes[last].events & eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT)) === 0) {
       this.notes.push('this runtime does not call validators (NRI before v0.10): attribution from the probes alone');
     }
   }
@@ -160,7 +181,7 @@ export class TraceSession extends EventEmitter {
   requestTimeout(): { ms: number; from: string } {
     if (this.opts.requestTimeoutMs !== undefined) return { ms: this.opts.requestTimeoutMs, from: '--request-timeout' };
     const configured = this.probes?.configuredRequestTimeoutMs;
-    if (configured !== undefined) return { ms: configured, from: 'the runtime\'s Configure request' };
+    if (configured !== undefined) return { ms: configured, from: "the runtime's Configure request" };
     if (this.opts.configTimeout) return this.opts.configTimeout;
     return { ms: DEFAULT_REQUEST_TIMEOUT_MS, from: 'the default of containerd and CRI-O' };
   }
@@ -171,8 +192,12 @@ export class TraceSession extends EventEmitter {
       requestTimeoutMs: t.ms,
       requestTimeoutFrom: t.from,
       events: {
-        traced: this.stats.traced, filtered: this.filtered, failed: this.stats.failed, stopped: this.stats.stopped,
-        printed: this.queue.written, dropped: this.queue.dropped,
+        traced: this.stats.traced,
+        filtered: this.filtered,
+        failed: this.stats.failed,
+        stopped: this.stats.stopped,
+        printed: this.queue.written,
+        dropped: this.queue.dropped,
       },
       hopMs: this.stats.hopRows(),
       plugins: this.stats.rows(t.ms),

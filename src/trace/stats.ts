@@ -80,8 +80,14 @@ export class LatencyStats {
       const sorted = [...s.samples].sort((a, b) => a - b);
       const p99 = percentile(sorted, 99);
       return {
-        label: s.label, plugins: s.plugins, group: s.group, event: s.event, count: s.count,
-        p50Ms: percentile(sorted, 50), p99Ms: p99, maxMs: s.max,
+        label: s.label,
+        plugins: s.plugins,
+        group: s.group,
+        event: s.event,
+        count: s.count,
+        p50Ms: percentile(sorted, 50),
+        p99Ms: p99,
+        maxMs: s.max,
         timeoutShare: requestTimeoutMs > 0 ? p99 / requestTimeoutMs : 0,
         warning: requestTimeoutMs > 0 && p99 > requestTimeoutMs / 2,
       };

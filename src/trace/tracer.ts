@@ -74,7 +74,7 @@ export interface TracerOptions {
   /** CreateContainer records wait this long for the validation request (0: no validator probe). */
   validationGraceMs?: number;
   /** Cheap filter on the first sighting (namespace/pod/container). */
-  accept?(pod: nri.IPodSandbox | null | undefined, ctr: nri.IContainer | null | undefined): boolean;
+  accept?: (pod: nri.IPodSandbox | null | undefined, ctr: nri.IContainer | null | undefined) => boolean;
   onRecord(r: TraceRecord): void;
   onFiltered?(): void;
 }
@@ -121,7 +121,8 @@ export class Tracer {
     if (this.closed) return;
     const id = req.container?.id ?? '';
     this.validations.set(id, req);
-    if (this.validations.size > (this.opts.maxOpen ?? DEFAULT_MAX_OPEN)) this.validations.delete(this.validations.keys().next().value!);
+    if (this.validations.size > (this.opts.maxOpen ?? DEFAULT_MAX_OPEN))
+      this.validations.delete(this.validations.keys().next().value!);
     this.schedule();
   }
 
@@ -130,7 +131,7 @@ export class Tracer {
     const xs = this.hops.get(event);
     if (!xs || xs.length === 0) return 0;
     const s = [...xs].sort((a, b) => a - b);
-    return s[Math.floor(s.length / 2)]!;
+    return s[Math.floor(s.length / 2)];
   }
 
   /** Processes what is pending and closes every open event as stopped. */
@@ -155,7 +156,8 @@ export class Tracer {
   private process(): void {
     for (const o of this.inbox.splice(0)) this.take(o);
     for (const o of [...this.open.values()]) {
-      if (o.waitingSince !== undefined && this.validations.has(o.obs.find((x) => x !== undefined)?.ctr?.id ?? '')) this.finish(o, 'complete');
+      if (o.waitingSince !== undefined && this.validations.has(o.obs.find((x) => x !== undefined)?.ctr?.id ?? ''))
+        this.finish(o, 'complete');
     }
   }
 
@@ -168,14 +170,23 @@ export class Tracer {
       open = undefined;
     }
     if (!open) {
-      open = { key, event: o.event, obs: new Array(this.plan.probes.length).fill(undefined), opened: o.at };
+      open = {
+        key,
+        event: o.event,
+        obs: new Array<Observation | undefined>(this.plan.probes.length).fill(undefined),
+        opened: o.at,
+      };
       this.open.set(key, open);
       const max = this.opts.maxOpen ?? DEFAULT_MAX_OPEN;
       if (this.open.size > max) this.finish(this.open.values().next().value!, 'failed');
     }
     open.obs[o.probe] = o;
     if (open.obs.every((x) => x !== undefined)) {
-      if (o.event === Event.CREATE_CONTAINER && (this.opts.validationGraceMs ?? 0) > 0 && !this.validations.has(o.ctr?.id ?? '')) {
+      if (
+        o.event === Event.CREATE_CONTAINER &&
+        (this.opts.validationGraceMs ?? 0) > 0 &&
+        !this.validations.has(o.ctr?.id ?? '')
+      ) {
         open.waitingSince = o.at;
       } else {
         this.finish(open, 'complete');
@@ -229,7 +240,13 @@ export class Tracer {
       const a = open.obs[k];
       const b = open.obs[k + 1];
       const result: SegmentResult = {
-        label: seg.label, plugins: seg.plugins.map(pluginLabel), group: seg.group, calibration: seg.calibration, from: seg.from, to: seg.to, changes: [],
+        label: seg.label,
+        plugins: seg.plugins.map(pluginLabel),
+        group: seg.group,
+        calibration: seg.calibration,
+        from: seg.from,
+        to: seg.to,
+        changes: [],
       };
       if (a && b) {
         const raw = b.at - a.at;

@@ -23,8 +23,13 @@ export function createView(ctr: nri.IContainer | null | undefined): ContainerVie
     v.set(`env/${eq < 0 ? e : e.slice(0, eq)}`, eq < 0 ? '' : e.slice(eq + 1));
   }
   for (const [k, val] of Object.entries(ctr.annotations ?? {})) v.set(`annotations/${k}`, val);
-  for (const m of ctr.mounts ?? []) v.set(`mounts/${m.destination ?? ''}`, [m.source ?? '', m.type ?? '', (m.options ?? []).join(',')].join(' ').trim());
-  for (const d of ctr.linux?.devices ?? []) v.set(`devices/${d.path ?? ''}`, `${d.type ?? ''} ${d.major ?? 0}:${d.minor ?? 0}`);
+  for (const m of ctr.mounts ?? [])
+    v.set(
+      `mounts/${m.destination ?? ''}`,
+      [m.source ?? '', m.type ?? '', (m.options ?? []).join(',')].join(' ').trim(),
+    );
+  for (const d of ctr.linux?.devices ?? [])
+    v.set(`devices/${d.path ?? ''}`, `${d.type ?? ''} ${d.major ?? 0}:${d.minor ?? 0}`);
   for (const r of ctr.rlimits ?? []) v.set(`rlimits/${r.type ?? ''}`, `${r.soft ?? 0}/${r.hard ?? 0}`);
   const hooks = ctr.hooks as Record<string, Array<{ path?: string | null }> | undefined> | null | undefined;
   for (const [kind, list] of Object.entries(hooks ?? {})) {
@@ -53,7 +58,7 @@ const isOptionalWrapper = (o: object): o is { value: unknown } => {
 function walk(node: unknown, prefix: string, into: ContainerView, depth: number): void {
   if (node === null || node === undefined || depth > 6) return;
   if (typeof node !== 'object') {
-    into.set(prefix.slice(0, -1), String(node));
+    into.set(prefix.slice(0, -1), typeof node === 'string' ? node : JSON.stringify(node));
     return;
   }
   if (Array.isArray(node)) {
@@ -78,7 +83,12 @@ export function diffViews(before: ContainerView, after: ContainerView): Change[]
     const b = after.get(k);
     if (a === b) continue;
     const slash = k.indexOf('/');
-    out.push({ field: k.slice(0, slash), key: k.slice(slash + 1), ...(a !== undefined ? { old: a } : {}), ...(b !== undefined ? { new: b } : {}) });
+    out.push({
+      field: k.slice(0, slash),
+      key: k.slice(slash + 1),
+      ...(a !== undefined ? { old: a } : {}),
+      ...(b !== undefined ? { new: b } : {}),
+    });
   }
   return out;
 }

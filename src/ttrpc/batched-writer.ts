@@ -62,7 +62,8 @@ export class BatchedWriter {
     if (s.destroyed) return;
     let ready: boolean;
     if (this.#direct) {
-      const writes = frames.length === 1 ? frames : [...joinable(frames)].map((g) => (g.length === 1 ? g[0]! : Buffer.concat(g)));
+      const writes =
+        frames.length === 1 ? frames : [...joinable(frames)].map((g) => (g.length === 1 ? g[0] : Buffer.concat(g)));
       ready = (s as Duplex & DirectWritable).writeDirect(writes);
     } else if (frames.length === 1) {
       ready = s.write(frames[0]);

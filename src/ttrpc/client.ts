@@ -1,7 +1,14 @@
 // The calling side of a ttrpc connection: unary calls, many in flight, answered in any order.
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
-import { FrameDecoder, HEADER_LENGTH, MESSAGE_LENGTH_MAX, MessageType, encodeHeader, type DecodedFrame } from './frame.js';
+import {
+  FrameDecoder,
+  HEADER_LENGTH,
+  MESSAGE_LENGTH_MAX,
+  MessageType,
+  encodeHeader,
+  type DecodedFrame,
+} from './frame.js';
 import { BatchedWriter } from './batched-writer.js';
 import { FrameReader } from './frame-reader.js';
 import { decodeResponse, encodeRequestPrefix, encodeRequestWithPrefix, type KeyValue } from './messages.js';
@@ -83,11 +90,19 @@ export class TtrpcClient extends EventEmitter {
       // Infinity reads as no deadline; setTimeout cannot wait past 2^31-1 ms, so neither do we.
       const timeoutMs = opts.timeoutMs === Infinity ? undefined : opts.timeoutMs;
       if (signal?.aborted) {
-        reject(new TtrpcError(Code.Canceled, 'the call was aborted before it was sent', { ...where, cause: signal.reason }));
+        reject(
+          new TtrpcError(Code.Canceled, 'the call was aborted before it was sent', { ...where, cause: signal.reason }),
+        );
         return;
       }
       if (timeoutMs !== undefined && !(timeoutMs > 0)) {
-        reject(new TtrpcError(Code.DeadlineExceeded, `the deadline (${timeoutMs} ms) passed before the call was sent`, where));
+        reject(
+          new TtrpcError(
+            Code.DeadlineExceeded,
+            `the deadline (${timeoutMs} ms) passed before the call was sent`,
+            where,
+          ),
+        );
         return;
       }
       const frame = encodeRequestWithPrefix(
@@ -100,11 +115,23 @@ export class TtrpcClient extends EventEmitter {
       const length = frame.length - HEADER_LENGTH;
       if (length > this.#max) {
         // Refused before it costs a stream id, so the connection carries on unharmed.
-        reject(new TtrpcError(Code.ResourceExhausted, `request of ${length} bytes exceeds the maximum message size of ${this.#max}`, where));
+        reject(
+          new TtrpcError(
+            Code.ResourceExhausted,
+            `request of ${length} bytes exceeds the maximum message size of ${this.#max}`,
+            where,
+          ),
+        );
         return;
       }
       if (this.#pending.size >= this.#maxInFlight) {
-        reject(new TtrpcError(Code.ResourceExhausted, `${this.#maxInFlight} calls are already waiting for an answer on this connection`, where));
+        reject(
+          new TtrpcError(
+            Code.ResourceExhausted,
+            `${this.#maxInFlight} calls are already waiting for an answer on this connection`,
+            where,
+          ),
+        );
         return;
       }
       const streamId = this.#nextStreamId;
@@ -119,13 +146,17 @@ export class TtrpcClient extends EventEmitter {
       const call: PendingCall = { service, method, resolve, reject, timer: undefined, signal, onAbort: undefined };
       if (timeoutMs !== undefined && timeoutMs < 0x7fffffff) {
         call.timer = setTimeout(() => {
-          this.#settle(streamId)?.reject(new TtrpcError(Code.DeadlineExceeded, `no answer within ${timeoutMs} ms`, where));
+          this.#settle(streamId)?.reject(
+            new TtrpcError(Code.DeadlineExceeded, `no answer within ${timeoutMs} ms`, where),
+          );
         }, timeoutMs);
         call.timer.unref();
       }
       if (signal) {
         call.onAbort = () => {
-          this.#settle(streamId)?.reject(new TtrpcError(Code.Canceled, 'the call was aborted', { ...where, cause: signal.reason }));
+          this.#settle(streamId)?.reject(
+            new TtrpcError(Code.Canceled, 'the call was aborted', { ...where, cause: signal.reason }),
+          );
         };
         signal.addEventListener('abort', call.onAbort, { once: true });
       }
@@ -142,7 +173,7 @@ export class TtrpcClient extends EventEmitter {
     if (prefix) return prefix;
     prefix = encodeRequestPrefix(service, method);
     if (this.#prefixCount < PREFIXES_KEPT) {
-      if (!methods) this.#prefixes.set(service, (methods = new Map()));
+      if (!methods) this.#prefixes.set(service, (methods = new Map<string, Buffer>()));
       methods.set(method, prefix);
       this.#prefixCount++;
     }
@@ -180,7 +211,11 @@ export class TtrpcClient extends EventEmitter {
     const where = { service: call.service, method: call.method };
     if (oversize) {
       call.reject(
-        new TtrpcError(Code.ResourceExhausted, `response of ${header.length} bytes exceeds the maximum message size of ${this.#max}`, where),
+        new TtrpcError(
+          Code.ResourceExhausted,
+          `response of ${header.length} bytes exceeds the maximum message size of ${this.#max}`,
+          where,
+        ),
       );
       return;
     }
@@ -192,7 +227,9 @@ export class TtrpcClient extends EventEmitter {
     try {
       answer = decodeResponse(payload);
     } catch (err) {
-      call.reject(new TtrpcError(Code.Internal, `undecodable response: ${(err as Error).message}`, { ...where, cause: err }));
+      call.reject(
+        new TtrpcError(Code.Internal, `undecodable response: ${(err as Error).message}`, { ...where, cause: err }),
+      );
       return;
     }
     const st = answer.status;

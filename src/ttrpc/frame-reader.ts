@@ -36,7 +36,13 @@ export class FrameReader {
    * @param strictGoFraming read as a Go peer over a message-preserving transport must: a
    *   chunk it could not take closes the owner with a TtrpcProtocolError (see go-read-check.ts).
    */
-  constructor(stream: Duplex, decoder: FrameDecoder, owner: FrameReaderOwner, onFrame: (f: DecodedFrame) => void, strictGoFraming = false) {
+  constructor(
+    stream: Duplex,
+    decoder: FrameDecoder,
+    owner: FrameReaderOwner,
+    onFrame: (f: DecodedFrame) => void,
+    strictGoFraming = false,
+  ) {
     this.#goCheck = strictGoFraming ? new GoReadCheck() : undefined;
     this.#stream = stream;
     this.#decoder = decoder;
@@ -90,7 +96,7 @@ export class FrameReader {
 
   #deliver(): void {
     while (this.#next < this.#waiting.length && this.#holds.size === 0 && !this.#owner.closed) {
-      this.#onFrame(this.#waiting[this.#next++]!);
+      this.#onFrame(this.#waiting[this.#next++]);
     }
     if (this.#next >= this.#waiting.length) {
       this.#waiting = [];

@@ -44,7 +44,14 @@ export function isKnownMessageType(type: number): type is MessageType {
   return type === MessageType.Request || type === MessageType.Response || type === MessageType.Data;
 }
 
-export function encodeHeader(target: Buffer, offset: number, length: number, streamId: number, type: number, flags: number): void {
+export function encodeHeader(
+  target: Buffer,
+  offset: number,
+  length: number,
+  streamId: number,
+  type: number,
+  flags: number,
+): void {
   target.writeUInt32BE(length, offset);
   target.writeUInt32BE(streamId, offset + 4);
   target[offset + 8] = type;
@@ -63,9 +70,9 @@ export function decodeHeader(b: Uint8Array, offset = 0): FrameHeader {
   if (b.length - offset < HEADER_LENGTH) {
     throw new TtrpcProtocolError(`a ttrpc header needs ${HEADER_LENGTH} bytes, got ${b.length - offset}`);
   }
-  const length = ((b[offset]! << 24) >>> 0) + (b[offset + 1]! << 16) + (b[offset + 2]! << 8) + b[offset + 3]!;
-  const streamId = ((b[offset + 4]! << 24) >>> 0) + (b[offset + 5]! << 16) + (b[offset + 6]! << 8) + b[offset + 7]!;
-  return { length, streamId, type: b[offset + 8]!, flags: b[offset + 9]! };
+  const length = ((b[offset] << 24) >>> 0) + (b[offset + 1] << 16) + (b[offset + 2] << 8) + b[offset + 3];
+  const streamId = ((b[offset + 4] << 24) >>> 0) + (b[offset + 5] << 16) + (b[offset + 6] << 8) + b[offset + 7];
+  return { length, streamId, type: b[offset + 8], flags: b[offset + 9] };
 }
 
 export interface FrameDecoderOptions {
@@ -225,7 +232,12 @@ export class FrameDecoder {
       return;
     }
     const live = this.#chunks.length > this.#first;
-    if (this.#lastIsStage && live && this.#stage !== undefined && this.#stage.length - this.#stageFill >= chunk.length) {
+    if (
+      this.#lastIsStage &&
+      live &&
+      this.#stage !== undefined &&
+      this.#stage.length - this.#stageFill >= chunk.length
+    ) {
       chunk.copy(this.#stage, this.#stageFill);
       this.#stageFill += chunk.length;
       this.#chunks[this.#chunks.length - 1] = this.#stage.subarray(this.#stageStart, this.#stageFill);

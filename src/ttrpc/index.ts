@@ -26,4 +26,11 @@ export {
 export { GoReadCheck, GO_BUFIO_SIZE, type GoReadRefusal } from './go-read-check.js';
 export { Code, codeName, TtrpcError, TtrpcProtocolError, TtrpcClosedError, type TtrpcErrorOptions } from './status.js';
 export { TtrpcClient, DEFAULT_MAX_CALLS_IN_FLIGHT, type CallOptions, type TtrpcClientOptions } from './client.js';
-export { TtrpcServer, ServerConnection, DEFAULT_MAX_IN_FLIGHT, type Handler, type HandlerContext, type TtrpcServerOptions } from './server.js';
+export {
+  TtrpcServer,
+  ServerConnection,
+  DEFAULT_MAX_IN_FLIGHT,
+  type Handler,
+  type HandlerContext,
+  type TtrpcServerOptions,
+} from './server.js';

@@ -46,7 +46,13 @@ export function encodeRequest(r: TtrpcRequest): Buffer {
 
 /** The request encoded after `headroom` bytes left for the caller (a frame header), saving a copy. */
 export function encodeRequestAfter(headroom: number, r: TtrpcRequest): Buffer {
-  return encodeRequestWithPrefix(headroom, encodeRequestPrefix(r.service, r.method), r.payload, r.timeoutNano, r.metadata);
+  return encodeRequestWithPrefix(
+    headroom,
+    encodeRequestPrefix(r.service, r.method),
+    r.payload,
+    r.timeoutNano,
+    r.metadata,
+  );
 }
 
 /**
@@ -56,7 +62,9 @@ export function encodeRequestAfter(headroom: number, r: TtrpcRequest): Buffer {
 export function encodeRequestPrefix(service: string, method: string): Buffer {
   const serviceLen = Buffer.byteLength(service, 'utf8');
   const methodLen = Buffer.byteLength(method, 'utf8');
-  const w = new ProtoWriter(Buffer.allocUnsafe((serviceLen ? lenField(serviceLen) : 0) + (methodLen ? lenField(methodLen) : 0)));
+  const w = new ProtoWriter(
+    Buffer.allocUnsafe((serviceLen ? lenField(serviceLen) : 0) + (methodLen ? lenField(methodLen) : 0)),
+  );
   if (serviceLen) w.string(1, service, serviceLen);
   if (methodLen) w.string(2, method, methodLen);
   return w.buf;
@@ -66,7 +74,13 @@ export function encodeRequestPrefix(service: string, method: string): Buffer {
  * A request after `headroom` bytes, its service and method given as encodeRequestPrefix
  * made them; the bytes are those encodeRequestAfter makes (fields in number order).
  */
-export function encodeRequestWithPrefix(headroom: number, prefix: Buffer, payload: Uint8Array, timeoutNano: number, metadata: readonly KeyValue[]): Buffer {
+export function encodeRequestWithPrefix(
+  headroom: number,
+  prefix: Buffer,
+  payload: Uint8Array,
+  timeoutNano: number,
+  metadata: readonly KeyValue[],
+): Buffer {
   let size = prefix.length;
   if (payload.length) size += lenField(payload.length);
   if (timeoutNano) size += 1 + int64Size(timeoutNano);
@@ -91,11 +105,11 @@ export function encodeRequestWithPrefix(headroom: number, prefix: Buffer, payloa
   }
   if (kvLens) {
     for (let i = 0; i < metadata.length; i++) {
-      const kv = metadata[i]!;
-      const k = kvLens[i * 3]!;
-      const v = kvLens[i * 3 + 1]!;
+      const kv = metadata[i];
+      const k = kvLens[i * 3];
+      const v = kvLens[i * 3 + 1];
       w.tag(5, WIRE_LEN);
-      w.varint(kvLens[i * 3 + 2]!);
+      w.varint(kvLens[i * 3 + 2]);
       if (k) w.string(1, kv.key, k);
       if (v) w.string(2, kv.value, v);
     }

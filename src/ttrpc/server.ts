@@ -1,9 +1,18 @@
 // The serving side: registered handlers, one ServerConnection per stream served.
+import { inspect } from 'node:util';
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { BatchedWriter } from './batched-writer.js';
 import { FrameReader } from './frame-reader.js';
-import { FLAG_REMOTE_OPEN, FrameDecoder, HEADER_LENGTH, MESSAGE_LENGTH_MAX, MessageType, encodeHeader, type DecodedFrame } from './frame.js';
+import {
+  FLAG_REMOTE_OPEN,
+  FrameDecoder,
+  HEADER_LENGTH,
+  MESSAGE_LENGTH_MAX,
+  MessageType,
+  encodeHeader,
+  type DecodedFrame,
+} from './frame.js';
 import { decodeRequest, encodeResponseAfter, type TtrpcRequest, type TtrpcStatus } from './messages.js';
 import { Code, TtrpcClosedError, TtrpcError } from './status.js';
 
@@ -54,21 +63,32 @@ export class TtrpcServer {
 
   register(service: string, method: string, handler: Handler): void {
     let methods = this.#services.get(service);
-    if (!methods) this.#services.set(service, (methods = new Map()));
+    if (!methods) this.#services.set(service, (methods = new Map<string, Handler>()));
     if (methods.has(method)) throw new Error(`ttrpc handler for ${service}/${method} is already registered`);
     methods.set(method, handler);
   }
 
   serve(stream: Duplex): ServerConnection {
-    return new ServerConnection(stream, (service, method) => this.#resolve(service, method), this.#max, this.#maxInFlight, this.#strictGoFraming);
+    return new ServerConnection(
+      stream,
+      (service, method) => this.#resolve(service, method),
+      this.#max,
+      this.#maxInFlight,
+      this.#strictGoFraming,
+    );
   }
 
   /** Finds the handler, or the Unimplemented answer naming what is missing. */
   #resolve(service: string, method: string): Handler | TtrpcError {
     const methods = this.#services.get(service);
-    if (!methods) return new TtrpcError(Code.Unimplemented, `service ${service} is not served here`, { service, method });
+    if (!methods)
+      return new TtrpcError(Code.Unimplemented, `service ${service} is not served here`, { service, method });
     const handler = methods.get(method);
-    if (!handler) return new TtrpcError(Code.Unimplemented, `method ${method} of service ${service} is not served here`, { service, method });
+    if (!handler)
+      return new TtrpcError(Code.Unimplemented, `method ${method} of service ${service} is not served here`, {
+        service,
+        method,
+      });
     return handler;
   }
 }
@@ -175,13 +195,21 @@ export class ServerConnection extends EventEmitter {
   #lastStreamId = 0;
   #closed = false;
 
-  constructor(stream: Duplex, resolve: Resolver, maxMessageLength: number, maxInFlight: number, strictGoFraming: boolean) {
+  constructor(
+    stream: Duplex,
+    resolve: Resolver,
+    maxMessageLength: number,
+    maxInFlight: number,
+    strictGoFraming: boolean,
+  ) {
     super();
     this.#resolve = resolve;
     this.#stream = stream;
     this.#max = maxMessageLength;
     this.#maxInFlight = maxInFlight;
-    this.#writer = new BatchedWriter(stream, (blocked) => (blocked ? this.#reader.hold('answers unread') : this.#reader.release('answers unread')));
+    this.#writer = new BatchedWriter(stream, (blocked) =>
+      blocked ? this.#reader.hold('answers unread') : this.#reader.release('answers unread'),
+    );
     // Unknown message types pass the decoder and are ignored here, as the Go server does for future compatibility.
     const decoder = new FrameDecoder({ maxMessageLength, oversize: 'skip', unknownTypes: 'pass' });
     this.#reader = new FrameReader(stream, decoder, this, (f) => this.#onFrame(f), strictGoFraming);
@@ -220,15 +248,24 @@ export class ServerConnection extends EventEmitter {
       return;
     }
     if (id % 2 !== 1) {
-      this.#answerStatus(id, { code: Code.InvalidArgument, message: `stream id ${id} is even; client-initiated streams must be odd` });
+      this.#answerStatus(id, {
+        code: Code.InvalidArgument,
+        message: `stream id ${id} is even; client-initiated streams must be odd`,
+      });
       return;
     }
     if (header.type === MessageType.Data) {
-      this.#answerStatus(id, { code: Code.InvalidArgument, message: `stream ${id} is not open for data (streaming is not supported)` });
+      this.#answerStatus(id, {
+        code: Code.InvalidArgument,
+        message: `stream ${id} is not open for data (streaming is not supported)`,
+      });
       return;
     }
     if (id <= this.#lastStreamId) {
-      this.#answerStatus(id, { code: Code.InvalidArgument, message: `stream id ${id} is reused or out of order (last was ${this.#lastStreamId})` });
+      this.#answerStatus(id, {
+        code: Code.InvalidArgument,
+        message: `stream id ${id} is reused or out of order (last was ${this.#lastStreamId})`,
+      });
       return;
     }
     this.#lastStreamId = id;
@@ -240,7 +277,10 @@ export class ServerConnection extends EventEmitter {
       return;
     }
     if (header.flags & FLAG_REMOTE_OPEN) {
-      this.#answerStatus(id, { code: Code.Unimplemented, message: `${req.service}/${req.method}: streaming requests are not supported` });
+      this.#answerStatus(id, {
+        code: Code.Unimplemented,
+        message: `${req.service}/${req.method}: streaming requests are not supported`,
+      });
       return;
     }
     const handler = this.#resolve(req.service, req.method);
@@ -259,7 +299,10 @@ export class ServerConnection extends EventEmitter {
       // negative value means the deadline has already passed.
       const ms = req.timeoutNano / 1e6;
       call.deadline = Date.now() + ms;
-      const expire = () => call.abort(new TtrpcError(Code.DeadlineExceeded, `the caller's deadline of ${ms} ms passed`, { service, method }));
+      const expire = () =>
+        call.abort(
+          new TtrpcError(Code.DeadlineExceeded, `the caller's deadline of ${ms} ms passed`, { service, method }),
+        );
       if (ms <= 0) expire();
       else if (ms < 0x7fffffff) {
         // (setTimeout caps at 2^31-1 ms; a longer deadline is as good as none)
@@ -311,7 +354,10 @@ export class ServerConnection extends EventEmitter {
     let frame = encodeResponseAfter(HEADER_LENGTH, { status, payload: Buffer.alloc(0) });
     if (frame.length - HEADER_LENGTH > this.#max) {
       // Only a huge error message gets here; its first kilobyte says enough.
-      frame = encodeResponseAfter(HEADER_LENGTH, { status: { code: status.code, message: status.message.slice(0, 1024) }, payload: Buffer.alloc(0) });
+      frame = encodeResponseAfter(HEADER_LENGTH, {
+        status: { code: status.code, message: status.message.slice(0, 1024) },
+        payload: Buffer.alloc(0),
+      });
     }
     this.#writeFrame(id, frame);
   }
@@ -334,7 +380,9 @@ function statusOf(err: unknown, payload: unknown, abortReason: unknown): TtrpcSt
   if (err === undefined) {
     return { code: Code.Internal, message: `handler returned ${typeof payload} instead of bytes` };
   }
-  return { code: Code.Unknown, message: err instanceof Error ? err.message : String(err) };
+  const message =
+    err instanceof Error ? err.message : typeof err === 'string' ? err : inspect(err, { breakLength: Infinity });
+  return { code: Code.Unknown, message };
 }
 
 function toRecord(kvs: Array<{ key: string; value: string }>): Record<string, string> {

@@ -45,7 +45,8 @@ export class TtrpcError extends Error {
   readonly method?: string;
 
   constructor(code: Code, statusMessage: string, opts: TtrpcErrorOptions = {}) {
-    const where = opts.service !== undefined || opts.method !== undefined ? `${opts.service ?? '?'}/${opts.method ?? '?'}: ` : '';
+    const where =
+      opts.service !== undefined || opts.method !== undefined ? `${opts.service ?? '?'}/${opts.method ?? '?'}: ` : '';
     super(`${where}${codeName(code)}: ${statusMessage}`, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'TtrpcError';
     this.code = code;

@@ -99,7 +99,7 @@ export class ProtoReader {
     let scale = 1;
     for (let i = 0; i < 10; i++) {
       if (this.pos >= this.end) this.#fail('truncated varint');
-      const b = this.buf[this.pos++]!;
+      const b = this.buf[this.pos++];
       if (i === 7 && b & 0x80) return this.#bigTail(value, b);
       value += (b & 0x7f) * scale;
       if ((b & 0x80) === 0) return value;
@@ -114,7 +114,7 @@ export class ProtoReader {
     let shift = 56n;
     for (let i = 8; i < 10; i++) {
       if (this.pos >= this.end) this.#fail('truncated varint');
-      const b = this.buf[this.pos++]!;
+      const b = this.buf[this.pos++];
       v += BigInt(b & 0x7f) << shift;
       if ((b & 0x80) === 0) return Number(BigInt.asIntN(64, v));
       shift += 7n;

@@ -55,9 +55,9 @@ export function parseCpuset(input: string): number[] {
 export function formatCpuset(cpus: Iterable<number>): string {
   const sorted = [...new Set(cpus)].sort((a, b) => a - b);
   const parts: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
     parts.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
     i = j + 1;
   }
@@ -75,7 +75,10 @@ const LISTED_MAX = 16;
  * A cpuset in words for messages: "CPUs 0,1,2,3,8", "CPU 3", "no CPUs"; long sets
  * are summarised ("64 CPUs: 0-63"). `noun` names other things (memory nodes).
  */
-export function describeCpuset(cpuset: string | Iterable<number>, noun: [singular: string, plural: string] = ['CPU', 'CPUs']): string {
+export function describeCpuset(
+  cpuset: string | Iterable<number>,
+  noun: [singular: string, plural: string] = ['CPU', 'CPUs'],
+): string {
   const cpus = typeof cpuset === 'string' ? parseCpuset(cpuset) : [...new Set(cpuset)].sort((a, b) => a - b);
   if (cpus.length === 0) return `no ${noun[1]}`;
   if (cpus.length === 1) return `${noun[0]} ${cpus[0]}`;

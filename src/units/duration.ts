@@ -28,7 +28,7 @@ export function parseDuration(text: string, what?: string): number {
   let total = 0;
   let end = 0;
   for (let m = PART.exec(t); m; m = PART.exec(t)) {
-    total += Number(m[1]) * UNIT_MS[m[2]!]!;
+    total += Number(m[1]) * UNIT_MS[m[2]];
     end = PART.lastIndex;
   }
   if (end !== t.length) throw fail('write it as a number and a unit (ms, s, m, h), such as 2s, 500ms or 1m30s');

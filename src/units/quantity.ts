@@ -36,8 +36,18 @@ export class QuantityError extends Error {
 // exactly 100 and not 100.00000000000001 rounded up to 101.
 const MULTIPLIERS: Record<string, bigint> = {
   '': 1n,
-  Ki: 1n << 10n, Mi: 1n << 20n, Gi: 1n << 30n, Ti: 1n << 40n, Pi: 1n << 50n, Ei: 1n << 60n,
-  k: 10n ** 3n, M: 10n ** 6n, G: 10n ** 9n, T: 10n ** 12n, P: 10n ** 15n, E: 10n ** 18n,
+  Ki: 1n << 10n,
+  Mi: 1n << 20n,
+  Gi: 1n << 30n,
+  Ti: 1n << 40n,
+  Pi: 1n << 50n,
+  Ei: 1n << 60n,
+  k: 10n ** 3n,
+  M: 10n ** 6n,
+  G: 10n ** 9n,
+  T: 10n ** 12n,
+  P: 10n ** 15n,
+  E: 10n ** 18n,
 };
 
 // The suffixes people type from other tools, and what Kubernetes wants instead.
@@ -54,7 +64,7 @@ function suggestionFor(suffix: string): string | undefined {
   const withoutB = suffix.replace(/[bB]$/, '');
   if (withoutB !== suffix && withoutB in MULTIPLIERS) return `drop the '${suffix.slice(-1)}': write ${withoutB}`;
   if (/^[kmgtpe]i?b?$/i.test(suffix)) {
-    const letter = suffix[0]!.toUpperCase();
+    const letter = suffix[0].toUpperCase();
     return `suffixes are case-sensitive: use ${letter}i (binary) or ${letter === 'K' ? 'k' : letter} (decimal)`;
   }
   return undefined;
@@ -80,10 +90,11 @@ export function parseQuantity(input: string, opts: { allowNegative?: boolean } =
     const hint = suggestionFor(suffix);
     throw new QuantityError(input, `unknown suffix '${suffix}'${hint ? `: ${hint}` : ''} (${KNOWN})`);
   }
-  if (exponent !== undefined && Math.abs(Number(exponent)) > 30) throw new QuantityError(input, 'exponent out of range');
+  if (exponent !== undefined && Math.abs(Number(exponent)) > 30)
+    throw new QuantityError(input, 'exponent out of range');
   // value = mantissa * numerator / denominator, all integers.
   const mantissa = BigInt(whole + fraction || '0');
-  let numerator = exponent === undefined ? MULTIPLIERS[suffix]! : 1n;
+  let numerator = exponent === undefined ? MULTIPLIERS[suffix] : 1n;
   let denominator = 10n ** BigInt(fraction.length);
   if (exponent !== undefined) {
     const e = BigInt(exponent);

@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  ALL_EVENTS_MASK, EVENT_NAMES, Event, EventNameError, LEGACY_EVENTS_MASK, eventMask, eventName, eventsOfMask,
-  formatEventMask, nri, parseEventNames, runtimeVintage,
+  ALL_EVENTS_MASK,
+  EVENT_NAMES,
+  Event,
+  EventNameError,
+  LEGACY_EVENTS_MASK,
+  eventMask,
+  eventName,
+  eventsOfMask,
+  formatEventMask,
+  nri,
+  parseEventNames,
+  runtimeVintage,
 } from '../../src/api/index.js';
 
 describe('event masks', () => {
@@ -15,9 +25,21 @@ describe('event masks', () => {
 
   it('has the legacy mask of events 1..11 and the full mask of events 1..14', () => {
     expect(LEGACY_EVENTS_MASK).toBe(0x7ff);
-    expect(eventMask([Event.RUN_POD_SANDBOX, Event.STOP_POD_SANDBOX, Event.REMOVE_POD_SANDBOX, Event.CREATE_CONTAINER,
-      Event.POST_CREATE_CONTAINER, Event.START_CONTAINER, Event.POST_START_CONTAINER, Event.UPDATE_CONTAINER,
-      Event.POST_UPDATE_CONTAINER, Event.STOP_CONTAINER, Event.REMOVE_CONTAINER])).toBe(LEGACY_EVENTS_MASK);
+    expect(
+      eventMask([
+        Event.RUN_POD_SANDBOX,
+        Event.STOP_POD_SANDBOX,
+        Event.REMOVE_POD_SANDBOX,
+        Event.CREATE_CONTAINER,
+        Event.POST_CREATE_CONTAINER,
+        Event.START_CONTAINER,
+        Event.POST_START_CONTAINER,
+        Event.UPDATE_CONTAINER,
+        Event.POST_UPDATE_CONTAINER,
+        Event.STOP_CONTAINER,
+        Event.REMOVE_CONTAINER,
+      ]),
+    ).toBe(LEGACY_EVENTS_MASK);
     expect(ALL_EVENTS_MASK).toBe(0x3fff);
     expect(eventsOfMask(ALL_EVENTS_MASK)).toHaveLength(14);
   });
@@ -50,18 +72,34 @@ describe('event masks', () => {
 
 describe('parseEventNames', () => {
   it('accepts short, full and separated spellings in any case', () => {
-    expect(parseEventNames('create,start,runpodsandbox')).toEqual([Event.RUN_POD_SANDBOX, Event.CREATE_CONTAINER, Event.START_CONTAINER]);
+    expect(parseEventNames('create,start,runpodsandbox')).toEqual([
+      Event.RUN_POD_SANDBOX,
+      Event.CREATE_CONTAINER,
+      Event.START_CONTAINER,
+    ]);
     expect(parseEventNames('CreateContainer, post-create ,POST_START_CONTAINER')).toEqual([
-      Event.CREATE_CONTAINER, Event.POST_CREATE_CONTAINER, Event.POST_START_CONTAINER]);
+      Event.CREATE_CONTAINER,
+      Event.POST_CREATE_CONTAINER,
+      Event.POST_START_CONTAINER,
+    ]);
     expect(parseEventNames('runpod,stoppod,updatepod,postupdatepod')).toEqual([
-      Event.RUN_POD_SANDBOX, Event.STOP_POD_SANDBOX, Event.UPDATE_POD_SANDBOX, Event.POST_UPDATE_POD_SANDBOX]);
+      Event.RUN_POD_SANDBOX,
+      Event.STOP_POD_SANDBOX,
+      Event.UPDATE_POD_SANDBOX,
+      Event.POST_UPDATE_POD_SANDBOX,
+    ]);
     expect(parseEventNames('validate')).toEqual([Event.VALIDATE_CONTAINER_ADJUSTMENT]);
   });
 
   it('expands the groups all, pod and container like the Go parser', () => {
     expect(eventMask(parseEventNames('all'))).toBe(ALL_EVENTS_MASK);
     expect(parseEventNames('pod').map((e) => EVENT_NAMES[e])).toEqual([
-      'RunPodSandbox', 'StopPodSandbox', 'RemovePodSandbox', 'UpdatePodSandbox', 'PostUpdatePodSandbox']);
+      'RunPodSandbox',
+      'StopPodSandbox',
+      'RemovePodSandbox',
+      'UpdatePodSandbox',
+      'PostUpdatePodSandbox',
+    ]);
     const container = parseEventNames('container');
     expect(container).toHaveLength(9);
     expect(container).toContain(Event.VALIDATE_CONTAINER_ADJUSTMENT);
@@ -98,24 +136,54 @@ describe('runtimeVintage', () => {
   });
 
   it('treats timeouts without an NRI version as v0.7..v0.11 and stays with the safe mask', () => {
-    const v = runtimeVintage({ runtimeName: 'containerd', runtimeVersion: 'v2.0.4', registrationTimeout: 5000, requestTimeout: 2000 });
+    const v = runtimeVintage({
+      runtimeName: 'containerd',
+      runtimeVersion: 'v2.0.4',
+      registrationTimeout: 5000,
+      requestTimeout: 2000,
+    });
     expect(v.knownEventsMask).toBe(LEGACY_EVENTS_MASK);
     expect(v.label).toMatch(/v0\.7 to v0\.11/);
   });
 
   it('recognizes runtime releases known to vendor NRI v0.10 or newer', () => {
-    for (const [name, version] of [['containerd', 'v2.2.0'], ['containerd', '2.3.1'], ['cri-o', '1.34.2'], ['CRI-O', 'v1.35.0']]) {
-      const v = runtimeVintage({ runtimeName: name, runtimeVersion: version, registrationTimeout: 5000, requestTimeout: 2000 });
+    for (const [name, version] of [
+      ['containerd', 'v2.2.0'],
+      ['containerd', '2.3.1'],
+      ['cri-o', '1.34.2'],
+      ['CRI-O', 'v1.35.0'],
+    ]) {
+      const v = runtimeVintage({
+        runtimeName: name,
+        runtimeVersion: version,
+        registrationTimeout: 5000,
+        requestTimeout: 2000,
+      });
       expect(v.knownEventsMask, `${name} ${version}`).toBe(ALL_EVENTS_MASK);
     }
-    for (const [name, version] of [['containerd', 'v2.1.6'], ['cri-o', '1.33.8'], ['isulad', '9.9.9'], ['containerd', 'garbage']]) {
-      const v = runtimeVintage({ runtimeName: name, runtimeVersion: version, registrationTimeout: 5000, requestTimeout: 2000 });
+    for (const [name, version] of [
+      ['containerd', 'v2.1.6'],
+      ['cri-o', '1.33.8'],
+      ['isulad', '9.9.9'],
+      ['containerd', 'garbage'],
+    ]) {
+      const v = runtimeVintage({
+        runtimeName: name,
+        runtimeVersion: version,
+        registrationTimeout: 5000,
+        requestTimeout: 2000,
+      });
       expect(v.knownEventsMask, `${name} ${version}`).toBe(LEGACY_EVENTS_MASK);
     }
   });
 
   it('trusts an NRI version when the runtime sends one (v0.12+)', () => {
-    const v = runtimeVintage({ runtimeName: 'containerd', registrationTimeout: 5000, requestTimeout: 2000, NRIVersion: 'v0.12.1' });
+    const v = runtimeVintage({
+      runtimeName: 'containerd',
+      registrationTimeout: 5000,
+      requestTimeout: 2000,
+      NRIVersion: 'v0.12.1',
+    });
     expect(v.knownEventsMask).toBe(ALL_EVENTS_MASK);
     expect(v.label).toBe('NRI v0.12.1');
   });

@@ -45,7 +45,9 @@ function splitCapture(file: NriV061File, dir: Direction): WireMessage[] {
       const length = stream.readUInt32BE(p);
       const streamId = stream.readUInt32BE(p + 4);
       const type = stream.readUInt8(p + 8);
-      expect(p + 10 + length, `${file} conn ${conn}: ttrpc message at ${p} overruns the stream`).toBeLessThanOrEqual(stream.length);
+      expect(p + 10 + length, `${file} conn ${conn}: ttrpc message at ${p} overruns the stream`).toBeLessThanOrEqual(
+        stream.length,
+      );
       out.push({ dir, conn, stream: streamId, type, body: stream.subarray(p + 10, p + 10 + length) });
       p += 10 + length;
     }
@@ -70,12 +72,12 @@ function readReference(file: NriV061File): Expected[] {
   for (const line of readFileSync(nriV061(file), 'utf8').split('\n')) {
     const m = /^msg #\d+ dir=(\w+) conn=(\d+)\(\w+\) stream=(\d+) type=\w+\((\d+)\).* method=(\S+)$/.exec(line);
     if (m) {
-      head = { dir: m[1] as Direction, conn: Number(m[2]), stream: Number(m[3]), type: Number(m[4]), method: m[5]! };
+      head = { dir: m[1] as Direction, conn: Number(m[2]), stream: Number(m[3]), type: Number(m[4]), method: m[5] };
       continue;
     }
     const p = /^\s+payload ([\w.]+): (.*)$/.exec(line);
     if (p && head) {
-      out.push({ ...head, payloadType: p[1]!, json: JSON.parse(p[2]!) });
+      out.push({ ...head, payloadType: p[1], json: JSON.parse(p[2]) });
       head = undefined;
     }
   }
@@ -83,7 +85,16 @@ function readReference(file: NriV061File): Expected[] {
 }
 
 // Fields whose JSON objects are maps: their keys are data, not field names.
-const MAP_FIELDS = new Set(['labels', 'annotations', 'unified', 'sysctl', 'net_devices', 'owners', 'simple', 'compound']);
+const MAP_FIELDS = new Set([
+  'labels',
+  'annotations',
+  'unified',
+  'sysctl',
+  'net_devices',
+  'owners',
+  'simple',
+  'compound',
+]);
 const camel = (s: string): string => s.replace(/_([a-zA-Z])/g, (_, c: string) => c.toUpperCase());
 
 /** proto field names -> pbjs camelCase names (NRI_version -> NRIVersion, CDI_devices -> CDIDevices). */
@@ -109,7 +120,10 @@ interface Decoded {
 
 /** Every message of one session, decoded with the NRI type its method names. */
 function decodeSession(session: (typeof SESSIONS)[number]): Decoded[] {
-  const messages = [...splitCapture(`${session}-plugin2rt.bin`, 'plugin2rt'), ...splitCapture(`${session}-rt2plugin.bin`, 'rt2plugin')];
+  const messages = [
+    ...splitCapture(`${session}-plugin2rt.bin`, 'plugin2rt'),
+    ...splitCapture(`${session}-rt2plugin.bin`, 'rt2plugin'),
+  ];
   // Requests name the method; a response on the same connection and stream id answers it.
   const methodOf = new Map<string, { service: string; method: string }>();
   for (const m of messages) {
@@ -146,13 +160,21 @@ describe.skipIf(missing !== undefined)(`NRI v0.6.1 wire captures${missing ? ` (s
         expect(decoded).toHaveLength(reference.length);
         // The services go the documented way: runtime -> plugin calls on conn 1, plugin -> runtime on conn 2.
         for (const d of decoded) {
-          expect(d.call.service).toBe(d.wire.conn === 1 ? 'nri.pkg.api.v1alpha1.Plugin' : 'nri.pkg.api.v1alpha1.Runtime');
+          expect(d.call.service).toBe(
+            d.wire.conn === 1 ? 'nri.pkg.api.v1alpha1.Plugin' : 'nri.pkg.api.v1alpha1.Runtime',
+          );
         }
       });
 
       it('decodes every payload to what the reference decoder saw', () => {
         for (const ref of reference) {
-          const d = decoded.find((x) => x.wire.dir === ref.dir && x.wire.conn === ref.conn && x.wire.stream === ref.stream && x.wire.type === ref.type);
+          const d = decoded.find(
+            (x) =>
+              x.wire.dir === ref.dir &&
+              x.wire.conn === ref.conn &&
+              x.wire.stream === ref.stream &&
+              x.wire.type === ref.type,
+          );
           const where = `${session} ${ref.dir} conn ${ref.conn} stream ${ref.stream} ${ref.method}`;
           expect(d, where).toBeDefined();
           expect(`${d!.call.service}/${d!.call.method}`, where).toBe(ref.method);
@@ -170,7 +192,9 @@ describe.skipIf(missing !== undefined)(`NRI v0.6.1 wire captures${missing ? ` (s
           const where = `${session} ${d.wire.dir} ${d.call.method} stream ${d.wire.stream}`;
           if (again.equals(d.payload)) continue;
           // Go may write map entries in any order; then only the decoded messages must agree.
-          expect(d.cls.toObject(d.cls.decode(again), { longs: String }), where).toEqual(d.cls.toObject(d.message, { longs: String }));
+          expect(d.cls.toObject(d.cls.decode(again), { longs: String }), where).toEqual(
+            d.cls.toObject(d.message, { longs: String }),
+          );
           expect(again.length, where).toBe(d.payload.length);
         }
         const exact = decoded.filter((d) => Buffer.from(d.cls.encode(d.message).finish()).equals(d.payload)).length;

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import protobuf from 'protobufjs/minimal.js';
-import { METHODS, PLUGIN_SERVICE, RUNTIME_SERVICE, methodTypes, nri, optionalInt64, optionalString, optionalUInt64 } from '../../src/api/index.js';
+import {
+  METHODS,
+  PLUGIN_SERVICE,
+  RUNTIME_SERVICE,
+  methodTypes,
+  nri,
+  optionalInt64,
+  optionalString,
+  optionalUInt64,
+} from '../../src/api/index.js';
 
 interface Codec<I, M> {
   encode(m: I): { finish(): Uint8Array };
@@ -39,7 +48,11 @@ describe('generated NRI bindings', () => {
             rdtClass: optionalString('gold'),
             unified: { 'memory.high': '1G' },
           },
-          scheduler: { policy: nri.LinuxSchedulerPolicy.SCHED_FIFO, priority: 10, flags: [nri.LinuxSchedulerFlag.SCHED_FLAG_RECLAIM, nri.LinuxSchedulerFlag.SCHED_FLAG_KEEP_POLICY] },
+          scheduler: {
+            policy: nri.LinuxSchedulerPolicy.SCHED_FIFO,
+            priority: 10,
+            flags: [nri.LinuxSchedulerFlag.SCHED_FLAG_RECLAIM, nri.LinuxSchedulerFlag.SCHED_FLAG_KEEP_POLICY],
+          },
           netDevices: { eth1: { name: 'net1' } },
         },
       },
@@ -59,9 +72,9 @@ describe('generated NRI bindings', () => {
     expect(c.linux!.oomScoreAdj!.value).toBe(-998);
     expect(c.user!.additionalGids).toEqual([4, 24, 27]);
     expect(c.linux!.scheduler!.flags).toEqual([1, 3]);
-    expect(c.linux!.netDevices!.eth1!.name).toBe('net1');
-    expect(c.mounts![0]!.options).toEqual(['rbind', 'ro']);
-    expect(c.CDIDevices![0]!.name).toBe('vendor.com/gpu=0');
+    expect(c.linux!.netDevices!.eth1.name).toBe('net1');
+    expect(c.mounts![0].options).toEqual(['rbind', 'ro']);
+    expect(c.CDIDevices![0].name).toBe('vendor.com/gpu=0');
     expect(c.state).toBe(nri.ContainerState.CONTAINER_CREATED);
   });
 
@@ -69,30 +82,48 @@ describe('generated NRI bindings', () => {
     const rsp: nri.ICreateContainerResponse = {
       adjust: {
         annotations: { 'example.com/adjusted': 'true' },
-        env: [{ key: 'FOO', value: 'bar' }, { key: '-REMOVED', value: '' }],
-        linux: { resources: { memory: { limit: optionalInt64(1 << 30) } }, memoryPolicy: { mode: nri.MpolMode.MPOL_BIND, nodes: '0-1', flags: [nri.MpolFlag.MPOL_F_STATIC_NODES] } },
+        env: [
+          { key: 'FOO', value: 'bar' },
+          { key: '-REMOVED', value: '' },
+        ],
+        linux: {
+          resources: { memory: { limit: optionalInt64(1 << 30) } },
+          memoryPolicy: { mode: nri.MpolMode.MPOL_BIND, nodes: '0-1', flags: [nri.MpolFlag.MPOL_F_STATIC_NODES] },
+        },
         args: ['sleep', 'infinity'],
       },
-      update: [{ containerId: 'ctr9', ignoreFailure: true, linux: { resources: { cpu: { shares: optionalUInt64(2) } } } }],
+      update: [
+        { containerId: 'ctr9', ignoreFailure: true, linux: { resources: { cpu: { shares: optionalUInt64(2) } } } },
+      ],
       evict: [{ containerId: 'ctr8', reason: 'out of budget' }],
     };
     const back = roundTrip(nri.CreateContainerResponse, rsp);
-    expect(back.adjust!.env!.map((e) => [e.key, e.value])).toEqual([['FOO', 'bar'], ['-REMOVED', '']]);
+    expect(back.adjust!.env!.map((e) => [e.key, e.value])).toEqual([
+      ['FOO', 'bar'],
+      ['-REMOVED', ''],
+    ]);
     expect(back.adjust!.linux!.memoryPolicy!.nodes).toBe('0-1');
     expect(back.adjust!.linux!.memoryPolicy!.mode).toBe(nri.MpolMode.MPOL_BIND);
-    expect(back.update[0]!.ignoreFailure).toBe(true);
-    expect(back.update[0]!.linux!.resources!.cpu!.shares!.value).toBe(2);
+    expect(back.update[0].ignoreFailure).toBe(true);
+    expect(back.update[0].linux!.resources!.cpu!.shares!.value).toBe(2);
     expect(back.evict[0]).toMatchObject({ containerId: 'ctr8', reason: 'out of budget' });
   });
 
   it('round-trips the ownership maps of ValidateContainerAdjustment (int32 keys)', () => {
     const req: nri.IValidateContainerAdjustmentRequest = {
-      owners: { owners: { ctr0: { simple: { [nri.Field.MemLimit]: 'plugin-a' }, compound: { [nri.Field.Annotations]: { owners: { 'a/b': 'plugin-b' } } } } } },
+      owners: {
+        owners: {
+          ctr0: {
+            simple: { [nri.Field.MemLimit]: 'plugin-a' },
+            compound: { [nri.Field.Annotations]: { owners: { 'a/b': 'plugin-b' } } },
+          },
+        },
+      },
       plugins: [{ name: 'a', index: '10' }],
     };
     const back = roundTrip(nri.ValidateContainerAdjustmentRequest, req);
-    expect(back.owners!.owners!.ctr0!.simple![nri.Field.MemLimit]).toBe('plugin-a');
-    expect(back.owners!.owners!.ctr0!.compound![nri.Field.Annotations]!.owners!['a/b']).toBe('plugin-b');
+    expect(back.owners!.owners!.ctr0.simple![nri.Field.MemLimit]).toBe('plugin-a');
+    expect(back.owners!.owners!.ctr0.compound![nri.Field.Annotations].owners!['a/b']).toBe('plugin-b');
   });
 
   it('encodes 64-bit values beyond 32 bits exactly as varints (what Go sends)', () => {
@@ -151,9 +182,18 @@ describe('service table', () => {
     expect(RUNTIME_SERVICE).toBe('nri.pkg.api.v1alpha1.Runtime');
     expect(PLUGIN_SERVICE).toBe('nri.pkg.api.v1alpha1.Plugin');
     expect(METHODS.size).toBe(20);
-    expect(methodTypes(PLUGIN_SERVICE, 'Configure')).toMatchObject({ request: nri.ConfigureRequest, response: nri.ConfigureResponse });
-    expect(methodTypes(PLUGIN_SERVICE, 'StateChange')).toMatchObject({ request: nri.StateChangeEvent, response: nri.Empty });
-    expect(methodTypes(RUNTIME_SERVICE, 'RegisterPlugin')).toMatchObject({ request: nri.RegisterPluginRequest, response: nri.Empty });
+    expect(methodTypes(PLUGIN_SERVICE, 'Configure')).toMatchObject({
+      request: nri.ConfigureRequest,
+      response: nri.ConfigureResponse,
+    });
+    expect(methodTypes(PLUGIN_SERVICE, 'StateChange')).toMatchObject({
+      request: nri.StateChangeEvent,
+      response: nri.Empty,
+    });
+    expect(methodTypes(RUNTIME_SERVICE, 'RegisterPlugin')).toMatchObject({
+      request: nri.RegisterPluginRequest,
+      response: nri.Empty,
+    });
     expect(methodTypes(RUNTIME_SERVICE, 'Configure')).toBeUndefined();
     for (const m of METHODS.values()) {
       expect(typeof m.request.decode).toBe('function');
@@ -169,18 +209,21 @@ describe('synthetic node state (bench/synthetic-state.ts)', () => {
     const b = syntheticState({ pods: 20, containersPerPod: 3, seed: 7 });
     const c = syntheticState({ pods: 20, containersPerPod: 3, seed: 8 });
     expect(a).toEqual(b);
-    expect(a.pods[0]!.id).not.toBe(c.pods[0]!.id);
+    expect(a.pods[0].id).not.toBe(c.pods[0].id);
     expect(a.pods).toHaveLength(20);
     expect(a.containers).toHaveLength(60);
-    expect(Object.keys(a.containers[0]!.annotations!).length).toBeGreaterThanOrEqual(10);
+    expect(Object.keys(a.containers[0].annotations!).length).toBeGreaterThanOrEqual(10);
     const bytes = nri.SynchronizeRequest.encode({ pods: a.pods, containers: a.containers }).finish();
     const back = nri.SynchronizeRequest.decode(bytes);
     const plain = { longs: String, enums: String };
     expect(nri.SynchronizeRequest.toObject(back, plain)).toEqual(
-      nri.SynchronizeRequest.toObject(nri.SynchronizeRequest.fromObject({ pods: a.pods, containers: a.containers } as Record<string, unknown>), plain),
+      nri.SynchronizeRequest.toObject(
+        nri.SynchronizeRequest.fromObject({ pods: a.pods, containers: a.containers }),
+        plain,
+      ),
     );
     // Every container belongs to a pod of the state.
     const podIds = new Set(back.pods.map((p) => p.id));
-    expect(back.containers.every((ctr) => podIds.has(ctr.podSandboxId!))).toBe(true);
+    expect(back.containers.every((ctr) => podIds.has(ctr.podSandboxId))).toBe(true);
   });
 });

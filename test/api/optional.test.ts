@@ -1,14 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import {
-  getOptionalBool, getOptionalFileMode, getOptionalInt, getOptionalInt64, getOptionalRepeatedString, getOptionalString,
-  getOptionalUInt32, getOptionalUInt64, nri, optionalBool, optionalFileMode, optionalInt, optionalInt64, optionalRepeatedString,
-  optionalString, optionalUInt32, optionalUInt64,
+  getOptionalBool,
+  getOptionalFileMode,
+  getOptionalInt,
+  getOptionalInt64,
+  getOptionalRepeatedString,
+  getOptionalString,
+  getOptionalUInt32,
+  getOptionalUInt64,
+  nri,
+  optionalBool,
+  optionalFileMode,
+  optionalInt,
+  optionalInt64,
+  optionalRepeatedString,
+  optionalString,
+  optionalUInt32,
+  optionalUInt64,
 } from '../../src/api/index.js';
 
 describe('Optional wrappers', () => {
   it('tells a present zero from an absent value after a wire round trip', () => {
     const msg = nri.LinuxMemory.decode(
-      nri.LinuxMemory.encode({ limit: optionalInt64(0), swappiness: optionalUInt64(60), disableOomKiller: optionalBool(false) }).finish(),
+      nri.LinuxMemory.encode({
+        limit: optionalInt64(0),
+        swappiness: optionalUInt64(60),
+        disableOomKiller: optionalBool(false),
+      }).finish(),
     );
     expect(getOptionalInt64(msg.limit)).toBe(0);
     expect(getOptionalInt64(msg.reservation)).toBeUndefined();

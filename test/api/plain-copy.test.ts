@@ -11,7 +11,10 @@ describe('plainCopy', () => {
       id: 'c1',
       labels: { app: 'web' },
       env: ['A=1'],
-      linux: { resources: { memory: { limit: { value: 2 ** 40 } }, cpu: { cpus: '0-3' } }, devices: [{ path: '/dev/fuse', major: 10 }] },
+      linux: {
+        resources: { memory: { limit: { value: 2 ** 40 } }, cpu: { cpus: '0-3' } },
+        devices: [{ path: '/dev/fuse', major: 10 }],
+      },
     };
     const copy = plainCopy(ctr);
     expect(copy).toEqual(ctr);

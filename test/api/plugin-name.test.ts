@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { PluginNameError, checkExternalName, checkPluginIndex, isValidExternalName, parsePluginName } from '../../src/api/index.js';
+import {
+  PluginNameError,
+  checkExternalName,
+  checkPluginIndex,
+  isValidExternalName,
+  parsePluginName,
+} from '../../src/api/index.js';
 
 describe('parsePluginName (Go ParsePluginName, v0.6.1 and newest)', () => {
   const accepted: Array<[string, string, string]> = [

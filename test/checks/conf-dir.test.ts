@@ -34,7 +34,9 @@ describe('checkConfDir', () => {
     expect(codesOf(r.findings, c('99-gone.conf'))).toEqual(['warning:config-orphan']);
     expect(codesOf(r.findings, c('notes.txt'))).toEqual(['info:not-a-conf-file']);
     expect(r.files.find((f) => f.file === 'beta.conf')!.usedBy).toEqual(['20-beta']);
-    expect(codesOf(lint({ runtime: 'isulad' }).findings, c('beta.conf'))).toContain('warning:isulad-ignores-unindexed-config');
+    expect(codesOf(lint({ runtime: 'isulad' }).findings, c('beta.conf'))).toContain(
+      'warning:isulad-ignores-unindexed-config',
+    );
   });
 
   it('errors on an unreadable file a plugin uses (the runtime fails discovery)', () => {
@@ -68,7 +70,10 @@ describe('checkConfDir', () => {
   it(`flags configuration not owned by root (${NOT_ROOT_HOW})`, () => {
     writeFileSync(c('10-alpha.conf'), '');
     notRootOwned(c('10-alpha.conf'));
-    expect(codesOf(checkConfDir(conf, plugins, { checkOwner: true }).findings, c('10-alpha.conf'))).toEqual(['info:config-used', 'warning:config-not-root-owned']);
+    expect(codesOf(checkConfDir(conf, plugins, { checkOwner: true }).findings, c('10-alpha.conf'))).toEqual([
+      'info:config-used',
+      'warning:config-not-root-owned',
+    ]);
     expect(codesOf(lint().findings, c('10-alpha.conf'))).toEqual(['info:config-used']);
   });
 

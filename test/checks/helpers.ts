@@ -15,7 +15,8 @@ export const NOT_ROOT_HOW = AS_ROOT ? 'chowned to uid 1234' : `created by uid ${
 export function notRootOwned(...paths: string[]): void {
   for (const path of paths) {
     if (AS_ROOT) chownSync(path, 1234, 1234);
-    else if (statSync(path).uid === 0) throw new Error(`${path} belongs to root; a test that is not root cannot give it away`);
+    else if (statSync(path).uid === 0)
+      throw new Error(`${path} belongs to root; a test that is not root cannot give it away`);
   }
 }
 
@@ -49,7 +50,10 @@ export async function listenSocket(path: string): Promise<Server> {
 }
 
 export function codesOf(findings: Array<{ path: string; code: string; severity: string }>, path?: string): string[] {
-  return findings.filter((f) => path === undefined || f.path === path).map((f) => `${f.severity}:${f.code}`).sort();
+  return findings
+    .filter((f) => path === undefined || f.path === path)
+    .map((f) => `${f.severity}:${f.code}`)
+    .sort();
 }
 
 /** A node's plugins/ and conf.d/ under `root`, both 0755 whatever the umask. */

@@ -11,8 +11,10 @@ function staticGraph(entry: string): Set<string> {
     seen.add(file);
     if (!file.startsWith('/')) return; // a package
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'";]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'/gm)) {
-      const spec = (m[1] ?? m[2])!;
+    for (const m of text.matchAll(
+      /^\s*(?:import|export)\s+(?!type\b)[^'";]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'/gm,
+    )) {
+      const spec = m[1] ?? m[2];
       if (spec.startsWith('node:')) continue;
       if (spec.startsWith('.')) walk(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
       else seen.add(spec);
@@ -27,7 +29,11 @@ const root = join(dirname(new URL(import.meta.url).pathname), '..', '..');
 describe('what the offline checks load', () => {
   it('src/checks does not load the protobuf bindings', () => {
     const graph = staticGraph(join(root, 'src/checks/index.ts'));
-    expect([...graph].filter((f) => f.endsWith('/src/api/schema.ts') || f.endsWith('/src/api/index.ts') || f.startsWith('protobufjs'))).toEqual([]);
+    expect(
+      [...graph].filter(
+        (f) => f.endsWith('/src/api/schema.ts') || f.endsWith('/src/api/index.ts') || f.startsWith('protobufjs'),
+      ),
+    ).toEqual([]);
     expect(graph.has(join(root, 'src/api/plugin-name.ts'))).toBe(true);
   });
 

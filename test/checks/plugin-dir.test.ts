@@ -2,7 +2,17 @@ import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkPluginDir, CheckPathError } from '../../src/checks/index.js';
-import { codesOf, listenSocket, mkfifo, NOT_ROOT_HOW, notRootOwned, pluginAndConfDirs, tempDir, writeElf, writeScript } from './helpers.js';
+import {
+  codesOf,
+  listenSocket,
+  mkfifo,
+  NOT_ROOT_HOW,
+  notRootOwned,
+  pluginAndConfDirs,
+  tempDir,
+  writeElf,
+  writeScript,
+} from './helpers.js';
 
 let t: ReturnType<typeof tempDir>;
 let plugins: string;
@@ -13,7 +23,8 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-const check = (opts: Parameters<typeof checkPluginDir>[1] = {}) => checkPluginDir(plugins, { confDir: conf, checkOwner: false, ...opts });
+const check = (opts: Parameters<typeof checkPluginDir>[1] = {}) =>
+  checkPluginDir(plugins, { confDir: conf, checkOwner: false, ...opts });
 const at = (name: string) => join(plugins, name);
 
 describe('checkPluginDir: one case per row of the runtime discovery table', () => {
@@ -23,7 +34,9 @@ describe('checkPluginDir: one case per row of the runtime discovery table', () =
     writeFileSync(join(conf, 'alpha.conf'), 'a: 2\n');
     const r = check();
     expect(codesOf(r.findings)).toEqual([]);
-    expect(r.order.map((p) => [p.index, p.name, p.config, p.launches])).toEqual([['10', 'alpha', join(conf, '10-alpha.conf'), true]]);
+    expect(r.order.map((p) => [p.index, p.name, p.config, p.launches])).toEqual([
+      ['10', 'alpha', join(conf, '10-alpha.conf'), true],
+    ]);
     expect(r.discoveryFails).toBe(false);
   });
 
@@ -31,7 +44,7 @@ describe('checkPluginDir: one case per row of the runtime discovery table', () =
     writeElf(at('10-alpha'));
     writeFileSync(join(conf, 'alpha.conf'), 'a: 2\n');
     const r = check();
-    expect(r.order[0]!.config).toBe(join(conf, 'alpha.conf'));
+    expect(r.order[0].config).toBe(join(conf, 'alpha.conf'));
     expect(codesOf(r.findings)).toEqual(['info:isulad-config-missing']);
     expect(codesOf(check({ runtime: 'isulad' }).findings)).toEqual(['warning:isulad-config-missing']);
   });
@@ -57,11 +70,19 @@ describe('checkPluginDir: one case per row of the runtime discovery table', () =
     writeElf(at('ab-letters'));
     writeFileSync(join(conf, '10-good.conf'), '');
     const r = check();
-    expect(codesOf(r.findings)).toEqual(['error:misnamed-executable', 'error:misnamed-executable', 'error:misnamed-executable']);
+    expect(codesOf(r.findings)).toEqual([
+      'error:misnamed-executable',
+      'error:misnamed-executable',
+      'error:misnamed-executable',
+    ]);
     expect(r.findings.find((f) => f.path === at('plugin'))!.message).toContain('idx-pluginname expected');
     expect(r.discoveryFails).toBe(true);
     const isulad = check({ runtime: 'isulad' });
-    expect(codesOf(isulad.findings)).toEqual(['warning:misnamed-executable', 'warning:misnamed-executable', 'warning:misnamed-executable']);
+    expect(codesOf(isulad.findings)).toEqual([
+      'warning:misnamed-executable',
+      'warning:misnamed-executable',
+      'warning:misnamed-executable',
+    ]);
     expect(isulad.discoveryFails).toBe(false);
   });
 
@@ -83,8 +104,11 @@ describe('checkPluginDir: one case per row of the runtime discovery table', () =
     symlinkSync(join(t.dir, 'missing'), at('20-gone'));
     const r = check();
     expect(codesOf(r.findings)).toEqual(['error:dangling-symlink']);
-    expect(r.order[0]!.launches).toBe(false);
-    expect(codesOf(check({ runtime: 'isulad' }).findings)).toEqual(['warning:dangling-symlink', 'warning:isulad-config-missing']);
+    expect(r.order[0].launches).toBe(false);
+    expect(codesOf(check({ runtime: 'isulad' }).findings)).toEqual([
+      'warning:dangling-symlink',
+      'warning:isulad-config-missing',
+    ]);
   });
 
   it('reports a symlink to a directory (not skipped by the Go runtime, which checks the entry itself)', () => {
@@ -118,7 +142,7 @@ describe('checkPluginDir: one case per row of the runtime discovery table', () =
     writeElf(at('50-groupexec'), 0o654);
     const r = check();
     expect(codesOf(r.findings)).toEqual(['info:isulad-needs-owner-execute']);
-    expect(r.order[0]!.launches).toBe(true);
+    expect(r.order[0].launches).toBe(true);
     expect(codesOf(check({ runtime: 'isulad' }).findings)).toContain('warning:isulad-needs-owner-execute');
   });
 
@@ -152,7 +176,12 @@ describe('checkPluginDir: one case per row of the runtime discovery table', () =
     writeElf(at('10-alpha'));
     writeElf(at('05-beta'));
     const r = check();
-    expect(codesOf(r.findings)).toEqual(['warning:duplicate-index', 'warning:duplicate-index', 'warning:duplicate-name', 'warning:duplicate-name']);
+    expect(codesOf(r.findings)).toEqual([
+      'warning:duplicate-index',
+      'warning:duplicate-index',
+      'warning:duplicate-name',
+      'warning:duplicate-name',
+    ]);
     expect(r.order.map((p) => p.file)).toEqual(['05-beta', '10-alpha', '10-beta', '90-zeta']);
     expect(r.isuladOrder.map((p) => p.name)).toEqual(['alpha', 'beta', 'zeta']);
   });

@@ -1,7 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findRuntimeConfigs, lintRuntimeConfig, lintRuntimeConfigs, UnknownConfigFormatError } from '../../src/checks/index.js';
+import {
+  findRuntimeConfigs,
+  lintRuntimeConfig,
+  lintRuntimeConfigs,
+  UnknownConfigFormatError,
+} from '../../src/checks/index.js';
 import { parseGoDuration } from '../../src/checks/runtime-config/index.js';
 import { codesOf, tempDir } from './helpers.js';
 
@@ -17,7 +22,10 @@ const file = (name: string, text: string) => {
 
 describe('containerd config.toml', () => {
   it('reads the 1.7 layout (version 2) with every setting', () => {
-    const r = lintRuntimeConfig(file('config.toml', `version = 2
+    const r = lintRuntimeConfig(
+      file(
+        'config.toml',
+        `version = 2
 [plugins."io.containerd.nri.v1.nri"]
   disable = false
   disable_connections = true
@@ -26,14 +34,25 @@ describe('containerd config.toml', () => {
   plugin_registration_timeout = "10s"
   plugin_request_timeout = "1500ms"
   socket_path = "/run/nri/nri.sock"
-`));
+`,
+      ),
+    );
     expect(r.format).toBe('containerd');
-    expect(r.settings).toMatchObject({ enabled: true, socketPath: '/run/nri/nri.sock', registrationTimeoutMs: 10000, requestTimeoutMs: 1500, externalConnections: false });
+    expect(r.settings).toMatchObject({
+      enabled: true,
+      socketPath: '/run/nri/nri.sock',
+      registrationTimeoutMs: 10000,
+      requestTimeoutMs: 1500,
+      externalConnections: false,
+    });
     expect(codesOf(r.findings)).toEqual(['info:external-connections-disabled', 'info:nri-settings']);
   });
 
   it('reads the 2.x layout (version 3), the validator table, and flags unknown keys, bad types and stray timeouts', () => {
-    const r = lintRuntimeConfig(file('config.toml', `version = 3
+    const r = lintRuntimeConfig(
+      file(
+        'config.toml',
+        `version = 3
 plugin_request_timeout = "2s"
 [plugins.'io.containerd.nri.v1.nri']
   disabel = true
@@ -43,31 +62,52 @@ plugin_request_timeout = "2s"
   [plugins.'io.containerd.nri.v1.nri'.default_validator]
     enable = true
     reject_oci_hooks = true
-`));
-    expect(codesOf(r.findings)).toEqual([
-      'info:nri-settings', 'warning:nri-key-outside-section', 'warning:obsolete-key', 'warning:unknown-key', 'warning:unknown-key',
-      'error:wrong-type', 'error:wrong-type',
-    ].sort());
+`,
+      ),
+    );
+    expect(codesOf(r.findings)).toEqual(
+      [
+        'info:nri-settings',
+        'warning:nri-key-outside-section',
+        'warning:obsolete-key',
+        'warning:unknown-key',
+        'warning:unknown-key',
+        'error:wrong-type',
+        'error:wrong-type',
+      ].sort(),
+    );
     expect(r.findings.find((f) => f.message.includes('disabel'))!.message).toContain('did you mean "disable"');
     expect(r.settings.enabled).toBe(true);
   });
 
   it('flags a missing NRI section and disable = true', () => {
-    expect(codesOf(lintRuntimeConfig(file('a/config.toml', 'version = 2\n[plugins."io.containerd.grpc.v1.cri"]\n  sandbox_image = "x"\n')).findings))
-      .toEqual(['info:nri-settings', 'warning:nri-section-missing']);
-    const off = lintRuntimeConfig(file('b/config.toml', 'version = 2\n[plugins."io.containerd.nri.v1.nri"]\n  disable = true\n'));
+    expect(
+      codesOf(
+        lintRuntimeConfig(
+          file('a/config.toml', 'version = 2\n[plugins."io.containerd.grpc.v1.cri"]\n  sandbox_image = "x"\n'),
+        ).findings,
+      ),
+    ).toEqual(['info:nri-settings', 'warning:nri-section-missing']);
+    const off = lintRuntimeConfig(
+      file('b/config.toml', 'version = 2\n[plugins."io.containerd.nri.v1.nri"]\n  disable = true\n'),
+    );
     expect(codesOf(off.findings)).toEqual(['info:nri-settings', 'warning:nri-disabled']);
     expect(off.settings.enabled).toBe(false);
   });
 
   it('reports TOML syntax errors', () => {
-    expect(codesOf(lintRuntimeConfig(file('config.toml', 'version = 2\n[plugins\n')).findings)).toEqual(['error:toml-syntax']);
+    expect(codesOf(lintRuntimeConfig(file('config.toml', 'version = 2\n[plugins\n')).findings)).toEqual([
+      'error:toml-syntax',
+    ]);
   });
 });
 
 describe('CRI-O crio.conf and drop-ins', () => {
   it('reads [crio.nri], suggests enable_nri for enabled_nri, checks the validator table', () => {
-    const r = lintRuntimeConfig(file('crio.conf', `[crio.nri]
+    const r = lintRuntimeConfig(
+      file(
+        'crio.conf',
+        `[crio.nri]
 enabled_nri = true
 nri_listen = "/var/run/nri/nri.sock"
 nri_plugin_request_timeout = "3s"
@@ -77,9 +117,18 @@ nri_enable_default_validator = true
 nri_validator_required_plugins = ["a", 1]
 [crio.runtime]
 enable_nri = true
-`));
+`,
+      ),
+    );
     expect(r.format).toBe('crio');
-    expect(codesOf(r.findings)).toEqual(['error:wrong-type', 'info:nri-settings', 'warning:nri-default', 'warning:nri-key-outside-section', 'warning:obsolete-key', 'warning:unknown-key']);
+    expect(codesOf(r.findings)).toEqual([
+      'error:wrong-type',
+      'info:nri-settings',
+      'warning:nri-default',
+      'warning:nri-key-outside-section',
+      'warning:obsolete-key',
+      'warning:unknown-key',
+    ]);
     expect(r.findings.find((f) => f.code === 'unknown-key')!.fix).toBe('rename "enabled_nri" to "enable_nri"');
     expect(r.settings.requestTimeoutMs).toBe(3000);
   });
@@ -92,42 +141,77 @@ enable_nri = true
     expect(reports.map((r) => r.file)).toEqual([main, d1, d2]);
     const last = reports.at(-1)!;
     expect(last.settings).toMatchObject({ enabled: true, pluginPath: '/c' });
-    expect(codesOf(reports[1]!.findings)).toEqual(['info:overrides-earlier-file', 'info:overrides-earlier-file']);
+    expect(codesOf(reports[1].findings)).toEqual(['info:overrides-earlier-file', 'info:overrides-earlier-file']);
   });
 });
 
 describe('iSulad daemon.json', () => {
   it('reads hyphenated keys and requires enable-cri-v1', () => {
-    const r = lintRuntimeConfig(file('daemon.json', JSON.stringify({
-      'nri-support': true, 'plugin-path': '/opt/nri/plugins', 'plugin-registration-timeout': 7, 'plugin-requst-timeout': 3, 'log-level': 'ERROR',
-    })));
+    const r = lintRuntimeConfig(
+      file(
+        'daemon.json',
+        JSON.stringify({
+          'nri-support': true,
+          'plugin-path': '/opt/nri/plugins',
+          'plugin-registration-timeout': 7,
+          'plugin-requst-timeout': 3,
+          'log-level': 'ERROR',
+        }),
+      ),
+    );
     expect(r.format).toBe('isulad');
     expect(r.settings).toMatchObject({ enabled: true, registrationTimeoutMs: 7000, requestTimeoutMs: 3000 });
-    expect(codesOf(r.findings)).toEqual(['error:cri-v1-required', 'info:nri-settings', 'info:request-timeout-spelling']);
+    expect(codesOf(r.findings)).toEqual([
+      'error:cri-v1-required',
+      'info:nri-settings',
+      'info:request-timeout-spelling',
+    ]);
   });
 
   it('ignores underscore spellings and flags wrong types and misspellings', () => {
-    const r = lintRuntimeConfig(file('daemon.json', JSON.stringify({
-      nri_support: true, 'enable-cri-v1': true, 'plugin-registration-timeout': '5s', 'nri-suport': true,
-    })));
-    expect(codesOf(r.findings)).toEqual(['error:wrong-type', 'info:nri-settings', 'warning:nri-disabled', 'warning:underscore-key-ignored', 'warning:unknown-key']);
+    const r = lintRuntimeConfig(
+      file(
+        'daemon.json',
+        JSON.stringify({
+          nri_support: true,
+          'enable-cri-v1': true,
+          'plugin-registration-timeout': '5s',
+          'nri-suport': true,
+        }),
+      ),
+    );
+    expect(codesOf(r.findings)).toEqual([
+      'error:wrong-type',
+      'info:nri-settings',
+      'warning:nri-disabled',
+      'warning:underscore-key-ignored',
+      'warning:unknown-key',
+    ]);
     expect(r.settings.enabled).toBe(false);
   });
 
   it('reports JSON syntax errors', () => {
-    expect(codesOf(lintRuntimeConfig(file('daemon.json', '{"nri-support": true,')).findings)).toEqual(['error:json-syntax']);
+    expect(codesOf(lintRuntimeConfig(file('daemon.json', '{"nri-support": true,')).findings)).toEqual([
+      'error:json-syntax',
+    ]);
   });
 });
 
 describe('one finding per fault, and never a default in place of an invalid value', () => {
-  const setting = (r: { findings: Array<{ code: string; message: string }> }) => r.findings.find((f) => f.code === 'nri-settings')!.message;
+  const setting = (r: { findings: Array<{ code: string; message: string }> }) =>
+    r.findings.find((f) => f.code === 'nri-settings')!.message;
 
   it('containerd: disable = "false" is a wrong type, not also "does not set disable"; an invalid timeout is shown as written', () => {
-    const r = lintRuntimeConfig(file('config.toml', `version = 2
+    const r = lintRuntimeConfig(
+      file(
+        'config.toml',
+        `version = 2
 [plugins."io.containerd.nri.v1.nri"]
   disable = "false"
   plugin_request_timeout = "5x"
-`));
+`,
+      ),
+    );
     expect(codesOf(r.findings)).toEqual(['error:wrong-type', 'error:wrong-type', 'info:nri-settings']);
     expect(r.settings.invalid).toEqual({ enabled: '"false"', requestTimeoutMs: '"5x"' });
     expect(r.settings.requestTimeoutMs).toBeNull();
@@ -140,8 +224,8 @@ describe('one finding per fault, and never a default in place of an invalid valu
   it('CRI-O: enable_nri = "yes" is a wrong type, not also "does not set enable_nri"; a later drop-in with a valid value wins', () => {
     const conf = file('etc/crio/crio.conf', '[crio.nri]\nenable_nri = "yes"\nnri_plugin_request_timeout = 5\n');
     const [only] = lintRuntimeConfigs([conf]);
-    expect(codesOf(only!.findings)).toEqual(['error:wrong-type', 'error:wrong-type', 'info:nri-settings']);
-    expect(setting(only!)).toContain('request timeout invalid (5)');
+    expect(codesOf(only.findings)).toEqual(['error:wrong-type', 'error:wrong-type', 'info:nri-settings']);
+    expect(setting(only)).toContain('request timeout invalid (5)');
     const dropIn = file('etc/crio/crio.conf.d/10-nri.conf', '[crio.nri]\nnri_plugin_request_timeout = "3s"\n');
     const both = lintRuntimeConfigs([conf, dropIn]);
     expect(both.at(-1)!.settings.requestTimeoutMs).toBe(3000);
@@ -149,7 +233,12 @@ describe('one finding per fault, and never a default in place of an invalid valu
   });
 
   it('iSulad: "nri-support": "true" is a wrong type, not also "nri-support is false"', () => {
-    const r = lintRuntimeConfig(file('daemon.json', JSON.stringify({ 'nri-support': 'true', 'enable-cri-v1': true, 'plugin-request-timeout': '2' })));
+    const r = lintRuntimeConfig(
+      file(
+        'daemon.json',
+        JSON.stringify({ 'nri-support': 'true', 'enable-cri-v1': true, 'plugin-request-timeout': '2' }),
+      ),
+    );
     expect(codesOf(r.findings)).toEqual(['error:wrong-type', 'error:wrong-type', 'info:nri-settings']);
     expect(setting(r)).toContain('NRI on or off: invalid ("true")');
     expect(setting(r)).toContain('request timeout invalid ("2")');
@@ -162,8 +251,12 @@ describe('messages are one line', () => {
     const f = r.findings.find((x) => x.code === 'json-syntax')!;
     expect(f.message).not.toMatch(/[\r\n]/);
     expect(f.message).toMatch(/^not valid JSON \(Unexpected token '}'\): iSulad does not start$/);
-    const trailing = lintRuntimeConfig(file('b/daemon.json', '{\n  "nri-support": true,\n}\n')).findings.find((x) => x.code === 'json-syntax')!;
-    expect(trailing.message).toBe('not valid JSON (line 3, column 1: Expected double-quoted property name): iSulad does not start');
+    const trailing = lintRuntimeConfig(file('b/daemon.json', '{\n  "nri-support": true,\n}\n')).findings.find(
+      (x) => x.code === 'json-syntax',
+    )!;
+    expect(trailing.message).toBe(
+      'not valid JSON (line 3, column 1: Expected double-quoted property name): iSulad does not start',
+    );
   });
 });
 
@@ -173,7 +266,9 @@ describe('discovery and formats', () => {
     file('etc/crio/crio.conf.d/10-nri.conf', '[crio.nri]\n');
     file('etc/isulad/daemon.json', '{}');
     expect(findRuntimeConfigs(t.dir)).toEqual([
-      join(t.dir, 'etc/containerd/config.toml'), join(t.dir, 'etc/crio/crio.conf.d/10-nri.conf'), join(t.dir, 'etc/isulad/daemon.json'),
+      join(t.dir, 'etc/containerd/config.toml'),
+      join(t.dir, 'etc/crio/crio.conf.d/10-nri.conf'),
+      join(t.dir, 'etc/isulad/daemon.json'),
     ]);
   });
 

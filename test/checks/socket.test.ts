@@ -33,7 +33,7 @@ async function socketAt(path: string, mode: number): Promise<string> {
 const check = (path: string) => checkSocket(path, { checkOwner: AS_ROOT });
 
 describe('checkSocket: who can connect', () => {
-  it('accepts the runtime\'s own 0755 socket in a 0700 or a 0755 directory: only root can connect', async () => {
+  it("accepts the runtime's own 0755 socket in a 0700 or a 0755 directory: only root can connect", async () => {
     const path = await socketAt(join(dir, 'nri.sock'), 0o755);
     expect(check(path)).toEqual([]);
     chmodSync(dir, 0o755);
@@ -51,15 +51,15 @@ describe('checkSocket: who can connect', () => {
     chmodSync(dir, 0o755);
     const found = check(path);
     expect(codesOf(found)).toEqual(['error:socket-writable-by-others']);
-    expect(found[0]!.message).toMatch(/^mode 0666: others .*can reach and connect/);
-    expect(found[0]!.fix).toBe(`chmod 0600 ${path}`);
+    expect(found[0].message).toMatch(/^mode 0666: others .*can reach and connect/);
+    expect(found[0].fix).toBe(`chmod 0600 ${path}`);
     expect(codesOf(socketExposureFindings(path))).toEqual(['error:socket-writable-by-others']);
   });
 
   it('only notes a writable socket that nobody but root can reach (0700 directory, or one above it)', async () => {
     const path = await socketAt(join(dir, 'nri.sock'), 0o666);
     expect(codesOf(check(path))).toEqual(['info:socket-mode-loose']);
-    expect(check(path)[0]!.message).toContain(`${dir} is 0700`);
+    expect(check(path)[0].message).toContain(`${dir} is 0700`);
     expect(socketExposureFindings(path)).toEqual([]);
     chmodSync(dir, 0o755);
     chmodSync(t.dir, 0o700);
@@ -74,7 +74,7 @@ describe('checkSocket: who can connect', () => {
     // t.dir (0755) and /tmp let anyone through; dir lets its group through.
     const found = check(path);
     expect(codesOf(found)).toEqual(['error:socket-writable-by-others']);
-    expect(found[0]!.message).toContain(`group ${gid} can reach and connect`);
+    expect(found[0].message).toContain(`group ${gid} can reach and connect`);
     // Others may write to the socket but not pass dir; the group may pass but not write.
     chmodSync(path, 0o606);
     expect(codesOf(check(path))).toEqual(['info:socket-mode-loose']);
@@ -82,11 +82,11 @@ describe('checkSocket: who can connect', () => {
 });
 
 describe('checkSocket: who can replace it', () => {
-  it('reports the socket\'s directory when others can write to it', async () => {
+  it("reports the socket's directory when others can write to it", async () => {
     const path = await socketAt(join(dir, 'nri.sock'), 0o600);
     chmodSync(dir, 0o777);
     expect(codesOf(check(path))).toEqual(['error:socket-dir-writable-by-others']);
-    expect(check(path)[0]!.path).toBe(dir);
+    expect(check(path)[0].path).toBe(dir);
   });
 
   it('warns for a sticky shared directory holding the socket: others can take the name while the runtime is down', async () => {
@@ -104,7 +104,7 @@ describe('checkSocket: who can replace it', () => {
     const path = await socketAt(join(inner, 'nri.sock'), 0o755);
     chmodSync(parent, 0o777);
     expect(codesOf(check(path))).toEqual(['error:socket-dir-writable-by-others']);
-    expect(check(path)[0]!.path).toBe(parent);
+    expect(check(path)[0].path).toBe(parent);
     chmodSync(parent, 0o1777); // like /tmp: others cannot rename nri/
     expect(check(path)).toEqual([]);
     chmodSync(parent, 0o777);

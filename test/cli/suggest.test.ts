@@ -28,12 +28,18 @@ describe('closestName', () => {
 
 describe('oneLineParseError', () => {
   it('keeps the reason oclif puts on its second line', () => {
-    const err = new Error('Parsing --buffer \n\tExpected an integer greater than or equal to 1 but received: 0\nSee more help with --help');
+    const err = new Error(
+      'Parsing --buffer \n\tExpected an integer greater than or equal to 1 but received: 0\nSee more help with --help',
+    );
     expect(oneLineParseError(err, {})).toBe('--buffer: Expected an integer greater than or equal to 1 but received: 0');
   });
   it('adds the closest long flag to an unknown one', () => {
-    const err = Object.assign(new Error('Nonexistent flag: --sokcet\nSee more help with --help'), { flags: ['--sokcet'] });
-    expect(oneLineParseError(err, { socket: { type: 'option' }, sim: { type: 'option' } })).toBe('Nonexistent flag: --sokcet (did you mean --socket?)');
+    const err = Object.assign(new Error('Nonexistent flag: --sokcet\nSee more help with --help'), {
+      flags: ['--sokcet'],
+    });
+    expect(oneLineParseError(err, { socket: { type: 'option' }, sim: { type: 'option' } })).toBe(
+      'Nonexistent flag: --sokcet (did you mean --socket?)',
+    );
   });
   it('counts --no-X of a negatable boolean as a flag', () => {
     const err = Object.assign(new Error('Nonexistent flag: --no-colr'), { flags: ['--no-colr'] });

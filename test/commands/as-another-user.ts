@@ -25,7 +25,9 @@ let installed: { dir: string; home: string } | undefined;
 
 function asNobody(args: string[], cwd: string, home: string) {
   return spawnSync('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', process.execPath, ...args], {
-    cwd, encoding: 'utf8', env: { ...process.env, HOME: home, NODE_ENV: 'production', NO_COLOR: '1', CI: '1' },
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, HOME: home, NODE_ENV: 'production', NO_COLOR: '1', CI: '1' },
   });
 }
 
@@ -47,7 +49,8 @@ function install(): { dir: string; home: string } {
     cpSync(abs, path.join(dir, path.relative(repo, abs)), { recursive: true });
   }
   const check = asNobody(['bin/run.js', '--version'], dir, home);
-  if (check.status !== 0) throw new Error(`uid ${NOBODY} cannot run a readable copy of the CLI either: ${check.stderr}`);
+  if (check.status !== 0)
+    throw new Error(`uid ${NOBODY} cannot run a readable copy of the CLI either: ${check.stderr}`);
   installed = { dir, home };
   return installed;
 }

@@ -13,7 +13,8 @@ beforeAll(() => {
 });
 afterAll(() => elsewhere?.cleanup());
 
-const nrictlIn = (cwd: string, ...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd, env: cliEnv(), encoding: 'utf8', timeout: 60_000 });
+const nrictlIn = (cwd: string, ...args: string[]) =>
+  spawnSync(process.execPath, [BIN, ...args], { cwd, env: cliEnv(), encoding: 'utf8', timeout: 60_000 });
 
 describe('--sim demo and --scenario demo', () => {
   it('sync dump --sim demo runs in a directory without examples/', () => {

@@ -11,20 +11,27 @@ import { BIN, assertBuilt, cliEnv } from './nri-cli.js';
 
 // Lists, at exit, every CommonJS file Node loaded (@oclif/core is CommonJS: unbundled,
 // each of its files lands in this cache; bundled, none does).
-const LIST_LOADED = 'data:text/javascript,' + encodeURIComponent(
-  'import { createRequire } from "node:module"; import { writeSync } from "node:fs";' +
-  'const cache = createRequire(process.execPath).cache;' +
-  'process.on("exit", () => writeSync(2, `\\n@loaded ${JSON.stringify(Object.keys(cache))}\\n`));',
-);
+const LIST_LOADED =
+  'data:text/javascript,' +
+  encodeURIComponent(
+    'import { createRequire } from "node:module"; import { writeSync } from "node:fs";' +
+      'const cache = createRequire(process.execPath).cache;' +
+      'process.on("exit", () => writeSync(2, `\\n@loaded ${JSON.stringify(Object.keys(cache))}\\n`));',
+  );
 
 function runListing(args: string[]): { code: number | null; stdout: string; stderr: string; loaded: string[] } {
-  const r = spawnSync(process.execPath, ['--import', LIST_LOADED, BIN, ...args], { encoding: 'utf8', env: cliEnv(), cwd: tmpdir() });
+  const r = spawnSync(process.execPath, ['--import', LIST_LOADED, BIN, ...args], {
+    encoding: 'utf8',
+    env: cliEnv(),
+    cwd: tmpdir(),
+  });
   const m = /\n@loaded (.*)\n/.exec(r.stderr);
   if (!m) throw new Error(`no list of loaded files from nrictl ${args.join(' ')}:\n${r.stderr}`);
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr.replace(m[0], ''), loaded: JSON.parse(m[1]!) as string[] };
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr.replace(m[0], ''), loaded: JSON.parse(m[1]) as string[] };
 }
 
-const fromOclifPackage = (files: string[]) => files.filter((f) => f.split(path.sep).join('/').includes('/node_modules/@oclif/core/'));
+const fromOclifPackage = (files: string[]) =>
+  files.filter((f) => f.split(path.sep).join('/').includes('/node_modules/@oclif/core/'));
 
 let plugins: string;
 beforeAll(() => {
@@ -59,7 +66,9 @@ describe('bin/run.js runs the bundled oclif', () => {
   it('the not-found hook runs from the bundle too and still suggests', () => {
     const r = runListing(['sync', 'dum']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('Error: unknown command "sync dum": did you mean sync dump? Run nrictl --help for the list.\n');
+    expect(r.stderr).toBe(
+      'Error: unknown command "sync dum": did you mean sync dump? Run nrictl --help for the list.\n',
+    );
     expect(fromOclifPackage(r.loaded)).toEqual([]);
   });
 
@@ -73,11 +82,23 @@ describe('bin/run.js runs the bundled oclif', () => {
 
 describe('what the build bundles', () => {
   const dist = path.resolve('dist');
-  const files = (dir: string) => readdirSync(path.join(dist, dir), { recursive: true }).map(String).filter((f) => f.endsWith('.js')).map((f) => path.join(dist, dir, f));
+  const files = (dir: string) =>
+    readdirSync(path.join(dist, dir), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => path.join(dist, dir, f));
 
   it('no bundled file imports @oclif/core from node_modules, so there is one oclif in the process', () => {
-    const importers = [...files('commands'), ...files('chunks'), path.join(dist, 'src/cli/oclif.js'), path.join(dist, 'src/cli/hooks/command-not-found.js')]
-      .filter((f) => /\bfrom\s*["']@oclif\/core|import\(\s*["']@oclif\/core|require\(\s*["']@oclif\/core/.test(readFileSync(f, 'utf8')));
+    const importers = [
+      ...files('commands'),
+      ...files('chunks'),
+      path.join(dist, 'src/cli/oclif.js'),
+      path.join(dist, 'src/cli/hooks/command-not-found.js'),
+    ].filter((f) =>
+      /\bfrom\s*["']@oclif\/core|import\(\s*["']@oclif\/core|require\(\s*["']@oclif\/core/.test(
+        readFileSync(f, 'utf8'),
+      ),
+    );
     expect(importers).toEqual([]);
   });
 

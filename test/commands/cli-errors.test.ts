@@ -15,7 +15,10 @@ async function expectUsageError(args: string[], line: string): Promise<void> {
 
 describe('usage errors are one line that keeps the reason', () => {
   it('an integer flag below its minimum says why it was refused', () =>
-    expectUsageError(['logs', '--buffer', '0', '--socket', '/nonexistent/nri.sock'], 'Error: --buffer: Expected an integer greater than or equal to 1 but received: 0\n'));
+    expectUsageError(
+      ['logs', '--buffer', '0', '--socket', '/nonexistent/nri.sock'],
+      'Error: --buffer: Expected an integer greater than or equal to 1 but received: 0\n',
+    ));
   it.each([
     [['logs', '--sokcet', '/x'], 'Error: Nonexistent flag: --sokcet (did you mean --socket?)\n'],
     [['update', 'c2c3', '--cpu', '1'], 'Error: Nonexistent flag: --cpu (did you mean --cpus?)\n'],
@@ -25,12 +28,15 @@ describe('usage errors are one line that keeps the reason', () => {
     [['updat'], 'Error: unknown command "updat": did you mean update? Run nrictl --help for the list.\n'],
     [['sync', 'dum'], 'Error: unknown command "sync dum": did you mean sync dump? Run nrictl --help for the list.\n'],
     [['frobnicate'], 'Error: unknown command "frobnicate": run nrictl --help for the list.\n'],
-    [['updat', 'c2c3', '--cpus', '1'], 'Error: unknown command "updat": did you mean update? Run nrictl --help for the list.\n'],
+    [
+      ['updat', 'c2c3', '--cpus', '1'],
+      'Error: unknown command "updat": did you mean update? Run nrictl --help for the list.\n',
+    ],
     [['synk', 'dump'], 'Error: unknown command "synk": did you mean sync? Run nrictl --help for the list.\n'],
   ])('nrictl %j names the closest command, exits 2 and runs nothing', (args, want) => expectUsageError(args, want));
 });
 
-describe('a stray argument is the named command\'s usage error, not an unknown command', () => {
+describe("a stray argument is the named command's usage error, not an unknown command", () => {
   it.each([
     [['logs', 'extra'], 'Error: Unexpected argument: extra\n'],
     [['sync', 'dump', 'x', 'y'], 'Error: Unexpected arguments: x, y\n'],
@@ -38,12 +44,15 @@ describe('a stray argument is the named command\'s usage error, not an unknown c
 });
 
 describe('-h is --help, as in kubectl and crictl', () => {
-  it.each([[['-h']], [['logs', '-h']], [['sync', 'dump', '-h']], [['sync', '-h']]])('nrictl %j prints the help', async (args) => {
-    const long = await runCli([...args.slice(0, -1), '--help']);
-    const short = await runCli(args);
-    expect(short.code).toBe(0);
-    expect(short.stderr).toBe('');
-    expect(short.stdout).toMatch(/USAGE/);
-    expect(short.stdout).toBe(long.stdout);
-  });
+  it.each([[['-h']], [['logs', '-h']], [['sync', 'dump', '-h']], [['sync', '-h']]])(
+    'nrictl %j prints the help',
+    async (args) => {
+      const long = await runCli([...args.slice(0, -1), '--help']);
+      const short = await runCli(args);
+      expect(short.code).toBe(0);
+      expect(short.stderr).toBe('');
+      expect(short.stdout).toMatch(/USAGE/);
+      expect(short.stdout).toBe(long.stdout);
+    },
+  );
 });

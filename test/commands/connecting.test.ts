@@ -67,18 +67,22 @@ describe('a runtime that registers nrictl and then goes silent', () => {
         expect(Date.now() - sentAt).toBeLessThan(1000 + 1000);
         expect(r.code).toBe(6);
         expect(r.stderr.trim().split('\n')).toHaveLength(1);
-        expect(r.stderr).toContain(`Error: ${peer.socketPath} registered nrictl but did not answer UpdateContainers within 1s`);
-        expect(peer.sessions[0]!.updates).toHaveLength(1);
+        expect(r.stderr).toContain(
+          `Error: ${peer.socketPath} registered nrictl but did not answer UpdateContainers within 1s`,
+        );
+        expect(peer.sessions[0].updates).toHaveLength(1);
       } finally {
         await peer.close();
       }
     });
   }
 
-  it('update without --timeout waits the runtime\'s own request timeout from Configure', async () => {
+  it("update without --timeout waits the runtime's own request timeout from Configure", async () => {
     const peer = await listen({ update: never });
     try {
-      void peer.next().then((s) => s.handshake({ ...MODERN_CONFIGURE, requestTimeout: 700 }, [{ pods: [POD], containers: [CTR] }]));
+      void peer
+        .next()
+        .then((s) => s.handshake({ ...MODERN_CONFIGURE, requestTimeout: 700 }, [{ pods: [POD], containers: [CTR] }]));
       const r = await runCli(['update', 'c1aa', '--cpus', '0', '--yes', '--socket', peer.socketPath]);
       expect(r.code).toBe(6);
       expect(r.stderr).toContain('did not answer UpdateContainers within 700ms');
@@ -91,7 +95,9 @@ describe('a runtime that registers nrictl and then goes silent', () => {
     const peer = await listen({ register: never });
     try {
       const run = startCli(['update', 'c1aa', '--cpus', '0', '--yes', '--socket', peer.socketPath]);
-      await (await peer.next()).registered;
+      await (
+        await peer.next()
+      ).registered;
       run.child.kill('SIGINT');
       const { code } = await run.exited;
       expect(code).toBe(1);
@@ -105,8 +111,16 @@ describe('a runtime that registers nrictl and then goes silent', () => {
 describe('checked before connecting', () => {
   const bad: Array<[string, string[], RegExp]> = [
     ['an empty --plugin-name', ['--plugin-name', ''], /^Error: --plugin-name "": invalid plugin name: name is empty/],
-    ['a --plugin-name with a space', ['--plugin-name', 'a b'], /^Error: --plugin-name "a b": invalid plugin name "a b": contains invalid character ' '/],
-    ['a one-digit --plugin-index', ['--plugin-index', '7'], /^Error: --plugin-index "7": invalid plugin index "7", must be 2 digits/],
+    [
+      'a --plugin-name with a space',
+      ['--plugin-name', 'a b'],
+      /^Error: --plugin-name "a b": invalid plugin name "a b": contains invalid character ' '/,
+    ],
+    [
+      'a one-digit --plugin-index',
+      ['--plugin-index', '7'],
+      /^Error: --plugin-index "7": invalid plugin index "7", must be 2 digits/,
+    ],
   ];
   const commands: string[][] = [
     ['sync', 'dump'],
@@ -147,7 +161,9 @@ describe('confirmation without a terminal', () => {
         try {
           const r = await runCli([...cmd, '--socket', sim.socketPath], env);
           expect(r.code).toBe(2);
-          expect(r.stderr.trim()).toBe('Error: no terminal to confirm on (stdin or stdout is not a terminal, or CI is set): add --yes to send without asking, or --dry-run to only look');
+          expect(r.stderr.trim()).toBe(
+            'Error: no terminal to confirm on (stdin or stdout is not a terminal, or CI is set): add --yes to send without asking, or --dry-run to only look',
+          );
           expect(sim.of('registered')).toEqual([]);
         } finally {
           await sim.stop();
@@ -161,7 +177,10 @@ describe('pipes and malformed frames', () => {
   it('sync dump -o json | head -c 10 on a large state: exit 0, nothing on stderr', async () => {
     const big = generateScenario({ pods: 400, containersPerPod: 5 });
     const large = await startRuntime({ pods: big.pods, containers: big.containers });
-    const child = spawn(process.execPath, [BIN, 'sync', 'dump', '--socket', large.socketPath, '-o', 'json'], { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() });
+    const child = spawn(process.execPath, [BIN, 'sync', 'dump', '--socket', large.socketPath, '-o', 'json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: cliEnv(),
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     let got = 0;
@@ -186,7 +205,9 @@ describe('pipes and malformed frames', () => {
     try {
       const r = await runCli(['sync', 'dump', '--socket', socketPath]);
       expect(r.code).toBe(6);
-      expect(r.stderr.trim()).toMatch(new RegExp(`^Error: nrictl rejected a malformed message from ${socketPath}.* and closed the connection: `));
+      expect(r.stderr.trim()).toMatch(
+        new RegExp(`^Error: nrictl rejected a malformed message from ${socketPath}.* and closed the connection: `),
+      );
       expect(r.stderr).not.toContain('dropped the plugin');
     } finally {
       server.close();
@@ -210,7 +231,9 @@ describe('doctor reaches the socket it is given', () => {
   it('--root that is not a directory is exit 2', async () => {
     const r = await runCli(['doctor', '--root', '/etc/passwd']);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe("Error: --root /etc/passwd is not a directory: pass the node's root directory (/, or where a node image is mounted)");
+    expect(r.stderr.trim()).toBe(
+      "Error: --root /etc/passwd is not a directory: pass the node's root directory (/, or where a node image is mounted)",
+    );
   });
 });
 
@@ -218,12 +241,13 @@ describe('update warns about a value that is almost surely a missing unit', () =
   it('--memory 100 is 100 bytes: warns, naming the likely unit', async () => {
     const r = await runCli(['update', 'c2c3', '--memory', '100', '--dry-run', '--sim', 'examples/demo.yaml']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('Warning: --memory 100 means 100 bytes, which is almost surely a missing unit: did you mean 100Mi or 100Gi?');
+    expect(r.stderr).toContain(
+      'Warning: --memory 100 means 100 bytes, which is almost surely a missing unit: did you mean 100Mi or 100Gi?',
+    );
     const fine = await runCli(['update', 'c2c3', '--memory', '100Mi', '--dry-run', '--sim', 'examples/demo.yaml']);
     expect(fine.stderr).not.toContain('Warning');
   });
 });
-
 
 describe('progress and help', () => {
   it('update shows the spinner while it connects and registers (on a terminal)', async () => {

@@ -14,7 +14,12 @@ interface Doctor {
   code: number | null;
   stdout: string;
   stderr: string;
-  json: { verdict: { status: string; reason: string }; connection: string; runtime: { name: string; version: string; vintage: string; pods: number; containers: number } | null; findings: Array<{ severity: string; path: string; code: string; message: string }> };
+  json: {
+    verdict: { status: string; reason: string };
+    connection: string;
+    runtime: { name: string; version: string; vintage: string; pods: number; containers: number } | null;
+    findings: Array<{ severity: string; path: string; code: string; message: string }>;
+  };
 }
 
 // Asynchronous on purpose: the simulated runtime in this process must answer meanwhile.
@@ -48,7 +53,8 @@ const at = (p: string) => join(root, p);
 const socket = () => at('run/nri/nri.sock');
 
 function writeNode(opts: { disable?: boolean } = {}): void {
-  for (const d of ['etc/containerd', 'opt/nri/plugins', 'etc/nri/conf.d']) mkdirSync(at(d), { recursive: true, mode: 0o755 });
+  for (const d of ['etc/containerd', 'opt/nri/plugins', 'etc/nri/conf.d'])
+    mkdirSync(at(d), { recursive: true, mode: 0o755 });
   writeFileSync(at('etc/containerd/config.toml'), CONFIG(opts.disable ?? false), { mode: 0o644 });
   writeElf(at('opt/nri/plugins/10-alpha'));
   writeFileSync(at('etc/nri/conf.d/10-alpha.conf'), 'cpus: "0-1"\n', { mode: 0o644 });
@@ -86,16 +92,26 @@ describe('nrictl doctor on a fake node root', () => {
     expect(d.stderr).toBe('');
     expect(d.code).toBe(0);
     expect(d.json.connection).toBe('answered');
-    expect(d.json.runtime).toEqual({ name: 'containerd', version: 'v1.7.20', vintage: 'NRI v0.12.0', pods: 1, containers: 2 });
+    expect(d.json.runtime).toEqual({
+      name: 'containerd',
+      version: 'v1.7.20',
+      vintage: 'NRI v0.12.0',
+      pods: 1,
+      containers: 2,
+    });
     expect(d.json.findings.filter((f) => f.severity !== 'info')).toEqual([]);
-    expect(d.json.findings.map((f) => f.code)).toEqual(expect.arrayContaining(['config-used', 'nri-settings', 'runtime-answers']));
+    expect(d.json.findings.map((f) => f.code)).toEqual(
+      expect.arrayContaining(['config-used', 'nri-settings', 'runtime-answers']),
+    );
     expect(d.json.verdict.status).toBe('healthy');
 
     const table = await doctor('--root', root);
     expect(table.code).toBe(0);
     expect(table.stdout).toContain(`Runtime config ${at('etc/containerd/config.toml')} (containerd): NRI enabled`);
     expect(table.stdout).toContain('Runtime: containerd v1.7.20 (NRI v0.12.0), 1 pods, 2 containers');
-    expect(table.stdout).toMatch(/^Verdict: healthy: the runtime answers on .*run\/nri\/nri\.sock \(1 pods, 2 containers\)$/m);
+    expect(table.stdout).toMatch(
+      /^Verdict: healthy: the runtime answers on .*run\/nri\/nri\.sock \(1 pods, 2 containers\)$/m,
+    );
   });
 
   it('missing socket: socket-missing, no connection attempt, exit 1', async () => {
@@ -107,7 +123,7 @@ describe('nrictl doctor on a fake node root', () => {
     expect(d.json.verdict).toEqual({ status: 'broken', reason: '1 error: socket-missing' });
   });
 
-  it('the runtime\'s own 0755 socket in a 0700 or 0755 directory: no socket finding, healthy', async () => {
+  it("the runtime's own 0755 socket in a 0700 or 0755 directory: no socket finding, healthy", async () => {
     writeNode();
     await startNodeRuntime();
     chmodSync(socket(), 0o755);
@@ -186,7 +202,7 @@ describe('nrictl doctor on a fake node root', () => {
     expect((await doctor('--root', root, '--strict', '-o', 'json')).code).toBe(3);
   });
 
-  it('--sim connects to the embedded simulator instead of the node\'s socket', async () => {
+  it("--sim connects to the embedded simulator instead of the node's socket", async () => {
     writeNode();
     const d = await doctor('--root', root, '--sim', join(repo, 'examples/demo.yaml'), '-o', 'json');
     expect(d.code).toBe(0);
@@ -194,12 +210,14 @@ describe('nrictl doctor on a fake node root', () => {
     expect(d.json.runtime).toMatchObject({ name: 'nrictl-sim', pods: 3, containers: 5 });
   });
 
-  it('--sim: never judges the embedded simulator\'s socket, even in a temporary directory others can write', async () => {
+  it("--sim: never judges the embedded simulator's socket, even in a temporary directory others can write", async () => {
     writeNode();
     const tmp = at('shared-tmp');
     mkdirSync(tmp);
     chmodSync(tmp, 0o777);
-    const r = await runCli(['doctor', '--root', root, '--sim', join(repo, 'examples/demo.yaml'), '-o', 'json'], { TMPDIR: tmp });
+    const r = await runCli(['doctor', '--root', root, '--sim', join(repo, 'examples/demo.yaml'), '-o', 'json'], {
+      TMPDIR: tmp,
+    });
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout) as Doctor['json'];
     expect(json.findings.filter((f) => f.code.startsWith('socket'))).toEqual([]);
@@ -217,12 +235,19 @@ describe('nrictl doctor on a fake node root', () => {
     const d = await doctor('--root', at('passwd'));
     expect(d.code).toBe(2);
     expect(d.stdout).toBe('');
-    expect(d.stderr.trim().split('\n')).toEqual([`Error: --root ${at('passwd')} is not a directory: pass the node's root directory (/, or where a node image is mounted)`]);
+    expect(d.stderr.trim().split('\n')).toEqual([
+      `Error: --root ${at('passwd')} is not a directory: pass the node's root directory (/, or where a node image is mounted)`,
+    ]);
   });
 
   it('keeps every fault of a runtime config: two wrong-type findings in one file are two findings', async () => {
     writeNode();
-    writeFileSync(at('etc/containerd/config.toml'), CONFIG(false).replace('disable = false', 'disable = "false"').replace('plugin_request_timeout = "2s"', 'plugin_request_timeout = "5x"'));
+    writeFileSync(
+      at('etc/containerd/config.toml'),
+      CONFIG(false)
+        .replace('disable = false', 'disable = "false"')
+        .replace('plugin_request_timeout = "2s"', 'plugin_request_timeout = "5x"'),
+    );
     const d = await doctor('--root', root, '-o', 'json');
     expect(errors(d).filter((e) => e.startsWith('wrong-type'))).toHaveLength(2);
     const table = await doctor('--root', root);

@@ -17,16 +17,28 @@ describe('nrictl evict', () => {
   it('says before sending that runtimes drop evictions, sends one ContainerEviction, and reports the container still running', async () => {
     const r = await evict('shop/redis-0/redis-exporter', '--reason', 'leaking memory, INC-1234', '--yes');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^Warning: NRI runtimes accept an eviction and drop it \(the Go NRI adaptation in containerd and CRI-O passes none on; .*\): the container will keep running\. To stop it, use crictl stop or kubectl delete pod\.$/m);
+    expect(r.stdout).toMatch(
+      /^Warning: NRI runtimes accept an eviction and drop it \(the Go NRI adaptation in containerd and CRI-O passes none on; .*\): the container will keep running\. To stop it, use crictl stop or kubectl delete pod\.$/m,
+    );
     // The request went out as sent, and the simulator, like the Go adaptation, dropped it.
     expect(sim.of('evicted')).toEqual([
-      expect.objectContaining({ plugin: '99-nrictl-evict', container: EXPORTER, reason: 'leaking memory, INC-1234', via: 'UpdateContainers', applied: false }),
+      expect.objectContaining({
+        plugin: '99-nrictl-evict',
+        container: EXPORTER,
+        reason: 'leaking memory, INC-1234',
+        via: 'UpdateContainers',
+        applied: false,
+      }),
     ]);
     expect(sim.of('updated')).toHaveLength(0);
     expect(sim.container(EXPORTER).state).toBe(nri.ContainerState.CONTAINER_RUNNING);
     // Said before sending.
-    expect(r.stdout.indexOf('Warning: NRI runtimes')).toBeLessThan(r.stdout.indexOf('Sent: the runtime accepted the eviction request'));
-    expect(r.stdout).toMatch(/still lists the container \(running\): as expected, the runtime did not act on the eviction/);
+    expect(r.stdout.indexOf('Warning: NRI runtimes')).toBeLessThan(
+      r.stdout.indexOf('Sent: the runtime accepted the eviction request'),
+    );
+    expect(r.stdout).toMatch(
+      /still lists the container \(running\): as expected, the runtime did not act on the eviction/,
+    );
   });
 
   it('--dry-run -o json prints the exact request and sends nothing', async () => {

@@ -8,7 +8,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, tempDir } from './nri-cli.js';
 
-interface Finding { path: string; code: string; message: string; fix: string }
+interface Finding {
+  path: string;
+  code: string;
+  message: string;
+  fix: string;
+}
 
 let t: ReturnType<typeof tempDir>;
 let plugins: string;
@@ -23,7 +28,11 @@ beforeAll(() => {
   confDir = path.join(base, 'conf.d');
   mkdirSync(plugins, { recursive: true });
   mkdirSync(confDir, { recursive: true });
-  for (const [name, mode] of [['10-logger', 0o755], ['20-resources', 0o644], ['topology', 0o755]] as const) {
+  for (const [name, mode] of [
+    ['10-logger', 0o755],
+    ['20-resources', 0o644],
+    ['topology', 0o755],
+  ] as const) {
     writeFileSync(path.join(plugins, name), '#!/bin/sh\nexit 0\n');
     chmodSync(path.join(plugins, name), mode);
   }
@@ -33,7 +42,10 @@ beforeAll(() => {
   root = path.join(base, 'node');
   mkdirSync(path.join(root, 'etc/containerd'), { recursive: true });
   mkdirSync(path.join(root, 'opt/nri/plugins'), { recursive: true });
-  writeFileSync(path.join(root, 'etc/containerd/config.toml'), 'version = 2\n[plugins."io.containerd.nri.v1.nri"]\n  plugin_path = "/opt/nri/plugins"\n');
+  writeFileSync(
+    path.join(root, 'etc/containerd/config.toml'),
+    'version = 2\n[plugins."io.containerd.nri.v1.nri"]\n  plugin_path = "/opt/nri/plugins"\n',
+  );
   writeFileSync(path.join(root, 'opt/nri/plugins/10-logger'), '#!/bin/sh\nexit 0\n');
   chmodSync(path.join(root, 'opt/nri/plugins/10-logger'), 0o644);
 });
@@ -87,20 +99,29 @@ function runOnTerminal(args: string[], columns: number): Promise<string> {
 function expectFits(text: string, findings: Finding[], width: number | undefined): void {
   const lines = text.split('\n');
   for (const f of findings) {
-    expect(lines.some((l) => l.includes(f.fix)), `fix whole on a line: ${f.fix}\n${text}`).toBe(true);
-    expect(lines.some((l) => l.includes(path.basename(f.path))), `path on a line: ${f.path}`).toBe(true);
+    expect(
+      lines.some((l) => l.includes(f.fix)),
+      `fix whole on a line: ${f.fix}\n${text}`,
+    ).toBe(true);
+    expect(
+      lines.some((l) => l.includes(path.basename(f.path))),
+      `path on a line: ${f.path}`,
+    ).toBe(true);
   }
   expect(text).not.toContain('…');
   if (width === undefined) return;
   // The findings' own lines: the table's, or the list's (a severity, then indented lines).
   // Headings and verdicts around them are sentences the terminal may fold like any prose.
-  const findingLines = lines.filter((l) => /^(│|┌|├|└|error |warning |info |  )/.test(l));
+  const findingLines = lines.filter((l) => /^(│|┌|├|└|error |warning |info | {2})/.test(l));
   expect(findingLines.length).toBeGreaterThanOrEqual(findings.length * 2);
   for (const line of findingLines) {
     if (line.length <= width) continue;
     // A fix, a severity and its path, or one word of a message longer than the width
     // (a path named in the message) on a line of its own: kept whole rather than cut.
-    const carriesWhole = findings.some((f) => line.trim() === `fix: ${f.fix}`) || /^(error|warning|info)\s+\S+$/.test(line) || /^ {2}\S+$/.test(line);
+    const carriesWhole =
+      findings.some((f) => line.trim() === `fix: ${f.fix}`) ||
+      /^(error|warning|info)\s+\S+$/.test(line) ||
+      /^ {2}\S+$/.test(line);
     expect(carriesWhole, `line over ${width} columns that is not a path or a fix: ${JSON.stringify(line)}`).toBe(true);
   }
 }
@@ -133,7 +154,9 @@ describe('a parser message that spans lines', () => {
     const file = path.join(t.dir, 'daemon.json');
     // V8 quotes the text around a JSON syntax error, newlines included.
     writeFileSync(file, '{\n  "nri-support": tru\n}\n');
-    const finding = (JSON.parse(run(['lint', file, '-o', 'json'])) as { findings: Finding[] }).findings.find((f) => f.code === 'json-syntax');
+    const finding = (JSON.parse(run(['lint', file, '-o', 'json'])) as { findings: Finding[] }).findings.find(
+      (f) => f.code === 'json-syntax',
+    );
     // checks now folds V8's excerpt into one line itself; the layout folds any other
     // multi-line message too (see test/render/findings-layout.test.ts). Either way:
     expect(finding?.message).toBeDefined();
@@ -144,7 +167,7 @@ describe('a parser message that spans lines', () => {
       // The rows from the message's start to its [code] are the message's own: no line of the
       // broken file's text is left on a line by itself, outside the finding's columns.
       const end = lines.findIndex((l, i) => i >= at && l.includes('[json-syntax]'));
-      for (const line of lines.slice(at, end + 1)) expect(line, `COLUMNS=${columns}`).toMatch(/^(│|  \S)/);
+      for (const line of lines.slice(at, end + 1)) expect(line, `COLUMNS=${columns}`).toMatch(/^(│| {2}\S)/);
       if (columns === undefined) {
         expect(end).toBe(at);
         expect(lines[at]).toBe(`  ${finding!.message.replace(/\s*\n\s*/g, ' ').trim()} [json-syntax]`);

@@ -42,7 +42,11 @@ describe('nrictl lint', () => {
     writeFileSync(file, JSON.stringify({ 'nri-support': true }));
     const r = nrictl('lint', file, '-o', 'json');
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).findings.filter((f: { severity: string }) => f.severity === 'error').map((f: { code: string }) => f.code)).toEqual(['cri-v1-required']);
+    expect(
+      JSON.parse(r.stdout)
+        .findings.filter((f: { severity: string }) => f.severity === 'error')
+        .map((f: { code: string }) => f.code),
+    ).toEqual(['cri-v1-required']);
   });
 
   it('exits 2 with one line for a path that does not exist', () => {
@@ -64,28 +68,47 @@ describe('nrictl lint', () => {
 
   it('containerd: disable = "false" is one finding (wrong-type), and an invalid timeout is shown as written', () => {
     const file = join(t.dir, 'config.toml');
-    writeFileSync(file, 'version = 2\n[plugins."io.containerd.nri.v1.nri"]\n  disable = "false"\n  plugin_request_timeout = "5x"\n');
+    writeFileSync(
+      file,
+      'version = 2\n[plugins."io.containerd.nri.v1.nri"]\n  disable = "false"\n  plugin_request_timeout = "5x"\n',
+    );
     const r = nrictl('lint', file, '-o', 'json');
     expect(r.code).toBe(1);
-    const json = JSON.parse(r.stdout) as { findings: Array<{ code: string; message: string }>; runtimeConfigs: Array<{ settings: { requestTimeoutMs: number | null; invalid: Record<string, string> } }> };
+    const json = JSON.parse(r.stdout) as {
+      findings: Array<{ code: string; message: string }>;
+      runtimeConfigs: Array<{ settings: { requestTimeoutMs: number | null; invalid: Record<string, string> } }>;
+    };
     expect(json.findings.map((f) => f.code).sort()).toEqual(['nri-settings', 'wrong-type', 'wrong-type']);
-    expect(json.runtimeConfigs[0]!.settings).toMatchObject({ requestTimeoutMs: null, invalid: { enabled: '"false"', requestTimeoutMs: '"5x"' } });
+    expect(json.runtimeConfigs[0].settings).toMatchObject({
+      requestTimeoutMs: null,
+      invalid: { enabled: '"false"', requestTimeoutMs: '"5x"' },
+    });
     expect(json.findings.find((f) => f.code === 'nri-settings')!.message).toContain('request timeout invalid ("5x")');
   });
 });
 
 // Without a path, lint looks at this machine's /etc: only meaningful where no runtime is
 // configured (as on a build machine or in CI).
-const NODE_HAS_NRI_FILES = ['/etc/nri/conf.d', '/etc/containerd/config.toml', '/etc/crio', '/etc/isulad/daemon.json'].some((p) => existsSync(p));
-describe.skipIf(NODE_HAS_NRI_FILES)(`nrictl lint without a path${NODE_HAS_NRI_FILES ? ': skipped, this machine has NRI or runtime configuration in /etc' : ''}`, () => {
-  it('a node without /etc/nri/conf.d: a conf-dir-missing note and exit 0, as doctor says', () => {
-    const r = nrictl('lint', '-o', 'json');
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).findings).toEqual([expect.objectContaining({ severity: 'info', path: '/etc/nri/conf.d', code: 'conf-dir-missing' })]);
-    const table = nrictl('lint', '--strict');
-    expect(table.code).toBe(0);
-    expect(table.stdout).toContain('Configuration directory /etc/nri/conf.d');
-    expect(table.stdout).toContain('0 errors, 0 warnings, 1 note');
-  });
-});
+const NODE_HAS_NRI_FILES = [
+  '/etc/nri/conf.d',
+  '/etc/containerd/config.toml',
+  '/etc/crio',
+  '/etc/isulad/daemon.json',
+].some((p) => existsSync(p));
+describe.skipIf(NODE_HAS_NRI_FILES)(
+  `nrictl lint without a path${NODE_HAS_NRI_FILES ? ': skipped, this machine has NRI or runtime configuration in /etc' : ''}`,
+  () => {
+    it('a node without /etc/nri/conf.d: a conf-dir-missing note and exit 0, as doctor says', () => {
+      const r = nrictl('lint', '-o', 'json');
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout).findings).toEqual([
+        expect.objectContaining({ severity: 'info', path: '/etc/nri/conf.d', code: 'conf-dir-missing' }),
+      ]);
+      const table = nrictl('lint', '--strict');
+      expect(table.code).toBe(0);
+      expect(table.stdout).toContain('Configuration directory /etc/nri/conf.d');
+      expect(table.stdout).toContain('0 errors, 0 warnings, 1 note');
+    });
+  },
+);

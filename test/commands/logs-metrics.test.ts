@@ -6,7 +6,9 @@ import { runCli, startCli, startRuntime, type SimHandle } from './nri-cli.js';
 import { get, parsePrometheusText } from './prometheus-text.js';
 
 const sample = (body: string, name: string, labels: Record<string, string> = {}): number | undefined =>
-  parsePrometheusText(body).samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
+  parsePrometheusText(body).samples.find(
+    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+  )?.value;
 
 describe('nrictl logs --metrics-addr', () => {
   let sim: SimHandle;
@@ -20,10 +22,15 @@ describe('nrictl logs --metrics-addr', () => {
   it('serves event counts by type, drops and registrations while logging, and stops serving at exit', async () => {
     const run = startCli(['logs', '--socket', sim.socketPath, '--metrics-addr', '127.0.0.1:0', '-o', 'json']);
     await run.waitForStderr(/metrics on (http:\S+)/);
-    const url = /metrics on (http:\S+)/.exec(run.stderr())![1]!;
+    const url = /metrics on (http:\S+)/.exec(run.stderr())![1];
     await run.waitForStderr('Ctrl-C to stop');
-    for (let i = 0; i < 3; i++) expect((await sim.runtime.createContainer('pod0', { id: `c${i}`, name: `app${i}` })).ok).toBe(true);
-    await expect.poll(async () => sample((await get(url)).body, 'nrictl_logs_events_total', { event: 'CreateContainer' }), { timeout: 5000 }).toBe(3);
+    for (let i = 0; i < 3; i++)
+      expect((await sim.runtime.createContainer('pod0', { id: `c${i}`, name: `app${i}` })).ok).toBe(true);
+    await expect
+      .poll(async () => sample((await get(url)).body, 'nrictl_logs_events_total', { event: 'CreateContainer' }), {
+        timeout: 5000,
+      })
+      .toBe(3);
     const res = await get(url);
     expect(res.status).toBe(200);
     expect(res.type).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -32,7 +39,11 @@ describe('nrictl logs --metrics-addr', () => {
     expect(sample(res.body, 'nrictl_logs_dropped_lines_total')).toBe(0);
     expect(sample(res.body, 'nrictl_logs_registrations_total')).toBe(1);
     // What was counted is what logs printed: three CreateContainer records.
-    const printed = run.stdout().trim().split('\n').map((l) => JSON.parse(l) as { event: string });
+    const printed = run
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string });
     expect(printed.filter((e) => e.event === 'CreateContainer')).toHaveLength(3);
     run.child.kill('SIGTERM');
     expect((await run.exited).code).toBe(0);

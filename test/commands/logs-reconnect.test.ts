@@ -26,7 +26,9 @@ describe('nrictl logs --reconnect', () => {
     const second = await startRuntime({}, { socketPath });
     try {
       await second.synchronized('99-nrictl-logs');
-      await run.waitForStderr(/registered again with nrictl-sim \S+ after a gap of \d+(\.\d)?m?s: events in the gap were missed/);
+      await run.waitForStderr(
+        /registered again with nrictl-sim \S+ after a gap of \d+(\.\d)?m?s: events in the gap were missed/,
+      );
       await second.runtime.runPodSandbox(pod('p2', 'after'));
       await second.runtime.stopPodSandbox('p2');
       // The events after the restart reach the output.
@@ -34,8 +36,16 @@ describe('nrictl logs --reconnect', () => {
       run.child.kill('SIGINT');
       const { code } = await run.exited;
       expect(code).toBe(0);
-      const events = run.stdout().trim().split('\n').map((l) => JSON.parse(l) as { event: string; pod: { name: string } });
-      expect(events.map((e) => `${e.event}:${e.pod.name}`)).toEqual(['RunPodSandbox:before', 'RunPodSandbox:after', 'StopPodSandbox:after']);
+      const events = run
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { event: string; pod: { name: string } });
+      expect(events.map((e) => `${e.event}:${e.pod.name}`)).toEqual([
+        'RunPodSandbox:before',
+        'RunPodSandbox:after',
+        'StopPodSandbox:after',
+      ]);
       // The counts run across both registrations.
       expect(run.stderr().trim().split('\n').at(-1)).toBe('nrictl logs: 3 events seen, 3 printed, 0 dropped');
     } finally {
@@ -90,7 +100,9 @@ describe('nrictl logs and signals', () => {
       const { code } = await run.exited;
       expect(code).toBe(5);
       expect(run.stderr()).not.toContain('add a handler');
-      expect(run.stderr().trim()).toMatch(/^Error: .*cannot deliver any of the events asked for: it is too old for them; ask for events it knows \(see --events in --help\)$/);
+      expect(run.stderr().trim()).toMatch(
+        /^Error: .*cannot deliver any of the events asked for: it is too old for them; ask for events it knows \(see --events in --help\)$/,
+      );
     } finally {
       await rt.stop();
     }

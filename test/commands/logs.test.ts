@@ -8,14 +8,33 @@ import { demoState, runCli, startCli, startRuntime, tempDir, type CliRun, type S
 
 // The default subscription leaves ValidateContainerAdjustment out (see DEFAULT_LOG_EVENTS).
 const LIFECYCLE = [
-  'RunPodSandbox', 'CreateContainer', 'PostCreateContainer', 'StartContainer', 'PostStartContainer',
-  'UpdateContainer', 'PostUpdateContainer', 'StopContainer', 'RemoveContainer', 'UpdatePodSandbox', 'PostUpdatePodSandbox',
-  'StopPodSandbox', 'RemovePodSandbox',
+  'RunPodSandbox',
+  'CreateContainer',
+  'PostCreateContainer',
+  'StartContainer',
+  'PostStartContainer',
+  'UpdateContainer',
+  'PostUpdateContainer',
+  'StopContainer',
+  'RemoveContainer',
+  'UpdatePodSandbox',
+  'PostUpdatePodSandbox',
+  'StopPodSandbox',
+  'RemovePodSandbox',
 ];
 
-const pod = (id: string, namespace: string, name: string, labels: Record<string, string> = {}): nri.IPodSandbox => ({ id, namespace, name, uid: `uid-${id}`, labels });
+const pod = (id: string, namespace: string, name: string, labels: Record<string, string> = {}): nri.IPodSandbox => ({
+  id,
+  namespace,
+  name,
+  uid: `uid-${id}`,
+  labels,
+});
 const ctr = (id: string, podId: string, name: string, labels: Record<string, string> = {}): nri.IContainer => ({
-  id, podSandboxId: podId, name, labels,
+  id,
+  podSandboxId: podId,
+  name,
+  labels,
   linux: { resources: { cpu: { shares: { value: 256 }, cpus: '0-1' }, memory: { limit: { value: 256 * 2 ** 20 } } } },
 });
 
@@ -34,9 +53,17 @@ async function walkLifecycle(sim: SimHandle, p: nri.IPodSandbox, c: nri.IContain
   await rt.removePodSandbox(p.id!);
 }
 
-async function startLogger(sim: SimHandle, name: string, args: string[], opts: { collectStdout?: boolean } = {}): Promise<CliRun> {
+async function startLogger(
+  sim: SimHandle,
+  name: string,
+  args: string[],
+  opts: { collectStdout?: boolean } = {},
+): Promise<CliRun> {
   const run = startCli(['logs', '--socket', sim.socketPath, '--plugin-name', name, ...args], opts);
-  await Promise.race([sim.synchronized(`99-${name}`), run.exited.then(() => Promise.reject(new Error(`logger exited early: ${run.stderr()}`)))]);
+  await Promise.race([
+    sim.synchronized(`99-${name}`),
+    run.exited.then(() => Promise.reject(new Error(`logger exited early: ${run.stderr()}`))),
+  ]);
   return run;
 }
 
@@ -46,7 +73,12 @@ async function stop(run: CliRun, signal: NodeJS.Signals = 'SIGTERM') {
   return { ...r, stdout: run.stdout(), stderr: run.stderr() };
 }
 
-const jsonEvents = (out: string): Array<Record<string, any>> => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const jsonEvents = (out: string): Array<Record<string, any>> =>
+  out
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 let sim: SimHandle;
 let t: ReturnType<typeof tempDir>;
@@ -84,7 +116,9 @@ describe('nrictl logs against the simulator', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines.map((l) => l.split(/\s+/)[1])).toEqual(LIFECYCLE);
-    expect(lines[1]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} CreateContainer\s+shop\/web-2 nginx c2\s+cpus=0-1 memory=256Mi shares=256$/);
+    expect(lines[1]).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} CreateContainer\s+shop\/web-2 nginx c2\s+cpus=0-1 memory=256Mi shares=256$/,
+    );
     expect(lines[5]).toMatch(/UpdateContainer\s+shop\/web-2 nginx c2\s+cpus 0-1 -> 0-3, shares 256 -> 512$/);
     expect(lines[0]).toMatch(/RunPodSandbox\s+shop\/web-2$/);
     expect(r.stdout).not.toMatch(/\x1b\[/);
@@ -107,15 +141,30 @@ describe('nrictl logs against the simulator', () => {
     await rt.updateContainer('c5', { cpu: { shares: { value: 1024 } } });
     await rt.stopContainer('c3');
     const [ns, ctrGlob, label, events, podGlob] = await Promise.all(loggers.map((l) => stop(l)));
-    const seen = (r: { stdout: string }) => jsonEvents(r.stdout).map((e) => `${e.event}:${e.container?.id ?? e.pod.id}`);
+    const seen = (r: { stdout: string }) =>
+      jsonEvents(r.stdout).map((e) => `${e.event}:${e.container?.id ?? e.pod.id}`);
 
     expect(seen(ns)).toEqual([
-      'RunPodSandbox:p3', 'CreateContainer:c3', 'PostCreateContainer:c3',
-      'CreateContainer:c4', 'PostCreateContainer:c4', 'StopContainer:c3',
+      'RunPodSandbox:p3',
+      'CreateContainer:c3',
+      'PostCreateContainer:c3',
+      'CreateContainer:c4',
+      'PostCreateContainer:c4',
+      'StopContainer:c3',
     ]);
     expect(seen(ctrGlob)).toEqual(['CreateContainer:c3', 'PostCreateContainer:c3', 'StopContainer:c3']);
-    expect(seen(label)).toEqual(['CreateContainer:c3', 'ValidateContainerAdjustment:c3', 'PostCreateContainer:c3', 'StopContainer:c3']);
-    expect(seen(events)).toEqual(['CreateContainer:c3', 'CreateContainer:c4', 'CreateContainer:c5', 'UpdateContainer:c5']);
+    expect(seen(label)).toEqual([
+      'CreateContainer:c3',
+      'ValidateContainerAdjustment:c3',
+      'PostCreateContainer:c3',
+      'StopContainer:c3',
+    ]);
+    expect(seen(events)).toEqual([
+      'CreateContainer:c3',
+      'CreateContainer:c4',
+      'CreateContainer:c5',
+      'UpdateContainer:c5',
+    ]);
     expect(seen(podGlob)).toEqual(['RunPodSandbox:p4', 'CreateContainer:c5']);
     // Filtered events are counted as seen and filtered, never as dropped.
     expect(ctrGlob.stderr).toMatch(/nrictl logs: \d+ events seen, 3 printed, 0 dropped \(\d+ filtered out\)/);
@@ -131,17 +180,26 @@ describe('nrictl logs against the simulator', () => {
     const p = pod('p5', 'load', 'flood-0');
     await sim.runtime.runPodSandbox(p);
     for (let i = 0; i < cycles; i++) {
-      const c = ctr(`flood-${i}`, 'p5', `worker-${i}`, { 'io.kubernetes.container.name': `worker-${i}`, padding: 'x'.repeat(400) });
+      const c = ctr(`flood-${i}`, 'p5', `worker-${i}`, {
+        'io.kubernetes.container.name': `worker-${i}`,
+        padding: 'x'.repeat(400),
+      });
       const created = await sim.runtime.createContainer('p5', c);
       expect(created.ok).toBe(true);
       await sim.runtime.removeContainer(c.id!);
     }
     // Every event reached the logger and was answered within the request timeout.
-    const ours = sim.events.slice(before).filter((e): e is Extract<SimEvent, { type: 'invoke' }> => e.type === 'invoke' && e.plugin === '99-blocked');
+    const ours = sim.events
+      .slice(before)
+      .filter((e): e is Extract<SimEvent, { type: 'invoke' }> => e.type === 'invoke' && e.plugin === '99-blocked');
     const total = 1 + cycles * 3; // RunPodSandbox + Create, PostCreate, Remove per cycle
     expect(ours).toHaveLength(total);
     expect(Math.max(...ours.map((e) => e.rttMs))).toBeLessThan(sim.runtime.requestTimeoutMs);
-    expect(sim.events.slice(before).filter((e) => (e.type === 'dropped' || e.type === 'error') && 'plugin' in e && e.plugin === '99-blocked')).toEqual([]);
+    expect(
+      sim.events
+        .slice(before)
+        .filter((e) => (e.type === 'dropped' || e.type === 'error') && 'plugin' in e && e.plugin === '99-blocked'),
+    ).toEqual([]);
 
     // Now read: the output catches up, then the drop count is reported.
     run.stdout();
@@ -149,7 +207,9 @@ describe('nrictl logs against the simulator', () => {
     const r = await stop(run);
     expect(r.code).toBe(0);
     const printed = jsonEvents(r.stdout).length;
-    const notices = [...r.stderr.matchAll(/nrictl logs: (\d+) events? dropped: output could not keep up/g)].map((m) => Number(m[1]));
+    const notices = [...r.stderr.matchAll(/nrictl logs: (\d+) events? dropped: output could not keep up/g)].map((m) =>
+      Number(m[1]),
+    );
     const dropped = notices.reduce((a, b) => a + b, 0);
     expect(dropped).toBeGreaterThan(0);
     expect(printed + dropped).toBe(total);
@@ -165,14 +225,19 @@ describe('nrictl logs against the simulator', () => {
     expect(r.code).toBe(6);
     const lines = run.stderr().trim().split('\n');
     expect(lines.at(-2)).toBe('nrictl logs: 1 event seen, 1 printed, 0 dropped');
-    expect(lines.at(-1)).toMatch(/^Error: runtime closed the connection \(.*nri\.sock\).*: the runtime went away or restarted; --reconnect waits for it to come back$/);
+    expect(lines.at(-1)).toMatch(
+      /^Error: runtime closed the connection \(.*nri\.sock\).*: the runtime went away or restarted; --reconnect waits for it to come back$/,
+    );
     expect(run.stdout()).toMatch(/RunPodSandbox\s+shop\/web-6/);
   });
 
-  it('--sim streams the demo scenario\'s script and exits 0 with the summary', async () => {
+  it("--sim streams the demo scenario's script and exits 0 with the summary", async () => {
     const r = await runCli(['logs', '--sim', 'examples/demo.yaml']);
     expect(r.code).toBe(0);
-    const names = r.stdout.trimEnd().split('\n').map((l) => l.split(/\s+/)[1]);
+    const names = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split(/\s+/)[1]);
     expect(names[0]).toBe('RunPodSandbox');
     expect(names).toContain('UpdateContainer');
     expect(names.at(-1)).toBe('RemovePodSandbox');
@@ -195,7 +260,9 @@ describe('nrictl logs errors', () => {
     const sock = path.join(t.dir, 'none.sock');
     const r = await runCli(['logs', '--socket', sock]);
     expect(r.code).toBe(4);
-    expect(r.stderr.trim()).toBe(`Error: no NRI socket at ${sock}: is NRI enabled in the runtime? To try nrictl without a runtime: --sim demo`);
+    expect(r.stderr.trim()).toBe(
+      `Error: no NRI socket at ${sock}: is NRI enabled in the runtime? To try nrictl without a runtime: --sim demo`,
+    );
   });
 
   it('a runtime that rejects the registration: exit 5', async () => {
@@ -207,7 +274,9 @@ describe('nrictl logs errors', () => {
     try {
       const r = await runCli(['logs', '--socket', peer.socketPath]);
       expect(r.code).toBe(5);
-      expect(r.stderr).toMatch(/registration of plugin 99-nrictl-logs rejected by the runtime .*no room for 99-nrictl-logs/);
+      expect(r.stderr).toMatch(
+        /registration of plugin 99-nrictl-logs rejected by the runtime .*no room for 99-nrictl-logs/,
+      );
     } finally {
       await peer.close();
     }
@@ -216,7 +285,9 @@ describe('nrictl logs errors', () => {
   it('a --plugin-name the runtime would reject: exit 2 before connecting', async () => {
     const r = await runCli(['logs', '--socket', sim.socketPath, '--plugin-name', 'no/slash']);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe('Error: --plugin-name "no/slash": invalid plugin name "no/slash": contains invalid character \'/\': use letters, digits and _ . + - only');
+    expect(r.stderr.trim()).toBe(
+      'Error: --plugin-name "no/slash": invalid plugin name "no/slash": contains invalid character \'/\': use letters, digits and _ . + - only',
+    );
   });
 
   it('a runtime that never answers the registration: exit 5 after the timeout', async () => {
@@ -225,7 +296,9 @@ describe('nrictl logs errors', () => {
     try {
       const r = await runCli(['logs', '--socket', sock]);
       expect(r.code).toBe(5);
-      expect(r.stderr).toMatch(/registration of plugin 99-nrictl-logs not completed within 5s: no answer to RegisterPlugin/);
+      expect(r.stderr).toMatch(
+        /registration of plugin 99-nrictl-logs not completed within 5s: no answer to RegisterPlugin/,
+      );
     } finally {
       mute.close();
     }

@@ -20,7 +20,9 @@ export function assertBuilt(...commands: string[]): void {
   for (const c of commands) {
     const built = path.resolve(`dist/commands/${c}.js`);
     if (!existsSync(built) || statSync(built).mtimeMs < statSync(path.resolve(`commands/${c}.ts`)).mtimeMs) {
-      throw new Error(`dist/commands/${c}.js is missing or older than commands/${c}.ts: run npm run build (npm test does)`);
+      throw new Error(
+        `dist/commands/${c}.js is missing or older than commands/${c}.ts: run npm run build (npm test does)`,
+      );
     }
   }
 }
@@ -44,7 +46,10 @@ export interface SimHandle {
   stop(): Promise<void>;
 }
 
-export async function startRuntime(state: { pods?: nri.IPodSandbox[]; containers?: nri.IContainer[] } = {}, opts: RuntimeOptions = {}): Promise<SimHandle> {
+export async function startRuntime(
+  state: { pods?: nri.IPodSandbox[]; containers?: nri.IContainer[] } = {},
+  opts: RuntimeOptions = {},
+): Promise<SimHandle> {
   const t = tempDir('nrs-');
   const runtime = new Runtime(new SimState(state), { socketPath: path.join(t.dir, 'nri.sock'), ...opts });
   const events: SimEvent[] = [];
@@ -54,7 +59,8 @@ export async function startRuntime(state: { pods?: nri.IPodSandbox[]; containers
     runtime,
     socketPath: socketPath!,
     events,
-    of: <T extends SimEvent['type']>(type: T) => events.filter((e): e is Extract<SimEvent, { type: T }> => e.type === type),
+    of: <T extends SimEvent['type']>(type: T) =>
+      events.filter((e): e is Extract<SimEvent, { type: T }> => e.type === type),
     container: (id) => JSON.parse(JSON.stringify(runtime.state.mustContainer(id))) as nri.IContainer,
     snapshot: () => runtime.state.snapshot(),
     synchronized: (plugin) =>
@@ -101,7 +107,13 @@ export interface CliRun {
 // NODE_ENV=test (set by vitest) makes oclif look for TypeScript sources (and warn that it
 // found none); run the build as users do.
 // COLUMNS left out: output is laid out to it, and a developer's shell must not change what tests see.
-export const cliEnv = (env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...process.env, NODE_ENV: 'production', NO_COLOR: '1', COLUMNS: undefined, ...env });
+export const cliEnv = (env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
+  ...process.env,
+  NODE_ENV: 'production',
+  NO_COLOR: '1',
+  COLUMNS: undefined,
+  ...env,
+});
 
 /** Starts `nrictl ...args`; with collectStdout false, nobody reads its stdout until stdout() starts it. */
 export function startCli(args: string[], opts: { collectStdout?: boolean; env?: NodeJS.ProcessEnv } = {}): CliRun {
@@ -149,7 +161,10 @@ export function startCli(args: string[], opts: { collectStdout?: boolean; env?: 
 }
 
 /** Runs to completion and collects everything. */
-export async function runCli(args: string[], env?: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runCli(
+  args: string[],
+  env?: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const r = startCli(args, { ...(env ? { env } : {}) });
   const { code } = await r.exited;
   return { code, stdout: r.stdout(), stderr: r.stderr() };
@@ -166,10 +181,16 @@ const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
  * Runs `nrictl ...args` on a pseudo-terminal (util-linux `script`), typing `keys` in
  * turn: each entry waits until the screen shows its text, then sends its input.
  */
-export function nrictlOnTerminal(args: string[], keys: Array<{ after: string | RegExp; send: string }>): Promise<{ code: number | null; screen: string }> {
+export function nrictlOnTerminal(
+  args: string[],
+  keys: Array<{ after: string | RegExp; send: string }>,
+): Promise<{ code: number | null; screen: string }> {
   // `exec`: node alone in the terminal's foreground group, whatever shell `script` starts.
   const cmd = `exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
-  const child = spawn('script', ['-qfec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: cliEnv({ CI: undefined, TERM: 'xterm', COLUMNS: '160', LINES: '40', SHELL: '/bin/sh' }) });
+  const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: cliEnv({ CI: undefined, TERM: 'xterm', COLUMNS: '160', LINES: '40', SHELL: '/bin/sh' }),
+  });
   let screen = '';
   let next = 0;
   const pump = (): void => {

@@ -34,16 +34,39 @@ await stub.start();
 console.error(\`\${stub.fullName} up, timeout \${stub.requestTimeoutMs}\`);
 `;
 
-interface SimEvent { type: string; plugin?: string; container?: string; adjust?: { annotations?: Record<string, string> }; line?: string }
+interface SimEvent {
+  type: string;
+  plugin?: string;
+  container?: string;
+  adjust?: { annotations?: Record<string, string> };
+  line?: string;
+}
 
-function sim(args: string[]): { events: Promise<SimEvent[]>; code: Promise<number | null>; listening: Promise<void>; stderr: () => string } {
+function sim(args: string[]): {
+  events: Promise<SimEvent[]>;
+  code: Promise<number | null>;
+  listening: Promise<void>;
+  stderr: () => string;
+} {
   const child = spawn(process.execPath, [BIN, 'sim', ...args, '--no-interactive', '-o', 'json'], { env: cliEnv() });
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const listening = new Promise<void>((res) => child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('"listening"') && res())));
+  const listening = new Promise<void>((res) =>
+    child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('"listening"') && res())),
+  );
   const code = new Promise<number | null>((res) => child.on('exit', res));
-  return { events: code.then(() => out.trim().split('\n').map((l) => JSON.parse(l) as SimEvent)), code, listening, stderr: () => err };
+  return {
+    events: code.then(() =>
+      out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as SimEvent),
+    ),
+    code,
+    listening,
+    stderr: () => err,
+  };
 }
 
 beforeAll(async () => {
@@ -118,6 +141,8 @@ describe('nrictl plugin bundle', () => {
     writeFileSync(join(dir, 'src', 'index.ts'), "import { nothing } from './missing.js';\nnothing();\n");
     const r = await cli(['plugin', 'bundle', '-o', '10-x'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/could not bundle src\/index\.ts: src\/index\.ts:1:\d+: Could not resolve "\.\/missing\.js"/);
+    expect(r.stderr).toMatch(
+      /could not bundle src\/index\.ts: src\/index\.ts:1:\d+: Could not resolve "\.\/missing\.js"/,
+    );
   });
 });

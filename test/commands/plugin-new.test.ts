@@ -21,11 +21,25 @@ describe('nrictl plugin new', () => {
     const r = await runCli(['plugin', 'new', 'demo', '--dir', dir, '--nrictl', 'file:/tmp/x.tgz']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('npm install && npm test');
-    const files = (d: string, pre = ''): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(d, e.name), `${pre}${e.name}/`) : [`${pre}${e.name}`]));
-    expect(files(dir).sort()).toEqual(['.gitignore', 'README.md', 'package.json', 'src/index.ts', 'test/expect.yaml', 'test/plugin.test.mjs', 'test/scenario.yaml', 'tsconfig.json']);
+    const files = (d: string, pre = ''): string[] =>
+      readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(join(d, e.name), `${pre}${e.name}/`) : [`${pre}${e.name}`],
+      );
+    expect(files(dir).sort()).toEqual([
+      '.gitignore',
+      'README.md',
+      'package.json',
+      'src/index.ts',
+      'test/expect.yaml',
+      'test/plugin.test.mjs',
+      'test/scenario.yaml',
+      'tsconfig.json',
+    ]);
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     expect(pkg.dependencies).toEqual({ nrictl: 'file:/tmp/x.tgz' });
-    expect(pkg.devDependencies.typescript).toBe(JSON.parse(readFileSync('package.json', 'utf8')).devDependencies.typescript);
+    expect(pkg.devDependencies.typescript).toBe(
+      JSON.parse(readFileSync('package.json', 'utf8')).devDependencies.typescript,
+    );
     expect(readFileSync(join(dir, 'src/index.ts'), 'utf8')).toContain("from 'nrictl/plugin'");
     // The user's umask, not mkdtemp's 0700.
     expect(statSync(dir).mode & 0o077).not.toBe(0);
@@ -38,7 +52,9 @@ describe('nrictl plugin new', () => {
     const r = await runCli(['plugin', 'new', 'pinner', '--dir', join(base, 'pinner')]);
     expect(r.code, r.stderr).toBe(0);
     const version = JSON.parse(readFileSync('package.json', 'utf8')).version;
-    expect(JSON.parse(readFileSync(join(base, 'pinner', 'package.json'), 'utf8')).dependencies.nrictl).toBe(`^${version}`);
+    expect(JSON.parse(readFileSync(join(base, 'pinner', 'package.json'), 'utf8')).dependencies.nrictl).toBe(
+      `^${version}`,
+    );
   });
 
   it('refuses a bad name and a non-empty directory with exit 2, writing nothing', async () => {

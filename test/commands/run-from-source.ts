@@ -4,7 +4,9 @@
 import { handle } from '@oclif/core';
 
 const [id, ...argv] = process.argv.slice(2);
-const mod = (await import(`../../commands/${id}.ts`)) as { default: { run(argv: string[], opts: string): Promise<unknown> } };
+const mod = (await import(`../../commands/${id}.ts`)) as {
+  default: { run(argv: string[], opts: string): Promise<unknown> };
+};
 try {
   await mod.default.run(argv, import.meta.url);
 } catch (err) {

@@ -19,14 +19,31 @@ beforeAll(() => {
 });
 afterAll(() => base?.cleanup());
 
-const sim = (...extra: string[]) => runCli(['sim', '--plugin-path', plugins, '--scenario', 'examples/demo.yaml', '--no-interactive', '--registration-timeout', '3s', ...extra]);
+const sim = (...extra: string[]) =>
+  runCli([
+    'sim',
+    '--plugin-path',
+    plugins,
+    '--scenario',
+    'examples/demo.yaml',
+    '--no-interactive',
+    '--registration-timeout',
+    '3s',
+    ...extra,
+  ]);
 
 describe('nrictl sim --plugin-output', () => {
   it('lines (default): the line is an event in the -o format', async () => {
     const r = await sim('-o', 'json');
     expect(r.code, r.stderr).toBe(0);
-    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; line?: string; plugin?: string });
-    expect(out.find((e) => e.type === 'plugin-output')).toMatchObject({ plugin: '10-talker', line: 'hello-from-talker' });
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; line?: string; plugin?: string });
+    expect(out.find((e) => e.type === 'plugin-output')).toMatchObject({
+      plugin: '10-talker',
+      line: 'hello-from-talker',
+    });
   }, 30_000);
 
   it('json: the line goes to stderr as one JSON object, stdout keeps the simulator events', async () => {
@@ -34,7 +51,12 @@ describe('nrictl sim --plugin-output', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toContain('hello-from-talker');
     const line = r.stderr.split('\n').find((l) => l.includes('hello-from-talker'));
-    expect(JSON.parse(line!)).toMatchObject({ type: 'plugin-output', plugin: '10-talker', stream: 'stderr', line: 'hello-from-talker' });
+    expect(JSON.parse(line!)).toMatchObject({
+      type: 'plugin-output',
+      plugin: '10-talker',
+      stream: 'stderr',
+      line: 'hello-from-talker',
+    });
   }, 30_000);
 
   it('none: the output is not read, and the plugin still starts (and here fails) as before', async () => {

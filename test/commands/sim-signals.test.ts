@@ -71,7 +71,13 @@ function watch(child: ChildProcess): Run {
 
 /** `nrictl sim ...args` as a plain child process: stdin, stdout and stderr are pipes, CI is set. */
 function simOnPipes(args: string[]): Run {
-  return watch(spawn(process.execPath, [BIN, 'sim', ...args], { cwd: repo, env: cliEnv({ CI: '1' }), stdio: ['pipe', 'pipe', 'pipe'] }));
+  return watch(
+    spawn(process.execPath, [BIN, 'sim', ...args], {
+      cwd: repo,
+      env: cliEnv({ CI: '1' }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    }),
+  );
 }
 
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -85,7 +91,13 @@ const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
  */
 function simOnTerminal(args: string[]): Run {
   const cmd = `exec ${[process.execPath, BIN, 'sim', ...args].map(quote).join(' ')}`;
-  return watch(spawn('script', ['-qfec', cmd, '/dev/null'], { cwd: repo, env: cliEnv({ CI: undefined, TERM: 'dumb', SHELL: '/bin/sh' }), stdio: ['pipe', 'pipe', 'pipe'] }));
+  return watch(
+    spawn('script', ['-qfec', cmd, '/dev/null'], {
+      cwd: repo,
+      env: cliEnv({ CI: undefined, TERM: 'dumb', SHELL: '/bin/sh' }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    }),
+  );
 }
 
 /** The pid of the node process running `sim` with this argument (under `script` it is a grandchild). */
@@ -117,7 +129,7 @@ describe.skipIf(!hasScript)('nrictl sim on a terminal (needs util-linux script)'
     await run.shows(/help \| quit/);
     run.write('\x03');
     expect(await run.exitWithin(EXIT_BOUND_MS)).toBe(0);
-    expect(existsSync(path.dirname(socketPath!))).toBe(false);
+    expect(existsSync(path.dirname(socketPath))).toBe(false);
   });
 
   it('SIGTERM stops it while the prompt reads the terminal', async () => {
@@ -135,7 +147,7 @@ describe.skipIf(!hasScript)('nrictl sim on a terminal (needs util-linux script)'
     await run.shows(/script done/);
     run.write('\x03');
     expect(await run.exitWithin(EXIT_BOUND_MS)).toBe(0);
-    expect(existsSync(path.dirname(socketPath!))).toBe(false);
+    expect(existsSync(path.dirname(socketPath))).toBe(false);
   });
 
   it('quit typed at the prompt stops it', async () => {
@@ -144,7 +156,7 @@ describe.skipIf(!hasScript)('nrictl sim on a terminal (needs util-linux script)'
     await run.shows(/help \| quit/);
     run.write('quit\r');
     expect(await run.exitWithin(EXIT_BOUND_MS)).toBe(0);
-    expect(existsSync(path.dirname(socketPath!))).toBe(false);
+    expect(existsSync(path.dirname(socketPath))).toBe(false);
   });
 });
 
@@ -159,18 +171,21 @@ describe('nrictl sim without a terminal', () => {
     const [, socketPath] = await run.shows(LISTENING);
     expect(await run.exitWithin(EXIT_BOUND_MS)).toBe(0);
     expect(run.output()).toMatch(/script done: 0 steps, 0 failed/);
-    expect(existsSync(path.dirname(socketPath!))).toBe(false);
+    expect(existsSync(path.dirname(socketPath))).toBe(false);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s while --wait-for-plugins waits stops it and removes the socket', async (signal) => {
-    const socketPath = socketIn('wait');
-    const run = simOnPipes(['--scenario', 'examples/demo.yaml', '--wait-for-plugins', '1', '--socket', socketPath]);
-    await run.shows(LISTENING);
-    run.child.kill(signal);
-    expect(await run.exitWithin(EXIT_BOUND_MS)).toBe(0);
-    expect(existsSync(socketPath)).toBe(false);
-    expect(run.output()).not.toMatch(/script done/);
-  });
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s while --wait-for-plugins waits stops it and removes the socket',
+    async (signal) => {
+      const socketPath = socketIn('wait');
+      const run = simOnPipes(['--scenario', 'examples/demo.yaml', '--wait-for-plugins', '1', '--socket', socketPath]);
+      await run.shows(LISTENING);
+      run.child.kill(signal);
+      expect(await run.exitWithin(EXIT_BOUND_MS)).toBe(0);
+      expect(existsSync(socketPath)).toBe(false);
+      expect(run.output()).not.toMatch(/script done/);
+    },
+  );
 
   it('SIGTERM then SIGINT while waiting: the first one already stops it', async () => {
     const socketPath = socketIn('twice');
@@ -188,7 +203,7 @@ describe('nrictl sim without a terminal', () => {
     await run.shows(/script done/);
     run.child.kill('SIGTERM');
     expect(await run.exitWithin(EXIT_BOUND_MS)).toBe(0);
-    expect(existsSync(path.dirname(socketPath!))).toBe(false);
+    expect(existsSync(path.dirname(socketPath))).toBe(false);
   });
 
   it('SIGINT stops --interactive reading piped stdin that stays open', async () => {
@@ -197,6 +212,6 @@ describe('nrictl sim without a terminal', () => {
     await run.shows(/help \| quit/);
     run.child.kill('SIGINT');
     expect(await run.exitWithin(EXIT_BOUND_MS)).toBe(0);
-    expect(existsSync(path.dirname(socketPath!))).toBe(false);
+    expect(existsSync(path.dirname(socketPath))).toBe(false);
   });
 });

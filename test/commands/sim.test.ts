@@ -2,7 +2,17 @@
 // builds first): output order and formats, the generator, pre-started plugins, stdin
 // control, flag errors and the socket's permissions.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,7 +66,9 @@ describe('nrictl sim --scenario', () => {
     expect(r.code).toBe(0);
     expect(r.lines[0]).toMatch(/listening\s+\/\S+\/nri\.sock$/);
     const text = r.stdout;
-    const order = ['registered', 'synchronized', 'invoke', 'adjusted', 'updated', 'script done'].map((w) => text.indexOf(w));
+    const order = ['registered', 'synchronized', 'invoke', 'adjusted', 'updated', 'script done'].map((w) =>
+      text.indexOf(w),
+    );
     expect(order.every((i) => i > 0)).toBe(true);
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(text).toMatch(/registered\s+10-annotate pre-started/);
@@ -73,7 +85,10 @@ describe('nrictl sim --scenario', () => {
     chmodSync(path.join(dir, '10-annotate'), 0o755);
     chmodSync(path.join(dir, '20-rival'), 0o755);
     const scenario = path.join(dir, 's.yaml');
-    writeFileSync(scenario, 'pods:\n  - {id: pod0, name: web, namespace: shop}\nsteps:\n  - create: {id: ctr0, pod: pod0, name: calm}\n  - create: {id: ctr1, pod: pod0, name: clash}\n');
+    writeFileSync(
+      scenario,
+      'pods:\n  - {id: pod0, name: web, namespace: shop}\nsteps:\n  - create: {id: ctr0, pod: pod0, name: calm}\n  - create: {id: ctr1, pod: pod0, name: clash}\n',
+    );
     const r = sim(['--scenario', scenario, '--plugin-path', dir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/conflict\s+.*10-annotate.*20-rival|conflict\s+.*20-rival.*10-annotate/);
@@ -83,22 +98,38 @@ describe('nrictl sim --scenario', () => {
   it('-o json prints one JSON object per line, every line', () => {
     const r = sim(['--scenario', 'examples/demo.yaml', '--plugin-path', plugins, '-o', 'json']);
     expect(r.code).toBe(0);
-    const objects = r.lines.map((l) => JSON.parse(l) as { type: string; time: string; update?: { linux?: { resources?: { memory?: { limit?: { value?: unknown } } } } } });
-    expect(objects[0]!.type).toBe('listening');
+    const objects = r.lines.map(
+      (l) =>
+        JSON.parse(l) as {
+          type: string;
+          time: string;
+          update?: { linux?: { resources?: { memory?: { limit?: { value?: unknown } } } } };
+        },
+    );
+    expect(objects[0].type).toBe('listening');
     // The time format of logs and sync dump: RFC 3339, UTC, milliseconds.
-    expect(objects.every((o) => typeof o.type === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(o.time))).toBe(true);
+    expect(
+      objects.every((o) => typeof o.type === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(o.time)),
+    ).toBe(true);
     // NRI messages inside events follow the protobuf JSON mapping, as in logs: int64 as strings.
-    const limit = objects.find((o) => o.type === 'updated' && o.update?.linux?.resources?.memory?.limit)!.update!.linux!.resources!.memory!.limit!.value;
+    const limit = objects.find((o) => o.type === 'updated' && o.update?.linux?.resources?.memory?.limit)!.update!.linux!
+      .resources!.memory!.limit!.value;
     expect(limit).toMatch(/^\d+$/);
     const types = new Set(objects.map((o) => o.type));
-    for (const t of ['registered', 'synchronized', 'invoke', 'adjusted', 'updated', 'state-changed']) expect(types).toContain(t);
+    for (const t of ['registered', 'synchronized', 'invoke', 'adjusted', 'updated', 'state-changed'])
+      expect(types).toContain(t);
   });
 
   it('dump prints nanosecond timestamps as strings, as sync dump does', () => {
-    const r = sim(['--pods', '1', '--containers-per-pod', '1', '-o', 'json', '--interactive'], 'run-pod px\ncreate cx px\nstart cx\ndump\nquit\n');
+    const r = sim(
+      ['--pods', '1', '--containers-per-pod', '1', '-o', 'json', '--interactive'],
+      'run-pod px\ncreate cx px\nstart cx\ndump\nquit\n',
+    );
     expect(r.code).toBe(0);
     const start = r.stdout.indexOf('{\n');
-    const dump = JSON.parse(r.stdout.slice(start, r.stdout.indexOf('\n}\n', start) + 2)) as { containers: Array<{ id: string; createdAt?: unknown; startedAt?: unknown }> };
+    const dump = JSON.parse(r.stdout.slice(start, r.stdout.indexOf('\n}\n', start) + 2)) as {
+      containers: Array<{ id: string; createdAt?: unknown; startedAt?: unknown }>;
+    };
     const cx = dump.containers.find((c) => c.id === 'cx')!;
     expect(cx.createdAt).toMatch(/^\d{19}$/);
     expect(cx.startedAt).toMatch(/^\d{19}$/);
@@ -106,9 +137,16 @@ describe('nrictl sim --scenario', () => {
 
   it('generates 50 pods with 3 containers each and synchronizes them', () => {
     // Without a script the simulator serves until told to stop: here by `quit` on stdin.
-    const r = sim(['--pods', '50', '--containers-per-pod', '3', '--plugin-path', plugins, '-o', 'json', '--interactive'], 'dump\nquit\n');
+    const r = sim(
+      ['--pods', '50', '--containers-per-pod', '3', '--plugin-path', plugins, '-o', 'json', '--interactive'],
+      'dump\nquit\n',
+    );
     expect(r.code).toBe(0);
-    const synced = r.stdout.split('\n').filter((l) => l.startsWith('{"time"')).map((l) => JSON.parse(l) as { type: string; pods?: number; containers?: number }).find((o) => o.type === 'synchronized');
+    const synced = r.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{"time"'))
+      .map((l) => JSON.parse(l) as { type: string; pods?: number; containers?: number })
+      .find((o) => o.type === 'synchronized');
     expect(synced).toMatchObject({ pods: 50, containers: 150 });
     // The dump (pretty JSON after the event lines) holds the generated state.
     expect(r.stdout.match(/"podSandboxId"/g)).toHaveLength(150);
@@ -118,17 +156,39 @@ describe('nrictl sim --scenario', () => {
   });
 
   it('with --nri-version v0.6.1 delivers start events through StateChange', () => {
-    const r = sim(['--scenario', 'examples/demo.yaml', '--plugin-path', plugins, '--nri-version', 'v0.6.1', '-o', 'json']);
+    const r = sim([
+      '--scenario',
+      'examples/demo.yaml',
+      '--plugin-path',
+      plugins,
+      '--nri-version',
+      'v0.6.1',
+      '-o',
+      'json',
+    ]);
     expect(r.code).toBe(0);
-    const starts = r.lines.map((l) => JSON.parse(l) as { type: string; event?: string; via?: string }).filter((o) => o.type === 'invoke' && o.event === 'StartContainer');
+    const starts = r.lines
+      .map((l) => JSON.parse(l) as { type: string; event?: string; via?: string })
+      .filter((o) => o.type === 'invoke' && o.event === 'StartContainer');
     expect(starts).toHaveLength(1);
-    expect(starts[0]!.via).toBe('StateChange');
+    expect(starts[0].via).toBe('StateChange');
   });
 });
 
 describe('nrictl sim --interactive with piped stdin', () => {
   it('runs create/start/update/stop/remove/dump/quit lines', () => {
-    const input = ['run-pod pod9 shop', 'create ctr9 pod9 app', 'start ctr9', 'update ctr9 cpus=0-1 memory=268435456', 'dump', 'stop ctr9', 'remove ctr9', 'dump', 'quit', ''].join('\n');
+    const input = [
+      'run-pod pod9 shop',
+      'create ctr9 pod9 app',
+      'start ctr9',
+      'update ctr9 cpus=0-1 memory=268435456',
+      'dump',
+      'stop ctr9',
+      'remove ctr9',
+      'dump',
+      'quit',
+      '',
+    ].join('\n');
     const r = sim(['--interactive', '--plugin-path', plugins], input);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/state\s+CreateContainer ctr9 -> CREATED/);
@@ -173,12 +233,16 @@ describe('nrictl sim flag errors', () => {
 
 describe('nrictl sim socket permissions', () => {
   it('makes a 0700 directory with a 0600 socket by default', async () => {
-    const child = spawn(process.execPath, [BIN, 'sim', '--keep-running', '-o', 'json'], { cwd: repo, env: cliEnv({ CI: '1' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sim', '--keep-running', '-o', 'json'], {
+      cwd: repo,
+      env: cliEnv({ CI: '1' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const first = await new Promise<string>((resolve, reject) => {
       let buf = '';
       child.stdout.on('data', (b: Buffer) => {
         buf += b.toString();
-        if (buf.includes('\n')) resolve(buf.split('\n')[0]!);
+        if (buf.includes('\n')) resolve(buf.split('\n')[0]);
       });
       child.once('exit', (code) => reject(new Error(`sim exited ${code}`)));
     });
@@ -200,7 +264,9 @@ describe('nrictl sim socket permissions', () => {
     const long = path.join(dir, 'l'.repeat(134 - dir.length - 1));
     const r = sim(['--socket', long]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')).toEqual([`Error: --socket: socket path ${long} is 134 bytes long; a unix socket path can have at most 107 bytes; pick a shorter path`]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `Error: --socket: socket path ${long} is 134 bytes long; a unix socket path can have at most 107 bytes; pick a shorter path`,
+    ]);
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -210,7 +276,9 @@ describe('nrictl sim socket permissions', () => {
     chmodSync(open, 0o777);
     const r = sim(['--socket', path.join(open, 'nri.sock')]);
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/refusing to listen on .*open\/nri\.sock: its directory .* is writable by group or others \(mode 777\)/);
+    expect(r.stderr).toMatch(
+      /refusing to listen on .*open\/nri\.sock: its directory .* is writable by group or others \(mode 777\)/,
+    );
     expect(existsSync(path.join(open, 'nri.sock'))).toBe(false);
   });
 });
@@ -218,11 +286,15 @@ describe('nrictl sim socket permissions', () => {
 describe('nrictl sim --wait-for-plugins', () => {
   it('holds the script until an external plugin has synchronized, which then sees every scripted event', async () => {
     const { Stub } = await import('../../src/plugin/index.js');
-    const child = spawn(process.execPath, [BIN, 'sim', '--scenario', 'examples/demo.yaml', '--wait-for-plugins', '1', '-o', 'json'], {
-      cwd: repo,
-      env: cliEnv({ CI: '1' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'sim', '--scenario', 'examples/demo.yaml', '--wait-for-plugins', '1', '-o', 'json'],
+      {
+        cwd: repo,
+        env: cliEnv({ CI: '1' }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const lines: Array<{ type: string; event?: string; plugin?: string; socketPath?: string }> = [];
     let buf = '';
     const seen = (pred: (l: (typeof lines)[number]) => boolean) =>
@@ -249,7 +321,10 @@ describe('nrictl sim --wait-for-plugins', () => {
 
     const received: string[] = [];
     const stub = new Stub(
-      { runPodSandbox: (pod) => void received.push(`RunPodSandbox:${pod.name}`), createContainer: (_pod, ctr) => void received.push(`CreateContainer:${ctr.name}`) },
+      {
+        runPodSandbox: (pod) => void received.push(`RunPodSandbox:${pod.name}`),
+        createContainer: (_pod, ctr) => void received.push(`CreateContainer:${ctr.name}`),
+      },
       { socketPath: listening.socketPath!, name: 'waited-for', index: '50' },
     );
     await stub.start();

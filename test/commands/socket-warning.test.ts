@@ -18,13 +18,13 @@ afterEach(async () => {
 });
 
 describe('connecting commands warn about a loosened NRI socket', () => {
-  it('says nothing about the simulator\'s own 0600 socket in its 0700 directory', async () => {
+  it("says nothing about the simulator's own 0600 socket in its 0700 directory", async () => {
     const r = await runCli(['sync', 'dump', '--socket', sim.socketPath]);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain('Warning:');
   });
 
-  it('says nothing about a runtime\'s 0755 socket (Go listens under umask 022): only root can write to it', async () => {
+  it("says nothing about a runtime's 0755 socket (Go listens under umask 022): only root can write to it", async () => {
     chmodSync(sim.socketPath, 0o755);
     chmodSync(path.dirname(sim.socketPath), 0o755);
     const r = await runCli(['sync', 'dump', '--socket', sim.socketPath, '-o', 'json']);
@@ -53,7 +53,15 @@ describe('connecting commands warn about a loosened NRI socket', () => {
     const dir = path.dirname(sim.socketPath);
     chmodSync(dir, 0o777);
     try {
-      const r = await runCli(['update', '--socket', sim.socketPath, 'shop/redis-0/redis', '--memory', '1Gi', '--dry-run']);
+      const r = await runCli([
+        'update',
+        '--socket',
+        sim.socketPath,
+        'shop/redis-0/redis',
+        '--memory',
+        '1Gi',
+        '--dry-run',
+      ]);
       expect(r.code).toBe(0);
       expect(r.stderr).toContain(`Warning: ${dir}: the socket's directory is writable by others`);
     } finally {

@@ -1,5 +1,16 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +22,11 @@ import { BIN, cliEnv, demoState, runCli, startRuntime, tempDir, type SimHandle }
 
 /** The built CLI run from another directory, where a relative output file would land. */
 function runIn(cwd: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [path.resolve(BIN), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() });
+  const child = spawn(process.execPath, [path.resolve(BIN), ...args], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: cliEnv(),
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -80,7 +95,11 @@ describe('nrictl sync dump against the simulator', () => {
     expect(narrow.code).toBe(0);
     const lines = narrow.stdout.trimEnd().split('\n');
     expect(lines.every((l) => l.length <= 60)).toBe(true);
-    for (const c of demo.containers) expect(lines.some((l) => l.startsWith(`  ${c.name} `) && l.includes(c.id!) && l.endsWith('Running')), c.name!).toBe(true);
+    for (const c of demo.containers)
+      expect(
+        lines.some((l) => l.startsWith(`  ${c.name} `) && l.includes(c.id!) && l.endsWith('Running')),
+        c.name!,
+      ).toBe(true);
     for (const p of demo.pods) expect(lines).toContain(`${p.namespace}/${p.name}  ${p.id}`);
     const wide = await runCli(['sync', 'dump', '--socket', sim.socketPath], { COLUMNS: '200' });
     expect(wide.stdout.split('\n')[0]).toMatch(/^POD\s+POD ID/);
@@ -214,7 +233,9 @@ describe('nrictl sync dump against the simulator', () => {
     symlinkSync(path.join(real, 'new.json'), dangling);
     expect((await dump('-o', 'yaml', '-f', dangling)).code).toBe(0);
     expect(lstatSync(dangling).isSymbolicLink()).toBe(true);
-    expect(YAML.parse(readFileSync(path.join(real, 'new.json'), 'utf8')).containers).toHaveLength(demo.containers.length);
+    expect(YAML.parse(readFileSync(path.join(real, 'new.json'), 'utf8')).containers).toHaveLength(
+      demo.containers.length,
+    );
   });
 
   it('--output-file into a missing directory fails with one line and creates nothing', async () => {
@@ -252,7 +273,9 @@ describe('nrictl sync dump errors', () => {
     expect(r.code).toBe(4);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toBe(`Error: no NRI socket at ${path.join(t.dir, 'nope.sock')}: is NRI enabled in the runtime? To try nrictl without a runtime: --sim demo`);
+    expect(lines[0]).toBe(
+      `Error: no NRI socket at ${path.join(t.dir, 'nope.sock')}: is NRI enabled in the runtime? To try nrictl without a runtime: --sim demo`,
+    );
   });
 
   it('honours NRI_SOCKET_PATH', async () => {
@@ -266,14 +289,19 @@ describe('nrictl sync dump errors', () => {
     writeFileSync(file, '');
     const r = await runCli(['sync', 'dump', '--socket', file]);
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain(`${file} is not a socket (it is a regular file): point --socket at the runtime's NRI socket`);
+    expect(r.stderr).toContain(
+      `${file} is not a socket (it is a regular file): point --socket at the runtime's NRI socket`,
+    );
   });
 
   it('a socket nobody listens on: exit 4, connection refused', async () => {
     const stale = path.join(t.dir, 'stale.sock');
     // A process that listens and dies without cleaning up leaves exactly this behind.
     await new Promise<void>((resolve) => {
-      const c = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(stale)}, () => process.kill(process.pid, 'SIGKILL'))`]);
+      const c = spawn(process.execPath, [
+        '-e',
+        `require('net').createServer().listen(${JSON.stringify(stale)}, () => process.kill(process.pid, 'SIGKILL'))`,
+      ]);
       c.on('close', () => resolve());
     });
     expect(existsSync(stale)).toBe(true);
@@ -282,27 +310,32 @@ describe('nrictl sync dump errors', () => {
     expect(r.stderr).toContain(`connection refused at ${stale}: the runtime is not listening (stale socket?)`);
   });
 
-  it.skipIf(MODE_BOUND_UNAVAILABLE !== undefined)(`permission denied on the socket: exit 4, run as root or as the owner${MODE_BOUND_UNAVAILABLE ? ` (skipped: ${MODE_BOUND_UNAVAILABLE})` : ''}`, async () => {
-    // The simulator's socket, chmod 000: connect() needs write permission on it, which
-    // nobody has. The CLI runs as a process file modes apply to, root or not (mode-bound.ts).
-    chmodSync(sim.socketPath, 0o000);
-    try {
-      const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const cli = modeBound(process.execPath, [BIN, 'sync', 'dump', '--socket', sim.socketPath]);
-        const c = spawn(cli.command, cli.args, {
-          env: { ...process.env, NODE_ENV: 'production', NO_COLOR: '1', HOME: os.tmpdir() },
-          stdio: ['ignore', 'ignore', 'pipe'],
+  it.skipIf(MODE_BOUND_UNAVAILABLE !== undefined)(
+    `permission denied on the socket: exit 4, run as root or as the owner${MODE_BOUND_UNAVAILABLE ? ` (skipped: ${MODE_BOUND_UNAVAILABLE})` : ''}`,
+    async () => {
+      // The simulator's socket, chmod 000: connect() needs write permission on it, which
+      // nobody has. The CLI runs as a process file modes apply to, root or not (mode-bound.ts).
+      chmodSync(sim.socketPath, 0o000);
+      try {
+        const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+          const cli = modeBound(process.execPath, [BIN, 'sync', 'dump', '--socket', sim.socketPath]);
+          const c = spawn(cli.command, cli.args, {
+            env: { ...process.env, NODE_ENV: 'production', NO_COLOR: '1', HOME: os.tmpdir() },
+            stdio: ['ignore', 'ignore', 'pipe'],
+          });
+          let stderr = '';
+          c.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+          c.on('close', (code) => resolve({ code, stderr }));
         });
-        let stderr = '';
-        c.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-        c.on('close', (code) => resolve({ code, stderr }));
-      });
-      expect(r.code).toBe(4);
-      expect(r.stderr.trim()).toBe(`Error: permission denied on ${sim.socketPath}: run as root or as the socket's owner`);
-    } finally {
-      chmodSync(sim.socketPath, 0o600);
-    }
-  });
+        expect(r.code).toBe(4);
+        expect(r.stderr.trim()).toBe(
+          `Error: permission denied on ${sim.socketPath}: run as root or as the socket's owner`,
+        );
+      } finally {
+        chmodSync(sim.socketPath, 0o600);
+      }
+    },
+  );
 
   it('a runtime that rejects the registration: exit 5 with its reason', async () => {
     const peer = await RuntimePeer.listen({
@@ -315,7 +348,9 @@ describe('nrictl sync dump errors', () => {
       const r = await runCli(['sync', 'dump', '--socket', peer.socketPath]);
       expect(r.code).toBe(5);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      expect(r.stderr).toMatch(/registration of plugin 99-nrictl-dump rejected by the runtime at .*: plugin 99-nrictl-dump is not welcome here/);
+      expect(r.stderr).toMatch(
+        /registration of plugin 99-nrictl-dump rejected by the runtime at .*: plugin 99-nrictl-dump is not welcome here/,
+      );
     } finally {
       await peer.close();
     }
@@ -324,7 +359,9 @@ describe('nrictl sync dump errors', () => {
   it('a --plugin-name the runtime would reject is a usage error before connecting', async () => {
     const r = await dump('--plugin-name', 'bad name');
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe('Error: --plugin-name "bad name": invalid plugin name "bad name": contains invalid character \' \': use letters, digits and _ . + - only');
+    expect(r.stderr.trim()).toBe(
+      'Error: --plugin-name "bad name": invalid plugin name "bad name": contains invalid character \' \': use letters, digits and _ . + - only',
+    );
   });
 
   it('an invalid --plugin-index is a usage error, nothing is sent', async () => {

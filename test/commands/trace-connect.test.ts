@@ -28,7 +28,17 @@ async function listen(behaviour: Parameters<typeof RuntimePeer.listen>[0] = {}):
 }
 
 /** Plugins at 30 (from --index, none in the empty plugin directory): probes around it. */
-const traceArgs = (socketPath: string): string[] => ['trace', '--socket', socketPath, '--plugin-dir', t.dir, '--index', '30', '-o', 'json'];
+const traceArgs = (socketPath: string): string[] => [
+  'trace',
+  '--socket',
+  socketPath,
+  '--plugin-dir',
+  t.dir,
+  '--index',
+  '30',
+  '-o',
+  'json',
+];
 
 /** Takes each connection the peer accepts and hands it to `drive`. */
 function serveAll(peer: RuntimePeer, drive: (s: PeerSession) => Promise<unknown>): PeerSession[] {
@@ -44,10 +54,12 @@ function serveAll(peer: RuntimePeer, drive: (s: PeerSession) => Promise<unknown>
 }
 
 describe('nrictl trace through the session layer', () => {
-  it('no socket: exit 4 with the session\'s one-line error, not an internal error', async () => {
+  it("no socket: exit 4 with the session's one-line error, not an internal error", async () => {
     const r = await runCli(['trace', '--socket', path.join(t.dir, 'nothing.sock'), '--plugin-dir', t.dir]);
     expect(r.code).toBe(4);
-    expect(r.stderr.trim()).toBe(`Error: no NRI socket at ${path.join(t.dir, 'nothing.sock')}: is NRI enabled in the runtime? To try nrictl without a runtime: --sim demo`);
+    expect(r.stderr.trim()).toBe(
+      `Error: no NRI socket at ${path.join(t.dir, 'nothing.sock')}: is NRI enabled in the runtime? To try nrictl without a runtime: --sim demo`,
+    );
   });
 
   it('a runtime that configures the probes and never synchronizes them: exit 5 within --timeout, every connection closed', async () => {
@@ -85,10 +97,12 @@ describe('nrictl trace through the session layer', () => {
     const sessions = serveAll(peer, (s) => s.handshake(MODERN_CONFIGURE));
     const run = startCli(traceArgs(peer.socketPath));
     await run.waitForStderr('Ctrl-C to stop');
-    sessions[1]!.close();
+    sessions[1].close();
     const { code } = await run.exited;
     expect(code).toBe(6);
-    expect(run.stderr()).toMatch(/Error: .*: the runtime went away, restarted or dropped a probe; start nrictl trace again once it is back\n$/);
+    expect(run.stderr()).toMatch(
+      /Error: .*: the runtime went away, restarted or dropped a probe; start nrictl trace again once it is back\n$/,
+    );
     expect(JSON.parse(run.stdout().trim().split('\n').at(-1)!)).toMatchObject({ type: 'summary' });
     expect(sessions.every((s) => s.mux.closed)).toBe(true);
   });

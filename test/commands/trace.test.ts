@@ -6,11 +6,24 @@ import { Stub } from '../../src/plugin/index.js';
 import { runCli, startCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
 import { get, parsePrometheusText } from './prometheus-text.js';
 
-const records = (out: string): Array<Record<string, any>> => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const records = (out: string): Array<Record<string, any>> =>
+  out
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 describe('nrictl trace --sim', () => {
-  it('attributes the example plugins\' changes and ends with a summary record', async () => {
-    const r = await runCli(['trace', '--sim', 'examples/demo.yaml', '--plugin-dir', 'examples/trace-plugins', '-o', 'json']);
+  it("attributes the example plugins' changes and ends with a summary record", async () => {
+    const r = await runCli([
+      'trace',
+      '--sim',
+      'examples/demo.yaml',
+      '--plugin-dir',
+      'examples/trace-plugins',
+      '-o',
+      'json',
+    ]);
     expect(r.stderr).toMatch(/40-env-injector, 41-mount-adder: no free index between them, reported as one group/);
     expect(r.code).toBe(0);
     const all = records(r.stdout);
@@ -21,10 +34,14 @@ describe('nrictl trace --sim', () => {
     // It sleeps 15 ms; the hop subtracted comes from another pair of probes, so allow a few ms.
     expect(seg('20-cpu-pinner').ms).toBeGreaterThanOrEqual(10);
     expect(seg('group 40-env-injector+41-mount-adder').changes.map((c: any) => `${c.field} ${c.key}`)).toEqual([
-      'annotations example.com/injected-by', 'env NODE_ZONE', 'mounts /cache',
+      'annotations example.com/injected-by',
+      'env NODE_ZONE',
+      'mounts /cache',
     ]);
     const summary = all.at(-1)!;
-    expect(summary.plugins.find((p: any) => p.label === '20-cpu-pinner' && p.event === 'CreateContainer').count).toBe(1);
+    expect(summary.plugins.find((p: any) => p.label === '20-cpu-pinner' && p.event === 'CreateContainer').count).toBe(
+      1,
+    );
   });
 
   it('filters as logs does: a container name that matches nothing traces nothing and counts it', async () => {
@@ -32,9 +49,16 @@ describe('nrictl trace --sim', () => {
     expect(r.code).toBe(0);
     const all = records(r.stdout);
     expect(all.map((x) => x.type)).toEqual(['summary']);
-    expect(all[0]!.events).toMatchObject({ traced: 0, filtered: 3 });
-    const kept = records((await runCli(['trace', '--sim', 'examples/demo.yaml', '--container', 'pay*', '-n', 'shop', '-o', 'json'])).stdout);
-    expect(kept.filter((x) => x.type === 'event').map((x) => x.container.name)).toEqual(['payments', 'payments', 'payments']);
+    expect(all[0].events).toMatchObject({ traced: 0, filtered: 3 });
+    const kept = records(
+      (await runCli(['trace', '--sim', 'examples/demo.yaml', '--container', 'pay*', '-n', 'shop', '-o', 'json']))
+        .stdout,
+    );
+    expect(kept.filter((x) => x.type === 'event').map((x) => x.container.name)).toEqual([
+      'payments',
+      'payments',
+      'payments',
+    ]);
   });
 
   it('doctor --trace adds a plugin latency finding from a short trace', async () => {
@@ -45,8 +69,10 @@ describe('nrictl trace --sim', () => {
       const latency = report.findings.filter((f) => f.code === 'plugin-latency');
       // The demo has no plugins: probes at 01 and 98 time the whole range between them.
       expect(latency.map((f) => f.message.split(':')[0])).toEqual(['indexes 02-97', 'indexes 02-97', 'indexes 02-97']);
-      expect(latency[0]!.message).toMatch(/on CreateContainer over 1 event, \d+\.\d% of the 2000 ms request timeout/);
-      const without = JSON.parse((await runCli(['doctor', '--sim', 'examples/demo.yaml', '--root', root.dir, '-o', 'json'])).stdout) as typeof report;
+      expect(latency[0].message).toMatch(/on CreateContainer over 1 event, \d+\.\d% of the 2000 ms request timeout/);
+      const without = JSON.parse(
+        (await runCli(['doctor', '--sim', 'examples/demo.yaml', '--root', root.dir, '-o', 'json'])).stdout,
+      ) as typeof report;
       expect(without.findings.some((f) => f.code.startsWith('plugin-latency'))).toBe(false);
     } finally {
       root.cleanup();
@@ -66,7 +92,6 @@ describe('nrictl trace --sim', () => {
   });
 });
 
-
 describe('nrictl trace --metrics-addr', () => {
   let sim: SimHandle;
   let t: ReturnType<typeof tempDir>;
@@ -74,7 +99,10 @@ describe('nrictl trace --metrics-addr', () => {
   beforeAll(async () => {
     sim = await startRuntime({ pods: [{ id: 'pod0', name: 'web', namespace: 'shop' }] });
     t = tempDir('nrt-');
-    plugin = new Stub({ createContainer: async () => void (await new Promise((r) => setTimeout(r, 100))) }, { name: 'sleepy', index: '30', socketPath: sim.socketPath });
+    plugin = new Stub(
+      { createContainer: async () => void (await new Promise((r) => setTimeout(r, 100))) },
+      { name: 'sleepy', index: '30', socketPath: sim.socketPath },
+    );
     await plugin.start();
   });
   afterAll(async () => {
@@ -84,11 +112,24 @@ describe('nrictl trace --metrics-addr', () => {
   });
 
   it('serves per-plugin latency histograms in Prometheus text format while tracing', async () => {
-    const run = startCli(['trace', '--socket', sim.socketPath, '--plugin-dir', t.dir, '--index', '30', '--metrics-addr', '127.0.0.1:0', '-o', 'json']);
+    const run = startCli([
+      'trace',
+      '--socket',
+      sim.socketPath,
+      '--plugin-dir',
+      t.dir,
+      '--index',
+      '30',
+      '--metrics-addr',
+      '127.0.0.1:0',
+      '-o',
+      'json',
+    ]);
     await run.waitForStderr(/metrics on (http:\S+)/);
-    const url = /metrics on (http:\S+)/.exec(run.stderr())![1]!;
+    const url = /metrics on (http:\S+)/.exec(run.stderr())![1];
     await run.waitForStderr('Ctrl-C to stop');
-    for (let i = 0; i < 3; i++) expect((await sim.runtime.createContainer('pod0', { id: `c${i}`, name: `app${i}` })).ok).toBe(true);
+    for (let i = 0; i < 3; i++)
+      expect((await sim.runtime.createContainer('pod0', { id: `c${i}`, name: `app${i}` })).ok).toBe(true);
     // The probes answered before the trace processed the sightings: wait until the records are out.
     await expect.poll(() => records(run.stdout()).length, { timeout: 5000 }).toBe(3);
     const res = await get(url);
@@ -104,7 +145,9 @@ describe('nrictl trace --metrics-addr', () => {
     // one hop can differ from it by tens of milliseconds.
     expect(buckets.find((b) => b.labels.le === '0.05')?.value).toBe(0);
     expect(buckets.find((b) => b.labels.le === '0.5')?.value).toBe(3);
-    expect(samples.find((s) => s.name === 'nrictl_trace_events_total' && s.labels.event === 'CreateContainer')?.value).toBe(3);
+    expect(
+      samples.find((s) => s.name === 'nrictl_trace_events_total' && s.labels.event === 'CreateContainer')?.value,
+    ).toBe(3);
     expect(samples.find((s) => s.name === 'nrictl_trace_request_timeout_seconds')?.value).toBe(2);
     expect((await get(url.replace('/metrics', '/other'))).status).toBe(404);
     run.child.kill('SIGTERM');

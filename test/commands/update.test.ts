@@ -47,21 +47,41 @@ describe('nrictl update: every flag changes its field and only that', () => {
     ['--cpu-period', ['--cpu-period', '200000'], (r) => void (r.cpu!.period = { value: 200000 })],
     // quota over the container's current period (200000 after the case above)
     ['--cpu-limit', ['--cpu-limit', '1.5'], (r) => void (r.cpu!.quota = { value: 1.5 * Number(r.cpu!.period!.value) })],
-    ['--cpu-realtime-runtime', ['--cpu-realtime-runtime', '5000'], (r) => void (r.cpu!.realtimeRuntime = { value: 5000 })],
-    ['--cpu-realtime-period', ['--cpu-realtime-period', '1000000'], (r) => void (r.cpu!.realtimePeriod = { value: 1000000 })],
+    [
+      '--cpu-realtime-runtime',
+      ['--cpu-realtime-runtime', '5000'],
+      (r) => void (r.cpu!.realtimeRuntime = { value: 5000 }),
+    ],
+    [
+      '--cpu-realtime-period',
+      ['--cpu-realtime-period', '1000000'],
+      (r) => void (r.cpu!.realtimePeriod = { value: 1000000 }),
+    ],
     ['--memory', ['--memory', '2Gi'], (r) => void (r.memory!.limit = { value: 2 * 1024 ** 3 })],
-    ['--memory-reservation', ['--memory-reservation', '512Mi'], (r) => void (r.memory!.reservation = { value: 512 * 1024 ** 2 })],
+    [
+      '--memory-reservation',
+      ['--memory-reservation', '512Mi'],
+      (r) => void (r.memory!.reservation = { value: 512 * 1024 ** 2 }),
+    ],
     ['--memory-swap', ['--memory-swap', '4G'], (r) => void (r.memory!.swap = { value: 4e9 })],
     ['--swappiness', ['--swappiness', '10'], (r) => void (r.memory!.swappiness = { value: 10 })],
     [
       '--hugepage-limit (repeated)',
       ['--hugepage-limit', '2MB=1Gi', '--hugepage-limit', '1GB=2Gi'],
-      (r) => void (r.hugepageLimits = [{ pageSize: '2MB', limit: 1024 ** 3 }, { pageSize: '1GB', limit: 2 * 1024 ** 3 }]),
+      (r) =>
+        void (r.hugepageLimits = [
+          { pageSize: '2MB', limit: 1024 ** 3 },
+          { pageSize: '1GB', limit: 2 * 1024 ** 3 },
+        ]),
     ],
     ['--blockio-class', ['--blockio-class', 'throttled'], (r) => void (r.blockioClass = { value: 'throttled' })],
     ['--rdt-class', ['--rdt-class', 'guaranteed'], (r) => void (r.rdtClass = { value: 'guaranteed' })],
     ['--pids-limit', ['--pids-limit', '100'], (r) => void (r.pids = { limit: 100 })],
-    ['--unified (repeated)', ['--unified', 'memory.high=1G', '--unified', 'io.weight=200'], (r) => void (r.unified = { 'memory.high': '1G', 'io.weight': '200' })],
+    [
+      '--unified (repeated)',
+      ['--unified', 'memory.high=1G', '--unified', 'io.weight=200'],
+      (r) => void (r.unified = { 'memory.high': '1G', 'io.weight': '200' }),
+    ],
   ];
   for (const [name, args, change] of cases) {
     it(name, () => expectOnlyChange(args, change));
@@ -69,7 +89,11 @@ describe('nrictl update: every flag changes its field and only that', () => {
 
   it('--cpu-limit on a container without a period sends the default period with the quota', async () => {
     // coredns has no CPU quota or period in the demo
-    await expectOnlyChange(['--cpu-limit', '0.5'], (r) => void (r.cpu = { ...r.cpu, quota: { value: 50000 }, period: { value: 100000 } }), 'c4e5f6a7b8c9');
+    await expectOnlyChange(
+      ['--cpu-limit', '0.5'],
+      (r) => void (r.cpu = { ...r.cpu, quota: { value: 50000 }, period: { value: 100000 } }),
+      'c4e5f6a7b8c9',
+    );
   });
 
   it('the preview says which CPUs --cpus means, current -> new', async () => {
@@ -83,8 +107,8 @@ describe('nrictl update: every flag changes its field and only that', () => {
     await expectOnlyChange(['--cpu-shares', '300', '--ignore-failure'], (r) => void (r.cpu!.shares = { value: 300 }));
     const sent = sim.of('updated').slice(n);
     expect(sent).toHaveLength(1);
-    expect(sent[0]!.update.ignoreFailure).toBe(true);
-    expect(sent[0]!.source).toBe('unsolicited');
+    expect(sent[0].update.ignoreFailure).toBe(true);
+    expect(sent[0].source).toBe('unsolicited');
   });
 });
 
@@ -111,7 +135,8 @@ describe('nrictl update: which container', () => {
     const r = await update('c', '--yes', '--pids-limit', '5');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/"c" matches 5 containers/);
-    for (const id of ['c0a1b2c3d4e5', 'c1b2c3d4e5f6', 'c2c3d4e5f6a7', 'c3d4e5f6a7b8', 'c4e5f6a7b8c9']) expect(r.stderr).toContain(id);
+    for (const id of ['c0a1b2c3d4e5', 'c1b2c3d4e5f6', 'c2c3d4e5f6a7', 'c3d4e5f6a7b8', 'c4e5f6a7b8c9'])
+      expect(r.stderr).toContain(id);
     expect(sim.of('updated')).toHaveLength(n);
   });
 
@@ -130,13 +155,30 @@ describe('nrictl update --dry-run', () => {
   it('prints the exact request as JSON and sends nothing', async () => {
     const before = sim.snapshot();
     const n = sim.of('updated').length;
-    const r = await update('shop/redis-0/redis', '--dry-run', '-o', 'json', '--cpus', '1-2', '--memory', '768Mi', '--unified', 'memory.high=1G');
+    const r = await update(
+      'shop/redis-0/redis',
+      '--dry-run',
+      '-o',
+      'json',
+      '--cpus',
+      '1-2',
+      '--memory',
+      '768Mi',
+      '--unified',
+      'memory.high=1G',
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       update: [
         {
           containerId: REDIS,
-          linux: { resources: { cpu: { cpus: '1-2' }, memory: { limit: { value: String(768 * 1024 ** 2) } }, unified: { 'memory.high': '1G' } } },
+          linux: {
+            resources: {
+              cpu: { cpus: '1-2' },
+              memory: { limit: { value: String(768 * 1024 ** 2) } },
+              unified: { 'memory.high': '1G' },
+            },
+          },
         },
       ],
     });
@@ -234,8 +276,25 @@ describe('nrictl update: the picker', () => {
     expect(t.code).toBe(0);
     const after = sim.container('c3d4e5f6a7b8');
     expect(after.linux?.resources?.cpu?.cpus).toBe('0-1');
-    expect({ ...after, linux: { ...after.linux, resources: { ...after.linux!.resources, cpu: { ...after.linux!.resources!.cpu, cpus: before.linux?.resources?.cpu?.cpus ?? '' } } } }).toEqual(
-      JSON.parse(JSON.stringify({ ...before, linux: { ...before.linux, resources: { ...before.linux!.resources, cpu: { ...before.linux!.resources!.cpu, cpus: '' } } } })),
+    expect({
+      ...after,
+      linux: {
+        ...after.linux,
+        resources: {
+          ...after.linux!.resources,
+          cpu: { ...after.linux!.resources!.cpu, cpus: before.linux?.resources?.cpu?.cpus ?? '' },
+        },
+      },
+    }).toEqual(
+      JSON.parse(
+        JSON.stringify({
+          ...before,
+          linux: {
+            ...before.linux,
+            resources: { ...before.linux!.resources, cpu: { ...before.linux!.resources!.cpu, cpus: '' } },
+          },
+        }),
+      ),
     );
   });
 

@@ -35,7 +35,10 @@ describe('nrictl validate', () => {
     const r = nrictl('validate', dir, '--plugin-config-path', conf, '-o', 'json');
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
-    expect(out.findings.map((f: { code: string }) => f.code).sort()).toEqual(['dangling-symlink', 'misnamed-executable']);
+    expect(out.findings.map((f: { code: string }) => f.code).sort()).toEqual([
+      'dangling-symlink',
+      'misnamed-executable',
+    ]);
     expect(out.discoveryFails).toBe(true);
   });
 
@@ -49,7 +52,10 @@ describe('nrictl validate', () => {
 
   it('takes the plugin path from --runtime-config', () => {
     const cfg = join(t.dir, 'config.toml');
-    writeFileSync(cfg, `version = 2\n[plugins."io.containerd.nri.v1.nri"]\n  plugin_path = "${plugins}"\n  plugin_config_path = "${conf}"\n`);
+    writeFileSync(
+      cfg,
+      `version = 2\n[plugins."io.containerd.nri.v1.nri"]\n  plugin_path = "${plugins}"\n  plugin_config_path = "${conf}"\n`,
+    );
     const r = nrictl('validate', '--runtime-config', cfg, '-o', 'json');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).order.map((p: { file: string }) => p.file)).toEqual(['10-a', '20-b']);

@@ -11,7 +11,7 @@ describe('the update picker', () => {
     expect(lines).toHaveLength(all.length);
     expect(new Set(all.map((r) => r.name.length)).size).toBeGreaterThan(1); // the demo does have names of different lengths
     // Each column starts at the same place on every line: the short id after the name, then the state.
-    const idAt = lines.map((l, i) => l.indexOf(all[i]!.container.id!.slice(0, 13)));
+    const idAt = lines.map((l, i) => l.indexOf(all[i].container.id!.slice(0, 13)));
     expect(new Set(idAt).size).toBe(1);
     const stateAt = lines.map((l) => l.search(/\b(Running|Created|Paused|Stopped|Unknown)\b/));
     expect(new Set(stateAt).size).toBe(1);

@@ -17,15 +17,31 @@ describe('parseResourceFlags / buildLinuxResources', () => {
   });
 
   it('--cpu-limit uses --cpu-period, then the current period, then 100000 (and sends it)', () => {
-    expect(buildLinuxResources(parseResourceFlags({ 'cpu-limit': '2', 'cpu-period': '50000' }), undefined).cpu).toEqual({ quota: { value: 100000 }, period: { value: 50000 } });
-    expect(buildLinuxResources(parseResourceFlags({ 'cpu-limit': '0.25' }), { cpu: { period: { value: 200000 } } }).cpu).toEqual({ quota: { value: 50000 } });
-    expect(buildLinuxResources(parseResourceFlags({ 'cpu-limit': '1.5' }), {}).cpu).toEqual({ quota: { value: 150000 }, period: { value: 100000 } });
+    expect(buildLinuxResources(parseResourceFlags({ 'cpu-limit': '2', 'cpu-period': '50000' }), undefined).cpu).toEqual(
+      { quota: { value: 100000 }, period: { value: 50000 } },
+    );
+    expect(
+      buildLinuxResources(parseResourceFlags({ 'cpu-limit': '0.25' }), { cpu: { period: { value: 200000 } } }).cpu,
+    ).toEqual({ quota: { value: 50000 } });
+    expect(buildLinuxResources(parseResourceFlags({ 'cpu-limit': '1.5' }), {}).cpu).toEqual({
+      quota: { value: 150000 },
+      period: { value: 100000 },
+    });
   });
 
   it('accepts -1 as "no limit" where the kernel does, and normalises hugepage sizes', () => {
-    const c = parseResourceFlags({ memory: '-1', 'memory-swap': '-1', 'cpu-quota': '-1', 'pids-limit': '-1', 'hugepage-limit': ['2Mi=1Gi', '2MB=2Gi', '1gb=1G'] });
+    const c = parseResourceFlags({
+      memory: '-1',
+      'memory-swap': '-1',
+      'cpu-quota': '-1',
+      'pids-limit': '-1',
+      'hugepage-limit': ['2Mi=1Gi', '2MB=2Gi', '1gb=1G'],
+    });
     expect(c).toMatchObject({ memoryLimit: -1, memorySwap: -1, quota: -1, pidsLimit: -1 });
-    expect(c.hugepageLimits).toEqual([{ pageSize: '2MB', limit: 2 * 1024 ** 3 }, { pageSize: '1GB', limit: 1e9 }]);
+    expect(c.hugepageLimits).toEqual([
+      { pageSize: '2MB', limit: 2 * 1024 ** 3 },
+      { pageSize: '1GB', limit: 1e9 },
+    ]);
   });
 
   it('names the flag in every refusal', () => {
@@ -54,7 +70,10 @@ describe('parseResourceFlags / buildLinuxResources', () => {
 describe('preview and verification', () => {
   const current = { cpu: { cpus: '2-3', quota: { value: 100000 } }, memory: { limit: { value: 1073741824 } } };
   it('shows current -> new for each field set, in words', () => {
-    const update = buildLinuxResources(parseResourceFlags({ cpus: '0-3', memory: '2Gi', unified: ['memory.high=1G'] }), current);
+    const update = buildLinuxResources(
+      parseResourceFlags({ cpus: '0-3', memory: '2Gi', unified: ['memory.high=1G'] }),
+      current,
+    );
     const text = formatDiff(diffResources(current, update));
     expect(text).toMatch(/cpuset CPUs\s+CPUs 2,3 -> CPUs 0,1,2,3\n/);
     expect(text).toMatch(/memory limit\s+1Gi \(1073741824 bytes\) -> 2Gi \(2147483648 bytes\)\n/);

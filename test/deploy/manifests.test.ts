@@ -12,7 +12,9 @@ import { parseQuantity } from '../../src/units/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const schema = JSON.parse(readFileSync(join(root, 'test/deploy/k8s-subset.schema.json'), 'utf8')) as object;
-const validate = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(schema);
+const validate = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(
+  schema,
+);
 
 type Obj = Record<string, any>;
 function documents(file: string): Obj[] {
@@ -29,19 +31,27 @@ function daemonSet(file: string): Obj {
   return ds!;
 }
 const FILES = ['namespace.yaml', 'daemonset-logs.yaml', 'daemonset-doctor.yaml', 'daemonset-trace.yaml'];
-const COMMAND: Record<string, string> = { 'daemonset-logs.yaml': 'logs', 'daemonset-doctor.yaml': 'doctor', 'daemonset-trace.yaml': 'trace' };
+const COMMAND: Record<string, string> = {
+  'daemonset-logs.yaml': 'logs',
+  'daemonset-doctor.yaml': 'doctor',
+  'daemonset-trace.yaml': 'trace',
+};
 const SOCKET_DIR = '/var/run/nri';
 
 describe('the schema the tests load', () => {
   const ds = (): Obj => structuredClone(daemonSet('daemonset-logs.yaml'));
   it('rejects what the API server would (missing fields, bad types, bad enums, bad quantities)', () => {
-    const noContainers = ds(); noContainers.spec.template.spec.containers = [];
+    const noContainers = ds();
+    noContainers.spec.template.spec.containers = [];
     expect(schemaErrors(noContainers).join()).toMatch(/containers/);
-    const badUser = ds(); badUser.spec.template.spec.containers[0].securityContext.runAsUser = 'root';
+    const badUser = ds();
+    badUser.spec.template.spec.containers[0].securityContext.runAsUser = 'root';
     expect(schemaErrors(badUser).join()).toMatch(/runAsUser must be integer/);
-    const badQuantity = ds(); badQuantity.spec.template.spec.containers[0].resources.limits.memory = '160MB';
+    const badQuantity = ds();
+    badQuantity.spec.template.spec.containers[0].resources.limits.memory = '160MB';
     expect(schemaErrors(badQuantity).join()).toMatch(/memory must match pattern/);
-    const badType = ds(); badType.spec.template.spec.volumes[0].hostPath.type = 'Dir';
+    const badType = ds();
+    badType.spec.template.spec.volumes[0].hostPath.type = 'Dir';
     expect(schemaErrors(badType).join()).toMatch(/hostPath\/type must be equal to one of/);
   });
   it('rejects misspelt fields, which the API server would drop silently', () => {
@@ -61,86 +71,97 @@ describe.each(FILES)('deploy/%s', (file) => {
   });
 });
 
-describe.each(['daemonset-logs.yaml', 'daemonset-doctor.yaml', 'daemonset-trace.yaml'])('deploy/%s runs with least privilege', (file) => {
-  const ds = daemonSet(file);
-  const pod = ds.spec.template.spec as Obj;
-  const containers = pod.containers as Obj[];
+describe.each(['daemonset-logs.yaml', 'daemonset-doctor.yaml', 'daemonset-trace.yaml'])(
+  'deploy/%s runs with least privilege',
+  (file) => {
+    const ds = daemonSet(file);
+    const pod = ds.spec.template.spec as Obj;
+    const containers = pod.containers as Obj[];
 
-  it('is consistent: the selector selects the pods, every mount has its volume and every volume is mounted', () => {
-    expect(ds.metadata.namespace).toBe('nrictl');
-    expect(ds.spec.template.metadata.labels).toMatchObject(ds.spec.selector.matchLabels);
-    const volumes = new Set((pod.volumes as Obj[]).map((v) => v.name));
-    const mounted = new Set(containers.flatMap((c) => (c.volumeMounts as Obj[]).map((m) => m.name)));
-    expect(mounted).toEqual(volumes);
-  });
+    it('is consistent: the selector selects the pods, every mount has its volume and every volume is mounted', () => {
+      expect(ds.metadata.namespace).toBe('nrictl');
+      expect(ds.spec.template.metadata.labels).toMatchObject(ds.spec.selector.matchLabels);
+      const volumes = new Set((pod.volumes as Obj[]).map((v) => v.name));
+      const mounted = new Set(containers.flatMap((c) => (c.volumeMounts as Obj[]).map((m) => m.name)));
+      expect(mounted).toEqual(volumes);
+    });
 
-  it('has no privileges beyond the socket: nothing privileged, no capabilities, no escalation, read-only root', () => {
-    expect(pod.hostNetwork).toBe(false);
-    expect(pod.hostPID).toBe(false);
-    expect(pod.hostIPC).toBe(false);
-    expect(pod.automountServiceAccountToken).toBe(false);
-    expect(pod.securityContext.seccompProfile).toEqual({ type: 'RuntimeDefault' });
-    for (const c of containers) {
-      const sc = c.securityContext as Obj;
-      expect(sc.privileged).toBe(false);
-      expect(sc.allowPrivilegeEscalation).toBe(false);
-      expect(sc.readOnlyRootFilesystem).toBe(true);
-      expect(sc.capabilities).toEqual({ drop: ['ALL'] });
-    }
-  });
-
-  it('runs as root only because it mounts the NRI socket, and says why', () => {
-    const mountsSocket = containers.some((c) => (c.volumeMounts as Obj[]).some((m) => m.mountPath === SOCKET_DIR));
-    for (const c of containers) {
-      const user = c.securityContext.runAsUser ?? pod.securityContext.runAsUser;
-      if (user === 0) expect(mountsSocket, 'root without the socket').toBe(true);
-      else expect(c.securityContext.runAsNonRoot ?? pod.securityContext.runAsNonRoot).toBe(true);
-    }
-    expect(readFileSync(join(root, 'deploy', file), 'utf8')).toMatch(/root-owned 0600 NRI\s+(#\s+)?socket|root-owned, mode 0600/);
-  });
-
-  it('mounts exactly the host paths it needs, read-only except the socket directory', () => {
-    const expected = file === 'daemonset-logs.yaml'
-      ? [SOCKET_DIR]
-      : file === 'daemonset-trace.yaml'
-        ? [SOCKET_DIR, '/opt/nri/plugins']
-        : [SOCKET_DIR, '/opt/nri/plugins', '/etc/nri/conf.d', '/etc/containerd', '/etc/crio', '/etc/isulad'];
-    const hostVolumes = new Map((pod.volumes as Obj[]).filter((v) => v.hostPath).map((v) => [v.name, v.hostPath.path as string]));
-    expect([...hostVolumes.values()].sort()).toEqual([...expected].sort());
-    for (const v of pod.volumes as Obj[]) expect(Object.keys(v).sort(), `volume ${v.name}`).toSatisfy((keys: string[]) => keys.includes('hostPath') || keys.includes('emptyDir'));
-    for (const c of containers) {
-      for (const m of c.volumeMounts as Obj[]) {
-        const hostPath = hostVolumes.get(m.name);
-        if (hostPath === undefined) continue;
-        expect(m.mountPath, `${m.name} is mounted where the tool looks for it`).toBe(hostPath);
-        if (hostPath === SOCKET_DIR) expect(m.readOnly ?? false).toBe(false);
-        else expect(m.readOnly, `${hostPath} read-only`).toBe(true);
+    it('has no privileges beyond the socket: nothing privileged, no capabilities, no escalation, read-only root', () => {
+      expect(pod.hostNetwork).toBe(false);
+      expect(pod.hostPID).toBe(false);
+      expect(pod.hostIPC).toBe(false);
+      expect(pod.automountServiceAccountToken).toBe(false);
+      expect(pod.securityContext.seccompProfile).toEqual({ type: 'RuntimeDefault' });
+      for (const c of containers) {
+        const sc = c.securityContext as Obj;
+        expect(sc.privileged).toBe(false);
+        expect(sc.allowPrivilegeEscalation).toBe(false);
+        expect(sc.readOnlyRootFilesystem).toBe(true);
+        expect(sc.capabilities).toEqual({ drop: ['ALL'] });
       }
-    }
-  });
+    });
 
-  it('runs on every node whatever its taints', () => {
-    expect(pod.tolerations).toContainEqual({ operator: 'Exists' });
-  });
+    it('runs as root only because it mounts the NRI socket, and says why', () => {
+      const mountsSocket = containers.some((c) => (c.volumeMounts as Obj[]).some((m) => m.mountPath === SOCKET_DIR));
+      for (const c of containers) {
+        const user = c.securityContext.runAsUser ?? pod.securityContext.runAsUser;
+        if (user === 0) expect(mountsSocket, 'root without the socket').toBe(true);
+        else expect(c.securityContext.runAsNonRoot ?? pod.securityContext.runAsNonRoot).toBe(true);
+      }
+      expect(readFileSync(join(root, 'deploy', file), 'utf8')).toMatch(
+        /root-owned 0600 NRI\s+(#\s+)?socket|root-owned, mode 0600/,
+      );
+    });
 
-  it('requests and limits CPU and memory, requests within limits', () => {
-    const cpu = (q: string): number => (q.endsWith('m') ? Number(q.slice(0, -1)) : Number(q) * 1000);
-    for (const c of containers) {
-      const { requests, limits } = c.resources as Obj;
-      expect(cpu(requests.cpu)).toBeLessThanOrEqual(cpu(limits.cpu));
-      expect(parseQuantity(requests.memory)).toBeLessThanOrEqual(parseQuantity(limits.memory));
-      expect(parseQuantity(limits.memory)).toBeGreaterThanOrEqual(64 * 2 ** 20); // node itself needs this much
-    }
-  });
+    it('mounts exactly the host paths it needs, read-only except the socket directory', () => {
+      const expected =
+        file === 'daemonset-logs.yaml'
+          ? [SOCKET_DIR]
+          : file === 'daemonset-trace.yaml'
+            ? [SOCKET_DIR, '/opt/nri/plugins']
+            : [SOCKET_DIR, '/opt/nri/plugins', '/etc/nri/conf.d', '/etc/containerd', '/etc/crio', '/etc/isulad'];
+      const hostVolumes = new Map(
+        (pod.volumes as Obj[]).filter((v) => v.hostPath).map((v) => [v.name, v.hostPath.path as string]),
+      );
+      expect([...hostVolumes.values()].sort()).toEqual([...expected].sort());
+      for (const v of pod.volumes as Obj[])
+        expect(Object.keys(v).sort(), `volume ${v.name}`).toSatisfy(
+          (keys: string[]) => keys.includes('hostPath') || keys.includes('emptyDir'),
+        );
+      for (const c of containers) {
+        for (const m of c.volumeMounts as Obj[]) {
+          const hostPath = hostVolumes.get(m.name);
+          if (hostPath === undefined) continue;
+          expect(m.mountPath, `${m.name} is mounted where the tool looks for it`).toBe(hostPath);
+          if (hostPath === SOCKET_DIR) expect(m.readOnly ?? false).toBe(false);
+          else expect(m.readOnly, `${hostPath} read-only`).toBe(true);
+        }
+      }
+    });
 
-  it('runs the command with JSON output for the log pipeline', () => {
-    const c = containers[0]!;
-    const line = [...(c.command ?? []), ...(c.args ?? [])].join(' ');
-    const command = COMMAND[file]!;
-    expect(line).toMatch(new RegExp(`(^|nrictl )${command} --output json`));
-    expect((c.env as Obj[]).find((e) => e.name === 'NRI_SOCKET_PATH')?.value).toBe(`${SOCKET_DIR}/nri.sock`);
-  });
-});
+    it('runs on every node whatever its taints', () => {
+      expect(pod.tolerations).toContainEqual({ operator: 'Exists' });
+    });
+
+    it('requests and limits CPU and memory, requests within limits', () => {
+      const cpu = (q: string): number => (q.endsWith('m') ? Number(q.slice(0, -1)) : Number(q) * 1000);
+      for (const c of containers) {
+        const { requests, limits } = c.resources as Obj;
+        expect(cpu(requests.cpu)).toBeLessThanOrEqual(cpu(limits.cpu));
+        expect(parseQuantity(requests.memory)).toBeLessThanOrEqual(parseQuantity(limits.memory));
+        expect(parseQuantity(limits.memory)).toBeGreaterThanOrEqual(64 * 2 ** 20); // node itself needs this much
+      }
+    });
+
+    it('runs the command with JSON output for the log pipeline', () => {
+      const c = containers[0];
+      const line = [...(c.command ?? []), ...(c.args ?? [])].join(' ');
+      const command = COMMAND[file];
+      expect(line).toMatch(new RegExp(`(^|nrictl )${command} --output json`));
+      expect((c.env as Obj[]).find((e) => e.name === 'NRI_SOCKET_PATH')?.value).toBe(`${SOCKET_DIR}/nri.sock`);
+    });
+  },
+);
 
 describe('deploy/daemonset-trace.yaml', () => {
   const ds = daemonSet('daemonset-trace.yaml');

@@ -6,10 +6,12 @@ const parse = (text: string) => parseExpectations(text, '/x/expect.yaml', parseS
 
 describe('expectation files', () => {
   it('reads a scenario path relative to the file, steps by name or number, and resources by scenario key', () => {
-    const f = parse('scenario: s.yaml\nno-plugin-failures: true\nexpect:\n  - after: create c1\n    resources: {cpus: "0-1", memory_limit: 1024}\n  - after: 2\n    result: failed\n');
+    const f = parse(
+      'scenario: s.yaml\nno-plugin-failures: true\nexpect:\n  - after: create c1\n    resources: {cpus: "0-1", memory_limit: 1024}\n  - after: 2\n    result: failed\n',
+    );
     expect(f.scenario).toBe('/x/s.yaml');
     expect(f.noPluginFailures).toBe(true);
-    expect(f.expectations[0]!.resources!.map((r) => [r.key, r.parsed])).toEqual([
+    expect(f.expectations[0].resources!.map((r) => [r.key, r.parsed])).toEqual([
       ['cpus', { cpu: { cpus: '0-1' } }],
       ['memory_limit', { memory: { limit: { value: 1024 } } }],
     ]);
@@ -21,13 +23,22 @@ describe('expectation files', () => {
     expect(() => parse('expect:\n  - after: 1\n    envs: {}\n')).toThrow(/expect\[0\]\.envs: unknown key/);
     expect(() => parse('expect:\n  - after: 1\n    result: ok\n')).toThrow(/expected succeeded or failed/);
     expect(() => parse('expect:\n  - after: 1\n    conflict: [a]\n')).toThrow(/expected the two plugins/);
-    expect(() => parse('expect:\n  - after: 1\n    resources: {cpu: "1"}\n')).toThrow(/unknown key \(did you mean cpus\?\)/);
+    expect(() => parse('expect:\n  - after: 1\n    resources: {cpu: "1"}\n')).toThrow(
+      /unknown key \(did you mean cpus\?\)/,
+    );
     expect(() => parse('bogus: 1\n')).toThrow(ExpectationError);
   });
 
   it('refuses a step name that fits no step or several, before anything runs', () => {
-    const s = parseScenario('pods: [{id: p}]\nsteps:\n  - create: {id: c, pod: p, name: c}\n  - start: c\n  - stop: c\n  - start: c\n', 's.yaml');
-    const place = (after: string | number) => placeExpectations({ file: 'e.yaml', noPluginFailures: false, expectations: [{ where: 'expect[0]', after }] }, s.steps);
+    const s = parseScenario(
+      'pods: [{id: p}]\nsteps:\n  - create: {id: c, pod: p, name: c}\n  - start: c\n  - stop: c\n  - start: c\n',
+      's.yaml',
+    );
+    const place = (after: string | number) =>
+      placeExpectations(
+        { file: 'e.yaml', noPluginFailures: false, expectations: [{ where: 'expect[0]', after }] },
+        s.steps,
+      );
     expect(place('create c').get(0)).toHaveLength(1);
     expect(() => place('create d')).toThrow(/no step "create d" \(steps: create c, start c, stop c, start c\)/);
     expect(() => place('start c')).toThrow(/names steps 2, 4; use the number/);

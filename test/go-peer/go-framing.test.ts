@@ -87,7 +87,10 @@ describe('the simulator, read by a Go plugin', () => {
     await plugin.registered;
     await waitFor(
       'the Go plugin to synchronize or fail',
-      () => plugin.readErrors.length > 0 || plugin.mux.closed || ofType(s.events, 'synchronized').find((e) => e.plugin === '10-gobig'),
+      () =>
+        plugin.readErrors.length > 0 ||
+        plugin.mux.closed ||
+        ofType(s.events, 'synchronized').find((e) => e.plugin === '10-gobig'),
       30_000,
     );
 
@@ -123,13 +126,19 @@ describe('the simulator, read by a Go plugin', () => {
       15_000,
     );
     expect(said.line).toBe(`configured with ${config.length} bytes of configuration`);
-    await waitFor('the Go plugin to synchronize', () => ofType(s.events, 'synchronized').find((e) => e.plugin === '10-goconf'), 15_000);
+    await waitFor(
+      'the Go plugin to synchronize',
+      () => ofType(s.events, 'synchronized').find((e) => e.plugin === '10-goconf'),
+      15_000,
+    );
     expect(ofType(s.events, 'dropped')).toEqual([]);
   });
 });
 
 describe('an SDK plugin, read by a Go runtime', () => {
-  async function registeredStub(handlers: ConstructorParameters<typeof Stub>[0]): Promise<{ stub: Stub; rt: GoRuntime }> {
+  async function registeredStub(
+    handlers: ConstructorParameters<typeof Stub>[0],
+  ): Promise<{ stub: Stub; rt: GoRuntime }> {
     const dir = await tempDir();
     const socketPath = path.join(dir, 'nri.sock');
     const listening = await listenGoRuntime(socketPath);
@@ -139,8 +148,15 @@ describe('an SDK plugin, read by a Go runtime', () => {
     const started = stub.start();
     const rt = await listening.accepted;
     await rt.registration;
-    await rt.call('Configure', nri.ConfigureRequest.encode({ runtimeName: 'go', runtimeVersion: 'v0.12.2', requestTimeout: 2000, registrationTimeout: 5000 }).finish(), (b) =>
-      nri.ConfigureResponse.decode(b),
+    await rt.call(
+      'Configure',
+      nri.ConfigureRequest.encode({
+        runtimeName: 'go',
+        runtimeVersion: 'v0.12.2',
+        requestTimeout: 2000,
+        registrationTimeout: 5000,
+      }).finish(),
+      (b) => nri.ConfigureResponse.decode(b),
     );
     await rt.call('Synchronize', nri.SynchronizeRequest.encode({}).finish(), (b) => nri.SynchronizeResponse.decode(b));
     await started;
@@ -168,10 +184,14 @@ describe('an SDK plugin, read by a Go runtime', () => {
   }
 
   it('keeps many small messages in flight in both directions readable', async () => {
-    const { stub, rt } = await registeredStub({ createContainer: (_pod, ctr) => ({ adjust: { annotations: { seen: String(ctr.id) } } }) });
+    const { stub, rt } = await registeredStub({
+      createContainer: (_pod, ctr) => ({ adjust: { annotations: { seen: String(ctr.id) } } }),
+    });
     // 300 UpdateContainers from the plugin at once, and 300 CreateContainer answers at once.
     const updates = Array.from({ length: 300 }, (_, i) =>
-      stub.updateContainers([{ containerId: `ctr${i}`, linux: { resources: { cpu: { shares: { value: 100 + i } } } } }]),
+      stub.updateContainers([
+        { containerId: `ctr${i}`, linux: { resources: { cpu: { shares: { value: 100 + i } } } } },
+      ]),
     );
     const creates = Array.from({ length: 300 }, (_, i) =>
       rt.call(
@@ -187,7 +207,10 @@ describe('an SDK plugin, read by a Go runtime', () => {
     ]);
     expect(rt.readErrors).toEqual([]);
     expect(rt.client.failure).toBeUndefined();
-    const [updated, created] = settled as [PromiseSettledResult<unknown>[], PromiseSettledResult<nri.CreateContainerResponse>[]];
+    const [updated, created] = settled as [
+      PromiseSettledResult<unknown>[],
+      PromiseSettledResult<nri.CreateContainerResponse>[],
+    ];
     expect(updated.filter((r) => r.status === 'rejected')).toEqual([]);
     expect(created.map((r) => (r.status === 'fulfilled' ? r.value.adjust?.annotations?.seen : r.reason))).toEqual(
       Array.from({ length: 300 }, (_, i) => `c${i}`),
@@ -204,7 +227,10 @@ describe('the simulator, as strict as a Go runtime', () => {
 
   async function createWith(wholeFrames: boolean) {
     const s = await sim({ pods: [pod], containers: [] });
-    const plugin = goPlugin(await dial(s.socketPath), 'framer', '20', { createAnswer: { adjust: { env } }, wholeFrames });
+    const plugin = goPlugin(await dial(s.socketPath), 'framer', '20', {
+      createAnswer: { adjust: { env } },
+      wholeFrames,
+    });
     cleanups.push(() => plugin.close());
     await waitFor('the plugin to synchronize', () => ofType(s.events, 'synchronized').length > 0);
     const result = await s.runtime.createContainer('pod1', { id: 'ctr1', podSandboxId: 'pod1', name: 'app' });

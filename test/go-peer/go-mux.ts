@@ -9,7 +9,10 @@ import type { Socket } from 'node:net';
 
 export class GoEnomemError extends Error {
   readonly code = 'ENOMEM';
-  constructor(readonly frameLength: number, readonly capacity: number) {
+  constructor(
+    readonly frameLength: number,
+    readonly capacity: number,
+  ) {
     super(`cannot allocate memory (a frame of ${frameLength} bytes offered a ${capacity}-byte buffer)`);
   }
 }
@@ -33,7 +36,10 @@ export class GoMuxConn {
   /** Every frame this connection received, by length: what the peer put on the wire. */
   readonly frameLengths: number[] = [];
 
-  constructor(readonly id: number, private readonly mux: GoMux) {}
+  constructor(
+    readonly id: number,
+    private readonly mux: GoMux,
+  ) {}
 
   /** Frames received and not yet read. */
   get queued(): number {
@@ -141,13 +147,13 @@ export class GoMux {
 
   /** The first n buffered bytes (n <= buffered), removed from the buffer when `consume`. */
   private take(n: number, consume: boolean): Buffer {
-    if (this.chunks[0]!.length < n) {
+    if (this.chunks[0].length < n) {
       let length = 0;
       let k = 0;
-      while (length < n) length += this.chunks[k++]!.length;
+      while (length < n) length += this.chunks[k++].length;
       this.chunks.splice(0, k, Buffer.concat(this.chunks.slice(0, k), length));
     }
-    const first = this.chunks[0]!;
+    const first = this.chunks[0];
     if (consume) {
       if (first.length > n) this.chunks[0] = first.subarray(n);
       else this.chunks.shift();

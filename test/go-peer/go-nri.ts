@@ -69,7 +69,11 @@ export function goPlugin(socket: net.Socket, name: string, index: string, opts: 
   );
   const client = new GoClient(mux.open(RUNTIME_CONN));
   plugin.registered = client
-    .call(RUNTIME_SERVICE, 'RegisterPlugin', nri.RegisterPluginRequest.encode({ pluginName: name, pluginIdx: index }).finish())
+    .call(
+      RUNTIME_SERVICE,
+      'RegisterPlugin',
+      nri.RegisterPluginRequest.encode({ pluginName: name, pluginIdx: index }).finish(),
+    )
     .then(() => undefined);
   plugin.registered.catch(() => undefined);
   return plugin;
@@ -118,7 +122,10 @@ export function goRuntime(socket: net.Socket, opts: GoRuntimeOptions = {}): GoRu
 }
 
 /** Listens like the Go runtime and hands over the first plugin that connects. */
-export async function listenGoRuntime(socketPath: string, opts: GoRuntimeOptions = {}): Promise<{ accepted: Promise<GoRuntime>; close(): void }> {
+export async function listenGoRuntime(
+  socketPath: string,
+  opts: GoRuntimeOptions = {},
+): Promise<{ accepted: Promise<GoRuntime>; close(): void }> {
   const server = net.createServer();
   let accept!: (rt: GoRuntime) => void;
   const accepted = new Promise<GoRuntime>((resolve) => (accept = resolve));

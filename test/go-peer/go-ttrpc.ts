@@ -79,7 +79,13 @@ export class GoChannel {
 export type GoHandler = (method: string, payload: Buffer) => Uint8Array | Promise<Uint8Array>;
 
 /** Serves requests until the connection fails; a read error ends it, as the Go server's receive loop does. */
-export async function goServe(conn: GoMuxConn, service: string, handle: GoHandler, onError: (err: Error) => void, wholeFrames = false): Promise<void> {
+export async function goServe(
+  conn: GoMuxConn,
+  service: string,
+  handle: GoHandler,
+  onError: (err: Error) => void,
+  wholeFrames = false,
+): Promise<void> {
   const ch = new GoChannel(conn, wholeFrames);
   for (;;) {
     let msg: GoMessage;
@@ -90,7 +96,11 @@ export async function goServe(conn: GoMuxConn, service: string, handle: GoHandle
       return;
     }
     if (msg.type !== REQUEST) continue;
-    const req = RequestType.toObject(RequestType.decode(msg.payload), { bytes: Buffer }) as { service: string; method: string; payload?: Buffer };
+    const req = RequestType.toObject(RequestType.decode(msg.payload), { bytes: Buffer }) as {
+      service: string;
+      method: string;
+      payload?: Buffer;
+    };
     void (async () => {
       let answer: object;
       if (req.service !== service) {
@@ -125,7 +135,9 @@ export class GoClient {
     this.next += 2;
     return new Promise((resolve, reject) => {
       this.calls.set(id, { resolve, reject });
-      const req = RequestType.encode(RequestType.fromObject({ service, method, payload, timeoutNano: 2_000_000_000 })).finish();
+      const req = RequestType.encode(
+        RequestType.fromObject({ service, method, payload, timeoutNano: 2_000_000_000 }),
+      ).finish();
       this.ch.send(id, REQUEST, req);
     });
   }

@@ -3,12 +3,17 @@
 import net from 'node:net';
 import { goPlugin } from './go-nri.js';
 
-const plugin = goPlugin(new net.Socket({ fd: Number(process.env.NRI_PLUGIN_SOCKET ?? 3) }), process.env.NRI_PLUGIN_NAME ?? 'go', process.env.NRI_PLUGIN_IDX ?? '10');
+const plugin = goPlugin(
+  new net.Socket({ fd: Number(process.env.NRI_PLUGIN_SOCKET ?? 3) }),
+  process.env.NRI_PLUGIN_NAME ?? 'go',
+  process.env.NRI_PLUGIN_IDX ?? '10',
+);
 let said = false;
 function report(): void {
   if (said) return;
   if (plugin.readErrors.length > 0) process.stderr.write(`error receiving message: ${plugin.readErrors[0].message}\n`);
-  else if (plugin.configure) process.stderr.write(`configured with ${plugin.configure.config.length} bytes of configuration\n`);
+  else if (plugin.configure)
+    process.stderr.write(`configured with ${plugin.configure.config.length} bytes of configuration\n`);
   else return;
   said = true;
 }

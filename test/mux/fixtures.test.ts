@@ -55,31 +55,36 @@ function decodeIn(pieces: Buffer[]): MuxFrame[] {
   return frames;
 }
 
-describe.skipIf(missing !== undefined)(`mux frames of the NRI v0.6.1 captures${missing ? ` (skipped: ${missing})` : ''}`, () => {
-  for (const session of sessions) {
-    for (const direction of directions) {
-      it(`session ${session} ${direction}: frames match the listing, whole and as the kernel split them`, () => {
-        const bytes = readFileSync(nriV061(`session-${session}-${direction}.bin`));
-        const listing = listedFrames(readFileSync(nriV061(`session-${session}.txt`), 'utf8'), direction);
-        const sizes = readSizes(readFileSync(nriV061(`session-${session}-chunks.tsv`), 'utf8'), direction);
-        expect(listing.length).toBeGreaterThan(0);
-        expect(sizes.reduce((a, b) => a + b, 0)).toBe(bytes.length);
+describe.skipIf(missing !== undefined)(
+  `mux frames of the NRI v0.6.1 captures${missing ? ` (skipped: ${missing})` : ''}`,
+  () => {
+    for (const session of sessions) {
+      for (const direction of directions) {
+        it(`session ${session} ${direction}: frames match the listing, whole and as the kernel split them`, () => {
+          const bytes = readFileSync(nriV061(`session-${session}-${direction}.bin`));
+          const listing = listedFrames(readFileSync(nriV061(`session-${session}.txt`), 'utf8'), direction);
+          const sizes = readSizes(readFileSync(nriV061(`session-${session}-chunks.tsv`), 'utf8'), direction);
+          expect(listing.length).toBeGreaterThan(0);
+          expect(sizes.reduce((a, b) => a + b, 0)).toBe(bytes.length);
 
-        const whole = decodeIn([bytes]);
-        expect(whole.map((f) => ({ connId: f.connId, length: f.payload.length }))).toEqual(listing);
+          const whole = decodeIn([bytes]);
+          expect(whole.map((f) => ({ connId: f.connId, length: f.payload.length }))).toEqual(listing);
 
-        const pieces: Buffer[] = [];
-        let offset = 0;
-        for (const n of sizes) {
-          pieces.push(bytes.subarray(offset, offset + n));
-          offset += n;
-        }
-        const split = decodeIn(pieces);
-        expect(split).toEqual(whole);
+          const pieces: Buffer[] = [];
+          let offset = 0;
+          for (const n of sizes) {
+            pieces.push(bytes.subarray(offset, offset + n));
+            offset += n;
+          }
+          const split = decodeIn(pieces);
+          expect(split).toEqual(whole);
 
-        const reencoded = Buffer.concat(split.flatMap((f) => [encodeMuxHeader(f.connId, f.payload.length), f.payload]));
-        expect(reencoded.equals(bytes)).toBe(true);
-      });
+          const reencoded = Buffer.concat(
+            split.flatMap((f) => [encodeMuxHeader(f.connId, f.payload.length), f.payload]),
+          );
+          expect(reencoded.equals(bytes)).toBe(true);
+        });
+      }
     }
-  }
-});
+  },
+);

@@ -86,7 +86,7 @@ describe('MuxDecoder', () => {
       ...decoder.push(payload.subarray(1000)),
     ];
     expect(out).toHaveLength(1);
-    expect(out[0]!.payload.equals(payload)).toBe(true);
+    expect(out[0].payload.equals(payload)).toBe(true);
   });
 
   it('passes conn id 0 and unknown ids through: routing them is the Mux’s business', () => {

@@ -35,7 +35,11 @@ function split(bytes: Buffer, cuts: number[]): Buffer[] {
 
 /** Flips, overwrites or inserts bytes; headers are where it hurts, so they get hit often. */
 const mutationArb = fc.array(
-  fc.record({ at: fc.nat(), kind: fc.constantFrom('xor', 'set', 'insert', 'delete'), value: fc.integer({ min: 0, max: 255 }) }),
+  fc.record({
+    at: fc.nat(),
+    kind: fc.constantFrom('xor', 'set', 'insert', 'delete'),
+    value: fc.integer({ min: 0, max: 255 }),
+  }),
   { minLength: 1, maxLength: 6 },
 );
 function mutate(bytes: Buffer, mutations: Array<{ at: number; kind: string; value: number }>): Buffer {
@@ -45,7 +49,7 @@ function mutate(bytes: Buffer, mutations: Array<{ at: number; kind: string; valu
     if (m.kind === 'insert') out = Buffer.concat([out.subarray(0, at), Buffer.from([m.value]), out.subarray(at)]);
     else if (out.length === 0) continue;
     else if (m.kind === 'delete') out = Buffer.concat([out.subarray(0, at), out.subarray(at + 1)]);
-    else if (m.kind === 'xor') out[at] = out[at]! ^ (m.value || 0x80);
+    else if (m.kind === 'xor') out[at] = out[at] ^ (m.value || 0x80);
     else out[at] = m.value;
   }
   return out;

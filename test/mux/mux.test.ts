@@ -76,7 +76,7 @@ function sizes(seed: number, total: number): number[] {
   let x = seed;
   while (sum < total) {
     x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    const n = menu[(x >>> 16) % menu.length]!;
+    const n = menu[(x >>> 16) % menu.length];
     out.push(n);
     sum += n;
   }
@@ -113,7 +113,10 @@ describe('Mux over a real unix socket', () => {
     const results = await Promise.all(
       flows.map(async ([from, to, seed]) => {
         const lengths = sizes(seed, 6 * 1024 * 1024);
-        const data = pattern(lengths.reduce((a, b) => a + b, 0), seed);
+        const data = pattern(
+          lengths.reduce((a, b) => a + b, 0),
+          seed,
+        );
         const received = readBytes(to, data.length);
         await writeAll(from, chunksOf(data, lengths));
         return { sent: data, got: await received };
@@ -129,7 +132,7 @@ describe('Mux over a real unix socket', () => {
     await once(runtime, 'close');
   });
 
-  it('frames each write as Go\'s 4096-byte bufio.Writer flushes it, so a Go reader can take every frame', async () => {
+  it("frames each write as Go's 4096-byte bufio.Writer flushes it, so a Go reader can take every frame", async () => {
     const p = await pair();
     const mux = new Mux(p.client);
     const conn = sink(mux.open(PLUGIN_SERVICE_CONN));
@@ -173,9 +176,7 @@ describe('Mux over a real unix socket', () => {
     const p = await pair();
     const mux = new Mux(p.server);
     const c1 = sink(mux.open(PLUGIN_SERVICE_CONN));
-    p.client.write(
-      Buffer.concat([frame(2, 'hello'), frame(0, 'reserved'), frame(2, ' world'), frame(1, 'ping')]),
-    );
+    p.client.write(Buffer.concat([frame(2, 'hello'), frame(0, 'reserved'), frame(2, ' world'), frame(1, 'ping')]));
     // Frames are handled in trunk order, so once conn 1 has its ping the earlier ones were seen.
     expect((await readBytes(c1, 4)).toString()).toBe('ping');
     const c2 = sink(mux.open(RUNTIME_SERVICE_CONN));
@@ -273,7 +274,10 @@ describe('Mux over a real unix socket', () => {
     sink(reader.open(2));
     const writerClosed = once<Error | undefined>(writer, 'close');
     // Close the reading side after the first megabyte while the writer is still going.
-    readBytes(r1, 1024 * 1024).then(() => reader.close(), () => {});
+    readBytes(r1, 1024 * 1024).then(
+      () => reader.close(),
+      () => {},
+    );
     const writeErr = await new Promise<Error | undefined>((resolve) => {
       w1.on('error', resolve);
       const chunk = Buffer.alloc(64 * 1024, 5);

@@ -6,7 +6,13 @@ import { loggedEventObject, renderLoggedEvent } from '../../src/observe/render-e
 
 const pod = nri.PodSandbox.fromObject({ id: 'p1', namespace: 'shop', name: 'web-1' });
 const ctr = (shares: number, cpus = '0-1') =>
-  nri.Container.fromObject({ id: 'c1', podSandboxId: 'p1', name: 'nginx', state: 3, linux: { resources: { cpu: { shares: { value: shares }, cpus } } } });
+  nri.Container.fromObject({
+    id: 'c1',
+    podSandboxId: 'p1',
+    name: 'nginx',
+    state: 3,
+    linux: { resources: { cpu: { shares: { value: shares }, cpus } } },
+  });
 
 function logger(filter = new ObjectFilter()) {
   const got: LoggedEvent[] = [];
@@ -14,13 +20,21 @@ function logger(filter = new ObjectFilter()) {
   return { log, h: log.handlers(), got };
 }
 
-const syncPayload = (pods: nri.IPodSandbox[], containers: nri.IContainer[]): Buffer => Buffer.from(nri.SynchronizeRequest.encode({ pods, containers }).finish());
+const syncPayload = (pods: nri.IPodSandbox[], containers: nri.IContainer[]): Buffer =>
+  Buffer.from(nri.SynchronizeRequest.encode({ pods, containers }).finish());
 /** Lets the batched decoding of a Synchronize state run to its end. */
 const decoded = async (): Promise<void> => {
   for (let i = 0; i < 100; i++) await new Promise((r) => setImmediate(r));
 };
 const many = (n: number, from = 0) =>
-  Array.from({ length: n }, (_, i) => nri.Container.fromObject({ id: `c${from + i}`, podSandboxId: 'p1', name: `n${i}`, linux: { resources: { cpu: { shares: { value: 100 } } } } }));
+  Array.from({ length: n }, (_, i) =>
+    nri.Container.fromObject({
+      id: `c${from + i}`,
+      podSandboxId: 'p1',
+      name: `n${i}`,
+      linux: { resources: { cpu: { shares: { value: 100 } } } },
+    }),
+  );
 
 describe('EventLog', () => {
   it('takes Synchronize undecoded and decodes it afterwards, a slice per turn of the event loop', async () => {
@@ -37,7 +51,7 @@ describe('EventLog', () => {
     const { log, h, got } = logger();
     h.synchronizeRaw!([syncPayload([pod], [...many(1000, 10), ctr(256)])]);
     await h.updateContainer!(pod, ctr(256), nri.LinuxResources.fromObject({ cpu: { shares: { value: 512 } } }));
-    await h.removeContainer!(pod, many(1, 10)[0]!);
+    await h.removeContainer!(pod, many(1, 10)[0]);
     await decoded();
     await h.updateContainer!(pod, ctr(512), nri.LinuxResources.fromObject({ cpu: { shares: { value: 768 } } }));
     expect(renderLoggedEvent(got.at(-1)!, 'text')).toContain('shares 512 -> 768');
@@ -48,42 +62,70 @@ describe('EventLog', () => {
     const { h, got } = logger();
     h.synchronizeRaw!([syncPayload([pod], [ctr(256)])]);
     await decoded();
-    await h.updateContainer!(pod, ctr(256), nri.LinuxResources.fromObject({ cpu: { shares: { value: 512 }, cpus: '0-3' } }));
+    await h.updateContainer!(
+      pod,
+      ctr(256),
+      nri.LinuxResources.fromObject({ cpu: { shares: { value: 512 }, cpus: '0-3' } }),
+    );
     expect(got).toHaveLength(1);
-    expect(renderLoggedEvent(got[0]!, 'text')).toMatch(/UpdateContainer\s+shop\/web-1 nginx c1\s+cpus 0-1 -> 0-3, shares 256 -> 512\n$/);
+    expect(renderLoggedEvent(got[0], 'text')).toMatch(
+      /UpdateContainer\s+shop\/web-1 nginx c1\s+cpus 0-1 -> 0-3, shares 256 -> 512\n$/,
+    );
     // After the update, PostUpdate with the expected result is quiet.
     await h.postUpdateContainer!(pod, ctr(512, '0-3'));
-    expect(renderLoggedEvent(got[1]!, 'text')).toMatch(/PostUpdateContainer\s+shop\/web-1 nginx c1\n$/);
+    expect(renderLoggedEvent(got[1], 'text')).toMatch(/PostUpdateContainer\s+shop\/web-1 nginx c1\n$/);
   });
 
   it('reads the zeros containerd 1.7 sends for untouched fields as "not set"', async () => {
     // crictl update --cpu-share 300 against containerd 1.7: shares 300, every other number 0, as on the wire.
     const current = nri.Container.fromObject({
-      id: 'c1', podSandboxId: 'p1', name: 'nginx', state: 3,
-      linux: { resources: { memory: { limit: { value: 128 * 2 ** 20 } }, cpu: { shares: { value: 256 }, quota: { value: 50000 }, period: { value: 100000 } } } },
+      id: 'c1',
+      podSandboxId: 'p1',
+      name: 'nginx',
+      state: 3,
+      linux: {
+        resources: {
+          memory: { limit: { value: 128 * 2 ** 20 } },
+          cpu: { shares: { value: 256 }, quota: { value: 50000 }, period: { value: 100000 } },
+        },
+      },
     });
-    const wire = nri.UpdateContainerRequest.decode(nri.UpdateContainerRequest.encode({
-      pod, container: current,
-      linuxResources: { memory: { limit: { value: 0 }, swap: { value: 0 } }, cpu: { shares: { value: 300 }, quota: { value: 0 }, period: { value: 0 }, cpus: '', mems: '' } },
-    }).finish());
+    const wire = nri.UpdateContainerRequest.decode(
+      nri.UpdateContainerRequest.encode({
+        pod,
+        container: current,
+        linuxResources: {
+          memory: { limit: { value: 0 }, swap: { value: 0 } },
+          cpu: { shares: { value: 300 }, quota: { value: 0 }, period: { value: 0 }, cpus: '', mems: '' },
+        },
+      }).finish(),
+    );
     const { h, got } = logger();
     h.synchronizeRaw!([syncPayload([pod], [current])]);
     await decoded();
-    await h.updateContainer!(wire.pod!, wire.container!, wire.linuxResources!);
-    expect(renderLoggedEvent(got[0]!, 'text')).toMatch(/UpdateContainer\s+shop\/web-1 nginx c1\s+shares 256 -> 300\n$/);
+    await h.updateContainer!(wire.pod!, wire.container!, wire.linuxResources);
+    expect(renderLoggedEvent(got[0], 'text')).toMatch(/UpdateContainer\s+shop\/web-1 nginx c1\s+shares 256 -> 300\n$/);
     // The runtime then reports the old values with the new shares: nothing changed behind the request.
-    const after = nri.Container.fromObject({ ...current.toJSON(), linux: { resources: { memory: { limit: { value: 128 * 2 ** 20 } }, cpu: { shares: { value: 300 }, quota: { value: 50000 }, period: { value: 100000 } } } } });
+    const after = nri.Container.fromObject({
+      ...current.toJSON(),
+      linux: {
+        resources: {
+          memory: { limit: { value: 128 * 2 ** 20 } },
+          cpu: { shares: { value: 300 }, quota: { value: 50000 }, period: { value: 100000 } },
+        },
+      },
+    });
     await h.postUpdateContainer!(pod, after);
-    expect(renderLoggedEvent(got[1]!, 'text')).toMatch(/PostUpdateContainer\s+shop\/web-1 nginx c1\n$/);
+    expect(renderLoggedEvent(got[1], 'text')).toMatch(/PostUpdateContainer\s+shop\/web-1 nginx c1\n$/);
     // The data form keeps what the runtime sent.
-    expect(JSON.parse(renderLoggedEvent(got[0]!, 'json')).linuxResources.cpu.quota).toBeDefined();
+    expect(JSON.parse(renderLoggedEvent(got[0], 'json')).linuxResources.cpu.quota).toBeDefined();
   });
 
   it('PostCreate says what changed after the create request was seen', async () => {
     const { h, got } = logger();
     await h.createContainer!(pod, ctr(256));
     await h.postCreateContainer!(pod, ctr(1024));
-    expect(renderLoggedEvent(got[1]!, 'text')).toContain('then shares 256 -> 1024');
+    expect(renderLoggedEvent(got[1], 'text')).toContain('then shares 256 -> 1024');
   });
 
   it('counts filtered events as seen, and forgets removed containers', async () => {
@@ -102,18 +144,26 @@ describe('EventLog', () => {
 
   it('never vetoes an adjustment', async () => {
     const { h, got } = logger();
-    expect(await h.validateContainerAdjustment!(nri.ValidateContainerAdjustmentRequest.fromObject({ pod, container: ctr(1) }))).toEqual({});
-    expect(got[0]!.event).toBe(Event.VALIDATE_CONTAINER_ADJUSTMENT);
+    expect(
+      await h.validateContainerAdjustment!(
+        nri.ValidateContainerAdjustmentRequest.fromObject({ pod, container: ctr(1) }),
+      ),
+    ).toEqual({});
+    expect(got[0].event).toBe(Event.VALIDATE_CONTAINER_ADJUSTMENT);
   });
 
   it('the data form has names for events and enums, and parses back', async () => {
     const { h, got } = logger();
     await h.startContainer!(pod, ctr(256));
-    const line = renderLoggedEvent(got[0]!, 'json');
+    const line = renderLoggedEvent(got[0], 'json');
     expect(line.endsWith('\n')).toBe(true);
     const obj = JSON.parse(line);
-    expect(obj).toMatchObject({ event: 'StartContainer', pod: { id: 'p1' }, container: { id: 'c1', state: 'CONTAINER_RUNNING' } });
-    expect(loggedEventObject(got[0]!).time).toBe(obj.time);
-    expect(renderLoggedEvent(got[0]!, 'yaml')).toMatch(/^---\ntime: .*\nevent: StartContainer\n/);
+    expect(obj).toMatchObject({
+      event: 'StartContainer',
+      pod: { id: 'p1' },
+      container: { id: 'c1', state: 'CONTAINER_RUNNING' },
+    });
+    expect(loggedEventObject(got[0]).time).toBe(obj.time);
+    expect(renderLoggedEvent(got[0], 'yaml')).toMatch(/^---\ntime: .*\nevent: StartContainer\n/);
   });
 });

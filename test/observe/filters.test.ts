@@ -59,8 +59,12 @@ describe('ObjectFilter', () => {
   });
 
   it('labels match on the container or on its pod, and all must hold', () => {
-    expect(new ObjectFilter({ labels: ['app=web'] }).selectState(pods, containers).containers.map((c) => c.id)).toEqual(['c1', 'c2']);
-    expect(new ObjectFilter({ labels: ['app=web', 'tier=front'] }).selectState(pods, containers).containers.map((c) => c.id)).toEqual(['c1']);
+    expect(new ObjectFilter({ labels: ['app=web'] }).selectState(pods, containers).containers.map((c) => c.id)).toEqual(
+      ['c1', 'c2'],
+    );
+    expect(
+      new ObjectFilter({ labels: ['app=web', 'tier=front'] }).selectState(pods, containers).containers.map((c) => c.id),
+    ).toEqual(['c1']);
     expect(new ObjectFilter({ labels: ['tier=front'] }).matchesPodEvent(pods[0])).toBe(false);
   });
 });

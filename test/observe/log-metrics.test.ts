@@ -5,7 +5,7 @@ import { Event } from '../../src/api/index.js';
 import { LogMetrics } from '../../src/observe/index.js';
 
 describe('LogMetrics', () => {
-  it('exposes the event log\'s per-type counts, the queue\'s drops and the registrations', async () => {
+  it("exposes the event log's per-type counts, the queue's drops and the registrations", async () => {
     const seenByEvent = new Map<Event, number>([[Event.CREATE_CONTAINER, 2]]);
     let dropped = 0;
     const metrics = new LogMetrics({ seenByEvent, dropped: () => dropped, registrations: () => 1 });

@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, statSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  statSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +28,11 @@ import { fileURLToPath } from 'node:url';
 // the registry. About 15 s on a 2-core machine, most of it the TypeScript build.
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { name: string; version: string; man: string[] };
+const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  man: string[];
+};
 const NOT_COPIED = new Set(['node_modules', '.git', 'dist', 'oclif.manifest.json']);
 
 let work: string;
@@ -47,21 +63,34 @@ beforeAll(() => {
   // Nothing from the developer's own set-up may leak in: no colour, no debug, a
   // private cache for the completion files, no update check of the oclif tool.
   env = { ...process.env, NO_COLOR: '1', XDG_CACHE_HOME: join(work, 'cache'), OCLIF_SKIP_NEW_VERSION_CHECK: 'true' };
-  for (const k of Object.keys(env)) if (k.startsWith('NRICTL_') || k.startsWith('NRI_') || k.startsWith('npm_') || k === 'NODE_ENV') delete env[k];
+  for (const k of Object.keys(env))
+    if (k.startsWith('NRICTL_') || k.startsWith('NRI_') || k.startsWith('npm_') || k === 'NODE_ENV') delete env[k];
 
-  cpSync(repo, stage, { recursive: true, filter: (src) => src === repo || !NOT_COPIED.has(src.slice(repo.length + 1).split('/')[0]!) });
+  cpSync(repo, stage, {
+    recursive: true,
+    filter: (src) => src === repo || !NOT_COPIED.has(src.slice(repo.length + 1).split('/')[0]),
+  });
   symlinkSync(join(repo, 'node_modules'), join(stage, 'node_modules'));
   const out = join(work, 'out');
   mkdirSync(out);
   // With NODE_ENV=development (or test, as under vitest) oclif writes the TypeScript
   // source paths into the manifest, and the installed tool cannot load a command:
   // prepack must pin it to production whatever the packer's environment says.
-  ok(run('npm', ['pack', '--pack-destination', out, '--no-audit', '--no-fund'], stage, { NODE_ENV: 'development' }), 'npm pack');
+  ok(
+    run('npm', ['pack', '--pack-destination', out, '--no-audit', '--no-fund'], stage, { NODE_ENV: 'development' }),
+    'npm pack',
+  );
   const tgz = readdirSync(out).filter((f) => f.endsWith('.tgz'));
   expect(tgz).toEqual([`${pkg.name}-${pkg.version}.tgz`]);
-  tarball = join(out, tgz[0]!);
-  packed = ok(run('tar', ['-tzf', tarball], work), 'tar').stdout.trim().split('\n').map((p) => p.replace(/^package\//, ''));
-  ok(run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], work), 'npm install -g');
+  tarball = join(out, tgz[0]);
+  packed = ok(run('tar', ['-tzf', tarball], work), 'tar')
+    .stdout.trim()
+    .split('\n')
+    .map((p) => p.replace(/^package\//, ''));
+  ok(
+    run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], work),
+    'npm install -g',
+  );
 }, 180_000);
 
 afterAll(() => {
@@ -70,14 +99,28 @@ afterAll(() => {
 
 describe('npm pack', () => {
   it('ships the built commands, the oclif manifest, the entry point, the man pages and the examples', () => {
-    for (const f of ['package.json', 'bin/run.js', 'oclif.manifest.json', 'dist/commands/logs.js', 'dist/commands/validate.js', 'examples/demo.yaml', 'man/nrictl.1', 'README.md']) {
+    for (const f of [
+      'package.json',
+      'bin/run.js',
+      'oclif.manifest.json',
+      'dist/commands/logs.js',
+      'dist/commands/validate.js',
+      'examples/demo.yaml',
+      'man/nrictl.1',
+      'README.md',
+    ]) {
       expect(packed, f).toContain(f);
     }
     for (const page of pkg.man) expect(packed, page).toContain(page.replace(/^\.\//, ''));
   });
 
   it('ships no tests, no TypeScript sources, no benchmarks, no development entry point', () => {
-    const unwanted = packed.filter((p) => /^(test|bench|src|commands|scripts|deploy|docs)\//.test(p) || (p.endsWith('.ts') && !p.endsWith('.d.ts')) || p === 'bin/dev.js');
+    const unwanted = packed.filter(
+      (p) =>
+        /^(test|bench|src|commands|scripts|deploy|docs)\//.test(p) ||
+        (p.endsWith('.ts') && !p.endsWith('.d.ts')) ||
+        p === 'bin/dev.js',
+    );
     expect(unwanted).toEqual([]);
   });
 
@@ -87,12 +130,22 @@ describe('npm pack', () => {
   });
 
   it('has a manifest that lists every command the package contains', () => {
-    const manifest = JSON.parse(ok(run('tar', ['-xzOf', tarball, 'package/oclif.manifest.json'], work), 'tar').stdout) as { version: string; commands: Record<string, { relativePath?: string[] }> };
+    const manifest = JSON.parse(
+      ok(run('tar', ['-xzOf', tarball, 'package/oclif.manifest.json'], work), 'tar').stdout,
+    ) as { version: string; commands: Record<string, { relativePath?: string[] }> };
     expect(manifest.version).toBe(pkg.version);
-    const built = packed.filter((p) => /^dist\/commands\/.*\.js$/.test(p)).map((p) => p.slice('dist/commands/'.length, -3).replace(/\//g, ':'));
-    expect(Object.keys(manifest.commands).filter((id) => built.includes(id)).sort()).toEqual(built.sort());
+    const built = packed
+      .filter((p) => /^dist\/commands\/.*\.js$/.test(p))
+      .map((p) => p.slice('dist/commands/'.length, -3).replace(/\//g, ':'));
+    expect(
+      Object.keys(manifest.commands)
+        .filter((id) => built.includes(id))
+        .sort(),
+    ).toEqual(built.sort());
     // The installed package has only dist/: a manifest pointing at sources breaks every command.
-    const notBuilt = Object.entries(manifest.commands).filter(([, c]) => c.relativePath && c.relativePath[0] !== 'dist').map(([id, c]) => `${id}: ${c.relativePath!.join('/')}`);
+    const notBuilt = Object.entries(manifest.commands)
+      .filter(([, c]) => c.relativePath && c.relativePath[0] !== 'dist')
+      .map(([id, c]) => `${id}: ${c.relativePath!.join('/')}`);
     expect(notBuilt).toEqual([]);
   });
 });
@@ -100,13 +153,16 @@ describe('npm pack', () => {
 describe('nrictl installed with npm install -g, run from another directory', () => {
   it('--version prints name, version and platform', () => {
     const r = ok(nrictl('--version'), 'nrictl --version');
-    expect(r.stdout).toMatch(new RegExp(`^nrictl/${pkg.version.replace(/\./g, '\\.')} ${process.platform}-${process.arch} node-v\\d+`));
+    expect(r.stdout).toMatch(
+      new RegExp(`^nrictl/${pkg.version.replace(/\./g, '\\.')} ${process.platform}-${process.arch} node-v\\d+`),
+    );
   });
 
   it('help lists the commands and topics', () => {
     const r = ok(nrictl('help'), 'nrictl help');
     expect(r.stdout).toContain('$ nrictl [COMMAND]');
-    for (const cmd of ['logs', 'validate', 'lint', 'sim', 'autocomplete', 'sync']) expect(r.stdout).toMatch(new RegExp(`^  ${cmd}\\s+\\S`, 'm'));
+    for (const cmd of ['logs', 'validate', 'lint', 'sim', 'autocomplete', 'sync'])
+      expect(r.stdout).toMatch(new RegExp(`^  ${cmd}\\s+\\S`, 'm'));
   });
 
   it('help for a command shows its real examples, with the binary name filled in', () => {
@@ -140,11 +196,16 @@ describe('nrictl installed with npm install -g, run from another directory', () 
 
   it('runs the README tour as printed from the installed package directory, with the exit status the README shows', async () => {
     // @ts-expect-error: a plain ES module script without type declarations
-    const { TOUR, SCRATCH } = (await import('../../scripts/gen-readme.mjs')) as { SCRATCH: string; TOUR: Record<string, Array<{ args: string[]; exit: number; cwd?: string }>> };
+    const { TOUR, SCRATCH } = (await import('../../scripts/gen-readme.mjs')) as {
+      SCRATCH: string;
+      TOUR: Record<string, Array<{ args: string[]; exit: number; cwd?: string }>>;
+    };
     const installed = join(prefix, 'lib', 'node_modules', pkg.name);
     expect(statSync(join(installed, 'examples', 'plugins', '10-logger')).mode & 0o111).toBe(0o111);
     // Not the plugin commands, which write a project or a bundle (the generator runs them in a scratch directory).
-    for (const e of Object.values(TOUR).flat().filter((t) => t.cwd !== SCRATCH)) {
+    for (const e of Object.values(TOUR)
+      .flat()
+      .filter((t) => t.cwd !== SCRATCH)) {
       const r = run(join(prefix, 'bin', 'nrictl'), e.args, installed);
       expect(r.status, `nrictl ${e.args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(e.exit);
     }

@@ -11,12 +11,23 @@ const NOT_COPIED = new Set(['node_modules', '.git', 'dist', 'oclif.manifest.json
 
 /** The environment of a user who never set anything of ours. */
 export function cleanEnv(work: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', XDG_CACHE_HOME: join(work, 'cache'), OCLIF_SKIP_NEW_VERSION_CHECK: 'true' };
-  for (const k of Object.keys(env)) if (k.startsWith('NRICTL_') || k.startsWith('NRI_') || k.startsWith('npm_') || k === 'NODE_ENV' || k === 'CI') delete env[k];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NO_COLOR: '1',
+    XDG_CACHE_HOME: join(work, 'cache'),
+    OCLIF_SKIP_NEW_VERSION_CHECK: 'true',
+  };
+  for (const k of Object.keys(env))
+    if (k.startsWith('NRICTL_') || k.startsWith('NRI_') || k.startsWith('npm_') || k === 'NODE_ENV' || k === 'CI')
+      delete env[k];
   return env;
 }
 
-export function run(cmd: string, args: string[], opts: SpawnSyncOptions & { cwd: string; env: NodeJS.ProcessEnv }): SpawnSyncReturns<string> {
+export function run(
+  cmd: string,
+  args: string[],
+  opts: SpawnSyncOptions & { cwd: string; env: NodeJS.ProcessEnv },
+): SpawnSyncReturns<string> {
   const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 240_000, ...opts }) as SpawnSyncReturns<string>;
   if (r.error) throw r.error;
   return r;
@@ -30,12 +41,21 @@ export function ok(r: SpawnSyncReturns<string>, what: string): SpawnSyncReturns<
 /** Packs into work/out and returns the tarball's path. */
 export function packTarball(work: string, env: NodeJS.ProcessEnv): string {
   const stage = join(work, 'stage');
-  cpSync(repo, stage, { recursive: true, filter: (src) => src === repo || !NOT_COPIED.has(src.slice(repo.length + 1).split('/')[0]!) });
+  cpSync(repo, stage, {
+    recursive: true,
+    filter: (src) => src === repo || !NOT_COPIED.has(src.slice(repo.length + 1).split('/')[0]),
+  });
   symlinkSync(join(repo, 'node_modules'), join(stage, 'node_modules'));
   const out = join(work, 'out');
   mkdirSync(out);
-  ok(run('npm', ['pack', '--pack-destination', out, '--no-audit', '--no-fund'], { cwd: stage, env: { ...env, NODE_ENV: 'development' } }), 'npm pack');
+  ok(
+    run('npm', ['pack', '--pack-destination', out, '--no-audit', '--no-fund'], {
+      cwd: stage,
+      env: { ...env, NODE_ENV: 'development' },
+    }),
+    'npm pack',
+  );
   const tgz = readdirSync(out).filter((f) => f.endsWith('.tgz'));
   if (tgz.length !== 1) throw new Error(`npm pack made ${tgz.join(', ') || 'nothing'}`);
-  return join(out, tgz[0]!);
+  return join(out, tgz[0]);
 }

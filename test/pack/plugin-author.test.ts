@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cleanEnv, ok, packTarball, repo, run } from './packed.js';
@@ -21,8 +30,14 @@ beforeAll(() => {
   tarball = packTarball(work, env);
   app = join(work, 'app');
   mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, type: 'module' }));
-  ok(run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: app, env }), 'npm install tarball');
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'app', version: '1.0.0', private: true, type: 'module' }),
+  );
+  ok(
+    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: app, env }),
+    'npm install tarball',
+  );
 }, 300_000);
 
 afterAll(() => {
@@ -34,7 +49,7 @@ function readmePlugin(): string {
   const readme = readFileSync(join(repo, 'README.md'), 'utf8');
   const m = /<!-- plugin:example -->\n```ts\n([\s\S]*?)```\n<!-- \/plugin:example -->/.exec(readme);
   if (!m) throw new Error('README.md has no <!-- plugin:example --> block');
-  return m[1]!;
+  return m[1];
 }
 
 function tsconfig(dir: string, extra: Record<string, unknown> = {}, include = ['*.ts']): void {
@@ -42,7 +57,16 @@ function tsconfig(dir: string, extra: Record<string, unknown> = {}, include = ['
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, outDir: 'out', types: ['node'], typeRoots: [join(repo, 'node_modules', '@types')], ...extra },
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        outDir: 'out',
+        types: ['node'],
+        typeRoots: [join(repo, 'node_modules', '@types')],
+        ...extra,
+      },
       include,
     }),
   );
@@ -87,7 +111,16 @@ console.log(JSON.stringify({
 `,
     );
     const r = ok(run(process.execPath, ['probe.mjs'], { cwd: app, env }), 'node probe.mjs');
-    expect(JSON.parse(r.stdout)).toEqual({ stub: 'function', timeout: 2000, err: 'function', root: true, enum: 4, round: 42, socket: 'x', ttrpc: ['function', 'function', 10] });
+    expect(JSON.parse(r.stdout)).toEqual({
+      stub: 'function',
+      timeout: 2000,
+      err: 'function',
+      root: true,
+      enum: 4,
+      round: 42,
+      socket: 'x',
+      ttrpc: ['function', 'function', 10],
+    });
   });
 
   it('deep imports of the build are closed: only the documented entry points exist', () => {
@@ -100,12 +133,16 @@ console.log(JSON.stringify({
   it("the README's plugin and the example plugins type-check against the shipped declarations, and a type error is caught", () => {
     const compiled = compiledReadmePlugin();
     // Each was in the program tsc checked: it emitted each.
-    for (const f of ['10-readme.js', ...EXAMPLES.map((n) => `examples/${n}/index.js`)]) expect(existsSync(join(compiled, 'out', f)), f).toBe(true);
+    for (const f of ['10-readme.js', ...EXAMPLES.map((n) => `examples/${n}/index.js`)])
+      expect(existsSync(join(compiled, 'out', f)), f).toBe(true);
     // The declarations are real, not `any`: a wrong field type fails.
     const dir = join(app, 'typed');
     mkdirSync(dir);
     tsconfig(dir);
-    writeFileSync(join(dir, 'wrong.ts'), `import { Stub } from 'nrictl/plugin';\nnew Stub({ createContainer: () => ({ adjust: { annotations: 42 } }) });\n`);
+    writeFileSync(
+      join(dir, 'wrong.ts'),
+      `import { Stub } from 'nrictl/plugin';\nnew Stub({ createContainer: () => ({ adjust: { annotations: 42 } }) });\n`,
+    );
     const bad = run(process.execPath, [tsc, '-p', '.', '--noEmit'], { cwd: dir, env });
     expect(bad.status).not.toBe(0);
     expect(bad.stdout).toContain('wrong.ts');
@@ -113,26 +150,46 @@ console.log(JSON.stringify({
 
   it("the README's plugin, compiled, adjusts containers under the installed `nrictl sim` as an external plugin with --socket", async () => {
     const dir = compiledReadmePlugin();
-    const { code, err, events, perr } = await withExternalPlugin(process.execPath, [join(dir, 'out', '10-readme.js')], dir, join(app, 'node_modules', 'nrictl', 'examples', 'demo.yaml'));
+    const { code, err, events, perr } = await withExternalPlugin(
+      process.execPath,
+      [join(dir, 'out', '10-readme.js')],
+      dir,
+      join(app, 'node_modules', 'nrictl', 'examples', 'demo.yaml'),
+    );
     expect(code, err).toBe(0);
     const adjusted = events.filter((e) => e.type === 'adjusted');
     expect(adjusted.length).toBeGreaterThan(0);
-    expect(adjusted[0]!.plugin).toBe('10-readme');
-    expect(adjusted[0]!.adjust!.annotations!['example.com/placed']).toBe('shop/payments-5f4d9c8b7-qw7rt/payments');
+    expect(adjusted[0].plugin).toBe('10-readme');
+    expect(adjusted[0].adjust!.annotations!['example.com/placed']).toBe('shop/payments-5f4d9c8b7-qw7rt/payments');
     expect(perr).toContain('10-readme: live on nrictl-sim; answer within 2000 ms');
   }, 120_000);
 });
 
-interface SimEvent { type: string; plugin?: string; container?: string; external?: boolean; adjust?: { env?: unknown; annotations?: Record<string, string> } }
+interface SimEvent {
+  type: string;
+  plugin?: string;
+  container?: string;
+  external?: boolean;
+  adjust?: { env?: unknown; annotations?: Record<string, string> };
+}
 
 /**
  * The installed `nrictl sim` on a socket of its own, waiting for one plugin; then `cmd
  * args --socket SOCK`, which must connect to it as an external plugin. Resolves once
  * both have exited, with the simulator's exit code, stderr and events and the plugin's stderr.
  */
-async function withExternalPlugin(cmd: string, args: string[], cwd: string, scenario: string): Promise<{ code: number | null; err: string; events: SimEvent[]; perr: string }> {
+async function withExternalPlugin(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  scenario: string,
+): Promise<{ code: number | null; err: string; events: SimEvent[]; perr: string }> {
   const sock = join(mkdtempSync(join(work, 'sock-')), 's.sock');
-  const sim = spawn(join(app, 'node_modules', '.bin', 'nrictl'), ['sim', '--socket', sock, '--scenario', scenario, '--wait-for-plugins', '1', '--no-interactive', '-o', 'json'], { cwd: app, env });
+  const sim = spawn(
+    join(app, 'node_modules', '.bin', 'nrictl'),
+    ['sim', '--socket', sock, '--scenario', scenario, '--wait-for-plugins', '1', '--no-interactive', '-o', 'json'],
+    { cwd: app, env },
+  );
   let out = '';
   sim.stdout.on('data', (d: Buffer) => (out += d.toString()));
   let err = '';
@@ -151,7 +208,10 @@ async function withExternalPlugin(cmd: string, args: string[], cwd: string, scen
   const code = await exited;
   await new Promise((r) => (plugin.exitCode !== null || plugin.signalCode !== null ? r(null) : plugin.on('exit', r)));
   clearTimeout(guard);
-  const events = out.trim().split('\n').map((l) => JSON.parse(l) as SimEvent);
+  const events = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as SimEvent);
   return { code, err, events, perr };
 }
 
@@ -163,10 +223,19 @@ describe('nrictl plugin new, from the installed tarball', () => {
   // from the npm cache that nrictl's own `npm ci` warmed) and its TypeScript build.
   it('makes a project whose npm install && npm test pass in a fresh directory', () => {
     const fresh = mkdtempSync(join(work, 'fresh-'));
-    const made = ok(run(join(app, 'node_modules', '.bin', 'nrictl'), ['plugin', 'new', 'demo', '--nrictl', `file:${tarball}`], { cwd: fresh, env }), 'plugin new');
+    const made = ok(
+      run(join(app, 'node_modules', '.bin', 'nrictl'), ['plugin', 'new', 'demo', '--nrictl', `file:${tarball}`], {
+        cwd: fresh,
+        env,
+      }),
+      'plugin new',
+    );
     expect(made.stdout).toContain('cd ./demo && npm install && npm test');
     const project = join(fresh, 'demo');
-    ok(run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: project, env }), 'npm install in the new project');
+    ok(
+      run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: project, env }),
+      'npm install in the new project',
+    );
     const t = ok(run('npm', ['test'], { cwd: project, env }), 'npm test in the new project');
     expect(t.stdout).toMatch(/# pass 1\b/);
     expect(t.stdout).toMatch(/# fail 0\b/);
@@ -177,10 +246,23 @@ describe('nrictl plugin new, from the installed tarball', () => {
     const plugins = mkdtempSync(join(work, 'plugins-'));
     renameSync(join(project, 'build', '10-demo'), join(plugins, '10-demo'));
     const scenario = join(project, 'test', 'scenario.yaml');
-    const s = ok(run(join(app, 'node_modules', '.bin', 'nrictl'), ['sim', '--plugin-path', plugins, '--scenario', scenario, '--no-interactive', '-o', 'json'], { cwd: fresh, env }), 'sim with the bundle');
-    const events = s.stdout.trim().split('\n').map((l) => JSON.parse(l) as SimEvent);
+    const s = ok(
+      run(
+        join(app, 'node_modules', '.bin', 'nrictl'),
+        ['sim', '--plugin-path', plugins, '--scenario', scenario, '--no-interactive', '-o', 'json'],
+        { cwd: fresh, env },
+      ),
+      'sim with the bundle',
+    );
+    const events = s.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as SimEvent);
     expect(events.find((e) => e.type === 'launched')?.plugin).toBe('10-demo');
-    expect(events.find((e) => e.type === 'adjusted' && e.container === 'ctr-web')).toMatchObject({ plugin: '10-demo', adjust: { env: [{ key: 'GREETING', value: 'hello' }] } });
+    expect(events.find((e) => e.type === 'adjusted' && e.container === 'ctr-web')).toMatchObject({
+      plugin: '10-demo',
+      adjust: { env: [{ key: 'GREETING', value: 'hello' }] },
+    });
     bundled = { plugin: join(plugins, '10-demo'), scenario };
   }, 300_000);
 
@@ -189,6 +271,9 @@ describe('nrictl plugin new, from the installed tarball', () => {
     const { code, err, events } = await withExternalPlugin(bundled.plugin, [], work, bundled.scenario);
     expect(code, err).toBe(0);
     expect(events.find((e) => e.type === 'registered')).toMatchObject({ plugin: '10-demo', external: true });
-    expect(events.find((e) => e.type === 'adjusted' && e.container === 'ctr-web')).toMatchObject({ plugin: '10-demo', adjust: { env: [{ key: 'GREETING', value: 'hello' }] } });
+    expect(events.find((e) => e.type === 'adjusted' && e.container === 'ctr-web')).toMatchObject({
+      plugin: '10-demo',
+      adjust: { env: [{ key: 'GREETING', value: 'hello' }] },
+    });
   }, 60_000);
 });

@@ -48,7 +48,9 @@ describe('connecting', () => {
     try {
       const err = await failure(long);
       expect(err).toMatchObject({ step: 'connect', reason: 'path-too-long', socketPath: long });
-      expect(err.message).toMatch(new RegExp(`^socket path ${long} is 134 bytes long; a unix socket path can have at most 107 bytes: `));
+      expect(err.message).toMatch(
+        new RegExp(`^socket path ${long} is 134 bytes long; a unix socket path can have at most 107 bytes: `),
+      );
       await new Promise((r) => setTimeout(r, 50));
       expect(accepted).toBe(0);
     } finally {
@@ -78,32 +80,46 @@ describe('connecting', () => {
 
   // Node cannot bind without listening, and unlinks its sockets on close; python3 can leave one behind.
   const python = spawnSync('python3', ['-c', 'pass']).status === 0;
-  it.skipIf(!python)('reports a stale socket (bound, not listening) as connection refused (needs python3)', async () => {
-    const p = path.join(await tempDir(), 'stale.sock');
-    const bound = spawnSync('python3', ['-c', 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])', p]);
-    expect(bound.status).toBe(0);
-    const err = await failure(p);
-    expect(err.reason).toBe('refused');
-    expect(err.message).toBe(`connection refused at ${p}: the runtime is not listening (stale socket?)`);
-  });
+  it.skipIf(!python)(
+    'reports a stale socket (bound, not listening) as connection refused (needs python3)',
+    async () => {
+      const p = path.join(await tempDir(), 'stale.sock');
+      const bound = spawnSync('python3', [
+        '-c',
+        'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])',
+        p,
+      ]);
+      expect(bound.status).toBe(0);
+      const err = await failure(p);
+      expect(err.reason).toBe('refused');
+      expect(err.message).toBe(`connection refused at ${p}: the runtime is not listening (stale socket?)`);
+    },
+  );
 
   // A listening socket with mode 000: connect() needs write permission on it, which nobody
   // has; the child is one file modes apply to, whoever runs the tests (see mode-bound.ts).
-  it.skipIf(MODE_BOUND_UNAVAILABLE !== undefined)(`reports permission denied when the caller may not open the socket${MODE_BOUND_UNAVAILABLE ? ` (skipped: ${MODE_BOUND_UNAVAILABLE})` : ''}`, async () => {
-    const p = path.join(await tempDir(), 'nri.sock');
-    const server = net.createServer();
-    await new Promise<void>((resolve) => server.listen(p, resolve));
-    try {
-      await chmod(p, 0o000);
-      const child = modeBound(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures/try-connect.ts'), p]);
-      const out = execFileSync(child.command, child.args, { cwd: path.join(here, '../..'), encoding: 'utf8' });
-      const result = JSON.parse(out.trim().split('\n').pop()!) as { reason: string; message: string; isPluginError: boolean };
-      expect(result).toMatchObject({ reason: 'permission-denied', isPluginError: true });
-      expect(result.message).toBe(`permission denied on ${p}: run as root or as the socket's owner`);
-    } finally {
-      server.close();
-    }
-  });
+  it.skipIf(MODE_BOUND_UNAVAILABLE !== undefined)(
+    `reports permission denied when the caller may not open the socket${MODE_BOUND_UNAVAILABLE ? ` (skipped: ${MODE_BOUND_UNAVAILABLE})` : ''}`,
+    async () => {
+      const p = path.join(await tempDir(), 'nri.sock');
+      const server = net.createServer();
+      await new Promise<void>((resolve) => server.listen(p, resolve));
+      try {
+        await chmod(p, 0o000);
+        const child = modeBound(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures/try-connect.ts'), p]);
+        const out = execFileSync(child.command, child.args, { cwd: path.join(here, '../..'), encoding: 'utf8' });
+        const result = JSON.parse(out.trim().split('\n').pop()!) as {
+          reason: string;
+          message: string;
+          isPluginError: boolean;
+        };
+        expect(result).toMatchObject({ reason: 'permission-denied', isPluginError: true });
+        expect(result.message).toBe(`permission denied on ${p}: run as root or as the socket's owner`);
+      } finally {
+        server.close();
+      }
+    },
+  );
 
   it('rejects an NRI_PLUGIN_SOCKET that is not a descriptor number', async () => {
     const target = resolveTarget(undefined, { NRI_PLUGIN_SOCKET: 'three' });
@@ -128,10 +144,16 @@ describe('connecting', () => {
 
 describe('plugin identity', () => {
   it('takes options first, then the environment, then the executable name', () => {
-    expect(pluginIdentity({ name: 'a', index: '01' }, { NRI_PLUGIN_NAME: 'b', NRI_PLUGIN_IDX: '02' })).toEqual({ name: 'a', index: '01' });
+    expect(pluginIdentity({ name: 'a', index: '01' }, { NRI_PLUGIN_NAME: 'b', NRI_PLUGIN_IDX: '02' })).toEqual({
+      name: 'a',
+      index: '01',
+    });
     expect(pluginIdentity({}, { NRI_PLUGIN_NAME: 'b', NRI_PLUGIN_IDX: '02' })).toEqual({ name: 'b', index: '02' });
     expect(pluginIdentity({}, {}, ['node', '/opt/nri/plugins/30-logger.js'])).toEqual({ name: 'logger', index: '30' });
-    expect(pluginIdentity({}, { NRI_PLUGIN_IDX: '40' }, ['/opt/nri/plugins/my-plugin'])).toEqual({ name: 'my-plugin', index: '40' });
+    expect(pluginIdentity({}, { NRI_PLUGIN_IDX: '40' }, ['/opt/nri/plugins/my-plugin'])).toEqual({
+      name: 'my-plugin',
+      index: '40',
+    });
   });
 
   it('refuses an executable name without an index, and a malformed index', () => {
@@ -139,4 +161,3 @@ describe('plugin identity', () => {
     expect(() => pluginIdentity({ name: 'x', index: '1' }, {})).toThrow(/must be 2 digits/);
   });
 });
-

@@ -26,7 +26,16 @@ async function registered(requestTimeout: number, opts: GoRuntimeOptions = {}): 
   const started = stub.start();
   const rt = await listening.accepted;
   await rt.registration;
-  await rt.call('Configure', nri.ConfigureRequest.encode({ runtimeName: 'go', runtimeVersion: 'v0.8.0', requestTimeout, registrationTimeout: 5000 }).finish(), (b) => b);
+  await rt.call(
+    'Configure',
+    nri.ConfigureRequest.encode({
+      runtimeName: 'go',
+      runtimeVersion: 'v0.8.0',
+      requestTimeout,
+      registrationTimeout: 5000,
+    }).finish(),
+    (b) => b,
+  );
   await rt.call('Synchronize', nri.SynchronizeRequest.encode({}).finish(), (b) => b);
   await started;
   return stub;

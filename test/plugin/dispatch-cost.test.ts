@@ -28,7 +28,8 @@ describe('SDK dispatch', () => {
     await perTest.plugin('quiet', '10', { createContainer: () => void handled++ }).start();
     await waitForPlugin(sim, '10-quiet');
     made = 0;
-    for (let i = 0; i < 20; i++) expect((await sim.runtime.createContainer('p', { id: `c${i}`, name: `c${i}` })).ok).toBe(true);
+    for (let i = 0; i < 20; i++)
+      expect((await sim.runtime.createContainer('p', { id: `c${i}`, name: `c${i}` })).ok).toBe(true);
     expect(handled).toBe(20);
     expect(made).toBe(0);
   });

@@ -35,10 +35,17 @@ function muxFrame(connId: number, payload: Buffer): Buffer {
 describe('a runtime that sends garbage', () => {
   it('fails start() saying nrictl rejected a mux frame larger than any NRI peer sends', async () => {
     const socketPath = await peerSending(Buffer.from([0, 0, 0, 1, 0xff, 0xff, 0xff, 0xff]));
-    const err = await new Stub({ createContainer: () => undefined }, { name: 'g', index: '50', socketPath, registrationTimeoutMs: 3000 }).start().catch((e: unknown) => e);
+    const err = await new Stub(
+      { createContainer: () => undefined },
+      { name: 'g', index: '50', socketPath, registrationTimeoutMs: 3000 },
+    )
+      .start()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PluginError);
     expect(err).toMatchObject({ reason: 'protocol', step: 'register' });
-    expect((err as Error).message).toMatch(/^nrictl rejected a malformed message from .*nri\.sock during register and closed the connection: .*announces 4294967295 bytes/);
+    expect((err as Error).message).toMatch(
+      /^nrictl rejected a malformed message from .*nri\.sock during register and closed the connection: .*announces 4294967295 bytes/,
+    );
     expect((err as Error).message).not.toMatch(/runtime's log|dropped/);
   });
 
@@ -48,7 +55,12 @@ describe('a runtime that sends garbage', () => {
     ttrpc.writeUInt32BE(1, 4);
     ttrpc[8] = 9; // no such message type
     const socketPath = await peerSending(muxFrame(2, ttrpc));
-    const err = await new Stub({ createContainer: () => undefined }, { name: 'g', index: '50', socketPath, registrationTimeoutMs: 3000 }).start().catch((e: unknown) => e);
+    const err = await new Stub(
+      { createContainer: () => undefined },
+      { name: 'g', index: '50', socketPath, registrationTimeoutMs: 3000 },
+    )
+      .start()
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ reason: 'protocol' });
     expect((err as Error).message).toMatch(/nrictl rejected a malformed message .*unknown ttrpc message type 9/);
   });

@@ -60,7 +60,10 @@ export class PeerSession {
   }
 
   /** Register (already awaited by the caller or not), Configure, then Synchronize in the given parts. */
-  async handshake(configure: nri.IConfigureRequest, parts: nri.ISynchronizeRequest[] = [{}]): Promise<{
+  async handshake(
+    configure: nri.IConfigureRequest,
+    parts: nri.ISynchronizeRequest[] = [{}],
+  ): Promise<{
     configured: nri.ConfigureResponse;
     synced: nri.SynchronizeResponse[];
   }> {
@@ -115,7 +118,7 @@ export class RuntimePeer {
 
   /** The next session no caller has taken yet. */
   next(): Promise<PeerSession> {
-    if (this.#served < this.sessions.length) return Promise.resolve(this.sessions[this.#served++]!);
+    if (this.#served < this.sessions.length) return Promise.resolve(this.sessions[this.#served++]);
     return new Promise((resolve) => this.#waiting.push(resolve));
   }
 

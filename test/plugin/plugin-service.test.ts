@@ -5,8 +5,24 @@
 import type net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PLUGIN_SERVICE, nri } from '../../src/api/index.js';
-import { eventMethods, registerPluginService, type PluginHandlers, type PluginServiceImpl } from '../../src/plugin/index.js';
-import { Code, FrameDecoder, MessageType, TtrpcServer, decodeResponse, encodeFrame, encodeRequest, type Handler, type HandlerContext, type TtrpcResponse } from '../../src/ttrpc/index.js';
+import {
+  eventMethods,
+  registerPluginService,
+  type PluginHandlers,
+  type PluginServiceImpl,
+} from '../../src/plugin/index.js';
+import {
+  Code,
+  FrameDecoder,
+  MessageType,
+  TtrpcServer,
+  decodeResponse,
+  encodeFrame,
+  encodeRequest,
+  type Handler,
+  type HandlerContext,
+  type TtrpcResponse,
+} from '../../src/ttrpc/index.js';
 import { connectRaw, listen } from '../ttrpc/helpers.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -14,7 +30,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function serve(handlers: PluginHandlers): Promise<{ send(streamId: number, method: string, req: object, timeoutNano: number): void; next(): Promise<TtrpcResponse> }> {
+async function serve(handlers: PluginHandlers): Promise<{
+  send(streamId: number, method: string, req: object, timeoutNano: number): void;
+  next(): Promise<TtrpcResponse>;
+}> {
   const server = new TtrpcServer();
   registerPluginService(server, { ...eventMethods(handlers), ...lifecycle }, '10-raw');
   const l = await listen(server);
@@ -34,7 +53,14 @@ async function serve(handlers: PluginHandlers): Promise<{ send(streamId: number,
     send(streamId, method, req, timeoutNano) {
       const types = { CreateContainer: nri.CreateContainerRequest, StopContainer: nri.StopContainerRequest }[method]!;
       const payload = types.encode(req).finish();
-      sock.write(encodeFrame(streamId, MessageType.Request, encodeRequest({ service: PLUGIN_SERVICE, method, payload, timeoutNano, metadata: [] }), 0));
+      sock.write(
+        encodeFrame(
+          streamId,
+          MessageType.Request,
+          encodeRequest({ service: PLUGIN_SERVICE, method, payload, timeoutNano, metadata: [] }),
+          0,
+        ),
+      );
     },
     async next() {
       while (answers.length === 0) await new Promise<void>((r) => waiting.push(r));
@@ -44,11 +70,17 @@ async function serve(handlers: PluginHandlers): Promise<{ send(streamId: number,
 }
 
 const request = { pod: { id: 'p' }, container: { id: 'c', podSandboxId: 'p' } };
-const lifecycle = { Configure: () => ({}), Synchronize: () => ({}), Shutdown: () => undefined } as unknown as Pick<PluginServiceImpl, 'Configure' | 'Synchronize' | 'Shutdown'>;
+const lifecycle = { Configure: () => ({}), Synchronize: () => ({}), Shutdown: () => undefined } as unknown as Pick<
+  PluginServiceImpl,
+  'Configure' | 'Synchronize' | 'Shutdown'
+>;
 
 describe('the Plugin service', () => {
   it("answers a handler still pending at the caller's deadline with DeadlineExceeded, and serves the next call", async () => {
-    const peer = await serve({ createContainer: () => new Promise<void>(() => {}), stopContainer: () => [{ containerId: 'c' }] });
+    const peer = await serve({
+      createContainer: () => new Promise<void>(() => {}),
+      stopContainer: () => [{ containerId: 'c' }],
+    });
     peer.send(1, 'CreateContainer', request, 30e6);
     const late = await peer.next();
     expect(late.status).toMatchObject({ code: Code.DeadlineExceeded });
@@ -67,19 +99,32 @@ describe('the Plugin service', () => {
     });
     peer.send(1, 'CreateContainer', request, 0);
     const created = await peer.next();
-    expect(nri.CreateContainerResponse.decode(created.payload).adjust?.env?.map((e) => `${e.key}=${e.value}`)).toEqual(['A=1']);
+    expect(nri.CreateContainerResponse.decode(created.payload).adjust?.env?.map((e) => `${e.key}=${e.value}`)).toEqual([
+      'A=1',
+    ]);
     peer.send(3, 'StopContainer', request, 0);
-    expect((await peer.next()).status).toMatchObject({ code: Code.Unknown, message: 'plugin 10-raw: StopContainer failed: no' });
+    expect((await peer.next()).status).toMatchObject({
+      code: Code.Unknown,
+      message: 'plugin 10-raw: StopContainer failed: no',
+    });
   });
 
   it('hands back the bytes themselves, not a promise, for a handler that answers at once (no promise and no microtask round per event)', () => {
     const registered = new Map<string, Handler>();
-    const server = { register: (_service: string, method: string, h: Handler) => registered.set(method, h) } as unknown as TtrpcServer;
-    registerPluginService(server, { ...eventMethods({ createContainer: () => ({}), stopContainer: async () => [] }), ...lifecycle }, '10-unit');
+    const server = {
+      register: (_service: string, method: string, h: Handler) => registered.set(method, h),
+    } as unknown as TtrpcServer;
+    registerPluginService(
+      server,
+      { ...eventMethods({ createContainer: () => ({}), stopContainer: async () => [] }), ...lifecycle },
+      '10-unit',
+    );
     const ctx = { onAbort: () => () => {} } as unknown as HandlerContext;
     const payload = Buffer.from(nri.CreateContainerRequest.encode(request).finish());
     expect(registered.get('CreateContainer')!(payload, ctx)).toBeInstanceOf(Uint8Array);
     // A handler that returns a promise still gets one, raced against the deadline.
-    expect(registered.get('StopContainer')!(Buffer.from(nri.StopContainerRequest.encode(request).finish()), ctx)).toBeInstanceOf(Promise);
+    expect(
+      registered.get('StopContainer')!(Buffer.from(nri.StopContainerRequest.encode(request).finish()), ctx),
+    ).toBeInstanceOf(Promise);
   });
 });

@@ -15,12 +15,21 @@ afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
 });
 
-function launch(identity: Record<string, string>): { child: ChildProcess; session: PeerSession; output: () => string; exited: Promise<number | null> } {
+function launch(identity: Record<string, string>): {
+  child: ChildProcess;
+  session: PeerSession;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
   const env: NodeJS.ProcessEnv = { ...process.env, NRI_PLUGIN_SOCKET: '3', ...identity };
   if (!identity.NRI_PLUGIN_NAME) delete env.NRI_PLUGIN_NAME;
   if (!identity.NRI_PLUGIN_IDX) delete env.NRI_PLUGIN_IDX;
   // A 'pipe' beyond stdio 0..2 is a unix socketpair in Node: the child sees one end as fd 3.
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture], { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env, cwd: path.join(here, '../..') });
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    env,
+    cwd: path.join(here, '../..'),
+  });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
@@ -45,7 +54,10 @@ describe('a plugin started by the runtime', () => {
     await until(() => output().includes('live'));
     expect(output()).toContain(`live 42-fdplug ${eventBit(Event.CREATE_CONTAINER)}`);
 
-    const res = await session.call<nri.CreateContainerResponse>('CreateContainer', { pod: { id: 'p' }, container: { id: 'c', name: 'web' } });
+    const res = await session.call<nri.CreateContainerResponse>('CreateContainer', {
+      pod: { id: 'p' },
+      container: { id: 'c', name: 'web' },
+    });
     expect(res.adjust?.annotations).toEqual({ 'launched-plugin': '42-fdplug:web' });
 
     session.close(); // the runtime goes away: the plugin notices and exits

@@ -11,7 +11,10 @@ describe('synchronizeRaw', () => {
   it('answers each part with no update and hands both payloads on once, after the final part', async () => {
     const peer = await RuntimePeer.listen();
     const handed: Buffer[][] = [];
-    const stub = new Stub({ synchronizeRaw: (p) => void handed.push(p), runPodSandbox: () => {} }, { name: 'raw', index: '10', socketPath: peer.socketPath });
+    const stub = new Stub(
+      { synchronizeRaw: (p) => void handed.push(p), runPodSandbox: () => {} },
+      { name: 'raw', index: '10', socketPath: peer.socketPath },
+    );
     try {
       const started = stub.start();
       const session = await peer.next();
@@ -24,7 +27,7 @@ describe('synchronizeRaw', () => {
       expect(synced.map((s) => s.more)).toEqual([true, false]);
       expect(synced.flatMap((s) => s.update)).toEqual([]);
       expect(handed.map((h) => h.length)).toEqual([2]); // once, both parts
-      const entries = handed[0]!.flatMap((b) => synchronizeEntries(b).map((e) => decodeSyncEntry(b, e)));
+      const entries = handed[0].flatMap((b) => synchronizeEntries(b).map((e) => decodeSyncEntry(b, e)));
       expect(entries.map((e) => e.id)).toEqual(['p1', 'a', 'b', 'c']);
     } finally {
       await stub.stop();

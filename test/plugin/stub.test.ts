@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Event, PLUGIN_SERVICE, eventBit, nri } from '../../src/api/index.js';
 import { PluginError, SDK_NRI_VERSION, Stub, type PluginHandlers, type StubOptions } from '../../src/plugin/index.js';
 import { Code, TtrpcError } from '../../src/ttrpc/index.js';
-import { MODERN_CONFIGURE, RuntimePeer, V061_CONFIGURE, type PeerBehaviour, type PeerSession } from './peer.js';
+import { MODERN_CONFIGURE, RuntimePeer, V061_CONFIGURE, type PeerBehaviour } from './peer.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -44,7 +44,7 @@ describe('registration, configuration and synchronization', () => {
     expect(reg.pluginIdx).toBe('10');
     expect(reg.NRIVersion).toBe(SDK_NRI_VERSION);
     expect(configured.events).toBe(eventBit(Event.CREATE_CONTAINER));
-    expect(synced[0]!.more).toBe(false);
+    expect(synced[0].more).toBe(false);
     await expect(started).resolves.toBeUndefined();
     expect(seen).toEqual([[0, 0]]);
     expect(stub.runtime).toEqual({ name: 'test-runtime', version: '1.0.0', vintage: 'NRI v0.12.0' });
@@ -70,8 +70,8 @@ describe('registration, configuration and synchronization', () => {
       [true, 0],
       [true, 0],
     ]);
-    expect(synced[2]!.more).toBe(false);
-    expect(synced[2]!.update.map((u) => u.containerId)).toEqual(['c3']);
+    expect(synced[2].more).toBe(false);
+    expect(synced[2].update.map((u) => u.containerId)).toEqual(['c3']);
     expect(calls).toEqual([{ pods: ['p1', 'p2'], ctrs: ['c1', 'c2', 'c3'] }]);
   });
 
@@ -125,7 +125,11 @@ describe('events', () => {
     const got: string[] = [];
     const { session } = await live({ postStartContainer: (p, c) => void got.push(`${p.id}/${c.id}`) });
     await session.call('PostStartContainer', { pod: pod('p1'), container: ctr('c1', 'p1') });
-    await session.call('StateChange', { event: Event.POST_START_CONTAINER, pod: pod('p2'), container: ctr('c2', 'p2') });
+    await session.call('StateChange', {
+      event: Event.POST_START_CONTAINER,
+      pod: pod('p2'),
+      container: ctr('c2', 'p2'),
+    });
     expect(got).toEqual(['p1/c1', 'p2/c2']);
   });
 
@@ -137,7 +141,10 @@ describe('events', () => {
         evict: [{ containerId: 'victim', reason: 'too big' }],
       }),
     });
-    const res = await session.call<nri.CreateContainerResponse>('CreateContainer', { pod: pod('p'), container: ctr('c', 'p') });
+    const res = await session.call<nri.CreateContainerResponse>('CreateContainer', {
+      pod: pod('p'),
+      container: ctr('c', 'p'),
+    });
     expect(res.adjust?.annotations).toEqual({ 'seen-by': 'tester:ctr-c' });
     expect(res.update.map((u) => u.containerId)).toEqual(['other']);
     expect(res.evict.map((e) => e.reason)).toEqual(['too big']);
@@ -145,10 +152,15 @@ describe('events', () => {
 
   it('answers a method this schema lacks with Unimplemented, and unhandled events with an empty answer', async () => {
     const { session } = await live({ createContainer: () => {} });
-    const unknown = await session.client.call(PLUGIN_SERVICE, 'FutureEvent', new Uint8Array(0)).catch((e: unknown) => e);
+    const unknown = await session.client
+      .call(PLUGIN_SERVICE, 'FutureEvent', new Uint8Array(0))
+      .catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(TtrpcError);
     expect((unknown as TtrpcError).code).toBe(Code.Unimplemented);
-    const res = await session.call<nri.UpdateContainerResponse>('UpdateContainer', { pod: pod('p'), container: ctr('c', 'p') });
+    const res = await session.call<nri.UpdateContainerResponse>('UpdateContainer', {
+      pod: pod('p'),
+      container: ctr('c', 'p'),
+    });
     expect(res.update).toEqual([]);
   });
 
@@ -158,7 +170,9 @@ describe('events', () => {
         throw new Error('disk on fire');
       },
     });
-    const err = (await session.call('StopContainer', { pod: pod('p'), container: ctr('c', 'p') }).catch((e: unknown) => e)) as TtrpcError;
+    const err = (await session
+      .call('StopContainer', { pod: pod('p'), container: ctr('c', 'p') })
+      .catch((e: unknown) => e)) as TtrpcError;
     expect(err).toBeInstanceOf(TtrpcError);
     expect(err.code).toBe(Code.Unknown);
     expect(err.statusMessage).toBe('plugin 10-tester: StopContainer failed: disk on fire');
@@ -172,9 +186,15 @@ describe('events', () => {
         return [{ containerId: c.id! }];
       },
     });
-    const created = await session.call<nri.CreateContainerResponse>('CreateContainer', { pod: pod('p'), container: ctr('c', 'p') });
+    const created = await session.call<nri.CreateContainerResponse>('CreateContainer', {
+      pod: pod('p'),
+      container: ctr('c', 'p'),
+    });
     expect(created.adjust?.annotations).toEqual({ sync: 'c' });
-    const updated = await session.call<nri.UpdateContainerResponse>('UpdateContainer', { pod: pod('p'), container: ctr('u', 'p') });
+    const updated = await session.call<nri.UpdateContainerResponse>('UpdateContainer', {
+      pod: pod('p'),
+      container: ctr('u', 'p'),
+    });
     expect(updated.update.map((u) => u.containerId)).toEqual(['u']);
   });
 
@@ -185,10 +205,14 @@ describe('events', () => {
         throw new Error('later fire');
       },
     });
-    const late = (await session.call('CreateContainer', { pod: pod('p'), container: ctr('c', 'p') }, 200).catch((e: unknown) => e)) as TtrpcError;
+    const late = (await session
+      .call('CreateContainer', { pod: pod('p'), container: ctr('c', 'p') }, 200)
+      .catch((e: unknown) => e)) as TtrpcError;
     expect(late).toBeInstanceOf(TtrpcError);
     expect(late.code).toBe(Code.DeadlineExceeded);
-    const failed = (await session.call('StopContainer', { pod: pod('p'), container: ctr('c', 'p') }).catch((e: unknown) => e)) as TtrpcError;
+    const failed = (await session
+      .call('StopContainer', { pod: pod('p'), container: ctr('c', 'p') })
+      .catch((e: unknown) => e)) as TtrpcError;
     expect(failed).toBeInstanceOf(TtrpcError);
     expect(failed.code).toBe(Code.Unknown);
     expect(failed.statusMessage).toBe('plugin 10-tester: StopContainer failed: later fire');
@@ -200,7 +224,9 @@ describe('events', () => {
         throw new Error('not today');
       },
     });
-    const bad = await session.call<nri.ValidateContainerAdjustmentResponse>('ValidateContainerAdjustment', { adjust: {} });
+    const bad = await session.call<nri.ValidateContainerAdjustmentResponse>('ValidateContainerAdjustment', {
+      adjust: {},
+    });
     expect(bad).toMatchObject({ reject: true, reason: 'not today' });
   });
 
@@ -214,7 +240,9 @@ describe('events', () => {
       adjust: { annotations: { forbidden: 'x' } },
     });
     expect(bad).toMatchObject({ reject: true, reason: 'annotation "forbidden" is not allowed' });
-    const good = await session.call<nri.ValidateContainerAdjustmentResponse>('ValidateContainerAdjustment', { adjust: {} });
+    const good = await session.call<nri.ValidateContainerAdjustmentResponse>('ValidateContainerAdjustment', {
+      adjust: {},
+    });
     expect(good.reject).toBe(false);
   });
 });
@@ -230,18 +258,27 @@ describe('UpdateContainers', () => {
     await session.handshake(MODERN_CONFIGURE);
     await started;
     const failed = await stub.updateContainers(
-      [{ containerId: 'good', linux: { resources: { memory: { limit: { value: 1 << 30 } } } } }, { containerId: 'bad' }],
+      [
+        { containerId: 'good', linux: { resources: { memory: { limit: { value: 1 << 30 } } } } },
+        { containerId: 'bad' },
+      ],
       [{ containerId: 'evictee', reason: 'no room' }],
     );
     expect(failed.map((u) => u.containerId)).toEqual(['bad']);
     expect(session.updates).toHaveLength(1);
-    expect(session.updates[0]!.evict.map((e) => e.containerId)).toEqual(['evictee']);
-    expect(Number(session.updates[0]!.update[0]!.linux?.resources?.memory?.limit?.value)).toBe(1 << 30);
+    expect(session.updates[0].evict.map((e) => e.containerId)).toEqual(['evictee']);
+    expect(Number(session.updates[0].update[0].linux?.resources?.memory?.limit?.value)).toBe(1 << 30);
   });
 
   it('refuses before start() with a PluginError', async () => {
-    const stub = new Stub({ createContainer: () => {} }, { name: 'x', index: '01', socketPath: '/nonexistent/nri.sock' });
-    await expect(stub.updateContainers([{ containerId: 'c' }])).rejects.toMatchObject({ step: 'update', reason: 'closed' });
+    const stub = new Stub(
+      { createContainer: () => {} },
+      { name: 'x', index: '01', socketPath: '/nonexistent/nri.sock' },
+    );
+    await expect(stub.updateContainers([{ containerId: 'c' }])).rejects.toMatchObject({
+      step: 'update',
+      reason: 'closed',
+    });
   });
 });
 
@@ -259,14 +296,22 @@ describe('failures during start', () => {
     const err = (await started.catch((e: unknown) => e)) as PluginError;
     expect(err).toBeInstanceOf(PluginError);
     expect(err).toMatchObject({ step: 'register', reason: 'rejected', socketPath: peer.socketPath });
-    expect(err.message).toBe(`registration of plugin 10-tester rejected by the runtime at ${peer.socketPath}: plugin "10-tester" already registered`);
+    expect(err.message).toBe(
+      `registration of plugin 10-tester rejected by the runtime at ${peer.socketPath}: plugin "10-tester" already registered`,
+    );
   });
 
   it('gives up when the runtime never answers the registration', async () => {
-    const { started } = await setup({ createContainer: () => {} }, { registrationTimeoutMs: 300 }, { register: () => new Promise(() => {}) });
+    const { started } = await setup(
+      { createContainer: () => {} },
+      { registrationTimeoutMs: 300 },
+      { register: () => new Promise(() => {}) },
+    );
     const err = (await started.catch((e: unknown) => e)) as PluginError;
     expect(err).toMatchObject({ step: 'register', reason: 'timeout' });
-    expect(err.message).toMatch(/^registration of plugin 10-tester not completed within 300ms: no answer to RegisterPlugin/);
+    expect(err.message).toMatch(
+      /^registration of plugin 10-tester not completed within 300ms: no answer to RegisterPlugin/,
+    );
   });
 
   it('gives up when Configure never comes, naming that step', async () => {

@@ -39,7 +39,12 @@ function topLevelFields(bytes: Buffer): number[] {
 }
 
 const pod: nri.IPodSandbox = { id: 'p1', name: 'web-0', namespace: 'shop' };
-const container: nri.IContainer = { id: 'c1', podSandboxId: 'p1', name: 'web', state: nri.ContainerState.CONTAINER_CREATED };
+const container: nri.IContainer = {
+  id: 'c1',
+  podSandboxId: 'p1',
+  name: 'web',
+  state: nri.ContainerState.CONTAINER_CREATED,
+};
 
 async function sdkPlugin(handlers: PluginHandlers, configure: nri.IConfigureRequest): Promise<PeerSession> {
   const peer = await RuntimePeer.listen();
@@ -61,7 +66,10 @@ describe('CreateContainerResponse on the wire', () => {
   const cases: Array<[string, PluginHandlers['createContainer']]> = [
     ['a handler that returns nothing', () => undefined],
     ['a handler that resolves to nothing', async () => undefined],
-    ['a handler that returns only updates', () => ({ update: [{ containerId: 'c0', linux: { resources: { cpu: { shares: { value: 2 } } } } }] })],
+    [
+      'a handler that returns only updates',
+      () => ({ update: [{ containerId: 'c0', linux: { resources: { cpu: { shares: { value: 2 } } } } }] }),
+    ],
     ['a handler that returns adjust: null', () => ({ adjust: null })],
   ];
   for (const [what, createContainer] of cases) {
@@ -81,7 +89,10 @@ describe('CreateContainerResponse on the wire', () => {
   });
 
   it('keeps an adjustment a handler returns, in field 1', async () => {
-    const session = await sdkPlugin({ createContainer: () => ({ adjust: { annotations: { a: 'b' } } }) }, V061_CONFIGURE);
+    const session = await sdkPlugin(
+      { createContainer: () => ({ adjust: { annotations: { a: 'b' } } }) },
+      V061_CONFIGURE,
+    );
     const answer = nri.CreateContainerResponse.decode(await session.callRaw('CreateContainer', { pod, container }));
     expect(answer.adjust?.annotations).toEqual({ a: 'b' });
   });
@@ -106,8 +117,16 @@ describe('every other answer on the wire', () => {
     const nothing = () => undefined;
     const session = await sdkPlugin(
       {
-        runPodSandbox: nothing, stopPodSandbox: nothing, removePodSandbox: nothing, postCreateContainer: nothing, startContainer: nothing,
-        postStartContainer: nothing, updateContainer: nothing, postUpdateContainer: nothing, stopContainer: nothing, removeContainer: nothing,
+        runPodSandbox: nothing,
+        stopPodSandbox: nothing,
+        removePodSandbox: nothing,
+        postCreateContainer: nothing,
+        startContainer: nothing,
+        postStartContainer: nothing,
+        updateContainer: nothing,
+        postUpdateContainer: nothing,
+        stopContainer: nothing,
+        removeContainer: nothing,
       },
       MODERN_CONFIGURE,
     );
@@ -142,7 +161,17 @@ describe("nrictl's own transient plugins", () => {
     const peer = await RuntimePeer.listen();
     cleanups.push(() => peer.close());
     // An external plugin at 50: probes register at 49 and 51 (and no plugin directory is read).
-    const run = startCli(['trace', '--socket', peer.socketPath, '--index', '50', '--plugin-dir', peer.dir, '-o', 'json']);
+    const run = startCli([
+      'trace',
+      '--socket',
+      peer.socketPath,
+      '--index',
+      '50',
+      '--plugin-dir',
+      peer.dir,
+      '-o',
+      'json',
+    ]);
     cleanups.push(() => stopCli(run));
     const first = await createContainerAnswerOf(await peer.next());
     const second = await createContainerAnswerOf(await peer.next());

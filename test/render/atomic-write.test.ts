@@ -5,8 +5,13 @@ import { join } from 'node:path';
 import { AtomicWriteError, writeFileAtomic } from '../../src/render/atomic-write.js';
 
 let dir: string;
-beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'nrictl-aw-')); });
-afterEach(async () => { await chmod(dir, 0o700).catch(() => {}); await rm(dir, { recursive: true, force: true }); });
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'nrictl-aw-'));
+});
+afterEach(async () => {
+  await chmod(dir, 0o700).catch(() => {});
+  await rm(dir, { recursive: true, force: true });
+});
 
 describe('writeFileAtomic', () => {
   it('writes strings, bytes and chunk streams, leaving no temporary file', async () => {
@@ -15,7 +20,11 @@ describe('writeFileAtomic', () => {
     expect(await readFile(target, 'utf8')).toBe('{"a":1}\n');
     await writeFileAtomic(target, Buffer.from('bytes'));
     expect(await readFile(target, 'utf8')).toBe('bytes');
-    async function* parts() { yield 'one,'; yield Buffer.from('two,'); yield 'three'; }
+    async function* parts() {
+      yield 'one,';
+      yield Buffer.from('two,');
+      yield 'three';
+    }
     await writeFileAtomic(target, parts());
     expect(await readFile(target, 'utf8')).toBe('one,two,three');
     expect(await readdir(dir)).toEqual(['dump.json']);
@@ -23,7 +32,10 @@ describe('writeFileAtomic', () => {
   it('keeps the old content and removes the temp file when producing the content fails', async () => {
     const target = join(dir, 'state.yaml');
     await writeFile(target, 'old\n');
-    async function* failing() { yield 'half of the new'; throw new Error('renderer broke'); }
+    async function* failing() {
+      yield 'half of the new';
+      throw new Error('renderer broke');
+    }
     const err = await writeFileAtomic(target, failing()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AtomicWriteError);
     expect((err as Error).message).toContain(target);
@@ -60,7 +72,14 @@ describe('writeFileAtomic', () => {
     const next = 'n'.repeat(4 << 20);
     let reads = 0;
     let done = false;
-    const writing = writeFileAtomic(target, (function* () { for (let i = 0; i < 64; i++) yield next.slice(i * 65536, (i + 1) * 65536); })()).finally(() => { done = true; });
+    const writing = writeFileAtomic(
+      target,
+      (function* () {
+        for (let i = 0; i < 64; i++) yield next.slice(i * 65536, (i + 1) * 65536);
+      })(),
+    ).finally(() => {
+      done = true;
+    });
     while (!done) {
       const seen = await readFile(target, 'utf8');
       expect(seen === old || seen === next).toBe(true);

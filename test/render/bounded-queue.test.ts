@@ -14,7 +14,7 @@ import { BoundedOutputQueue } from '../../src/render/bounded-queue.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const line = (i: number): string => `event ${String(i).padStart(6, '0')} ${'x'.repeat(200)}\n`;
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
+const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
@@ -34,7 +34,9 @@ describe('BoundedOutputQueue on a pipe nobody reads', () => {
     const queue = new BoundedOutputQueue<number>(out, { capacity: 100, render: line });
 
     let timerFired = false;
-    const timer = setTimeout(() => { timerFired = true; }, 1);
+    const timer = setTimeout(() => {
+      timerFired = true;
+    }, 1);
     for (let i = 0; i < 10_000; i++) queue.push(i);
     clearTimeout(timer);
     // push() did no I/O: nothing was written during the burst, the writer runs later.
@@ -67,13 +69,24 @@ describe('BoundedOutputQueue on a pipe nobody reads', () => {
 
   it('keeps a real process.stdout pipe from stalling its process', async () => {
     // A child writes 100,000 events to its stdout, which we never read; it reports on stderr.
-    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'stdout-flood.fixture.ts')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'stdout-flood.fixture.ts')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     cleanups.push(() => child.kill('SIGKILL'));
-    child.stdout!.pause();
+    child.stdout.pause();
     let report = '';
-    child.stderr!.on('data', (d: Buffer) => { report += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      report += d.toString();
+    });
     await until(() => report.includes('\n'));
-    const r = JSON.parse(report.split('\n')[0]!) as { pushed: number; written: number; dropped: number; pending: number; ticks: number; blocked: boolean };
+    const r = JSON.parse(report.split('\n')[0]) as {
+      pushed: number;
+      written: number;
+      dropped: number;
+      pending: number;
+      ticks: number;
+      blocked: boolean;
+    };
     expect(r.pushed).toBe(100_000);
     expect(r.blocked).toBe(true);
     expect(r.dropped).toBeGreaterThan(0);
@@ -86,47 +99,71 @@ describe('BoundedOutputQueue on a pipe nobody reads', () => {
 // util-linux `script` gives the child a real pseudo-terminal and copies it to a pipe we never read.
 const hasScript = ['/usr/bin/script', '/bin/script'].some((p) => existsSync(p));
 
-describe.skipIf(!hasScript)(`BoundedOutputQueue on a terminal that stopped reading${hasScript ? '' : ' (skipped: needs script(1) from util-linux)'}`, () => {
-  async function floodStuckTerminal(mode: 'async' | 'sink'): Promise<{ pid: number; isTTY: boolean; switched: boolean; pushed: number; written: number; dropped: number; pending: number }> {
-    const dir = await mkdtemp(join(tmpdir(), 'nrq-tty-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const reportPath = join(dir, 'report.json');
-    const command = `'${process.execPath}' --import tsx '${join(here, 'tty-flood.fixture.ts')}' ${mode}`;
-    const script = spawn('script', ['-qfec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, NRICTL_REPORT: reportPath }, detached: true });
-    cleanups.push(() => { try { process.kill(-script.pid!, 'SIGKILL'); } catch { /* gone */ } });
-    script.stdout!.pause(); // nobody reads the terminal: it fills, like a paused one
-    // The child finishes its 50,000 pushes and reports while its terminal is still stuck;
-    // with blocking terminal writes it would freeze at the first full buffer.
-    await until(() => existsSync(reportPath));
-    return JSON.parse(await readFile(reportPath, 'utf8'));
-  }
+describe.skipIf(!hasScript)(
+  `BoundedOutputQueue on a terminal that stopped reading${hasScript ? '' : ' (skipped: needs script(1) from util-linux)'}`,
+  () => {
+    async function floodStuckTerminal(mode: 'async' | 'sink'): Promise<{
+      pid: number;
+      isTTY: boolean;
+      switched: boolean;
+      pushed: number;
+      written: number;
+      dropped: number;
+      pending: number;
+    }> {
+      const dir = await mkdtemp(join(tmpdir(), 'nrq-tty-'));
+      cleanups.push(() => rm(dir, { recursive: true, force: true }));
+      const reportPath = join(dir, 'report.json');
+      const command = `'${process.execPath}' --import tsx '${join(here, 'tty-flood.fixture.ts')}' ${mode}`;
+      const script = spawn('script', ['-qfec', command, '/dev/null'], {
+        stdio: ['pipe', 'pipe', 'ignore'],
+        env: { ...process.env, NRICTL_REPORT: reportPath },
+        detached: true,
+      });
+      cleanups.push(() => {
+        try {
+          process.kill(-script.pid!, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      });
+      script.stdout.pause(); // nobody reads the terminal: it fills, like a paused one
+      // The child finishes its 50,000 pushes and reports while its terminal is still stuck;
+      // with blocking terminal writes it would freeze at the first full buffer.
+      await until(() => existsSync(reportPath));
+      return JSON.parse(await readFile(reportPath, 'utf8'));
+    }
 
-  it('keeps the process running once terminal writes are made asynchronous', async () => {
-    const r = await floodStuckTerminal('async');
-    expect(r.isTTY).toBe(true);
-    expect(r.switched).toBe(true);
-    expect(r.pushed).toBe(50_000);
-    expect(r.dropped).toBeGreaterThan(0);
-    expect(r.dropped).toBe(r.pushed - r.written - r.pending);
-  });
+    it('keeps the process running once terminal writes are made asynchronous', async () => {
+      const r = await floodStuckTerminal('async');
+      expect(r.isTTY).toBe(true);
+      expect(r.switched).toBe(true);
+      expect(r.pushed).toBe(50_000);
+      expect(r.dropped).toBeGreaterThan(0);
+      expect(r.dropped).toBe(r.pushed - r.written - r.pending);
+    });
 
-  it.skipIf(!existsSync('/proc/self/stat'))('lets the process exit through the sink `logs` uses while the terminal is stuck (needs /proc)', async () => {
-    const r = await floodStuckTerminal('sink');
-    expect(r.isTTY).toBe(true);
-    expect(r.dropped).toBe(r.pushed - r.written - r.pending);
-    // process.exit() returns promptly: the process is gone or a zombie waiting for `script`
-    // (which is itself stuck writing to us). A write parked in a thread-pool thread would hold it.
-    const exited = (): boolean => {
-      try {
-        return readFileSync(`/proc/${r.pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
-      } catch {
-        return true;
-      }
-    };
-    await until(exited);
-    expect(exited()).toBe(true);
-  });
-});
+    it.skipIf(!existsSync('/proc/self/stat'))(
+      'lets the process exit through the sink `logs` uses while the terminal is stuck (needs /proc)',
+      async () => {
+        const r = await floodStuckTerminal('sink');
+        expect(r.isTTY).toBe(true);
+        expect(r.dropped).toBe(r.pushed - r.written - r.pending);
+        // process.exit() returns promptly: the process is gone or a zombie waiting for `script`
+        // (which is itself stuck writing to us). A write parked in a thread-pool thread would hold it.
+        const exited = (): boolean => {
+          try {
+            return readFileSync(`/proc/${r.pid}/stat`, 'utf8').split(') ')[1].startsWith('Z');
+          } catch {
+            return true;
+          }
+        };
+        await until(exited);
+        expect(exited()).toBe(true);
+      },
+    );
+  },
+);
 
 describe('BoundedOutputQueue catching up', () => {
   let server: Server | undefined;
@@ -139,7 +176,9 @@ describe('BoundedOutputQueue catching up', () => {
   it('writes the drop count in place once the reader catches up, and everything else in order', async () => {
     dir = await mkdtemp(join(tmpdir(), 'nrq-'));
     const path = join(dir, 's');
-    const accepted = new Promise<Socket>((resolve) => { server = createServer(resolve); });
+    const accepted = new Promise<Socket>((resolve) => {
+      server = createServer(resolve);
+    });
     server!.listen(path);
     await once(server!, 'listening');
     const client = connect(path);
@@ -159,7 +198,9 @@ describe('BoundedOutputQueue catching up', () => {
     const droppedWhileStuck = queue.dropped;
 
     let received = '';
-    reader.on('data', (d: Buffer) => { received += d.toString(); });
+    reader.on('data', (d: Buffer) => {
+      received += d.toString();
+    });
     reader.resume();
     await until(() => reported.length > 0);
     // more events after catching up are written normally
@@ -182,8 +223,8 @@ describe('BoundedOutputQueue catching up', () => {
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
     expect(numbers.slice(-10)).toEqual(Array.from({ length: 10 }, (_, k) => i - 10 + k));
     // the notice sits where the gap is
-    const at = lines.indexOf(notices[0]!);
-    expect(Number(lines[at + 1]!.slice(6, 12)) - Number(lines[at - 1]!.slice(6, 12))).toBeGreaterThan(1);
+    const at = lines.indexOf(notices[0]);
+    expect(Number(lines[at + 1].slice(6, 12)) - Number(lines[at - 1].slice(6, 12))).toBeGreaterThan(1);
   });
 
   it('reports drops at the end, and through the event only when the notice is suppressed', async () => {
@@ -193,7 +234,9 @@ describe('BoundedOutputQueue catching up', () => {
     queue.on('dropped', (n: number) => reported.push(n));
     for (let k = 0; k < 5; k++) queue.push(k);
     let text = '';
-    out.on('data', (d: Buffer) => { text += d.toString(); });
+    out.on('data', (d: Buffer) => {
+      text += d.toString();
+    });
     const summary = await queue.end();
     expect(summary).toEqual({ pushed: 5, written: 2, dropped: 3, complete: true });
     expect(reported).toEqual([3]);
@@ -204,7 +247,9 @@ describe('BoundedOutputQueue catching up', () => {
   it('flush resolves once everything queued has been written', async () => {
     const out = new PassThrough();
     let text = '';
-    out.on('data', (d: Buffer) => { text += d.toString(); });
+    out.on('data', (d: Buffer) => {
+      text += d.toString();
+    });
     const queue = new BoundedOutputQueue<string>(out, { capacity: 10_000, render: (s) => `${s}\n`, batch: 7 });
     for (let k = 0; k < 1000; k++) queue.push(`n${k}`);
     expect(await queue.flush()).toBe(true);

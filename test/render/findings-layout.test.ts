@@ -4,32 +4,60 @@ import { renderFindings, type FindingRow } from '../../src/render/findings-layou
 import { outputColumns } from '../../src/render/output-width.js';
 
 const level = chalk.level;
-beforeEach(() => { chalk.level = 0; });
-afterEach(() => { chalk.level = level; });
+beforeEach(() => {
+  chalk.level = 0;
+});
+afterEach(() => {
+  chalk.level = level;
+});
 
 const FIX_COMMAND = 'chown root:root /tmp/nrictl-node-fixture/opt/nri/plugins/10-logger';
 const rows: FindingRow[] = [
   {
-    severity: 'error', path: 'opt/nri/plugins/10-logger', code: 'plugin-not-root-owned',
-    message: 'owned by uid 1001, not root: anyone who can write it runs code as root in every container the runtime starts',
+    severity: 'error',
+    path: 'opt/nri/plugins/10-logger',
+    code: 'plugin-not-root-owned',
+    message:
+      'owned by uid 1001, not root: anyone who can write it runs code as root in every container the runtime starts',
     fix: FIX_COMMAND,
   },
-  { severity: 'warning', path: 'etc/containerd/config.toml', code: 'nri-default', message: '[plugins."io.containerd.nri.v1.nri"] does not set "disable": NRI is off in containerd 1.7 and on in 2.x', fix: 'set disable = false explicitly' },
-  { severity: 'info', path: 'etc/nri/conf.d/10-logger.conf', code: 'config-used', message: 'passed to 10-logger', fix: 'nothing to do' },
+  {
+    severity: 'warning',
+    path: 'etc/containerd/config.toml',
+    code: 'nri-default',
+    message: '[plugins."io.containerd.nri.v1.nri"] does not set "disable": NRI is off in containerd 1.7 and on in 2.x',
+    fix: 'set disable = false explicitly',
+  },
+  {
+    severity: 'info',
+    path: 'etc/nri/conf.d/10-logger.conf',
+    code: 'config-used',
+    message: 'passed to 10-logger',
+    fix: 'nothing to do',
+  },
 ];
 
 /** Every path and fix whole on one line; every other line within the width. */
 function expectFits(text: string, width: number | undefined): void {
   const lines = text.split('\n');
   for (const r of rows) {
-    expect(lines.some((l) => l.includes(r.path)), r.path).toBe(true);
-    expect(lines.some((l) => l.includes(r.fix)), r.fix).toBe(true);
+    expect(
+      lines.some((l) => l.includes(r.path)),
+      r.path,
+    ).toBe(true);
+    expect(
+      lines.some((l) => l.includes(r.fix)),
+      r.fix,
+    ).toBe(true);
   }
   if (width === undefined) return;
   for (const line of lines) {
     if (line.length <= width) continue;
     // Only a line that carries a path or a fix whole may run past the width: cutting it is worse.
-    const whole = rows.some((r) => (line.includes(r.fix) && line.trim().length <= r.fix.length + 'fix: '.length) || line.trim().endsWith(r.path));
+    const whole = rows.some(
+      (r) =>
+        (line.includes(r.fix) && line.trim().length <= r.fix.length + 'fix: '.length) || line.trim().endsWith(r.path),
+    );
     expect(whole, `line over ${width} columns: ${JSON.stringify(line)}`).toBe(true);
   }
 }
@@ -56,10 +84,10 @@ describe('findings layout', () => {
 
   it('the narrowest table that fits: each column as wide as its longest path or fix', () => {
     const table = renderFindings(rows, { width: 200 });
-    const natural = table.split('\n')[0]!.length;
+    const natural = table.split('\n')[0].length;
     // A few columns fewer still fit (the message wraps); far fewer switch to the list.
     expect(renderFindings(rows, { width: natural - 10 })).toMatch(/^┌/);
-    expect(renderFindings(rows, { width: natural - 10 }).split('\n')[0]!.length).toBe(natural - 10);
+    expect(renderFindings(rows, { width: natural - 10 }).split('\n')[0].length).toBe(natural - 10);
     expect(renderFindings(rows, { width: 100 })).not.toMatch(/^┌/);
   });
 
@@ -69,7 +97,7 @@ describe('findings layout', () => {
     expect(text).toContain('\x1b[');
     const plain = text.split('\n').map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''));
     expect(new Set(plain.map((l) => l.length)).size).toBe(1);
-    expect(plain.join('\n')).toBe((chalk.level = 0, renderFindings(rows, { width: 200 })));
+    expect(plain.join('\n')).toBe(((chalk.level = 0), renderFindings(rows, { width: 200 })));
   });
 
   it('wraps nothing without a width (a pipe): every message whole on one line', () => {
@@ -79,7 +107,18 @@ describe('findings layout', () => {
   });
 
   it('puts a multi-line parser message on one line and escapes control characters in paths', () => {
-    const text = renderFindings([{ severity: 'error', path: 'conf.d/evil\nerror    forged', code: 'json-syntax', message: 'not valid JSON (Unexpected token\n  1 | {\n    ^): iSulad does not start', fix: 'fix the JSON syntax' }], {});
+    const text = renderFindings(
+      [
+        {
+          severity: 'error',
+          path: 'conf.d/evil\nerror    forged',
+          code: 'json-syntax',
+          message: 'not valid JSON (Unexpected token\n  1 | {\n    ^): iSulad does not start',
+          fix: 'fix the JSON syntax',
+        },
+      ],
+      {},
+    );
     expect(text.split('\n')).toEqual([
       'error  conf.d/evil\\nerror    forged',
       '  not valid JSON (Unexpected token 1 | { ^): iSulad does not start [json-syntax]',
@@ -89,7 +128,7 @@ describe('findings layout', () => {
 });
 
 describe('outputColumns', () => {
-  it('takes COLUMNS first, then a terminal\'s width, and nothing for a pipe', () => {
+  it("takes COLUMNS first, then a terminal's width, and nothing for a pipe", () => {
     expect(outputColumns({ isTTY: true, columns: 61 }, {})).toBe(61);
     expect(outputColumns({ isTTY: true, columns: 61 }, { COLUMNS: '40' })).toBe(40);
     expect(outputColumns({ isTTY: false }, { COLUMNS: '80' })).toBe(80);

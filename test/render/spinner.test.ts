@@ -20,7 +20,7 @@ describe('spinner', () => {
     const t = terminal();
     const s = spinner(t.stream, 'connecting to /run/nri.sock', { env: {} });
     vi.advanceTimersByTime(500);
-    s.update('receiving the runtime\'s pods and containers');
+    s.update("receiving the runtime's pods and containers");
     vi.advanceTimersByTime(1000);
     s.stop();
     s.stop();

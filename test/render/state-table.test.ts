@@ -1,12 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import chalk from 'chalk';
-import { renderCompactTable, renderStateTable, renderWithCliTable3, stateTableHead, stateTableRows } from '../../src/render/state-table.js';
+import {
+  renderCompactTable,
+  renderStateTable,
+  renderWithCliTable3,
+  stateTableHead,
+  stateTableRows,
+} from '../../src/render/state-table.js';
 import type { Container, Pod } from '../../src/render/nri-view.js';
 import { syntheticState } from './fixtures.js';
 
 const level = chalk.level;
-beforeEach(() => { chalk.level = 0; });
-afterEach(() => { chalk.level = level; });
+beforeEach(() => {
+  chalk.level = 0;
+});
+afterEach(() => {
+  chalk.level = level;
+});
 
 const POD_A = `aaaa${'0'.repeat(60)}`;
 const POD_B = `bbbb${'0'.repeat(60)}`;
@@ -17,8 +27,16 @@ const pods: Pod[] = [
 const containers: Container[] = [
   { id: `cc02${'1'.repeat(60)}`, podSandboxId: POD_B, name: 'sidecar', state: 1 },
   {
-    id: `cc01${'1'.repeat(60)}`, podSandboxId: POD_B, name: 'nginx', state: 'CONTAINER_RUNNING' as never, // as toObject leaves it
-    linux: { resources: { cpu: { cpus: '0-3', mems: '0', quota: { value: 50000 }, period: { value: 100000 }, shares: { value: 512 } }, memory: { limit: { value: 536870912 } } } },
+    id: `cc01${'1'.repeat(60)}`,
+    podSandboxId: POD_B,
+    name: 'nginx',
+    state: 'CONTAINER_RUNNING' as never, // as toObject leaves it
+    linux: {
+      resources: {
+        cpu: { cpus: '0-3', mems: '0', quota: { value: 50000 }, period: { value: 100000 }, shares: { value: 512 } },
+        memory: { limit: { value: 536870912 } },
+      },
+    },
   },
   { id: `dd01${'1'.repeat(60)}`, podSandboxId: 'gone', name: 'orphan', state: 4 },
 ];
@@ -26,7 +44,7 @@ const containers: Container[] = [
 describe('state table', () => {
   it('lists pods by namespace/name with their containers, short IDs and states', () => {
     const lines = renderStateTable(pods, containers).trimEnd().split('\n');
-    expect(lines[0]!.split(/\s{2,}/)).toEqual(['POD', 'POD ID', 'CONTAINER', 'CONTAINER ID', 'STATE']);
+    expect(lines[0].split(/\s{2,}/)).toEqual(['POD', 'POD ID', 'CONTAINER', 'CONTAINER ID', 'STATE']);
     expect(lines.slice(1).map((l) => l.split(/\s{2,}/))).toEqual([
       ['default/web-0', 'bbbb000000000', 'nginx', 'cc01111111111', 'Running'],
       ['default/web-0', 'bbbb000000000', 'sidecar', 'cc02111111111', 'Created'],
@@ -37,8 +55,8 @@ describe('state table', () => {
   it('adds the resources in wide', () => {
     const lines = renderStateTable(pods, containers, { wide: true }).trimEnd().split('\n');
     expect(lines[0]).toMatch(/STATE\s+CPUSET\s+MEMS\s+MEMORY LIMIT\s+CPU QUOTA\/PERIOD\s+SHARES$/);
-    expect(lines[1]!.split(/\s{2,}/).slice(4)).toEqual(['Running', '0-3', '0', '512Mi', '50000/100000', '512']);
-    expect(lines[2]!.split(/\s{2,}/).slice(4)).toEqual(['Created', '-', '-', '-', '-', '-']);
+    expect(lines[1].split(/\s{2,}/).slice(4)).toEqual(['Running', '0-3', '0', '512Mi', '50000/100000', '512']);
+    expect(lines[2].split(/\s{2,}/).slice(4)).toEqual(['Created', '-', '-', '-', '-', '-']);
   });
   it('turns into a list grouped by pod when the table is wider than the terminal', () => {
     const table = renderStateTable(pods, containers);
@@ -77,10 +95,16 @@ describe('state table', () => {
     }
   });
   it('falls back to cli-table3 for wide characters and keeps columns aligned', () => {
-    const text = renderCompactTable(['NAME', 'X'], [['名前', '1'], ['ab', '2']]);
+    const text = renderCompactTable(
+      ['NAME', 'X'],
+      [
+        ['名前', '1'],
+        ['ab', '2'],
+      ],
+    );
     const lines = text.trimEnd().split('\n');
     // cli-table3 measures 名前 as four columns wide, so the second column lines up on screen
-    expect(lines[1]!.indexOf('1')).toBe(lines[2]!.indexOf('2') - 2);
+    expect(lines[1].indexOf('1')).toBe(lines[2].indexOf('2') - 2);
   });
   it('renders 1,000 pods with 5,000 containers completely', () => {
     const big = syntheticState(1000, 5);
@@ -88,7 +112,7 @@ describe('state table', () => {
     const lines = text.trimEnd().split('\n');
     expect(lines).toHaveLength(5001);
     // every row's STATE column starts under the header's
-    const stateColumn = lines[0]!.indexOf('STATE');
+    const stateColumn = lines[0].indexOf('STATE');
     expect(lines.slice(1).every((l) => /^(Running|Stopped) /.test(l.slice(stateColumn)))).toBe(true);
     expect(lines.filter((l) => l.includes('app-999-7d4b9c'))).toHaveLength(5);
   });

@@ -19,7 +19,18 @@ function burst(): void {
   else setTimeout(report, 50);
 }
 function report(): void {
-  writeFileSync(process.env.NRICTL_REPORT!, JSON.stringify({ pid: process.pid, isTTY: process.stdout.isTTY, switched, pushed: queue.pushed, written: queue.written, dropped: queue.dropped, pending: queue.pending }));
+  writeFileSync(
+    process.env.NRICTL_REPORT!,
+    JSON.stringify({
+      pid: process.pid,
+      isTTY: process.stdout.isTTY,
+      switched,
+      pushed: queue.pushed,
+      written: queue.written,
+      dropped: queue.dropped,
+      pending: queue.pending,
+    }),
+  );
   process.exit(0);
 }
 burst();

@@ -26,10 +26,21 @@ describe('applyAdjustment', () => {
   it('makes a later snapshot show the merged adjustment of several plugins', () => {
     const s = state();
     const col = new ResultCollector({ create: { pod: s.pod('p0')!, container: s.container('c0')! } });
-    col.apply('10-a', { adjust: { annotations: { '-old': '', added: 'yes' }, env: [{ key: 'NEW', value: 'v' }], mounts: [{ destination: '-/data' }, { destination: '/cache', source: '/c' }] } });
-    col.apply('20-b', { adjust: { linux: { resources: { cpu: { cpus: '0-1' } }, oomScoreAdj: { value: 10 } }, rlimits: [{ type: 'RLIMIT_NOFILE', hard: 8, soft: 8 }] } });
+    col.apply('10-a', {
+      adjust: {
+        annotations: { '-old': '', added: 'yes' },
+        env: [{ key: 'NEW', value: 'v' }],
+        mounts: [{ destination: '-/data' }, { destination: '/cache', source: '/c' }],
+      },
+    });
+    col.apply('20-b', {
+      adjust: {
+        linux: { resources: { cpu: { cpus: '0-1' } }, oomScoreAdj: { value: 10 } },
+        rlimits: [{ type: 'RLIMIT_NOFILE', hard: 8, soft: 8 }],
+      },
+    });
     applyAdjustment(s, 'c0', col.result().adjust!);
-    const c = s.snapshot().containers[0]!;
+    const c = s.snapshot().containers[0];
     expect(c.annotations).toEqual({ keep: 'k', added: 'yes' });
     expect(c.env).toEqual(['PATH=/bin', 'OLD=1', 'NEW=v']);
     expect(c.mounts).toEqual([{ destination: '/cache', source: '/c' }]);

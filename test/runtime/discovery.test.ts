@@ -86,8 +86,8 @@ describe('discoverPlugins', () => {
     const { plugins: found } = await discoverPlugins(plugins, conf);
     expect(found[0]).toMatchObject({ config: 'specific', configPath: path.join(conf, '10-first.conf') });
     expect(found[1]).toMatchObject({ config: 'generic only', configPath: path.join(conf, 'second.conf') });
-    expect(found[2]!.config).toBeUndefined();
-    expect(found[2]!.configPath).toBeUndefined();
+    expect(found[2].config).toBeUndefined();
+    expect(found[2].configPath).toBeUndefined();
   });
 
   it('fails discovery when a configuration exists but cannot be read', async () => {
@@ -102,10 +102,16 @@ describe('discoverPlugins', () => {
     expect((err as Error).message).toMatch(/EISDIR/);
   });
 
-  it.skipIf(process.getuid?.() === 0)('fails discovery on an unreadable (chmod 000) configuration when not root', async () => {
-    await exe('10-first');
-    await writeFile(path.join(conf, 'first.conf'), 'secret');
-    await chmod(path.join(conf, 'first.conf'), 0o000);
-    await expect(discoverPlugins(plugins, conf)).rejects.toMatchObject({ reason: 'read-config', file: path.join(conf, 'first.conf') });
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    'fails discovery on an unreadable (chmod 000) configuration when not root',
+    async () => {
+      await exe('10-first');
+      await writeFile(path.join(conf, 'first.conf'), 'secret');
+      await chmod(path.join(conf, 'first.conf'), 0o000);
+      await expect(discoverPlugins(plugins, conf)).rejects.toMatchObject({
+        reason: 'read-config',
+        file: path.join(conf, 'first.conf'),
+      });
+    },
+  );
 });

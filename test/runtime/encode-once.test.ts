@@ -16,7 +16,9 @@ describe('relaying one request to several plugins', () => {
     const sim = await perTest.start({ pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] });
     const seen: string[] = [];
     const names = ['a', 'b', 'c'];
-    const stubs = names.map((n, i) => perTest.plugin(n, String(10 + i), { createContainer: (_p, c) => void seen.push(`${n}:${c.id}`) }));
+    const stubs = names.map((n, i) =>
+      perTest.plugin(n, String(10 + i), { createContainer: (_p, c) => void seen.push(`${n}:${c.id}`) }),
+    );
     await Promise.all(stubs.map((s) => s.start()));
     for (const [i, n] of names.entries()) await waitForPlugin(sim, `${10 + i}-${n}`);
     // In-process SDK stubs decode requests and encode answers; only the runtime encodes requests.
@@ -30,7 +32,8 @@ describe('relaying one request to several plugins', () => {
   it('sends each plugin the request with every earlier adjustment in it', async () => {
     const sim = await perTest.start({ pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] });
     const seen: Record<string, { annotations: Record<string, string>; env: string[] }> = {};
-    const look = (name: string, c: nri.IContainer) => (seen[name] = { annotations: { ...(c.annotations ?? {}) }, env: [...(c.env ?? [])] });
+    const look = (name: string, c: nri.IContainer) =>
+      (seen[name] = { annotations: { ...(c.annotations ?? {}) }, env: [...(c.env ?? [])] });
     const first = perTest.plugin('first', '10', {
       createContainer: (_p, c) => {
         look('first', c);

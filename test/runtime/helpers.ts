@@ -17,7 +17,10 @@ export interface Sim {
   close(): Promise<void>;
 }
 
-export async function startSim(scenario?: Pick<Scenario, 'pods' | 'containers'>, opts: RuntimeOptions = {}): Promise<Sim> {
+export async function startSim(
+  scenario?: Pick<Scenario, 'pods' | 'containers'>,
+  opts: RuntimeOptions = {},
+): Promise<Sim> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'rt-'));
   const state = new SimState({ pods: scenario?.pods ?? [], containers: scenario?.containers ?? [] });
   const runtime = new Runtime(state, { socketPath: path.join(dir, 'nri.sock'), killGraceMs: 200, ...opts });
@@ -61,7 +64,12 @@ export function ofType<T extends SimEvent['type']>(events: SimEvent[], type: T):
  */
 export function simPerTest(): {
   start(scenario?: Pick<Scenario, 'pods' | 'containers'>, opts?: RuntimeOptions): Promise<Sim>;
-  plugin(name: string, index: string, handlers: ConstructorParameters<typeof Stub>[0], opts?: { events?: number }): Stub;
+  plugin(
+    name: string,
+    index: string,
+    handlers: ConstructorParameters<typeof Stub>[0],
+    opts?: { events?: number },
+  ): Stub;
   /** Also run after the test, once the plugins stopped. */
   onCleanup(fn: () => void): void;
 } {

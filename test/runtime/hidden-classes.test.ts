@@ -13,11 +13,15 @@ const REPO = path.resolve(HERE, '../..');
 
 describe('hidden classes of created containers', () => {
   it('are shared from one container to the next', () => {
-    const r = spawnSync(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', path.join(HERE, 'hidden-class-probe.ts')], {
-      cwd: REPO,
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      ['--allow-natives-syntax', '--import', 'tsx', path.join(HERE, 'hidden-class-probe.ts')],
+      {
+        cwd: REPO,
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([]);

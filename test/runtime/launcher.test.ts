@@ -58,10 +58,15 @@ describe('pre-started plugins', () => {
     const conf = await mkdtemp(path.join(os.tmpdir(), 'conf-'));
     dirs.push(conf);
     await writeFile(path.join(conf, 'recorder.conf'), 'level: high\n');
-    sim = await startSim({ pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] }, { pluginPath: dir, pluginConfigPath: conf, registrationTimeoutMs: 15_000 });
+    sim = await startSim(
+      { pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] },
+      { pluginPath: dir, pluginConfigPath: conf, registrationTimeoutMs: 15_000 },
+    );
     await waitForPlugin(sim, '10-recorder');
     expect(sim.runtime.plugins()).toMatchObject([{ name: '10-recorder', external: false }]);
-    expect(ofType(sim.events, 'launched')).toMatchObject([{ plugin: '10-recorder', path: path.join(dir, '10-recorder') }]);
+    expect(ofType(sim.events, 'launched')).toMatchObject([
+      { plugin: '10-recorder', path: path.join(dir, '10-recorder') },
+    ]);
     const r = await sim.runtime.createContainer('p', { id: 'c1', name: 'c1' });
     expect(r.ok).toBe(true);
     expect(sim.runtime.state.mustContainer('c1').annotations).toMatchObject({ 'launched.example.com': 'recorder' });
@@ -73,22 +78,34 @@ describe('pre-started plugins', () => {
   }, 30_000);
 
   it('skips directories and non-executable files', async () => {
-    const dir = await pluginDir({ '10-recorder': { text: RECORDER }, 'README': { mode: 0o644 }, '20-notes': { mode: 0o644 }, '30-subdir': { dir: true } });
+    const dir = await pluginDir({
+      '10-recorder': { text: RECORDER },
+      README: { mode: 0o644 },
+      '20-notes': { mode: 0o644 },
+      '30-subdir': { dir: true },
+    });
     sim = await startSim(undefined, { pluginPath: dir, registrationTimeoutMs: 15_000 });
     await waitForPlugin(sim, '10-recorder');
     expect(ofType(sim.events, 'launched').map((e) => e.plugin)).toEqual(['10-recorder']);
   }, 30_000);
 
   it('fails discovery as a whole when an executable is misnamed, launching nothing', async () => {
-    const dir = await pluginDir({ '10-recorder': { text: RECORDER }, 'logger': {} });
+    const dir = await pluginDir({ '10-recorder': { text: RECORDER }, logger: {} });
     await expect(startSim(undefined, { pluginPath: dir })).rejects.toThrow(/logger.*idx-pluginname expected/);
   });
 
   it('reports a plugin that exits without registering and goes on', async () => {
-    const dir = await pluginDir({ '05-quitter': { text: '#!/bin/sh\necho bye >&2\nexit 3\n' }, '10-recorder': { text: RECORDER } });
+    const dir = await pluginDir({
+      '05-quitter': { text: '#!/bin/sh\necho bye >&2\nexit 3\n' },
+      '10-recorder': { text: RECORDER },
+    });
     sim = await startSim(undefined, { pluginPath: dir, registrationTimeoutMs: 15_000 });
     await waitForPlugin(sim, '10-recorder');
     expect(sim.runtime.plugins().map((p) => p.name)).toEqual(['10-recorder']);
-    expect(ofType(sim.events, 'error').some((e) => e.plugin === '05-quitter' && /failed to start pre-installed plugin 05-quitter/.test(e.message))).toBe(true);
+    expect(
+      ofType(sim.events, 'error').some(
+        (e) => e.plugin === '05-quitter' && /failed to start pre-installed plugin 05-quitter/.test(e.message),
+      ),
+    ).toBe(true);
   }, 30_000);
 });

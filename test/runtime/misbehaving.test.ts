@@ -50,7 +50,11 @@ async function rawPlugin(
   for (const [m, h] of Object.entries(methods)) server.register(PLUGIN_SERVICE, m, h);
   server.serve(mux.open(PLUGIN_SERVICE_CONN));
   const client = new TtrpcClient(mux.open(RUNTIME_SERVICE_CONN));
-  await client.call(RUNTIME_SERVICE, 'RegisterPlugin', nri.RegisterPluginRequest.encode({ pluginName: name, pluginIdx: index }).finish());
+  await client.call(
+    RUNTIME_SERVICE,
+    'RegisterPlugin',
+    nri.RegisterPluginRequest.encode({ pluginName: name, pluginIdx: index }).finish(),
+  );
   return { socket, syncRequests };
 }
 
@@ -67,7 +71,7 @@ describe('misbehaving plugins', () => {
     await sdkPlugin('steady', '20', { createContainer: (_p, c) => void seen.push(`steady ${c.id}`) });
     expect((await sim.runtime.createContainer('p', { id: 'c1', name: 'c1' })).ok).toBe(true);
     expect(ofType(sim.events, 'dropped')).toMatchObject([{ plugin: '10-sleepy' }]);
-    expect(ofType(sim.events, 'dropped')[0]!.reason).toMatch(/request timeout \(300 ms\)/);
+    expect(ofType(sim.events, 'dropped')[0].reason).toMatch(/request timeout \(300 ms\)/);
     expect((await sim.runtime.createContainer('p', { id: 'c2', name: 'c2' })).ok).toBe(true);
     expect(seen).toEqual(['sleepy c1', 'steady c1', 'steady c2']);
     expect(sim.runtime.plugins().map((p) => p.name)).toEqual(['20-steady']);
@@ -131,13 +135,17 @@ describe('misbehaving plugins', () => {
     await expect(rawPlugin('bad name!', '10', {})).rejects.toThrow(/invalid plugin name/);
     await expect(rawPlugin('fine', '1', {})).rejects.toThrow(/invalid plugin index/);
     await rawPlugin('greedy', '10', {}, (1 << 20) | 1);
-    await waitFor('error report', () => ofType(sim!.events, 'error').some((e) => /invalid plugin events: 0x100000/.test(e.message)));
+    await waitFor('error report', () =>
+      ofType(sim!.events, 'error').some((e) => /invalid plugin events: 0x100000/.test(e.message)),
+    );
     expect(sim.runtime.plugins()).toEqual([]);
   });
 
   it('splits a large Synchronize into several messages with more=true on all but the last', async () => {
     const pods = Array.from({ length: 30 }, (_, i) => ({ id: `p${i}`, name: `p${i}`, namespace: 'n' }));
-    const containers = pods.flatMap((p) => [0, 1, 2].map((j) => ({ id: `${p.id}c${j}`, podSandboxId: p.id, name: `c${j}` })));
+    const containers = pods.flatMap((p) =>
+      [0, 1, 2].map((j) => ({ id: `${p.id}c${j}`, podSandboxId: p.id, name: `c${j}` })),
+    );
     sim = await startSim({ pods, containers }, { syncChunkSize: 25 });
     const { syncRequests } = await rawPlugin('big', '10', {});
     await waitForPlugin(sim, '10-big');
@@ -151,13 +159,18 @@ describe('misbehaving plugins', () => {
 
   it('splits when the state exceeds the ttrpc message limit, as the Go runtime does', async () => {
     const big = 'x'.repeat(4096);
-    const pods = Array.from({ length: 1200 }, (_, i) => ({ id: `p${i}`, name: `p${i}`, namespace: 'n', annotations: { big } }));
+    const pods = Array.from({ length: 1200 }, (_, i) => ({
+      id: `p${i}`,
+      name: `p${i}`,
+      namespace: 'n',
+      annotations: { big },
+    }));
     sim = await startSim({ pods, containers: [] }, { requestTimeoutMs: 10_000 });
     const s = await sdkPlugin('sdk', '10', { synchronize: () => undefined, runPodSandbox: () => undefined });
     expect(s.events).not.toBe(0);
     const [synced] = ofType(sim.events, 'synchronized');
-    expect(synced!.messages).toBeGreaterThan(1);
-    expect(synced!.pods).toBe(1200);
+    expect(synced.messages).toBeGreaterThan(1);
+    expect(synced.pods).toBe(1200);
   });
 
   it('drops a plugin that answers a split Synchronize part with more=false', async () => {
@@ -171,8 +184,14 @@ describe('misbehaving plugins', () => {
     server.register(PLUGIN_SERVICE, 'Synchronize', () => nri.SynchronizeResponse.encode({ more: false }).finish());
     server.serve(mux.open(PLUGIN_SERVICE_CONN));
     const client = new TtrpcClient(mux.open(RUNTIME_SERVICE_CONN));
-    await client.call(RUNTIME_SERVICE, 'RegisterPlugin', nri.RegisterPluginRequest.encode({ pluginName: 'old', pluginIdx: '10' }).finish());
-    await waitFor('error', () => ofType(sim!.events, 'error').find((e) => /does not handle split sync requests/.test(e.message)));
+    await client.call(
+      RUNTIME_SERVICE,
+      'RegisterPlugin',
+      nri.RegisterPluginRequest.encode({ pluginName: 'old', pluginIdx: '10' }).finish(),
+    );
+    await waitFor('error', () =>
+      ofType(sim!.events, 'error').find((e) => /does not handle split sync requests/.test(e.message)),
+    );
     expect(sim.runtime.plugins()).toEqual([]);
   });
 });
@@ -213,11 +232,16 @@ describe('socket', () => {
     expect(Buffer.byteLength(long)).toBe(134);
     const before = await readdir(sim.dir);
     const r = new Runtime(new SimState(), { socketPath: long });
-    const err = await r.start().then(() => undefined, (e: unknown) => e);
+    const err = await r.start().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     await r.stop();
     expect(err).toBeInstanceOf(ListenError);
     expect(err).toMatchObject({ reason: 'path-too-long', socketPath: long });
-    expect((err as Error).message).toBe(`refusing to listen: socket path ${long} is 134 bytes long; a unix socket path can have at most 107 bytes; pick a shorter path`);
+    expect((err as Error).message).toBe(
+      `refusing to listen: socket path ${long} is 134 bytes long; a unix socket path can have at most 107 bytes; pick a shorter path`,
+    );
     // Node would have bound the first 107 bytes of the path: nothing may appear there.
     expect(await readdir(sim.dir)).toEqual(before);
   });

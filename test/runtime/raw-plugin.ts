@@ -8,8 +8,17 @@ import { Code, TtrpcClient, TtrpcError, TtrpcServer } from '../../src/ttrpc/inde
 
 /** Methods newer runtimes call that a v0.6-era stub does not serve. */
 const NEWER_METHODS = [
-  'RunPodSandbox', 'UpdatePodSandbox', 'PostUpdatePodSandbox', 'StopPodSandbox', 'RemovePodSandbox', 'PostCreateContainer',
-  'StartContainer', 'PostStartContainer', 'PostUpdateContainer', 'RemoveContainer', 'ValidateContainerAdjustment',
+  'RunPodSandbox',
+  'UpdatePodSandbox',
+  'PostUpdatePodSandbox',
+  'StopPodSandbox',
+  'RemovePodSandbox',
+  'PostCreateContainer',
+  'StartContainer',
+  'PostStartContainer',
+  'PostUpdateContainer',
+  'RemoveContainer',
+  'ValidateContainerAdjustment',
 ];
 
 export interface RawCall {
@@ -32,7 +41,11 @@ export function connectRawPlugin(socketPath: string, opts: { name: string; index
   const socket = net.connect(socketPath);
   const mux = new Mux(socket);
   const server = new TtrpcServer();
-  const record = (method: string, type: { decode(b: Buffer): object; toObject(m: never, o?: object): Record<string, unknown> }, payload: Buffer): Record<string, unknown> => {
+  const record = (
+    method: string,
+    type: { decode(b: Buffer): object; toObject(m: never, o?: object): Record<string, unknown> },
+    payload: Buffer,
+  ): Record<string, unknown> => {
     const request = type.toObject(type.decode(payload) as never, { enums: String, defaults: false });
     calls.push({ method, ...(method === 'StateChange' ? { event: String(request.event) } : {}), request });
     return request;
@@ -76,7 +89,12 @@ export function connectRawPlugin(socketPath: string, opts: { name: string; index
   mux.on('close', () => undefined);
   socket.on('error', () => undefined);
   const registered = client
-    .call(RUNTIME_SERVICE, 'RegisterPlugin', nri.RegisterPluginRequest.encode({ pluginName: opts.name, pluginIdx: opts.index }).finish(), { timeoutMs: 5000 })
+    .call(
+      RUNTIME_SERVICE,
+      'RegisterPlugin',
+      nri.RegisterPluginRequest.encode({ pluginName: opts.name, pluginIdx: opts.index }).finish(),
+      { timeoutMs: 5000 },
+    )
     .then(() => undefined);
   registered.catch(() => undefined);
   return {

@@ -3,7 +3,7 @@ import { nri } from '../../src/api/index.js';
 import { Stub } from '../../src/plugin/index.js';
 import { parseScenario } from '../../src/runtime/scenario.js';
 import { runScript } from '../../src/runtime/script.js';
-import { ofType, simPerTest, waitFor, waitForPlugin, type Sim } from './helpers.js';
+import { ofType, simPerTest, waitForPlugin, type Sim } from './helpers.js';
 
 const SCENARIO = parseScenario(
   `
@@ -77,10 +77,30 @@ describe('Runtime with SDK plugins over a real socket', () => {
     const create = invokes.find((e) => e.event === 'CreateContainer')!;
     expect(Object.keys(create)).toEqual(['time', 'type', 'event', 'plugin', 'rttMs', 'pod', 'container']);
     expect(create).toMatchObject({ type: 'invoke', plugin: '10-recorder', pod: 'pod1', container: 'ctr1' });
-    expect(Object.keys(invokes.find((e) => e.event === 'RunPodSandbox')!)).toEqual(['time', 'type', 'event', 'plugin', 'rttMs', 'pod']);
+    expect(Object.keys(invokes.find((e) => e.event === 'RunPodSandbox')!)).toEqual([
+      'time',
+      'type',
+      'event',
+      'plugin',
+      'rttMs',
+      'pod',
+    ]);
     const changes = ofType(sim.events, 'state-changed');
-    expect(Object.keys(changes.find((e) => e.event === 'CreateContainer')!)).toEqual(['time', 'type', 'event', 'pod', 'container', 'state']);
-    expect(Object.keys(changes.find((e) => e.event === 'UpdateContainer')!)).toEqual(['time', 'type', 'event', 'pod', 'container']);
+    expect(Object.keys(changes.find((e) => e.event === 'CreateContainer')!)).toEqual([
+      'time',
+      'type',
+      'event',
+      'pod',
+      'container',
+      'state',
+    ]);
+    expect(Object.keys(changes.find((e) => e.event === 'UpdateContainer')!)).toEqual([
+      'time',
+      'type',
+      'event',
+      'pod',
+      'container',
+    ]);
     expect(sim.runtime.state.container('ctr1')).toBeUndefined();
   });
 
@@ -101,7 +121,9 @@ describe('Runtime with SDK plugins over a real socket', () => {
   it('applies merged adjustments to the created container', async () => {
     sim = await perTest.start({ pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] });
     const s = plugin('adjuster', '10', {
-      createContainer: () => ({ adjust: { annotations: { 'example.com/owner': 'adjuster' }, env: [{ key: 'MODE', value: 'fast' }] } }),
+      createContainer: () => ({
+        adjust: { annotations: { 'example.com/owner': 'adjuster' }, env: [{ key: 'MODE', value: 'fast' }] },
+      }),
     });
     await s.start();
     await waitForPlugin(sim, '10-adjuster');
@@ -116,8 +138,12 @@ describe('Runtime with SDK plugins over a real socket', () => {
 
   it('fails the creation on conflicting adjustments and names both plugins', async () => {
     sim = await perTest.start({ pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] });
-    const first = plugin('first', '10', { createContainer: () => ({ adjust: { linux: { resources: { cpu: { shares: { value: 100 } } } } } }) });
-    const second = plugin('second', '20', { createContainer: () => ({ adjust: { linux: { resources: { cpu: { shares: { value: 200 } } } } } }) });
+    const first = plugin('first', '10', {
+      createContainer: () => ({ adjust: { linux: { resources: { cpu: { shares: { value: 100 } } } } } }),
+    });
+    const second = plugin('second', '20', {
+      createContainer: () => ({ adjust: { linux: { resources: { cpu: { shares: { value: 200 } } } } } }),
+    });
     await Promise.all([first.start(), second.start()]);
     await waitForPlugin(sim, '10-first');
     await waitForPlugin(sim, '20-second');
@@ -126,12 +152,15 @@ describe('Runtime with SDK plugins over a real socket', () => {
     expect(sim.runtime.state.container('c')).toBeUndefined();
     const [conflict] = ofType(sim.events, 'conflict');
     expect(conflict).toMatchObject({ container: 'c', plugins: ['10-first', '20-second'] });
-    expect(conflict!.message).toContain('10-first');
-    expect(conflict!.message).toContain('20-second');
+    expect(conflict.message).toContain('10-first');
+    expect(conflict.message).toContain('20-second');
   });
 
   it('applies UpdateContainers from a plugin and answers with the failed ones', async () => {
-    sim = await perTest.start({ pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [{ id: 'c', podSandboxId: 'p', name: 'c' }] });
+    sim = await perTest.start({
+      pods: [{ id: 'p', name: 'p', namespace: 'n' }],
+      containers: [{ id: 'c', podSandboxId: 'p', name: 'c' }],
+    });
     const s = plugin('updater', '10', { runPodSandbox: () => undefined });
     await s.start();
     await waitForPlugin(sim, '10-updater');

@@ -5,9 +5,18 @@ import { SimState } from '../../src/runtime/state.js';
 
 function state(): SimState {
   return new SimState({
-    pods: [{ id: 'p0', name: 'web', namespace: 'default' }, { id: 'p1', name: 'db', namespace: 'prod' }],
+    pods: [
+      { id: 'p0', name: 'web', namespace: 'default' },
+      { id: 'p1', name: 'db', namespace: 'prod' },
+    ],
     containers: [
-      { id: 'c0', podSandboxId: 'p0', name: 'nginx', state: nri.ContainerState.CONTAINER_RUNNING, linux: { resources: { cpu: { shares: { value: 1024 }, cpus: '0-3' } } } },
+      {
+        id: 'c0',
+        podSandboxId: 'p0',
+        name: 'nginx',
+        state: nri.ContainerState.CONTAINER_RUNNING,
+        linux: { resources: { cpu: { shares: { value: 1024 }, cpus: '0-3' } } },
+      },
       { id: 'c1', podSandboxId: 'p1', name: 'pg', state: nri.ContainerState.CONTAINER_CREATED },
     ],
   });
@@ -33,10 +42,10 @@ describe('SimState', () => {
   it('snapshots are deep copies', () => {
     const s = state();
     const snap = s.snapshot();
-    snap.containers[0]!.linux!.resources!.cpu!.cpus = '7';
+    snap.containers[0].linux!.resources!.cpu!.cpus = '7';
     expect(s.container('c0')!.linux!.resources!.cpu!.cpus).toBe('0-3');
     s.setContainerState('c1', nri.ContainerState.CONTAINER_RUNNING);
-    expect(snap.containers[1]!.state).toBe(nri.ContainerState.CONTAINER_CREATED);
+    expect(snap.containers[1].state).toBe(nri.ContainerState.CONTAINER_CREATED);
   });
 
   it('moves containers through states and stamps the times', () => {
@@ -51,7 +60,11 @@ describe('SimState', () => {
 
   it('overlays only the resource fields an update sets', () => {
     const s = state();
-    s.applyLinuxResources('c0', { cpu: { quota: { value: 50000 } }, memory: { limit: { value: 1 << 30 } }, pids: { limit: 64 } });
+    s.applyLinuxResources('c0', {
+      cpu: { quota: { value: 50000 } },
+      memory: { limit: { value: 1 << 30 } },
+      pids: { limit: 64 },
+    });
     expect(s.container('c0')!.linux!.resources).toEqual({
       cpu: { shares: { value: 1024 }, cpus: '0-3', quota: { value: 50000 } },
       memory: { limit: { value: 1 << 30 } },
@@ -65,7 +78,10 @@ describe('SimState', () => {
   it('applies pod resources and removes pods only when empty unless asked', () => {
     const s = state();
     s.applyPodResources('p1', { cpu: { shares: { value: 2 } } }, { memory: { limit: { value: 10 } } });
-    expect(s.pod('p1')!.linux).toMatchObject({ resources: { cpu: { shares: { value: 2 } } }, podOverhead: { memory: { limit: { value: 10 } } } });
+    expect(s.pod('p1')!.linux).toMatchObject({
+      resources: { cpu: { shares: { value: 2 } } },
+      podOverhead: { memory: { limit: { value: 10 } } },
+    });
     expect(() => s.removePod('p1')).toThrow(/still has containers \(c1\)/);
     const removed = s.removePod('p1', { withContainers: true });
     expect(removed.containers.map((c) => c.id)).toEqual(['c1']);

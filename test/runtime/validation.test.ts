@@ -31,7 +31,10 @@ describe('validator plugins', () => {
     expect(seen?.adjust?.annotations).toEqual({ team: 'a' });
     expect(seen?.plugins?.map((p) => `${p.index}-${p.name}`)).toEqual(['10-annotator', '20-logger', '90-policy']);
     expect(seen?.owners?.owners?.ctr0?.compound?.[nri.Field.Annotations]?.owners).toEqual({ team: '10-annotator' });
-    expect(ofType(sim.events, 'invoke').map((e) => `${e.event} ${e.plugin}`)).toEqual(['CreateContainer 10-annotator', 'ValidateContainerAdjustment 90-policy']);
+    expect(ofType(sim.events, 'invoke').map((e) => `${e.event} ${e.plugin}`)).toEqual([
+      'CreateContainer 10-annotator',
+      'ValidateContainerAdjustment 90-policy',
+    ]);
     expect(sim.runtime.state.mustContainer('ctr0').annotations).toMatchObject({ team: 'a' });
   });
 
@@ -40,12 +43,17 @@ describe('validator plugins', () => {
     await plugin('annotator', '10', { createContainer: () => ({ adjust: { annotations: { privileged: 'yes' } } }) });
     await plugin('accepting', '80', { validateContainerAdjustment: () => undefined });
     await plugin('policy', '90', {
-      validateContainerAdjustment: (req) => (req.adjust?.annotations?.privileged ? { reject: true, reason: 'no privileged annotations' } : undefined),
+      validateContainerAdjustment: (req) =>
+        req.adjust?.annotations?.privileged ? { reject: true, reason: 'no privileged annotations' } : undefined,
     });
     const r = await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' });
     expect(r.ok).toBe(false);
-    expect(r.ok ? '' : r.error.message).toMatch(/validator "90-policy" rejected container adjustment of ctr0, reason: no privileged annotations/);
-    expect(ofType(sim.events, 'rejected')).toMatchObject([{ plugin: '90-policy', container: 'ctr0', reason: 'no privileged annotations' }]);
+    expect(r.ok ? '' : r.error.message).toMatch(
+      /validator "90-policy" rejected container adjustment of ctr0, reason: no privileged annotations/,
+    );
+    expect(ofType(sim.events, 'rejected')).toMatchObject([
+      { plugin: '90-policy', container: 'ctr0', reason: 'no privileged annotations' },
+    ]);
     expect(sim.runtime.state.container('ctr0')).toBeUndefined();
   });
 
@@ -66,7 +74,9 @@ describe('validator plugins', () => {
     await plugin('slow', '90', { validateContainerAdjustment: () => new Promise((r) => setTimeout(r, 2000)) });
     const r = await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' });
     expect(r.ok).toBe(false);
-    expect(ofType(sim.events, 'error').find((e) => e.event === 'ValidateContainerAdjustment')?.message).toMatch(/validator plugin 90-slow failed/);
+    expect(ofType(sim.events, 'error').find((e) => e.event === 'ValidateContainerAdjustment')?.message).toMatch(
+      /validator plugin 90-slow failed/,
+    );
     expect(sim.runtime.plugins()).toEqual([]);
     // With the validator gone the next creation goes through.
     expect((await sim.runtime.createContainer('pod0', { id: 'ctr1', name: 'next' })).ok).toBe(true);
@@ -76,7 +86,10 @@ describe('validator plugins', () => {
     sim = await perTest.start(SCENARIO, { nriVersion: 'v0.6.1' });
     let validated = false;
     // The SDK drops the validation bit such a runtime cannot know; it still subscribes to CreateContainer.
-    await plugin('policy', '90', { createContainer: () => undefined, validateContainerAdjustment: () => void (validated = true) });
+    await plugin('policy', '90', {
+      createContainer: () => undefined,
+      validateContainerAdjustment: () => void (validated = true),
+    });
     const r = await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' });
     expect(r.ok).toBe(true);
     expect(validated).toBe(false);

@@ -14,7 +14,8 @@ import { ofType, simPerTest, waitFor, waitForPlugin, type Sim } from './helpers.
 
 const perTest = simPerTest();
 let sim: Sim | undefined;
-const plugin = (name: string, index: string, handlers: ConstructorParameters<typeof Stub>[0]): Stub => perTest.plugin(name, index, handlers);
+const plugin = (name: string, index: string, handlers: ConstructorParameters<typeof Stub>[0]): Stub =>
+  perTest.plugin(name, index, handlers);
 
 const ONE_POD = parseScenario(
   `
@@ -29,9 +30,24 @@ containers:
 
 describe('runtimeVintage', () => {
   it('maps versions to behaviour and refuses what it cannot simulate', () => {
-    expect(runtimeVintage('v0.6.1')).toMatchObject({ configureTimeouts: false, perEventRpc: false, knownEventsMask: 0x7ff, });
-    expect(runtimeVintage('0.7')).toMatchObject({ nriVersion: 'v0.7.0', configureTimeouts: true, splitSync: true, validation: false, knownEventsMask: 0x7ff });
-    expect(runtimeVintage('v0.10.0')).toMatchObject({ podSandboxUpdates: true, validation: true, perEventRpc: false, externalNameRule: false });
+    expect(runtimeVintage('v0.6.1')).toMatchObject({
+      configureTimeouts: false,
+      perEventRpc: false,
+      knownEventsMask: 0x7ff,
+    });
+    expect(runtimeVintage('0.7')).toMatchObject({
+      nriVersion: 'v0.7.0',
+      configureTimeouts: true,
+      splitSync: true,
+      validation: false,
+      knownEventsMask: 0x7ff,
+    });
+    expect(runtimeVintage('v0.10.0')).toMatchObject({
+      podSandboxUpdates: true,
+      validation: true,
+      perEventRpc: false,
+      externalNameRule: false,
+    });
     expect(runtimeVintage()).toMatchObject({ perEventRpc: true, configureNriVersion: true, externalNameRule: true });
     expect(() => runtimeVintage('v0.2.0')).toThrow(VintageError);
     expect(() => runtimeVintage('v0.13.0')).toThrow(/newer than/);
@@ -60,7 +76,9 @@ describe.each(['v0.3.0', 'v0.4.0', 'v0.6.1'])('as NRI %s', (version) => {
     const raw = connectRawPlugin(sim.socketPath, { name: 'greedy', index: '10', events: 0x3fff });
     perTest.onCleanup(() => raw.close());
     await raw.registered;
-    const err = await waitFor('the refusal', () => ofType(sim!.events, 'error').find((e) => /invalid plugin events/.test(e.message)));
+    const err = await waitFor('the refusal', () =>
+      ofType(sim!.events, 'error').find((e) => /invalid plugin events/.test(e.message)),
+    );
     expect(err.message).toMatch(/0x3800/);
     expect(sim.runtime.plugins()).toEqual([]);
   });
@@ -75,7 +93,15 @@ describe.each(['v0.3.0', 'v0.4.0', 'v0.6.1'])('as NRI %s', (version) => {
     await sim.runtime.createContainer('pod1', { id: 'ctr2', name: 'app' });
     await sim.runtime.startContainer('ctr2');
     const methods = raw.calls.map((c) => c.event ?? c.method);
-    expect(methods).toEqual(['Configure', 'Synchronize', 'RUN_POD_SANDBOX', 'CreateContainer', 'POST_CREATE_CONTAINER', 'START_CONTAINER', 'POST_START_CONTAINER']);
+    expect(methods).toEqual([
+      'Configure',
+      'Synchronize',
+      'RUN_POD_SANDBOX',
+      'CreateContainer',
+      'POST_CREATE_CONTAINER',
+      'START_CONTAINER',
+      'POST_START_CONTAINER',
+    ]);
     // The pod update still happened to the simulated state.
     expect(sim.runtime.state.mustPod('pod1').linux?.resources?.cpu?.shares?.value).toBe(512);
   });
@@ -103,7 +129,7 @@ describe('as the newest NRI', () => {
     expect(Number(configure?.requestTimeout)).toBe(1500);
     expect(Number(configure?.registrationTimeout)).toBe(5000);
     expect(configure?.NRIVersion).toBe('v0.12.0');
-    expect(ofType(sim.events, 'synchronized')[0]!.messages).toBeGreaterThan(1);
+    expect(ofType(sim.events, 'synchronized')[0].messages).toBeGreaterThan(1);
   });
 
   it('refuses an external name outside [a-zA-Z0-9_.+-]', async () => {
@@ -154,7 +180,13 @@ describe('as the newest NRI', () => {
     const failed = await s.updateContainers([], [{ containerId: 'ctr1', reason: 'noisy neighbour' }]);
     expect(failed).toEqual([]);
     expect(ofType(sim.events, 'evicted')).toEqual([
-      expect.objectContaining({ plugin: '10-evicter', container: 'ctr1', reason: 'noisy neighbour', via: 'UpdateContainers', applied: false }),
+      expect.objectContaining({
+        plugin: '10-evicter',
+        container: 'ctr1',
+        reason: 'noisy neighbour',
+        via: 'UpdateContainers',
+        applied: false,
+      }),
     ]);
     expect(sim.runtime.state.mustContainer('ctr1').state).toBe(nri.ContainerState.CONTAINER_RUNNING);
     expect(ofType(sim.events, 'state-changed').filter((e) => e.container === 'ctr1')).toEqual([]);
@@ -164,12 +196,16 @@ describe('as the newest NRI', () => {
   // CreateContainerResponse / UpdateContainerResponse without Evict.
   it('drops an eviction returned in a CreateContainer answer as well', async () => {
     sim = await perTest.start(ONE_POD);
-    const s = plugin('evicter', '10', { createContainer: () => ({ evict: [{ containerId: 'ctr0', reason: 'make room' }] }) });
+    const s = plugin('evicter', '10', {
+      createContainer: () => ({ evict: [{ containerId: 'ctr0', reason: 'make room' }] }),
+    });
     await s.start();
     await waitForPlugin(sim, '10-evicter');
     const r = await sim.runtime.createContainer('pod0', { id: 'ctr9', name: 'new' });
     expect(r.ok).toBe(true);
-    expect(ofType(sim.events, 'evicted')).toEqual([expect.objectContaining({ container: 'ctr0', reason: 'make room', via: 'CreateContainer', applied: false })]);
+    expect(ofType(sim.events, 'evicted')).toEqual([
+      expect.objectContaining({ container: 'ctr0', reason: 'make room', via: 'CreateContainer', applied: false }),
+    ]);
     expect(sim.runtime.state.mustContainer('ctr0').state).toBe(nri.ContainerState.CONTAINER_RUNNING);
     expect(ofType(sim.events, 'state-changed').filter((e) => e.container === 'ctr0')).toEqual([]);
   });
@@ -181,12 +217,17 @@ describe('the v0.6.1 capture', () => {
     const text = readFileSync(nriV061('session-1.txt'), 'utf8').split('\n');
     const out: string[] = [];
     for (let i = 0; i < text.length; i++) {
-      const m = /dir=rt2plugin conn=1\(PluginService\) .*type=REQUEST.* method=nri\.pkg\.api\.v1alpha1\.Plugin\/(\w+)/.exec(text[i]!);
+      const m =
+        /dir=rt2plugin conn=1\(PluginService\) .*type=REQUEST.* method=nri\.pkg\.api\.v1alpha1\.Plugin\/(\w+)/.exec(
+          text[i],
+        );
       if (!m) continue;
       if (m[1] === 'StateChange') {
-        const payload = text.slice(i + 1, i + 4).find((l) => l.includes('payload nri.pkg.api.v1alpha1.StateChangeEvent'));
+        const payload = text
+          .slice(i + 1, i + 4)
+          .find((l) => l.includes('payload nri.pkg.api.v1alpha1.StateChangeEvent'));
         out.push(`StateChange ${/"event":"(\w+)"/.exec(payload ?? '')?.[1]}`);
-      } else out.push(m[1]!);
+      } else out.push(m[1]);
     }
     return out;
   }
@@ -220,8 +261,8 @@ steps:
     const got = raw.calls.map((c) => (c.method === 'StateChange' ? `StateChange ${c.event}` : c.method));
     expect(got).toEqual(expected);
     // Configure carried what the Go v0.6.1 runtime sent, and nothing more.
-    expect(raw.calls[0]!.request).toEqual({ runtimeName: 'refrt', runtimeVersion: '0.1.0' });
-    expect(raw.calls[1]!.request.more).toBeUndefined();
-    expect((raw.calls[1]!.request.containers as unknown[]).length).toBe(3);
+    expect(raw.calls[0].request).toEqual({ runtimeName: 'refrt', runtimeVersion: '0.1.0' });
+    expect(raw.calls[1].request.more).toBeUndefined();
+    expect((raw.calls[1].request.containers as unknown[]).length).toBe(3);
   });
 });

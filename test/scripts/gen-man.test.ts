@@ -14,22 +14,49 @@ const manifest = {
   commands: {
     logs: {
       id: 'logs',
-      summary: 'Stream the runtime\'s events.',
+      summary: "Stream the runtime's events.",
       description: 'Connects as a transient plugin.\n\n.dots at a line start and back\\slashes survive; see --events.',
       examples: [
-        { description: 'Only container creation', command: '<%= config.bin %> <%= command.id %> --events CreateContainer' },
+        {
+          description: 'Only container creation',
+          command: '<%= config.bin %> <%= command.id %> --events CreateContainer',
+        },
         '<%= config.bin %> <%= command.id %> -o json',
       ],
       flags: {
-        socket: { name: 'socket', char: 's', type: 'option', description: 'Path of the NRI socket.', env: 'NRI_SOCKET_PATH', default: '/var/run/nri/nri.sock', helpValue: 'PATH' },
-        output: { name: 'output', char: 'o', type: 'option', description: 'Output format.', options: ['text', 'json'], default: 'text' },
-        color: { name: 'color', type: 'boolean', allowNo: true, helpGroup: 'GLOBAL', description: 'Colour the output.' },
+        socket: {
+          name: 'socket',
+          char: 's',
+          type: 'option',
+          description: 'Path of the NRI socket.',
+          env: 'NRI_SOCKET_PATH',
+          default: '/var/run/nri/nri.sock',
+          helpValue: 'PATH',
+        },
+        output: {
+          name: 'output',
+          char: 'o',
+          type: 'option',
+          description: 'Output format.',
+          options: ['text', 'json'],
+          default: 'text',
+        },
+        color: {
+          name: 'color',
+          type: 'boolean',
+          allowNo: true,
+          helpGroup: 'GLOBAL',
+          description: 'Colour the output.',
+        },
         secret: { name: 'secret', type: 'boolean', hidden: true, description: 'not for people' },
       },
       args: {},
     },
     'sync:dump': {
-      id: 'sync:dump', summary: 'Print the Synchronize state.', flags: {}, examples: [],
+      id: 'sync:dump',
+      summary: 'Print the Synchronize state.',
+      flags: {},
+      examples: [],
       args: { filter: { name: 'filter', description: 'Pod name filter.', required: false } },
     },
     internal: { id: 'internal', hidden: true, summary: 'hidden', flags: {}, args: {} },
@@ -37,14 +64,41 @@ const manifest = {
 };
 
 function run(...args: string[]) {
-  return spawnSync(process.execPath, [script, '--manifest', join(dir, 'm.json'), '--package', join(dir, 'package.json'), '--exit-codes', join(dir, 'codes.ts'), '--out', join(dir, 'man'), ...args], { encoding: 'utf8' });
+  return spawnSync(
+    process.execPath,
+    [
+      script,
+      '--manifest',
+      join(dir, 'm.json'),
+      '--package',
+      join(dir, 'package.json'),
+      '--exit-codes',
+      join(dir, 'codes.ts'),
+      '--out',
+      join(dir, 'man'),
+      ...args,
+    ],
+    { encoding: 'utf8' },
+  );
 }
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'nrictl-man-'));
   writeFileSync(join(dir, 'm.json'), JSON.stringify(manifest));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'nrictl', version: '1.2.3', description: 'Command-line toolkit for NRI: everything.', bin: { nrictl: './bin/run.js' }, oclif: { bin: 'nrictl' } }));
-  writeFileSync(join(dir, 'codes.ts'), '/**\n * The table.\n */\nexport const ExitCode = {\n  /** It worked. */\n  OK: 0,\n  /** Could not reach the runtime. */\n  CONNECT: 4,\n} as const;\n');
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({
+      name: 'nrictl',
+      version: '1.2.3',
+      description: 'Command-line toolkit for NRI: everything.',
+      bin: { nrictl: './bin/run.js' },
+      oclif: { bin: 'nrictl' },
+    }),
+  );
+  writeFileSync(
+    join(dir, 'codes.ts'),
+    '/**\n * The table.\n */\nexport const ExitCode = {\n  /** It worked. */\n  OK: 0,\n  /** Could not reach the runtime. */\n  CONNECT: 4,\n} as const;\n',
+  );
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -59,7 +113,7 @@ describe('scripts/gen-man.mjs', () => {
     run();
     const logs = readFileSync(join(dir, 'man', 'nrictl-logs.1'), 'utf8');
     expect(logs).toContain('.TH "NRICTL-LOGS" 1 "nrictl 1.2.3"');
-    expect(logs).toContain('nrictl\\-logs \\- Stream the runtime\'s events');
+    expect(logs).toContain("nrictl\\-logs \\- Stream the runtime's events");
     expect(logs).toContain('\\fB\\-s\\fR, \\fB\\-\\-socket\\fR=\\fIPATH\\fR');
     expect(logs).toContain('Default: /var/run/nri/nri.sock. Environment: NRI_SOCKET_PATH.');
     expect(logs).toContain('One of: text, json.');
@@ -115,12 +169,15 @@ describe('scripts/gen-man.mjs', () => {
     expect(run().stderr).toMatch(/not found; run `npm run build` first/);
   });
 
-  it.skipIf(spawnSync('groff', ['--version']).status !== 0)('produces pages groff reads without warnings (needs groff)', () => {
-    run();
-    for (const page of readdirSync(join(dir, 'man'))) {
-      const r = spawnSync('groff', ['-man', '-ww', '-z', join(dir, 'man', page)], { encoding: 'utf8' });
-      expect(r.stderr, page).toBe('');
-      expect(r.status).toBe(0);
-    }
-  });
+  it.skipIf(spawnSync('groff', ['--version']).status !== 0)(
+    'produces pages groff reads without warnings (needs groff)',
+    () => {
+      run();
+      for (const page of readdirSync(join(dir, 'man'))) {
+        const r = spawnSync('groff', ['-man', '-ww', '-z', join(dir, 'man', page)], { encoding: 'utf8' });
+        expect(r.stderr, page).toBe('');
+        expect(r.status).toBe(0);
+      }
+    },
+  );
 });

@@ -8,15 +8,15 @@ import { describe, expect, it } from 'vitest';
 import * as patches from '../../scripts/oclif-patches.mjs';
 
 const { compareCommandIds, GLOB_CHARACTER, OCLIF_PATCHES, lazyModule } = patches as {
-  compareCommandIds(a: string, b: string): number;
+  compareCommandIds: (a: string, b: string) => number;
   GLOB_CHARACTER: RegExp;
   OCLIF_PATCHES: Array<{ file: string; find: string; replace: string }>;
-  lazyModule<T extends object>(load: () => T): T;
+  lazyModule: <T extends object>(load: () => T) => T;
 };
 
 // oclif's own minimatch, the one the patch stands in for.
 const oclifRequire = createRequire(createRequire(import.meta.url).resolve('@oclif/core'));
-const { minimatch } = oclifRequire('minimatch') as { minimatch(name: string, pattern: string): boolean };
+const { minimatch } = oclifRequire('minimatch') as { minimatch: (name: string, pattern: string) => boolean };
 
 // What command ids are made of (ids of our commands and of oclif's plugins), plus the
 // characters where code-unit order and ICU's disagree (':' against digits).
@@ -25,11 +25,18 @@ const id = fc.string({ unit: idChar, maxLength: 8 });
 
 describe('the command order (localeCompare in oclif)', () => {
   it('orders ids of letters, digits, - and : as localeCompare does', () => {
-    fc.assert(fc.property(id, id, (a, b) => Math.sign(compareCommandIds(a, b)) === Math.sign(a.localeCompare(b))), { numRuns: 5000 });
+    fc.assert(
+      fc.property(id, id, (a, b) => Math.sign(compareCommandIds(a, b)) === Math.sign(a.localeCompare(b))),
+      { numRuns: 5000 },
+    );
   });
 
   it('sorts the real command ids as oclif did', () => {
-    const manifests = ['oclif.manifest.json', 'node_modules/@oclif/plugin-help/oclif.manifest.json', 'node_modules/@oclif/plugin-autocomplete/oclif.manifest.json'];
+    const manifests = [
+      'oclif.manifest.json',
+      'node_modules/@oclif/plugin-help/oclif.manifest.json',
+      'node_modules/@oclif/plugin-autocomplete/oclif.manifest.json',
+    ];
     for (const m of manifests) {
       const ids = Object.keys((JSON.parse(readFileSync(m, 'utf8')) as { commands: Record<string, unknown> }).commands);
       expect([...ids].sort(compareCommandIds), m).toEqual([...ids].sort((a, b) => a.localeCompare(b)));
@@ -43,15 +50,22 @@ describe('the command order (localeCompare in oclif)', () => {
 });
 
 describe('the plugin match (minimatch in oclif)', () => {
-  const npmName = fc.tuple(fc.option(fc.stringMatching(/^[a-z0-9][a-z0-9._~-]{0,6}$/), { nil: undefined }), fc.stringMatching(/^[a-z0-9][a-z0-9._~-]{0,8}$/))
+  const npmName = fc
+    .tuple(
+      fc.option(fc.stringMatching(/^[a-z0-9][a-z0-9._~-]{0,6}$/), { nil: undefined }),
+      fc.stringMatching(/^[a-z0-9][a-z0-9._~-]{0,8}$/),
+    )
     .map(([scope, name]) => (scope === undefined ? name : `@${scope}/${name}`));
 
   it('a pattern without a glob character matches exactly the name it spells, as minimatch does', () => {
-    fc.assert(fc.property(npmName, npmName, (dep, pattern) => {
-      expect(GLOB_CHARACTER.test(pattern)).toBe(false);
-      expect(dep === pattern).toBe(minimatch(dep, pattern));
-      expect(minimatch(pattern, pattern)).toBe(true);
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(npmName, npmName, (dep, pattern) => {
+        expect(GLOB_CHARACTER.test(pattern)).toBe(false);
+        expect(dep === pattern).toBe(minimatch(dep, pattern));
+        expect(minimatch(pattern, pattern)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('a pattern with one still goes to minimatch', () => {
@@ -64,9 +78,12 @@ describe('help texts through ejs', () => {
   const context = { config: { bin: 'nrictl' }, command: { id: 'validate' } };
 
   it('a text without % renders as itself, as the patch returns it', () => {
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(...'ab <>-_=#\n\t"\'\\`$'), maxLength: 40 }), (t) => {
-      expect(ejs.render(t, context)).toBe(t);
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'ab <>-_=#\n\t"\'\\`$'), maxLength: 40 }), (t) => {
+        expect(ejs.render(t, context)).toBe(t);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('a text with a tag still goes to ejs', () => {

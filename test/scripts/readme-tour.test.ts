@@ -20,9 +20,9 @@ const readme = readFileSync(join(repo, 'README.md'), 'utf8');
 function printedTour(): Array<{ line: string; exit: number }> {
   const out: Array<{ line: string; exit: number }> = [];
   for (const [, block] of readme.matchAll(/<!-- tour:[\w-]+ -->\n([\s\S]*?)<!-- \/tour:[\w-]+ -->/g)) {
-    for (const [, line, body] of block!.matchAll(/^\$ (nrictl .*)\n([\s\S]*?)^```$/gm)) {
-      const status = /\[exit status (\d+)\]\n$/.exec(body!);
-      out.push({ line: line!, exit: status ? Number(status[1]) : 0 });
+    for (const [, line, body] of block.matchAll(/^\$ (nrictl .*)\n([\s\S]*?)^```$/gm)) {
+      const status = /\[exit status (\d+)\]\n$/.exec(body);
+      out.push({ line: line, exit: status ? Number(status[1]) : 0 });
     }
   }
   return out;
@@ -34,7 +34,9 @@ const commandLine = (e: TourEntry) => `nrictl ${e.args.map(shellWord).join(' ')}
 describe('the README tour', () => {
   it('prints exactly the commands the generator runs, with the exit status each must have', () => {
     const byLine = (a: { line: string }, b: { line: string }) => a.line.localeCompare(b.line);
-    expect(printedTour().sort(byLine)).toEqual(entries.map((e) => ({ line: commandLine(e), exit: e.exit })).sort(byLine));
+    expect(printedTour().sort(byLine)).toEqual(
+      entries.map((e) => ({ line: commandLine(e), exit: e.exit })).sort(byLine),
+    );
   });
 
   it('names only paths the repository ships', () => {
@@ -46,9 +48,17 @@ describe('the README tour', () => {
   // The plugin commands write a project or a bundle, and the sim --expect runs test that
   // bundle: the generator runs them in a scratch directory (test/commands/plugin-*.test.ts
   // and test/examples cover them), not in the checkout.
-  it.concurrent.each(entries.filter((e) => e.cwd !== SCRATCH).map((e) => [commandLine(e), e] as const))('%s runs as printed from the checkout', async (_, e) => {
-    const r = spawnSync(process.execPath, [join(repo, 'bin', 'run.js'), ...e.args], { cwd: repo, env: ENV, encoding: 'utf8', timeout: 60_000 });
-    expect(r.signal, r.stderr).toBeNull();
-    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(e.exit);
-  });
+  it.concurrent.each(entries.filter((e) => e.cwd !== SCRATCH).map((e) => [commandLine(e), e] as const))(
+    '%s runs as printed from the checkout',
+    async (_, e) => {
+      const r = spawnSync(process.execPath, [join(repo, 'bin', 'run.js'), ...e.args], {
+        cwd: repo,
+        env: ENV,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.signal, r.stderr).toBeNull();
+      expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(e.exit);
+    },
+  );
 });

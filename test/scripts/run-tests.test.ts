@@ -19,14 +19,21 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Writes the given test files (globals on: files outside the repo cannot import vitest) and runs the script on them. */
-function runOn(files: Record<string, string>, config = "export default { test: { globals: true, include: ['*.test.mjs'] } };\n"): { status: number | null; last: string } {
+function runOn(
+  files: Record<string, string>,
+  config = "export default { test: { globals: true, include: ['*.test.mjs'] } };\n",
+): { status: number | null; last: string } {
   writeFileSync(join(dir, 'vitest.config.mjs'), config);
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   // The inner vitest must not believe it runs inside this worker.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST')));
-  const r = spawnSync(process.execPath, [script, '--config', join(dir, 'vitest.config.mjs'), '--root', dir], { encoding: 'utf8', env, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [script, '--config', join(dir, 'vitest.config.mjs'), '--root', dir], {
+    encoding: 'utf8',
+    env,
+    timeout: 60_000,
+  });
   const lines = r.stdout.trimEnd().split('\n');
-  return { status: r.status, last: lines[lines.length - 1]! };
+  return { status: r.status, last: lines[lines.length - 1] };
 }
 
 function expectHonest({ status, last }: { status: number | null; last: string }): void {
@@ -57,16 +64,22 @@ describe('scripts/run-tests.mjs', () => {
         "it('fails', () => { expect(1).toBe(2); });",
         "describe('hook', () => { beforeAll(() => { throw new Error('hook broke'); }); it('never runs', () => { expect(1).toBe(1); }); });",
       ].join('\n'),
-      'late.test.mjs': "it('passes, then throws later', () => { setTimeout(() => { throw new Error('late'); }, 0); expect(1).toBe(1); });\n",
+      'late.test.mjs':
+        "it('passes, then throws later', () => { setTimeout(() => { throw new Error('late'); }, 0); expect(1).toBe(1); });\n",
     });
-    expect(r).toEqual({ status: 1, last: 'tests: 2 passed, 3 failed, 1 skipped (1 suite failed outside its tests, 1 error outside any test)' });
+    expect(r).toEqual({
+      status: 1,
+      last: 'tests: 2 passed, 3 failed, 1 skipped (1 suite failed outside its tests, 1 error outside any test)',
+    });
     expectHonest(r);
   });
 
   it('reports a failure when vitest stops before reporting anything', () => {
     const r = runOn({ 'ok.test.mjs': PASSING }, "throw new Error('broken config');\n");
     expect(r.status).not.toBe(0);
-    expect(r.last).toMatch(/^tests: 0 passed, 1 failed, 0 skipped \(vitest exited with code \d+ before reporting any result; see above\)$/);
+    expect(r.last).toMatch(
+      /^tests: 0 passed, 1 failed, 0 skipped \(vitest exited with code \d+ before reporting any result; see above\)$/,
+    );
     expectHonest(r);
   });
 });

@@ -20,7 +20,7 @@ describe('untilAborted', () => {
     }
   });
 
-  it('passes the work\'s own result or failure through when the signal never fires', async () => {
+  it("passes the work's own result or failure through when the signal never fires", async () => {
     const signal = new AbortController().signal;
     await expect(untilAborted(Promise.resolve(7), signal)).resolves.toBe(7);
     await expect(untilAborted(Promise.reject(new Error('no')), signal)).rejects.toThrow('no');

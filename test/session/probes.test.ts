@@ -27,7 +27,11 @@ async function listen(behaviour: Parameters<typeof RuntimePeer.listen>[0] = {}):
 
 /** Probes at these indexes that note which of them saw a CreateContainer, in order. */
 function probesAt(indexes: string[], seen: string[] = []): ProbeSpec[] {
-  return indexes.map((index) => ({ index, events: CREATE, handlers: { createContainer: () => void seen.push(index) } }));
+  return indexes.map((index) => ({
+    index,
+    events: CREATE,
+    handlers: { createContainer: () => void seen.push(index) },
+  }));
 }
 
 const probeNames = (names: string[]): string[] => names.filter((n) => n.endsWith('-nrictl-probe')).sort();
@@ -45,12 +49,27 @@ describe('ProbeSet on the simulator', () => {
   it('registers N probes at their indexes, each sees the event in index order, and close() takes them all off', async () => {
     const sim = await perTest.start(SCENARIO, { requestTimeoutMs: 1500 });
     const seen: string[] = [];
-    const set = await ProbeSet.open({ target: { socketPath: sim.socketPath }, name: 'nrictl-probe', probes: probesAt(['40', '10', '30', '20'], seen) });
+    const set = await ProbeSet.open({
+      target: { socketPath: sim.socketPath },
+      name: 'nrictl-probe',
+      probes: probesAt(['40', '10', '30', '20'], seen),
+    });
     // The simulator puts a plugin in its invocation list once it has read the Synchronize answer.
-    await waitFor('every probe in the invocation list', () => probeNames(sim.runtime.plugins().map((p) => p.name)).length === 4);
-    expect(probeNames(sim.runtime.plugins().map((p) => p.name))).toEqual(['10-nrictl-probe', '20-nrictl-probe', '30-nrictl-probe', '40-nrictl-probe']);
+    await waitFor(
+      'every probe in the invocation list',
+      () => probeNames(sim.runtime.plugins().map((p) => p.name)).length === 4,
+    );
+    expect(probeNames(sim.runtime.plugins().map((p) => p.name))).toEqual([
+      '10-nrictl-probe',
+      '20-nrictl-probe',
+      '30-nrictl-probe',
+      '40-nrictl-probe',
+    ]);
     expect(set.probes.map((p) => [p.pluginName, p.events])).toEqual([
-      ['40-nrictl-probe', CREATE], ['10-nrictl-probe', CREATE], ['30-nrictl-probe', CREATE], ['20-nrictl-probe', CREATE],
+      ['40-nrictl-probe', CREATE],
+      ['10-nrictl-probe', CREATE],
+      ['30-nrictl-probe', CREATE],
+      ['20-nrictl-probe', CREATE],
     ]);
     expect(set.runtime?.vintage).toMatch(/^NRI v0\.1\d/);
     expect(set.configuredRequestTimeoutMs).toBe(1500);
@@ -64,13 +83,23 @@ describe('ProbeSet on the simulator', () => {
     await set.close();
     await set.close(); // twice is harmless
     expect(ended).toBeUndefined();
-    await waitFor('the probes to leave the simulator', () => probeNames(sim.runtime.plugins().map((p) => p.name)).length === 0);
+    await waitFor(
+      'the probes to leave the simulator',
+      () => probeNames(sim.runtime.plugins().map((p) => p.name)).length === 0,
+    );
   });
 
   it('--sim: starts the simulator for the probes and stops it on close()', async () => {
-    const set = await ProbeSet.open({ target: { socketPath: '/nonexistent/nri.sock', sim: 'examples/demo.yaml' }, name: 'nrictl-probe', probes: probesAt(['10', '90']) });
+    const set = await ProbeSet.open({
+      target: { socketPath: '/nonexistent/nri.sock', sim: 'examples/demo.yaml' },
+      name: 'nrictl-probe',
+      probes: probesAt(['10', '90']),
+    });
     expect(set.label).toBe('the embedded simulator (examples/demo.yaml)');
-    await waitFor('both probes in the invocation list', () => probeNames(set.sim!.runtime.plugins().map((p) => p.name)).length === 2);
+    await waitFor(
+      'both probes in the invocation list',
+      () => probeNames(set.sim!.runtime.plugins().map((p) => p.name)).length === 2,
+    );
     expect(probeNames(set.sim!.runtime.plugins().map((p) => p.name))).toEqual(['10-nrictl-probe', '90-nrictl-probe']);
     const socket = set.socketPath;
     expect(existsSync(socket)).toBe(true);
@@ -84,7 +113,10 @@ describe('ProbeSet on the simulator', () => {
       const set = await ProbeSet.open({ target: endpoint, name: 'nrictl-probe', probes: probesAt(['10', '90']) });
       await set.close();
       expect(existsSync(endpoint.socketPath)).toBe(true);
-      await waitFor('the probes to leave', () => probeNames(endpoint.sim!.runtime.plugins().map((p) => p.name)).length === 0);
+      await waitFor(
+        'the probes to leave',
+        () => probeNames(endpoint.sim!.runtime.plugins().map((p) => p.name)).length === 0,
+      );
     } finally {
       await endpoint.close();
     }
@@ -95,10 +127,18 @@ describe('ProbeSet on the simulator', () => {
     // A runtime of NRI v0.9 knows no validation: a probe that asks for nothing else is refused at Configure.
     const sim = await perTest.start(SCENARIO, { nriVersion: 'v0.9.0' });
     const probes = probesAt(['10', '20', '30', '40']);
-    probes[2] = { index: '30', events: eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT), handlers: { validateContainerAdjustment: () => undefined } };
-    const err = await rejection(ProbeSet.open({ target: { socketPath: sim.socketPath }, name: 'nrictl-probe', probes }));
+    probes[2] = {
+      index: '30',
+      events: eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT),
+      handlers: { validateContainerAdjustment: () => undefined },
+    };
+    const err = await rejection(
+      ProbeSet.open({ target: { socketPath: sim.socketPath }, name: 'nrictl-probe', probes }),
+    );
     expect(err.code).toBe('no-events');
-    expect(err.message).toMatch(/^nrictl-sim \S+ \(NRI v0\.7 to v0\.11\) at \S+nri\.sock cannot deliver any of the events asked for/);
+    expect(err.message).toMatch(
+      /^nrictl-sim \S+ \(NRI v0\.7 to v0\.11\) at \S+nri\.sock cannot deliver any of the events asked for/,
+    );
     expect(describeError(err).exitCode).toBe(ExitCode.REGISTRATION);
     // Some probes had registered before the refusal. None of them is left: a container
     // created now (under the simulator's lock, so after any synchronization still queued)
@@ -112,7 +152,12 @@ describe('ProbeSet on the simulator', () => {
   it('Ctrl-C once the probes are live takes them all off and ends the set without an error', async () => {
     const sim = await perTest.start(SCENARIO);
     const ac = new AbortController();
-    const set = await ProbeSet.open({ target: { socketPath: sim.socketPath }, name: 'nrictl-probe', probes: probesAt(['10', '20', '30']), signal: ac.signal });
+    const set = await ProbeSet.open({
+      target: { socketPath: sim.socketPath },
+      name: 'nrictl-probe',
+      probes: probesAt(['10', '20', '30']),
+      signal: ac.signal,
+    });
     const ended = new Promise((resolve) => set.once('end', resolve));
     ac.abort('SIGINT');
     expect(await ended).toBeUndefined();
@@ -146,7 +191,13 @@ describe('ProbeSet against a runtime that misbehaves', () => {
       }),
     );
     void Promise.all(handshakes).then(othersSynced);
-    const err = await rejection(ProbeSet.open({ target: { socketPath: peer.socketPath }, name: 'nrictl-probe', probes: probesAt(['10', '30', '50']) }));
+    const err = await rejection(
+      ProbeSet.open({
+        target: { socketPath: peer.socketPath },
+        name: 'nrictl-probe',
+        probes: probesAt(['10', '30', '50']),
+      }),
+    );
     expect(err.code).toBe('registration-rejected');
     expect(err.message).toContain('plugin index 30 is reserved here');
     expect(describeError(err).exitCode).toBe(ExitCode.REGISTRATION);
@@ -164,7 +215,14 @@ describe('ProbeSet against a runtime that misbehaves', () => {
       await s.call('Configure', MODERN_CONFIGURE);
     });
     const began = Date.now();
-    const err = await rejection(ProbeSet.open({ target: { socketPath: peer.socketPath }, name: 'nrictl-probe', probes: probesAt(['10', '20', '30']), timeoutMs: 500 }));
+    const err = await rejection(
+      ProbeSet.open({
+        target: { socketPath: peer.socketPath },
+        name: 'nrictl-probe',
+        probes: probesAt(['10', '20', '30']),
+        timeoutMs: 500,
+      }),
+    );
     const took = Date.now() - began;
     expect(err.code).toBe('registration-timeout');
     expect(describeError(err).exitCode).toBe(ExitCode.REGISTRATION);
@@ -182,7 +240,13 @@ describe('ProbeSet against a runtime that misbehaves', () => {
       await s.registered;
     });
     const ac = new AbortController();
-    const opening = ProbeSet.open({ target: { socketPath: peer.socketPath }, name: 'nrictl-probe', probes: probesAt(['10', '20', '30']), timeoutMs: 30_000, signal: ac.signal });
+    const opening = ProbeSet.open({
+      target: { socketPath: peer.socketPath },
+      name: 'nrictl-probe',
+      probes: probesAt(['10', '20', '30']),
+      timeoutMs: 30_000,
+      signal: ac.signal,
+    });
     await accepted;
     const began = Date.now();
     ac.abort('SIGINT');
@@ -199,10 +263,14 @@ describe('ProbeSet against a runtime that misbehaves', () => {
       await s.handshake(MODERN_CONFIGURE);
       return s;
     });
-    const set = await ProbeSet.open({ target: { socketPath: peer.socketPath }, name: 'nrictl-probe', probes: probesAt(['10', '20', '30']) });
+    const set = await ProbeSet.open({
+      target: { socketPath: peer.socketPath },
+      name: 'nrictl-probe',
+      probes: probesAt(['10', '20', '30']),
+    });
     const sessions = (await driven) as PeerSession[];
     const ended = new Promise<SessionError | undefined>((resolve) => set.once('end', resolve));
-    sessions[1]!.close();
+    sessions[1].close();
     const err = await ended;
     expect(err).toBeInstanceOf(SessionError);
     expect(err!.code).toBe('runtime-gone');
@@ -212,9 +280,13 @@ describe('ProbeSet against a runtime that misbehaves', () => {
 
   it('refuses two probes on one index, and a name the runtime would refuse, before dialling', async () => {
     const peer = await listen();
-    const twice = await rejection(ProbeSet.open({ target: { socketPath: peer.socketPath }, name: 'nrictl-probe', probes: probesAt(['10', '10']) }));
+    const twice = await rejection(
+      ProbeSet.open({ target: { socketPath: peer.socketPath }, name: 'nrictl-probe', probes: probesAt(['10', '10']) }),
+    );
     expect(twice.code).toBe('bad-identity');
-    const badName = await rejection(ProbeSet.open({ target: { socketPath: peer.socketPath }, name: 'no/slash', probes: probesAt(['10']) }));
+    const badName = await rejection(
+      ProbeSet.open({ target: { socketPath: peer.socketPath }, name: 'no/slash', probes: probesAt(['10']) }),
+    );
     expect(badName.code).toBe('bad-identity');
     expect(peer.sessions).toHaveLength(0);
   });

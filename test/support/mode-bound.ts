@@ -12,12 +12,12 @@ const SETPRIV = ['setpriv', `--inh-caps=${DAC_CAPS}`, `--bounding-set=${DAC_CAPS
 
 /** Why no mode-bound child can be had here (for the skip reason), or undefined when it can. */
 export const MODE_BOUND_UNAVAILABLE: string | undefined =
-  !AS_ROOT || spawnSync(SETPRIV[0]!, [...SETPRIV.slice(1), 'true']).status === 0
+  !AS_ROOT || spawnSync(SETPRIV[0], [...SETPRIV.slice(1), 'true']).status === 0
     ? undefined
     : 'running as root, and setpriv cannot drop CAP_DAC_OVERRIDE (util-linux setpriv and CAP_SETPCAP are needed)';
 
 /** The command line that runs `command args` as a process file modes apply to. */
 export function modeBound(command: string, args: string[]): { command: string; args: string[] } {
   if (MODE_BOUND_UNAVAILABLE) throw new Error(MODE_BOUND_UNAVAILABLE);
-  return AS_ROOT ? { command: SETPRIV[0]!, args: [...SETPRIV.slice(1), command, ...args] } : { command, args };
+  return AS_ROOT ? { command: SETPRIV[0], args: [...SETPRIV.slice(1), command, ...args] } : { command, args };
 }

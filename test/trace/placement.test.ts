@@ -3,7 +3,10 @@ import { parseIndexList, planProbes, PlacementError } from '../../src/trace/inde
 
 describe('probe placement', () => {
   it('puts a probe before, between and after the plugins, and a calibration pair', () => {
-    const plan = planProbes([{ index: '10', name: 'a', source: 'plugin-dir' }, { index: '40', name: 'b', source: 'plugin-dir' }]);
+    const plan = planProbes([
+      { index: '10', name: 'a', source: 'plugin-dir' },
+      { index: '40', name: 'b', source: 'plugin-dir' },
+    ]);
     expect(plan.probes).toEqual(['09', '11', '41', '42']);
     expect(plan.segments.map((s) => s.label)).toEqual(['10-a', '40-b', 'probe hop 41->42']);
     expect(plan.calibration?.from).toBe('41');
@@ -21,14 +24,22 @@ describe('probe placement', () => {
   });
 
   it('takes the calibration pair before the first plugin when the end is full', () => {
-    const plan = planProbes([{ index: '05', name: 'a', source: 'plugin-dir' }, { index: '98', name: 'b', source: 'plugin-dir' }, { index: '99', name: 'c', source: 'plugin-dir' }]);
+    const plan = planProbes([
+      { index: '05', name: 'a', source: 'plugin-dir' },
+      { index: '98', name: 'b', source: 'plugin-dir' },
+      { index: '99', name: 'c', source: 'plugin-dir' },
+    ]);
     expect(plan.probes).toEqual(['00', '01', '04', '06']);
     expect(plan.calibration).toMatchObject({ from: '00', to: '01' });
     expect(plan.notes.join('\n')).toMatch(/no free index after 99/);
   });
 
   it('with nothing known, watches the whole range; --probes all takes every free index', () => {
-    expect(planProbes([]).segments.map((s) => s.label)).toEqual(['probe hop 00->01', 'indexes 02-97', 'probe hop 98->99']);
+    expect(planProbes([]).segments.map((s) => s.label)).toEqual([
+      'probe hop 00->01',
+      'indexes 02-97',
+      'probe hop 98->99',
+    ]);
     const all = planProbes([{ index: '50', name: 'a', source: 'index-flag' }], 'all');
     expect(all.probes).toHaveLength(99);
     expect(all.notes[0]).toMatch(/^--probes all: 99 probes, each adding about one probe hop/);

@@ -5,7 +5,14 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ofType, simPerTest, waitForPlugin, type Sim } from '../runtime/helpers.js';
 import { parseScenario } from '../../src/runtime/scenario.js';
-import { latencyFindings, planProbes, TraceSession, type InstalledPlugin, type TraceRecord, type TraceSummary } from '../../src/trace/index.js';
+import {
+  latencyFindings,
+  planProbes,
+  TraceSession,
+  type InstalledPlugin,
+  type TraceRecord,
+  type TraceSummary,
+} from '../../src/trace/index.js';
 
 const perTest = simPerTest();
 const SCENARIO = parseScenario(`pods:\n  - {id: pod0, name: web, namespace: shop}\n`, 'inline.yaml');
@@ -21,7 +28,15 @@ const INSTALLED: InstalledPlugin[] = [
 async function installPlugins(sim: Sim): Promise<void> {
   const specs: Array<[string, string, ConstructorParameters<typeof import('../../src/plugin/index.js').Stub>[0]]> = [
     ['sleepy', '30', { createContainer: async () => void (await new Promise((r) => setTimeout(r, SLEEP_MS))) }],
-    ['setenv', '50', { createContainer: () => ({ adjust: { env: [{ key: 'FOO', value: 'bar' }], annotations: { 'example.com/traced': 'yes' } } }) }],
+    [
+      'setenv',
+      '50',
+      {
+        createContainer: () => ({
+          adjust: { env: [{ key: 'FOO', value: 'bar' }], annotations: { 'example.com/traced': 'yes' } },
+        }),
+      },
+    ],
     ['a', '60', { createContainer: () => undefined }],
     ['b', '61', { createContainer: () => ({ adjust: { annotations: { 'example.com/b': '1' } } }) }],
   ];
@@ -31,16 +46,30 @@ async function installPlugins(sim: Sim): Promise<void> {
   }
 }
 
-async function trace(sim: Sim, opts: { validator?: boolean } = {}): Promise<{ session: TraceSession; records: () => TraceRecord[]; finish: () => Promise<TraceSummary> }> {
+async function trace(
+  sim: Sim,
+  opts: { validator?: boolean } = {},
+): Promise<{ session: TraceSession; records: () => TraceRecord[]; finish: () => Promise<TraceSummary> }> {
   const out = new PassThrough();
   let text = '';
   out.on('data', (c: Buffer) => (text += c.toString()));
-  const session = new TraceSession({ socketPath: sim.socketPath, plan: planProbes(INSTALLED), format: 'json', out, validator: opts.validator ?? false });
+  const session = new TraceSession({
+    socketPath: sim.socketPath,
+    plan: planProbes(INSTALLED),
+    format: 'json',
+    out,
+    validator: opts.validator ?? false,
+  });
   await session.start();
   for (const p of session.opts.plan.probes) await waitForPlugin(sim, `${p}-nrictl-trace`);
   return {
     session,
-    records: () => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as TraceRecord),
+    records: () =>
+      text
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as TraceRecord),
     finish: () => session.stop(),
   };
 }
@@ -50,7 +79,8 @@ describe('trace on the simulator', () => {
     const sim = await perTest.start(SCENARIO);
     await installPlugins(sim);
     const t = await trace(sim);
-    for (let i = 0; i < 3; i++) expect((await sim.runtime.createContainer('pod0', { id: `ctr${i}`, name: `app${i}` })).ok).toBe(true);
+    for (let i = 0; i < 3; i++)
+      expect((await sim.runtime.createContainer('pod0', { id: `ctr${i}`, name: `app${i}` })).ok).toBe(true);
     const summary = await t.finish();
     const records = t.records().filter((r) => r.event === 'CreateContainer');
     expect(records).toHaveLength(3);
@@ -63,7 +93,7 @@ describe('trace on the simulator', () => {
       const sleepy = byLabel.get('30-sleepy')!;
       expect(sleepy.changes).toEqual([]);
       // The simulator's own round trip for the plugin is the reference.
-      const ref = truth[i]!.rttMs;
+      const ref = truth[i].rttMs;
       expect(ref).toBeGreaterThanOrEqual(SLEEP_MS - 1);
       expect(Math.abs(sleepy.ms! - ref)).toBeLessThanOrEqual(Math.max(0.2 * ref, 2));
       expect(byLabel.get('50-setenv')!.changes).toEqual([
@@ -79,50 +109,94 @@ describe('trace on the simulator', () => {
     expect(row.count).toBe(3);
     expect(row.p50Ms).toBeGreaterThanOrEqual(SLEEP_MS * 0.8);
     expect(row.warning).toBe(false);
-    expect(summary.requestTimeoutFrom).toBe('the runtime\'s Configure request');
+    expect(summary.requestTimeoutFrom).toBe("the runtime's Configure request");
     expect(summary.hopMs.CreateContainer?.count).toBe(3);
     expect(t.session.notes.join('\n')).toMatch(/60-a, 61-b: no free index between them, reported as one group/);
   });
 
-  it('on a v0.10+ runtime the validator\'s owners agree with the probes', async () => {
-    const sim = await perTest.start(SCENARIO, { nriVersion: 'v0.10.0', runtimeName: 'containerd', runtimeVersion: 'v2.2.0' });
+  it("on a v0.10+ runtime the validator's owners agree with the probes", async () => {
+    const sim = await perTest.start(SCENARIO, {
+      nriVersion: 'v0.10.0',
+      runtimeName: 'containerd',
+      runtimeVersion: 'v2.2.0',
+    });
     await installPlugins(sim);
     const t = await trace(sim, { validator: true });
     expect((await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' })).ok).toBe(true);
     await t.finish();
     const [r] = t.records();
     expect(r?.attribution).toBe('probes+validator');
-    const changes = r!.segments.flatMap((s) => s.changes.map((c) => ({ segment: s.label, ...c })));
+    const changes = r.segments.flatMap((s) => s.changes.map((c) => ({ segment: s.label, ...c })));
     expect(changes).toEqual([
-      { segment: '50-setenv', field: 'annotations', key: 'example.com/traced', new: 'yes', owner: '50-setenv', ownerAgrees: true },
+      {
+        segment: '50-setenv',
+        field: 'annotations',
+        key: 'example.com/traced',
+        new: 'yes',
+        owner: '50-setenv',
+        ownerAgrees: true,
+      },
       { segment: '50-setenv', field: 'env', key: 'FOO', new: 'bar', owner: '50-setenv', ownerAgrees: true },
-      { segment: 'group 60-a+61-b', field: 'annotations', key: 'example.com/b', new: '1', owner: '61-b', ownerAgrees: true },
+      {
+        segment: 'group 60-a+61-b',
+        field: 'annotations',
+        key: 'example.com/b',
+        new: '1',
+        owner: '61-b',
+        ownerAgrees: true,
+      },
     ]);
   });
 
-  it('attributes a change to UpdateContainer\'s requested resources to the plugin that made it', async () => {
-    const sim = await perTest.start({ ...SCENARIO, containers: [{ id: 'ctr0', podSandboxId: 'pod0', name: 'app', linux: { resources: { cpu: { shares: { value: 100 } } } } }] });
-    await perTest.plugin('capper', '40', {
-      updateContainer: (_pod, ctr) => [{ containerId: ctr.id ?? '', linux: { resources: { memory: { limit: { value: 1 << 30 } } } } }],
-    }).start();
+  it("attributes a change to UpdateContainer's requested resources to the plugin that made it", async () => {
+    const sim = await perTest.start({
+      ...SCENARIO,
+      containers: [
+        { id: 'ctr0', podSandboxId: 'pod0', name: 'app', linux: { resources: { cpu: { shares: { value: 100 } } } } },
+      ],
+    });
+    await perTest
+      .plugin('capper', '40', {
+        updateContainer: (_pod, ctr) => [
+          { containerId: ctr.id ?? '', linux: { resources: { memory: { limit: { value: 1 << 30 } } } } },
+        ],
+      })
+      .start();
     await waitForPlugin(sim, '40-capper');
     const out = new PassThrough();
     let text = '';
     out.on('data', (c: Buffer) => (text += c.toString()));
-    const session = new TraceSession({ socketPath: sim.socketPath, plan: planProbes([{ index: '40', name: 'capper', source: 'simulator' }]), format: 'json', out });
+    const session = new TraceSession({
+      socketPath: sim.socketPath,
+      plan: planProbes([{ index: '40', name: 'capper', source: 'simulator' }]),
+      format: 'json',
+      out,
+    });
     await session.start();
     await sim.runtime.updateContainer('ctr0', { cpu: { shares: { value: 200 } } });
     await session.stop();
-    const [r] = text.trim().split('\n').map((l) => JSON.parse(l) as TraceRecord);
+    const [r] = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as TraceRecord);
     expect(r?.event).toBe('UpdateContainer');
-    expect(r?.segments.find((s) => s.label === '40-capper')?.changes).toEqual([{ field: 'resources', key: 'memory.limit', new: String(1 << 30) }]);
+    expect(r?.segments.find((s) => s.label === '40-capper')?.changes).toEqual([
+      { field: 'resources', key: 'memory.limit', new: String(1 << 30) },
+    ]);
   });
 
   it('warns about a plugin whose p99 passes half the request timeout the runtime sent', async () => {
     const sim = await perTest.start(SCENARIO, { requestTimeoutMs: 100 });
-    await perTest.plugin('slow', '30', { createContainer: async () => void (await new Promise((r) => setTimeout(r, 60))) }).start();
+    await perTest
+      .plugin('slow', '30', { createContainer: async () => void (await new Promise((r) => setTimeout(r, 60))) })
+      .start();
     await waitForPlugin(sim, '30-slow');
-    const session = new TraceSession({ socketPath: sim.socketPath, plan: planProbes([{ index: '30', name: 'slow', source: 'simulator' }]), format: 'json', out: new PassThrough().resume() });
+    const session = new TraceSession({
+      socketPath: sim.socketPath,
+      plan: planProbes([{ index: '30', name: 'slow', source: 'simulator' }]),
+      format: 'json',
+      out: new PassThrough().resume(),
+    });
     await session.start();
     expect((await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' })).ok).toBe(true);
     const summary = await session.stop();
@@ -132,14 +206,18 @@ describe('trace on the simulator', () => {
     expect(row.warning).toBe(true);
     const findings = latencyFindings(summary, sim.socketPath, 1000);
     expect(findings.map((f) => [f.severity, f.code])).toEqual([['warning', 'plugin-latency-high']]);
-    expect(findings[0]!.message).toMatch(/^30-slow: p99 \d+\.\d ms on CreateContainer over 1 event, \d+\.\d% of the 100 ms request timeout/);
+    expect(findings[0].message).toMatch(
+      /^30-slow: p99 \d+\.\d ms on CreateContainer over 1 event, \d+\.\d% of the 100 ms request timeout/,
+    );
   });
 
   it('reports a request that a conflict ended, in the plugin where it stopped', async () => {
     const sim = await perTest.start(SCENARIO);
     await installPlugins(sim);
     // 61-b now sets what 50-setenv set: the runtime fails the creation after 61-b.
-    await perTest.plugin('c', '70', { createContainer: () => ({ adjust: { env: [{ key: 'FOO', value: 'other' }] } }) }).start();
+    await perTest
+      .plugin('c', '70', { createContainer: () => ({ adjust: { env: [{ key: 'FOO', value: 'other' }] } }) })
+      .start();
     await waitForPlugin(sim, '70-c');
     const out = new PassThrough();
     let text = '';
@@ -157,7 +235,10 @@ describe('trace on the simulator', () => {
     // The probes after 70-c never see it: once stale, the event is closed as failed there.
     await new Promise((r) => setTimeout(r, 700));
     const summary = await session.stop();
-    const [r] = text.trim().split('\n').map((l) => JSON.parse(l) as TraceRecord);
+    const [r] = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as TraceRecord);
     expect(r?.end).toBe('failed');
     expect(r?.stoppedIn).toBe('70-c');
     expect(r?.segments.find((s) => s.label === '70-c')?.ms).toBeUndefined();

@@ -11,7 +11,7 @@ function recordingStream(): { stream: Duplex; writes: Buffer[] } {
       cb();
     },
   });
-  return { stream: Duplex.from({ writable: sink, readable: undefined as never }) as Duplex, writes };
+  return { stream: Duplex.from({ writable: sink, readable: undefined as never }), writes };
 }
 
 function frame(length: number, fill: number): Buffer {
@@ -19,7 +19,7 @@ function frame(length: number, fill: number): Buffer {
 }
 
 describe('BatchedWriter', () => {
-  it('joins a tick\'s frames only while the join stays within a Go reader\'s 4096 bytes', async () => {
+  it("joins a tick's frames only while the join stays within a Go reader's 4096 bytes", async () => {
     const { stream, writes } = recordingStream();
     const w = new BatchedWriter(stream);
     const frames = [frame(100, 1), frame(100, 2), frame(4000, 3), frame(5000, 4), frame(10, 5), frame(10, 6)];

@@ -8,7 +8,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Code, encodeFrame, encodeRequest, MessageType, TtrpcClient, TtrpcError, TtrpcServer } from '../../src/ttrpc/index.js';
+import {
+  Code,
+  encodeFrame,
+  encodeRequest,
+  MessageType,
+  TtrpcClient,
+  TtrpcError,
+  TtrpcServer,
+} from '../../src/ttrpc/index.js';
 import { connectRaw, deferred, listen, rawPeer } from './helpers.js';
 
 const MiB = 1 << 20;
@@ -25,7 +33,11 @@ async function flood(sock: net.Socket, total: number, stallMs: number): Promise<
   let sent = 0;
   let id = 1;
   while (sent < total) {
-    const frame = encodeFrame(id, MessageType.Request, encodeRequest({ service: 'flood.v1.Echo', method: 'Echo', payload, timeoutNano: 0, metadata: [] }));
+    const frame = encodeFrame(
+      id,
+      MessageType.Request,
+      encodeRequest({ service: 'flood.v1.Echo', method: 'Echo', payload, timeoutNano: 0, metadata: [] }),
+    );
     id += 2;
     sent += frame.length;
     if (!sock.write(frame)) {
@@ -44,9 +56,13 @@ describe('ttrpc flow control', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'flood-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const socketPath = path.join(dir, 's.sock');
-    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), '--expose-gc', path.join(here, 'flood-server.ts'), socketPath], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', import.meta.resolve('tsx'), '--expose-gc', path.join(here, 'flood-server.ts'), socketPath],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     cleanups.push(() => child.kill('SIGKILL'));
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
@@ -87,7 +103,9 @@ describe('ttrpc flow control', () => {
     cleanups.push(() => l.close());
     const client = new TtrpcClient(await connectRaw(l.path));
     cleanups.push(() => client.close());
-    const calls = Array.from({ length: 5 }, (_, i) => client.call('s', 'Wait', Buffer.from([i]), { timeoutMs: 10_000 }));
+    const calls = Array.from({ length: 5 }, (_, i) =>
+      client.call('s', 'Wait', Buffer.from([i]), { timeoutMs: 10_000 }),
+    );
     await new Promise((r) => setTimeout(r, 200));
     expect(running).toBe(2);
     while (gates.length > 0 || running > 0) {
@@ -103,9 +121,14 @@ describe('ttrpc flow control', () => {
     cleanups.push(() => peer.close());
     const client = new TtrpcClient(await connectRaw(peer.path), { maxInFlight: 3 });
     cleanups.push(() => client.close());
-    const waiting = Array.from({ length: 3 }, () => client.call('s', 'M', Buffer.alloc(1), { timeoutMs: 300 }).catch((e: unknown) => e));
+    const waiting = Array.from({ length: 3 }, () =>
+      client.call('s', 'M', Buffer.alloc(1), { timeoutMs: 300 }).catch((e: unknown) => e),
+    );
     const refused = deferred<unknown>();
-    client.call('s', 'M', Buffer.alloc(1), { timeoutMs: 300 }).then(refused.resolve, refused.resolve);
+    client.call('s', 'M', Buffer.alloc(1), { timeoutMs: 300 }).then(
+      (v) => refused.resolve(v),
+      (e: unknown) => refused.resolve(e),
+    );
     const err = await refused.promise;
     expect(err).toBeInstanceOf(TtrpcError);
     expect((err as TtrpcError).code).toBe(Code.ResourceExhausted);

@@ -41,17 +41,19 @@ describe('FrameDecoder', () => {
   it('returns every frame of one chunk', () => {
     const out = new FrameDecoder().push(all);
     expect(out.map((f) => f.header.streamId)).toEqual([1, 3, 5, 7]);
-    expect(out[0]!.payload.toString()).toBe('first');
-    expect(out[1]!.payload.length).toBe(0);
-    expect(out[2]!.header.flags).toBe(1);
-    expect(out[2]!.payload.equals(Buffer.alloc(700, 7))).toBe(true);
+    expect(out[0].payload.toString()).toBe('first');
+    expect(out[1].payload.length).toBe(0);
+    expect(out[2].header.flags).toBe(1);
+    expect(out[2].payload.equals(Buffer.alloc(700, 7))).toBe(true);
   });
 
   it('gives the same frames whatever the split point', () => {
     for (let cut = 0; cut <= all.length; cut++) {
       const d = new FrameDecoder();
       const out = [...d.push(all.subarray(0, cut)), ...d.push(all.subarray(cut))];
-      expect(out.map((f) => f.payload.toString('hex'))).toEqual(frames.map((f) => f.subarray(HEADER_LENGTH).toString('hex')));
+      expect(out.map((f) => f.payload.toString('hex'))).toEqual(
+        frames.map((f) => f.subarray(HEADER_LENGTH).toString('hex')),
+      );
       expect(d.buffered).toBe(0);
     }
   });
@@ -62,7 +64,7 @@ describe('FrameDecoder', () => {
     const out = [];
     for (let i = 0; i < big.length; i++) out.push(...d.push(big.subarray(i, i + 1)));
     expect(out).toHaveLength(1);
-    expect(out[0]!.payload.equals(big.subarray(HEADER_LENGTH))).toBe(true);
+    expect(out[0].payload.equals(big.subarray(HEADER_LENGTH))).toBe(true);
   });
 
   it('keeps earlier payload views intact while later small chunks arrive', () => {
@@ -70,8 +72,8 @@ describe('FrameDecoder', () => {
     const first = d.push(Buffer.concat([encodeFrame(1, MessageType.Request, Buffer.from('aa')), Buffer.from([0, 0])]));
     d.push(Buffer.from([0, 2, 0, 0, 0, 3, 1, 0]));
     const second = d.push(Buffer.from('bb'));
-    expect(first[0]!.payload.toString()).toBe('aa');
-    expect(second[0]!.payload.toString()).toBe('bb');
+    expect(first[0].payload.toString()).toBe('aa');
+    expect(second[0].payload.toString()).toBe('bb');
   });
 
   it('throws TtrpcProtocolError on a length over the limit, before receiving the body', () => {
@@ -95,7 +97,12 @@ describe('FrameDecoder', () => {
 
   it('passes unknown message types through when asked to', () => {
     const d = new FrameDecoder({ unknownTypes: 'pass' });
-    const out = d.push(Buffer.concat([Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 0x42, 0, 0x99]), encodeFrame(3, MessageType.Request, Buffer.from('y'))]));
+    const out = d.push(
+      Buffer.concat([
+        Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 0x42, 0, 0x99]),
+        encodeFrame(3, MessageType.Request, Buffer.from('y')),
+      ]),
+    );
     expect(out.map((f) => f.header.type)).toEqual([0x42, 1]);
   });
 
@@ -110,8 +117,8 @@ describe('FrameDecoder', () => {
     for (let i = 0; i < stream.length; i += 7) out.push(...d.push(stream.subarray(i, i + 7)));
     expect(out).toHaveLength(2);
     expect(out[0]).toMatchObject({ oversize: true, header: { streamId: 1, length: 40 } });
-    expect(out[0]!.payload.length).toBe(0);
-    expect(out[1]!.payload.toString()).toBe('fits');
+    expect(out[0].payload.length).toBe(0);
+    expect(out[1].payload.toString()).toBe('fits');
     expect(d.buffered).toBe(0);
   });
 

@@ -36,7 +36,13 @@ const validRequestFrame = fc
     encodeFrame(
       r.id,
       r.type,
-      encodeRequest({ service: SVC, method: r.method, payload: r.payload, timeoutNano: r.timeoutNano, metadata: [{ key: 'k', value: 'v' }] }),
+      encodeRequest({
+        service: SVC,
+        method: r.method,
+        payload: r.payload,
+        timeoutNano: r.timeoutNano,
+        metadata: [{ key: 'k', value: 'v' }],
+      }),
       r.flags,
     ),
   );
@@ -47,12 +53,25 @@ const validResponseFrame = fc
     code: fc.integer({ min: 0, max: 16 }),
     payload: fc.uint8Array({ maxLength: 300 }),
   })
-  .map((r) => encodeFrame(r.id, MessageType.Response, encodeResponse({ status: r.code ? { code: r.code, message: 'm' } : undefined, payload: r.payload })));
+  .map((r) =>
+    encodeFrame(
+      r.id,
+      MessageType.Response,
+      encodeResponse({ status: r.code ? { code: r.code, message: 'm' } : undefined, payload: r.payload }),
+    ),
+  );
 
-type Mutation = { kind: 'flip'; at: number; value: number } | { kind: 'insert'; at: number; bytes: Uint8Array } | { kind: 'cut'; at: number };
+type Mutation =
+  | { kind: 'flip'; at: number; value: number }
+  | { kind: 'insert'; at: number; bytes: Uint8Array }
+  | { kind: 'cut'; at: number };
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 12 }) }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: fc.nat(),
+    bytes: fc.uint8Array({ minLength: 1, maxLength: 12 }),
+  }),
   fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
 );
 
@@ -83,7 +102,9 @@ function split(b: Buffer, cuts: number[]): Buffer[] {
 const garbage = (frame: fc.Arbitrary<Buffer>) =>
   fc.oneof(
     fc.uint8Array({ maxLength: 3000 }).map((a) => Buffer.from(a)),
-    fc.tuple(fc.array(frame, { minLength: 1, maxLength: 6 }), fc.array(mutation, { maxLength: 4 })).map(([fs, ms]) => mutate(Buffer.concat(fs), ms)),
+    fc
+      .tuple(fc.array(frame, { minLength: 1, maxLength: 6 }), fc.array(mutation, { maxLength: 4 }))
+      .map(([fs, ms]) => mutate(Buffer.concat(fs), ms)),
   );
 const chunked = (frame: fc.Arbitrary<Buffer>) =>
   fc.tuple(garbage(frame), fc.array(fc.nat(), { maxLength: 12 })).map(([bytes, cuts]) => split(bytes, cuts));
@@ -91,34 +112,42 @@ const chunked = (frame: fc.Arbitrary<Buffer>) =>
 describe('FrameDecoder under random input', () => {
   it('returns frames or throws TtrpcProtocolError, holding at most one frame plus one chunk', () => {
     fc.assert(
-      fc.property(chunked(validRequestFrame), fc.constantFrom<'throw' | 'skip'>('throw', 'skip'), (chunks, oversize) => {
-        const d = new FrameDecoder({ maxMessageLength: MAX, oversize });
-        try {
-          for (const c of chunks) {
-            for (const f of d.push(c)) {
-              expect(f.oversize ? 0 : f.payload.length).toBe(f.oversize ? 0 : f.header.length);
-              expect(f.header.length <= MAX || f.oversize).toBe(true);
+      fc.property(
+        chunked(validRequestFrame),
+        fc.constantFrom<'throw' | 'skip'>('throw', 'skip'),
+        (chunks, oversize) => {
+          const d = new FrameDecoder({ maxMessageLength: MAX, oversize });
+          try {
+            for (const c of chunks) {
+              for (const f of d.push(c)) {
+                expect(f.oversize ? 0 : f.payload.length).toBe(f.oversize ? 0 : f.header.length);
+                expect(f.header.length <= MAX || f.oversize).toBe(true);
+              }
+              expect(d.buffered).toBeLessThanOrEqual(HEADER_LENGTH + MAX + c.length);
             }
-            expect(d.buffered).toBeLessThanOrEqual(HEADER_LENGTH + MAX + c.length);
+          } catch (err) {
+            if (!(err instanceof TtrpcProtocolError)) throw err;
           }
-        } catch (err) {
-          if (!(err instanceof TtrpcProtocolError)) throw err;
-        }
-      }),
+        },
+      ),
       { numRuns: 2000 },
     );
   });
 
   it('decodes valid frames identically however they are split', () => {
     fc.assert(
-      fc.property(fc.array(validRequestFrame, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 20 }), (frames, cuts) => {
-        const d = new FrameDecoder({ maxMessageLength: MAX });
-        const got = split(Buffer.concat(frames), cuts).flatMap((c) => d.push(c));
-        expect(got.map((f) => encodeFrame(f.header.streamId, f.header.type, f.payload, f.header.flags).toString('hex'))).toEqual(
-          frames.map((f) => f.toString('hex')),
-        );
-        expect(d.buffered).toBe(0);
-      }),
+      fc.property(
+        fc.array(validRequestFrame, { maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (frames, cuts) => {
+          const d = new FrameDecoder({ maxMessageLength: MAX });
+          const got = split(Buffer.concat(frames), cuts).flatMap((c) => d.push(c));
+          expect(
+            got.map((f) => encodeFrame(f.header.streamId, f.header.type, f.payload, f.header.flags).toString('hex')),
+          ).toEqual(frames.map((f) => f.toString('hex')));
+          expect(d.buffered).toBe(0);
+        },
+      ),
     );
   });
 });
@@ -179,7 +208,12 @@ describe('a live client fed random and mutated answers', () => {
         try {
           const client = new TtrpcClient(await connectRaw(peer.path), { maxMessageLength: MAX });
           const closed = new Promise<Error | undefined>((resolve) => client.once('close', resolve));
-          const calls = Array.from({ length: 5 }, () => client.call(SVC, 'Echo', Buffer.from('q')).then(() => 'ok', (e: unknown) => e));
+          const calls = Array.from({ length: 5 }, () =>
+            client.call(SVC, 'Echo', Buffer.from('q')).then(
+              () => 'ok',
+              (e: unknown) => e,
+            ),
+          );
           const sock = await peer.accepted;
           for (const c of chunks) sock.write(c);
           sock.end();

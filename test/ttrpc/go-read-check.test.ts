@@ -61,7 +61,10 @@ describe('GoReadCheck', () => {
     const seen = { refused: 0, read: 0 };
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 3000, max: 20_000 })), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 3000, max: 20_000 })), {
+          minLength: 1,
+          maxLength: 6,
+        }),
         fc.array(fc.nat(), { maxLength: 12 }),
         async (bodies, cuts) => {
           const stream = Buffer.concat(bodies.map((b, i) => message(b, 2 * i + 1)));

@@ -15,7 +15,7 @@ import {
   type HandlerContext,
   type TtrpcResponse,
 } from '../../src/ttrpc/index.js';
-import { connectClient, connectRaw, deferred, listen, once, rawPeer, type Listening } from './helpers.js';
+import { connectClient, connectRaw, deferred, listen, once, rawPeer } from './helpers.js';
 
 const SVC = 'example.v1.Things';
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -56,8 +56,18 @@ function responses(sock: net.Socket): { next(): Promise<{ streamId: number; resp
   };
 }
 
-function rawRequest(streamId: number, method: string, opts: { timeoutNano?: number; flags?: number; type?: MessageType } = {}) {
-  const body = encodeRequest({ service: SVC, method, payload: Buffer.from('x'), timeoutNano: opts.timeoutNano ?? 0, metadata: [] });
+function rawRequest(
+  streamId: number,
+  method: string,
+  opts: { timeoutNano?: number; flags?: number; type?: MessageType } = {},
+) {
+  const body = encodeRequest({
+    service: SVC,
+    method,
+    payload: Buffer.from('x'),
+    timeoutNano: opts.timeoutNano ?? 0,
+    metadata: [],
+  });
   return encodeFrame(streamId, opts.type ?? MessageType.Request, body, opts.flags ?? 0);
 }
 
@@ -111,7 +121,7 @@ describe('ttrpc client and server over a unix socket', () => {
       return Buffer.from(JSON.stringify(ctx.metadata));
     });
     const { client } = await setup(server);
-    const md = { 'x-trace': 'abc', 'empty': '', 'ünïcode': 'välue' };
+    const md = { 'x-trace': 'abc', empty: '', ünïcode: 'välue' };
     const back = await client.call(SVC, 'Meta', Buffer.alloc(0), { metadata: md });
     expect(JSON.parse(back.toString())).toEqual(md);
     expect(seen).toMatchObject({ service: SVC, method: 'Meta' });
@@ -138,6 +148,7 @@ describe('ttrpc client and server over a unix socket', () => {
       throw new Error('boom');
     });
     server.register(SVC, 'Str', () => {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- what a careless handler does
       throw 'a string';
     });
     server.register(SVC, 'NotBytes', () => 42 as unknown as Uint8Array);
@@ -147,8 +158,14 @@ describe('ttrpc client and server over a unix socket', () => {
     expect(missing.code).toBe(Code.NotFound);
     expect(missing.statusMessage).toBe('container c1 not found');
     expect(missing.message).toBe(`${SVC}/Missing: NotFound: container c1 not found`);
-    await expect(client.call(SVC, 'Boom', Buffer.alloc(0))).rejects.toMatchObject({ code: Code.Unknown, statusMessage: 'boom' });
-    await expect(client.call(SVC, 'Str', Buffer.alloc(0))).rejects.toMatchObject({ code: Code.Unknown, statusMessage: 'a string' });
+    await expect(client.call(SVC, 'Boom', Buffer.alloc(0))).rejects.toMatchObject({
+      code: Code.Unknown,
+      statusMessage: 'boom',
+    });
+    await expect(client.call(SVC, 'Str', Buffer.alloc(0))).rejects.toMatchObject({
+      code: Code.Unknown,
+      statusMessage: 'a string',
+    });
     await expect(client.call(SVC, 'NotBytes', Buffer.alloc(0))).rejects.toMatchObject({ code: Code.Internal });
     expect(client.closed).toBe(false);
   });
@@ -157,13 +174,17 @@ describe('ttrpc client and server over a unix socket', () => {
     const server = new TtrpcServer();
     const aborted = deferred<{ reason: unknown; deadline: number | undefined }>();
     server.register(SVC, 'Hang', (_p, ctx) => {
-      ctx.signal.addEventListener('abort', () => aborted.resolve({ reason: ctx.signal.reason, deadline: ctx.deadline }));
+      ctx.signal.addEventListener('abort', () =>
+        aborted.resolve({ reason: ctx.signal.reason, deadline: ctx.deadline }),
+      );
       return new Promise<Uint8Array>(() => {});
     });
     server.register(SVC, 'Echo', (p) => p);
     const { client } = await setup(server);
     const before = Date.now();
-    const err = (await client.call(SVC, 'Hang', Buffer.alloc(0), { timeoutMs: 60 }).catch((e: unknown) => e)) as TtrpcError;
+    const err = (await client
+      .call(SVC, 'Hang', Buffer.alloc(0), { timeoutMs: 60 })
+      .catch((e: unknown) => e)) as TtrpcError;
     expect(err).toBeInstanceOf(TtrpcError);
     expect(err.code).toBe(Code.DeadlineExceeded);
     expect(err.message).toContain(`${SVC}/Hang`);
@@ -176,7 +197,12 @@ describe('ttrpc client and server over a unix socket', () => {
 
   it("honours the request's timeout_nano on the server even without a client-side timer", async () => {
     const server = new TtrpcServer();
-    server.register(SVC, 'Wait', (_p, ctx) => new Promise<Uint8Array>((_res, rej) => ctx.signal.addEventListener('abort', () => rej(new Error('gave up')))));
+    server.register(
+      SVC,
+      'Wait',
+      (_p, ctx) =>
+        new Promise<Uint8Array>((_res, rej) => ctx.signal.addEventListener('abort', () => rej(new Error('gave up')))),
+    );
     const l = await listen(server);
     cleanups.push(() => l.close());
     const sock = await connectRaw(l.path);
@@ -219,7 +245,9 @@ describe('ttrpc client and server over a unix socket', () => {
 
   it('treats a timeoutMs of zero or less as a deadline already passed', async () => {
     const { client } = await setup(echoServer());
-    await expect(client.call(SVC, 'Echo', Buffer.alloc(0), { timeoutMs: 0 })).rejects.toMatchObject({ code: Code.DeadlineExceeded });
+    await expect(client.call(SVC, 'Echo', Buffer.alloc(0), { timeoutMs: 0 })).rejects.toMatchObject({
+      code: Code.DeadlineExceeded,
+    });
   });
 
   it('cancels a call on AbortSignal and drops its late answer', async () => {
@@ -241,7 +269,9 @@ describe('ttrpc client and server over a unix socket', () => {
     expect((await client.call(SVC, 'Echo', Buffer.from('after'))).toString()).toBe('after');
     const pre = new AbortController();
     pre.abort();
-    await expect(client.call(SVC, 'Echo', Buffer.alloc(0), { signal: pre.signal })).rejects.toMatchObject({ code: Code.Canceled });
+    await expect(client.call(SVC, 'Echo', Buffer.alloc(0), { signal: pre.signal })).rejects.toMatchObject({
+      code: Code.Canceled,
+    });
   });
 
   it('refuses to send an oversize request and keeps the connection', async () => {
@@ -263,7 +293,9 @@ describe('ttrpc client and server over a unix socket', () => {
 
   it('answers ResourceExhausted when a request over its limit arrives, and serves the next one', async () => {
     const { client } = await setup(echoServer({ maxMessageLength: 1024 }), { maxMessageLength: 8192 });
-    await expect(client.call(SVC, 'Echo', Buffer.alloc(4000, 1))).rejects.toMatchObject({ code: Code.ResourceExhausted });
+    await expect(client.call(SVC, 'Echo', Buffer.alloc(4000, 1))).rejects.toMatchObject({
+      code: Code.ResourceExhausted,
+    });
     expect((await client.call(SVC, 'Echo', Buffer.from('next'))).toString()).toBe('next');
   });
 
@@ -283,7 +315,10 @@ describe('ttrpc client and server over a unix socket', () => {
     server.register(SVC, 'Big', () => Buffer.alloc(5000));
     server.register(SVC, 'Echo', (p) => p);
     const { client } = await setup(server, { maxMessageLength: 1024 });
-    await expect(client.call(SVC, 'Big', Buffer.alloc(0))).rejects.toMatchObject({ code: Code.ResourceExhausted, method: 'Big' });
+    await expect(client.call(SVC, 'Big', Buffer.alloc(0))).rejects.toMatchObject({
+      code: Code.ResourceExhausted,
+      method: 'Big',
+    });
     expect((await client.call(SVC, 'Echo', Buffer.from('fine'))).toString()).toBe('fine');
   });
 
@@ -296,7 +331,7 @@ describe('ttrpc client and server over a unix socket', () => {
     });
     server.register(SVC, 'Hang2', () => new Promise<Uint8Array>(() => {}));
     const { l, client } = await setup(server);
-    const served = l.served.length ? l.served[0]! : await l.nextServed();
+    const served = l.served.length ? l.served[0] : await l.nextServed();
     const a = client.call(SVC, 'Hang', Buffer.alloc(0)).catch((e: unknown) => e);
     const b = client.call(SVC, 'Hang2', Buffer.alloc(0)).catch((e: unknown) => e);
     while (served.inFlight < 2) await new Promise((r) => setTimeout(r, 5));
@@ -306,11 +341,11 @@ describe('ttrpc client and server over a unix socket', () => {
     expect(ea).toBeInstanceOf(TtrpcClosedError);
     expect(ea).toMatchObject({ code: Code.Unavailable, service: SVC, method: 'Hang' });
     expect(eb).toMatchObject({ method: 'Hang2' });
-    expect(eb!.message).toContain(`${SVC}/Hang2`);
+    expect(eb.message).toContain(`${SVC}/Hang2`);
     await closed;
     expect(client.closed).toBe(true);
-    expect(handlerSignals[0]!.aborted).toBe(true);
-    expect(handlerSignals[0]!.reason).toBeInstanceOf(TtrpcClosedError);
+    expect(handlerSignals[0].aborted).toBe(true);
+    expect(handlerSignals[0].reason).toBeInstanceOf(TtrpcClosedError);
     await expect(client.call(SVC, 'Hang', Buffer.alloc(0))).rejects.toBeInstanceOf(TtrpcClosedError);
   });
 

@@ -36,9 +36,11 @@ describe('formatCpuset', () => {
     expect(canonicalCpuset('8,3,0-2')).toBe('0-3,8');
   });
   it('round-trips any set of CPUs', () => {
-    fc.assert(fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 300 }), { maxLength: 60 }), (cpus) => {
-      expect(parseCpuset(formatCpuset(cpus))).toEqual([...cpus].sort((a, b) => a - b));
-    }));
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 300 }), { maxLength: 60 }), (cpus) => {
+        expect(parseCpuset(formatCpuset(cpus))).toEqual([...cpus].sort((a, b) => a - b));
+      }),
+    );
   });
 });
 

@@ -17,15 +17,23 @@ describe('formatBytes', () => {
     expect(formatBytes(1024 * 1024 - 1)).toBe('1024Ki');
   });
   it('reads back exactly for whole units', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 1023 }), fc.constantFrom(1, 2 ** 10, 2 ** 20, 2 ** 30, 2 ** 40), (n, unit) => {
-      expect(parseQuantity(formatBytes(n * unit))).toBe(n * unit);
-    }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1023 }),
+        fc.constantFrom(1, 2 ** 10, 2 ** 20, 2 ** 30, 2 ** 40),
+        (n, unit) => {
+          expect(parseQuantity(formatBytes(n * unit))).toBe(n * unit);
+        },
+      ),
+    );
   });
   it('reads back within rounding for any size', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 52 }), (bytes) => {
-      const back = parseQuantity(formatBytes(bytes));
-      expect(Math.abs(back - bytes)).toBeLessThanOrEqual(Math.max(1, bytes * 0.05));
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 52 }), (bytes) => {
+        const back = parseQuantity(formatBytes(bytes));
+        expect(Math.abs(back - bytes)).toBeLessThanOrEqual(Math.max(1, bytes * 0.05));
+      }),
+    );
   });
 });
 

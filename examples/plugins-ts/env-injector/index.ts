@@ -19,7 +19,8 @@ let config: Config = { env: {}, annotations: {} };
 function configure(req: nri.IConfigureRequest) {
   const raw = (req.config ? YAML.parse(req.config) : {}) as Partial<Config> | null;
   // A configuration we cannot use fails Configure, and the runtime tells the operator.
-  if (raw !== null && typeof raw !== 'object') throw new Error('env-injector: the configuration must be a map with env:, annotations: and namespaces:');
+  if (raw !== null && typeof raw !== 'object')
+    throw new Error('env-injector: the configuration must be a map with env:, annotations: and namespaces:');
   config = { namespaces: raw?.namespaces, env: raw?.env ?? {}, annotations: raw?.annotations ?? {} };
 }
 
@@ -30,7 +31,10 @@ function createContainer(pod: nri.IPodSandbox) {
   return { adjust: { env, annotations } };
 }
 
-const stub = new Stub({ configure, createContainer, onClose: (err) => process.exit(err ? 1 : 0) }, { socketPath: socketPathFromArgs() });
+const stub = new Stub(
+  { configure, createContainer, onClose: (err) => process.exit(err ? 1 : 0) },
+  { socketPath: socketPathFromArgs() },
+);
 try {
   await stub.start();
 } catch (err) {

@@ -8,11 +8,17 @@ function validateContainerAdjustment(req: nri.IValidateContainerAdjustmentReques
   const requested = getOptionalInt64(req.container?.linux?.resources?.memory?.limit);
   const limit = adjusted ?? requested;
   if (limit === undefined || limit <= 0) {
-    return { reject: true, reason: `container ${req.pod?.namespace}/${req.pod?.name}/${req.container?.name} has no memory limit; set resources.limits.memory` };
+    return {
+      reject: true,
+      reason: `container ${req.pod?.namespace}/${req.pod?.name}/${req.container?.name} has no memory limit; set resources.limits.memory`,
+    };
   }
 }
 
-const stub = new Stub({ validateContainerAdjustment, onClose: (err) => process.exit(err ? 1 : 0) }, { socketPath: socketPathFromArgs() });
+const stub = new Stub(
+  { validateContainerAdjustment, onClose: (err) => process.exit(err ? 1 : 0) },
+  { socketPath: socketPathFromArgs() },
+);
 try {
   await stub.start();
 } catch (err) {

@@ -1,6 +1,16 @@
 import { parse, TomlError } from 'smol-toml';
 import { parseGoDuration } from './duration.js';
-import { checkTable, Collector, isTable, markInvalid, summaryFinding, type KeySpec, type NriSettings, type RuntimeConfigReport, type SettingName } from './schema.js';
+import {
+  checkTable,
+  Collector,
+  isTable,
+  markInvalid,
+  summaryFinding,
+  type KeySpec,
+  type NriSettings,
+  type RuntimeConfigReport,
+  type SettingName,
+} from './schema.js';
 import { DEFAULT_SOCKET_PATH } from '../defaults.js';
 
 export const CONTAINERD_NRI_PLUGIN = 'io.containerd.nri.v1.nri';
@@ -40,20 +50,37 @@ const SETTING_OF: Record<string, SettingName> = {
 };
 
 /** Keys that only mean something inside the NRI section; elsewhere containerd drops them. */
-const STRAY_KEYS = ['disable_connections', 'plugin_config_path', 'plugin_registration_timeout', 'plugin_request_timeout'];
+const STRAY_KEYS = [
+  'disable_connections',
+  'plugin_config_path',
+  'plugin_registration_timeout',
+  'plugin_request_timeout',
+];
 
 export function lintContainerd(file: string, text: string): RuntimeConfigReport {
   const out = new Collector(file);
   const settings: NriSettings = {
-    runtime: 'containerd', enabled: undefined, socketPath: DEFAULT_SOCKET_PATH, pluginPath: '/opt/nri/plugins',
-    pluginConfigPath: '/etc/nri/conf.d', registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true, invalid: {},
+    runtime: 'containerd',
+    enabled: undefined,
+    socketPath: DEFAULT_SOCKET_PATH,
+    pluginPath: '/opt/nri/plugins',
+    pluginConfigPath: '/etc/nri/conf.d',
+    registrationTimeoutMs: 5000,
+    requestTimeoutMs: 2000,
+    externalConnections: true,
+    invalid: {},
   };
   let doc: Record<string, unknown>;
   try {
-    doc = parse(text) as Record<string, unknown>;
+    doc = parse(text);
   } catch (err) {
     const where = err instanceof TomlError ? `line ${err.line}: ` : '';
-    out.add('error', 'toml-syntax', `not valid TOML (${where}${(err as Error).message.split('\n')[0]}): containerd does not start`, 'fix the TOML syntax');
+    out.add(
+      'error',
+      'toml-syntax',
+      `not valid TOML (${where}${(err as Error).message.split('\n')[0]}): containerd does not start`,
+      'fix the TOML syntax',
+    );
     return { file, format: 'containerd', settings, findings: out.findings };
   }
 
@@ -63,44 +90,82 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
   const label = `[plugins."${CONTAINERD_NRI_PLUGIN}"]`;
 
   for (const stray of findStrayKeys(doc, [])) {
-    out.add('warning', 'nri-key-outside-section', `"${stray}" is outside ${label}: containerd ignores it there`, `move it into the ${label} section`);
+    out.add(
+      'warning',
+      'nri-key-outside-section',
+      `"${stray}" is outside ${label}: containerd ignores it there`,
+      `move it into the ${label} section`,
+    );
   }
   for (const key of Object.keys(plugins)) {
     if (key !== CONTAINERD_NRI_PLUGIN && /nri/i.test(key)) {
-      out.add('warning', 'nri-section-misnamed', `[plugins."${key}"] is not the NRI plugin's section: containerd ignores it`, `rename the section to ${label}`);
+      out.add(
+        'warning',
+        'nri-section-misnamed',
+        `[plugins."${key}"] is not the NRI plugin's section: containerd ignores it`,
+        `rename the section to ${label}`,
+      );
     }
   }
 
   if (!isTable(section)) {
     if (version === undefined || version < 2) {
-      out.add('warning', 'config-version', `no "version = 2" or "version = 3": containerd reads this as a version 1 file`, 'add version = 2 (containerd 1.7) or version = 3 (2.x) at the top');
+      out.add(
+        'warning',
+        'config-version',
+        `no "version = 2" or "version = 3": containerd reads this as a version 1 file`,
+        'add version = 2 (containerd 1.7) or version = 3 (2.x) at the top',
+      );
     }
-    out.add('warning', 'nri-section-missing', `no ${label} section: NRI is off by default in containerd 1.7 and on in 2.x`, `add ${label} with disable = false`);
+    out.add(
+      'warning',
+      'nri-section-missing',
+      `no ${label} section: NRI is off by default in containerd 1.7 and on in 2.x`,
+      `add ${label} with disable = false`,
+    );
     settings.enabled = version !== undefined && version >= 3 ? true : undefined;
     summaryFinding(out, settings);
     return { file, format: 'containerd', settings, findings: out.findings };
   }
 
   const { values: v, invalid } = checkTable(section, NRI_KEYS, label, out, 'containerd');
-  if (isTable(v.default_validator)) checkTable(v.default_validator, VALIDATOR_KEYS, `${label}.default_validator`, out, 'containerd');
+  if (isTable(v.default_validator))
+    checkTable(v.default_validator, VALIDATOR_KEYS, `${label}.default_validator`, out, 'containerd');
   if (v.disable !== undefined) settings.enabled = !v.disable;
   else settings.enabled = version !== undefined && version >= 3 ? true : undefined;
   if (typeof v.socket_path === 'string') settings.socketPath = v.socket_path;
   if (typeof v.plugin_path === 'string') settings.pluginPath = v.plugin_path;
   if (typeof v.plugin_config_path === 'string') settings.pluginConfigPath = v.plugin_config_path;
-  if (typeof v.plugin_registration_timeout === 'string') settings.registrationTimeoutMs = parseGoDuration(v.plugin_registration_timeout)!;
-  if (typeof v.plugin_request_timeout === 'string') settings.requestTimeoutMs = parseGoDuration(v.plugin_request_timeout)!;
+  if (typeof v.plugin_registration_timeout === 'string')
+    settings.registrationTimeoutMs = parseGoDuration(v.plugin_registration_timeout)!;
+  if (typeof v.plugin_request_timeout === 'string')
+    settings.requestTimeoutMs = parseGoDuration(v.plugin_request_timeout)!;
   if (v.disable_connections === true) settings.externalConnections = false;
   markInvalid(settings, invalid, SETTING_OF);
 
   // An invalid "disable" has its wrong-type finding; it is not also "not set".
   if (settings.invalid.enabled === undefined && settings.enabled === false) {
-    out.add('warning', 'nri-disabled', `${label} has disable = true: containerd runs no NRI plugin`, 'set disable = false and restart containerd');
+    out.add(
+      'warning',
+      'nri-disabled',
+      `${label} has disable = true: containerd runs no NRI plugin`,
+      'set disable = false and restart containerd',
+    );
   } else if (settings.invalid.enabled === undefined && settings.enabled === undefined) {
-    out.add('warning', 'nri-default', `${label} does not set "disable": NRI is off in containerd 1.7 and on in 2.x`, 'set disable = false explicitly');
+    out.add(
+      'warning',
+      'nri-default',
+      `${label} does not set "disable": NRI is off in containerd 1.7 and on in 2.x`,
+      'set disable = false explicitly',
+    );
   }
   if (!settings.externalConnections) {
-    out.add('info', 'external-connections-disabled', 'disable_connections = true: only plugins from the plugin directory run; nrictl logs and other external plugins cannot connect', 'set disable_connections = false to allow external plugins');
+    out.add(
+      'info',
+      'external-connections-disabled',
+      'disable_connections = true: only plugins from the plugin directory run; nrictl logs and other external plugins cannot connect',
+      'set disable_connections = false to allow external plugins',
+    );
   }
   timeoutFindings(out, settings);
   summaryFinding(out, settings);
@@ -120,6 +185,18 @@ function findStrayKeys(table: Record<string, unknown>, path: string[]): string[]
 
 export function timeoutFindings(out: Collector, s: NriSettings): void {
   // null: invalid, and already reported as such.
-  if (s.registrationTimeoutMs !== null && s.registrationTimeoutMs <= 0) out.add('error', 'timeout-not-positive', 'the plugin registration timeout is not positive: no plugin can register in time', 'use a timeout such as 5s');
-  if (s.requestTimeoutMs !== null && s.requestTimeoutMs <= 0) out.add('error', 'timeout-not-positive', 'the plugin request timeout is not positive: every plugin request times out', 'use a timeout such as 2s');
+  if (s.registrationTimeoutMs !== null && s.registrationTimeoutMs <= 0)
+    out.add(
+      'error',
+      'timeout-not-positive',
+      'the plugin registration timeout is not positive: no plugin can register in time',
+      'use a timeout such as 5s',
+    );
+  if (s.requestTimeoutMs !== null && s.requestTimeoutMs <= 0)
+    out.add(
+      'error',
+      'timeout-not-positive',
+      'the plugin request timeout is not positive: every plugin request times out',
+      'use a timeout such as 2s',
+    );
 }

@@ -1,7 +1,17 @@
 import { parse, TomlError } from 'smol-toml';
 import { timeoutFindings } from './containerd.js';
 import { parseGoDuration } from './duration.js';
-import { checkTable, Collector, isTable, markInvalid, summaryFinding, type KeySpec, type NriSettings, type RuntimeConfigReport, type SettingName } from './schema.js';
+import {
+  checkTable,
+  Collector,
+  isTable,
+  markInvalid,
+  summaryFinding,
+  type KeySpec,
+  type NriSettings,
+  type RuntimeConfigReport,
+  type SettingName,
+} from './schema.js';
 import { DEFAULT_SOCKET_PATH } from '../defaults.js';
 
 const NRI_KEYS: Record<string, KeySpec> = {
@@ -51,10 +61,15 @@ interface CrioLayer {
 function parseLayer(file: string, text: string, out: Collector): CrioLayer | undefined {
   let doc: Record<string, unknown>;
   try {
-    doc = parse(text) as Record<string, unknown>;
+    doc = parse(text);
   } catch (err) {
     const where = err instanceof TomlError ? `line ${err.line}: ` : '';
-    out.add('error', 'toml-syntax', `not valid TOML (${where}${(err as Error).message.split('\n')[0]}): CRI-O does not start`, 'fix the TOML syntax');
+    out.add(
+      'error',
+      'toml-syntax',
+      `not valid TOML (${where}${(err as Error).message.split('\n')[0]}): CRI-O does not start`,
+      'fix the TOML syntax',
+    );
     return undefined;
   }
   const crio = isTable(doc.crio) ? doc.crio : {};
@@ -62,20 +77,33 @@ function parseLayer(file: string, text: string, out: Collector): CrioLayer | und
     if (table === 'nri' || !isTable(value)) continue;
     for (const key of Object.keys(value)) {
       if (key in NRI_KEYS || /(^|_)nri(_|$)/.test(key)) {
-        out.add('warning', 'nri-key-outside-section', `"${key}" is in [crio.${table}], not ${LABEL}: CRI-O ignores it there`, `move it into ${LABEL}`);
+        out.add(
+          'warning',
+          'nri-key-outside-section',
+          `"${key}" is in [crio.${table}], not ${LABEL}: CRI-O ignores it there`,
+          `move it into ${LABEL}`,
+        );
       }
     }
   }
   if (!isTable(crio.nri)) return undefined;
   const { values, invalid } = checkTable(crio.nri, NRI_KEYS, LABEL, out, 'CRI-O');
-  if (isTable(values.default_validator)) checkTable(values.default_validator, VALIDATOR_KEYS, `${LABEL}.default_validator`, out, 'CRI-O');
+  if (isTable(values.default_validator))
+    checkTable(values.default_validator, VALIDATOR_KEYS, `${LABEL}.default_validator`, out, 'CRI-O');
   return { file, values, invalid };
 }
 
 function defaults(): NriSettings {
   return {
-    runtime: 'crio', enabled: undefined, socketPath: DEFAULT_SOCKET_PATH, pluginPath: '/opt/nri/plugins',
-    pluginConfigPath: '/etc/nri/conf.d', registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true, invalid: {},
+    runtime: 'crio',
+    enabled: undefined,
+    socketPath: DEFAULT_SOCKET_PATH,
+    pluginPath: '/opt/nri/plugins',
+    pluginConfigPath: '/etc/nri/conf.d',
+    registrationTimeoutMs: 5000,
+    requestTimeoutMs: 2000,
+    externalConnections: true,
+    invalid: {},
   };
 }
 
@@ -88,8 +116,10 @@ function apply(s: NriSettings, layer: CrioLayer): void {
   if (typeof v.nri_listen === 'string') s.socketPath = v.nri_listen;
   if (typeof v.nri_plugin_dir === 'string') s.pluginPath = v.nri_plugin_dir;
   if (typeof v.nri_plugin_config_dir === 'string') s.pluginConfigPath = v.nri_plugin_config_dir;
-  if (typeof v.nri_plugin_registration_timeout === 'string') s.registrationTimeoutMs = parseGoDuration(v.nri_plugin_registration_timeout)!;
-  if (typeof v.nri_plugin_request_timeout === 'string') s.requestTimeoutMs = parseGoDuration(v.nri_plugin_request_timeout)!;
+  if (typeof v.nri_plugin_registration_timeout === 'string')
+    s.registrationTimeoutMs = parseGoDuration(v.nri_plugin_registration_timeout)!;
+  if (typeof v.nri_plugin_request_timeout === 'string')
+    s.requestTimeoutMs = parseGoDuration(v.nri_plugin_request_timeout)!;
   if (typeof v.nri_disable_connections === 'boolean') s.externalConnections = !v.nri_disable_connections;
 }
 
@@ -110,27 +140,58 @@ export function lintCrio(files: Array<{ file: string; text: string }>): RuntimeC
       anyNri = true;
       for (const key of [...Object.keys(layer.values), ...Object.keys(layer.invalid)]) {
         const earlier = setBy.get(key);
-        if (earlier) out.add('info', 'overrides-earlier-file', `${LABEL} "${key}" overrides the value from ${earlier}`, 'nothing to do, if meant');
+        if (earlier)
+          out.add(
+            'info',
+            'overrides-earlier-file',
+            `${LABEL} "${key}" overrides the value from ${earlier}`,
+            'nothing to do, if meant',
+          );
         setBy.set(key, file);
       }
       apply(settings, layer);
     }
-    reports.push({ file, format: 'crio', settings: { ...settings, invalid: { ...settings.invalid } }, findings: out.findings });
+    reports.push({
+      file,
+      format: 'crio',
+      settings: { ...settings, invalid: { ...settings.invalid } },
+      findings: out.findings,
+    });
   }
   const last = reports[reports.length - 1];
   if (!last) return reports;
   const out = new Collector(last.file);
   if (!anyNri) {
-    out.add('warning', 'nri-section-missing', `no ${LABEL} table: CRI-O's built-in default applies (check \`crio config | grep enable_nri\`)`, `add ${LABEL} with enable_nri = true`);
+    out.add(
+      'warning',
+      'nri-section-missing',
+      `no ${LABEL} table: CRI-O's built-in default applies (check \`crio config | grep enable_nri\`)`,
+      `add ${LABEL} with enable_nri = true`,
+    );
   } else if (settings.invalid.enabled !== undefined) {
     // enable_nri has a wrong-type finding: one finding per fault, not also "not set".
   } else if (settings.enabled === false) {
-    out.add('warning', 'nri-disabled', `${LABEL} enable_nri = false: CRI-O runs no NRI plugin`, 'set enable_nri = true and restart CRI-O');
+    out.add(
+      'warning',
+      'nri-disabled',
+      `${LABEL} enable_nri = false: CRI-O runs no NRI plugin`,
+      'set enable_nri = true and restart CRI-O',
+    );
   } else if (settings.enabled === undefined) {
-    out.add('warning', 'nri-default', `${LABEL} does not set enable_nri: CRI-O's built-in default applies`, 'set enable_nri = true explicitly');
+    out.add(
+      'warning',
+      'nri-default',
+      `${LABEL} does not set enable_nri: CRI-O's built-in default applies`,
+      'set enable_nri = true explicitly',
+    );
   }
   if (!settings.externalConnections) {
-    out.add('info', 'external-connections-disabled', 'nri_disable_connections = true: only plugins from the plugin directory run; external plugins cannot connect', 'set nri_disable_connections = false to allow external plugins');
+    out.add(
+      'info',
+      'external-connections-disabled',
+      'nri_disable_connections = true: only plugins from the plugin directory run; external plugins cannot connect',
+      'set nri_disable_connections = false to allow external plugins',
+    );
   }
   timeoutFindings(out, settings);
   summaryFinding(out, settings);

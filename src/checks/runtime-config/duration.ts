@@ -1,4 +1,13 @@
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  μs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
 
 /** Parses a Go duration string ("5s", "1m30s", "250ms") into milliseconds; undefined when invalid. */
 export function parseGoDuration(text: string): number | undefined {
@@ -17,7 +26,7 @@ export function parseGoDuration(text: string): number | undefined {
   let m: RegExpExecArray | null;
   let consumed = 0;
   while ((m = re.exec(rest)) !== null) {
-    total += Number(m[1]) * UNIT_MS[m[2]!]!;
+    total += Number(m[1]) * UNIT_MS[m[2]];
     consumed = re.lastIndex;
   }
   return consumed === rest.length ? sign * total : undefined;

@@ -36,7 +36,8 @@ export function detectFormat(file: string, text: string): RuntimeKind | undefine
 
 function readConfig(file: string): string {
   try {
-    if (statSync(file).isDirectory()) throw new CheckPathError(file, 'not-a-file', undefined, { role: 'runtime config' });
+    if (statSync(file).isDirectory())
+      throw new CheckPathError(file, 'not-a-file', undefined, { role: 'runtime config' });
     return readFileSync(file, 'utf8');
   } catch (err) {
     if (err instanceof CheckPathError) throw err;
@@ -58,7 +59,7 @@ export function lintRuntimeConfig(file: string): RuntimeConfigReport {
     case 'isulad':
       return lintIsulad(file, text);
     case 'crio':
-      return lintCrio([{ file, text }])[0]!;
+      return lintCrio([{ file, text }])[0];
     case 'containerd':
       return lintContainerd(file, text);
     default:
@@ -82,7 +83,9 @@ export function lintRuntimeConfigs(files: string[]): RuntimeConfigReport[] {
     else throw new UnknownConfigFormatError(file);
   }
   if (crio.length) {
-    const ordered = [...crio].sort((a, b) => crioRank(a.file) - crioRank(b.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    const ordered = [...crio].sort(
+      (a, b) => crioRank(a.file) - crioRank(b.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
+    );
     reports.push(...lintCrio(ordered));
   }
   return reports;
@@ -99,10 +102,14 @@ function crioRank(file: string): number {
 export function findRuntimeConfigs(root = '/'): string[] {
   const at = (p: string) => join(root, p);
   const found: string[] = [];
-  for (const p of [...RUNTIME_CONFIG_LOCATIONS.containerd, ...RUNTIME_CONFIG_LOCATIONS.crio]) if (present(at(p))) found.push(at(p));
+  for (const p of [...RUNTIME_CONFIG_LOCATIONS.containerd, ...RUNTIME_CONFIG_LOCATIONS.crio])
+    if (present(at(p))) found.push(at(p));
   const dropIns = at(RUNTIME_CONFIG_LOCATIONS.crioDropIns);
   try {
-    for (const f of readdirSync(dropIns).filter((f) => f.endsWith('.conf')).sort()) found.push(join(dropIns, f));
+    for (const f of readdirSync(dropIns)
+      .filter((f) => f.endsWith('.conf'))
+      .sort())
+      found.push(join(dropIns, f));
   } catch (err) {
     // No drop-in directory is fine; one we may not list may hold the settings that count.
     if (deniedToUs((err as NodeJS.ErrnoException).code)) throw pathErrorFrom(dropIns, err, 'runtime config');

@@ -1,4 +1,12 @@
-import { Collector, markInvalid, summaryFinding, type KeySpec, type NriSettings, type RuntimeConfigReport, type SettingName } from './schema.js';
+import {
+  Collector,
+  markInvalid,
+  summaryFinding,
+  type KeySpec,
+  type NriSettings,
+  type RuntimeConfigReport,
+  type SettingName,
+} from './schema.js';
 import { nearestKey, typeName } from './keys.js';
 import { DEFAULT_SOCKET_PATH } from '../defaults.js';
 
@@ -41,14 +49,26 @@ const SETTING_OF: Record<string, SettingName> = {
 export function lintIsulad(file: string, text: string): RuntimeConfigReport {
   const out = new Collector(file);
   const settings: NriSettings = {
-    runtime: 'isulad', enabled: false, socketPath: DEFAULT_SOCKET_PATH, pluginPath: '/opt/nri/plugins',
-    pluginConfigPath: '/etc/nri/conf.d', registrationTimeoutMs: 5000, requestTimeoutMs: 2000, externalConnections: true, invalid: {},
+    runtime: 'isulad',
+    enabled: false,
+    socketPath: DEFAULT_SOCKET_PATH,
+    pluginPath: '/opt/nri/plugins',
+    pluginConfigPath: '/etc/nri/conf.d',
+    registrationTimeoutMs: 5000,
+    requestTimeoutMs: 2000,
+    externalConnections: true,
+    invalid: {},
   };
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    out.add('error', 'json-syntax', `not valid JSON (${jsonErrorText(text, err as Error)}): iSulad does not start`, 'fix the JSON syntax');
+    out.add(
+      'error',
+      'json-syntax',
+      `not valid JSON (${jsonErrorText(text, err as Error)}): iSulad does not start`,
+      'fix the JSON syntax',
+    );
     return { file, format: 'isulad', settings, findings: out.findings };
   }
   if (typeName(doc) !== 'table') {
@@ -65,19 +85,39 @@ export function lintIsulad(file: string, text: string): RuntimeConfigReport {
       // daemon.json holds much more than NRI; only keys that look meant for NRI are ours to judge.
       const hyphenated = key.replace(/_/g, '-');
       if (key.includes('_') && NRI_KEYS[hyphenated]) {
-        out.add('warning', 'underscore-key-ignored', `"${key}" is an old underscore spelling: iSulad reads "${hyphenated}" and ignores this key`, `rename "${key}" to "${hyphenated}"`);
+        out.add(
+          'warning',
+          'underscore-key-ignored',
+          `"${key}" is an old underscore spelling: iSulad reads "${hyphenated}" and ignores this key`,
+          `rename "${key}" to "${hyphenated}"`,
+        );
         continue;
       }
       const near = nearestKey(key, known);
       if (near && /nri|plugin|connection|cri/i.test(key)) {
-        out.add('warning', 'unknown-key', `unknown key "${key}" (did you mean "${near}"?): iSulad ignores it`, `rename "${key}" to "${near}"`);
+        out.add(
+          'warning',
+          'unknown-key',
+          `unknown key "${key}" (did you mean "${near}"?): iSulad ignores it`,
+          `rename "${key}" to "${near}"`,
+        );
       }
       continue;
     }
     const t = typeName(value);
-    const ok = spec.type === 'bool' ? t === 'boolean' : spec.type === 'string' ? t === 'string' : Number.isInteger(value) && (value as number) >= 0;
+    const ok =
+      spec.type === 'bool'
+        ? t === 'boolean'
+        : spec.type === 'string'
+          ? t === 'string'
+          : Number.isInteger(value) && (value as number) >= 0;
     if (!ok) {
-      out.add('error', 'wrong-type', `"${key}" is a ${t}, not ${spec.type === 'bool' ? 'a boolean' : spec.type === 'string' ? 'a string' : 'a whole number of seconds'}: iSulad refuses daemon.json`, `write "${key}" as ${spec.type === 'seconds' ? 'an integer (seconds)' : spec.type === 'bool' ? 'true or false' : 'a quoted string'}`);
+      out.add(
+        'error',
+        'wrong-type',
+        `"${key}" is a ${t}, not ${spec.type === 'bool' ? 'a boolean' : spec.type === 'string' ? 'a string' : 'a whole number of seconds'}: iSulad refuses daemon.json`,
+        `write "${key}" as ${spec.type === 'seconds' ? 'an integer (seconds)' : spec.type === 'bool' ? 'true or false' : 'a quoted string'}`,
+      );
       invalid[key] = value;
       continue;
     }
@@ -87,15 +127,31 @@ export function lintIsulad(file: string, text: string): RuntimeConfigReport {
   settings.enabled = good['nri-support'] === true;
   if (typeof good['plugin-path'] === 'string') settings.pluginPath = good['plugin-path'];
   if (typeof good['plugin-config-path'] === 'string') settings.pluginConfigPath = good['plugin-config-path'];
-  if (typeof good['plugin-registration-timeout'] === 'number') settings.registrationTimeoutMs = good['plugin-registration-timeout'] * 1000;
+  if (typeof good['plugin-registration-timeout'] === 'number')
+    settings.registrationTimeoutMs = good['plugin-registration-timeout'] * 1000;
   const newSpelling = good['plugin-request-timeout'];
   const oldSpelling = good['plugin-requst-timeout'];
   if (typeof newSpelling === 'number' && typeof oldSpelling === 'number' && newSpelling !== oldSpelling) {
-    out.add('warning', 'request-timeout-conflict', `"plugin-request-timeout" (${newSpelling}) and "plugin-requst-timeout" (${oldSpelling}) disagree: which one counts depends on the iSulad version`, 'give both the same value');
+    out.add(
+      'warning',
+      'request-timeout-conflict',
+      `"plugin-request-timeout" (${newSpelling}) and "plugin-requst-timeout" (${oldSpelling}) disagree: which one counts depends on the iSulad version`,
+      'give both the same value',
+    );
   } else if (typeof oldSpelling === 'number' && newSpelling === undefined) {
-    out.add('info', 'request-timeout-spelling', 'only the old spelling "plugin-requst-timeout" is set: older iSulad schemas read it, newer ones read "plugin-request-timeout"', 'set both spellings to the same value');
+    out.add(
+      'info',
+      'request-timeout-spelling',
+      'only the old spelling "plugin-requst-timeout" is set: older iSulad schemas read it, newer ones read "plugin-request-timeout"',
+      'set both spellings to the same value',
+    );
   } else if (typeof newSpelling === 'number' && oldSpelling === undefined) {
-    out.add('info', 'request-timeout-spelling', 'only "plugin-request-timeout" is set: older iSulad schemas read "plugin-requst-timeout" instead', 'set both spellings to the same value if older iSulad versions run this file');
+    out.add(
+      'info',
+      'request-timeout-spelling',
+      'only "plugin-request-timeout" is set: older iSulad schemas read "plugin-requst-timeout" instead',
+      'set both spellings to the same value if older iSulad versions run this file',
+    );
   }
   const timeout = newSpelling ?? oldSpelling;
   if (typeof timeout === 'number') settings.requestTimeoutMs = timeout * 1000;
@@ -105,15 +161,35 @@ export function lintIsulad(file: string, text: string): RuntimeConfigReport {
   if (settings.invalid.enabled !== undefined) {
     // "nri-support" has its wrong-type finding: one finding per fault, not also "is false".
   } else if (!settings.enabled) {
-    out.add('warning', 'nri-disabled', `"nri-support" is ${cfg['nri-support'] === undefined ? 'not set' : 'false'}: iSulad runs no NRI plugin`, 'set "nri-support": true and restart iSulad');
+    out.add(
+      'warning',
+      'nri-disabled',
+      `"nri-support" is ${cfg['nri-support'] === undefined ? 'not set' : 'false'}: iSulad runs no NRI plugin`,
+      'set "nri-support": true and restart iSulad',
+    );
   } else if (good['enable-cri-v1'] !== true) {
-    out.add('error', 'cri-v1-required', '"nri-support" is on but "enable-cri-v1" is not true: iSulad\'s NRI works only with the CRI v1 service', 'set "enable-cri-v1": true');
+    out.add(
+      'error',
+      'cri-v1-required',
+      '"nri-support" is on but "enable-cri-v1" is not true: iSulad\'s NRI works only with the CRI v1 service',
+      'set "enable-cri-v1": true',
+    );
   }
   if (!settings.externalConnections) {
-    out.add('info', 'external-connections-disabled', '"disable-connections": true: only plugins from the plugin directory run; external plugins cannot connect', 'set "disable-connections": false to allow external plugins');
+    out.add(
+      'info',
+      'external-connections-disabled',
+      '"disable-connections": true: only plugins from the plugin directory run; external plugins cannot connect',
+      'set "disable-connections": false to allow external plugins',
+    );
   }
   if (settings.registrationTimeoutMs === 0 || settings.requestTimeoutMs === 0) {
-    out.add('error', 'timeout-not-positive', 'a plugin timeout is 0: plugins cannot register or answer in time', 'use whole seconds such as 5 and 2');
+    out.add(
+      'error',
+      'timeout-not-positive',
+      'a plugin timeout is 0: plugins cannot register or answer in time',
+      'use whole seconds such as 5 and 2',
+    );
   }
   summaryFinding(out, settings);
   return { file, format: 'isulad', settings, findings: out.findings };

@@ -39,7 +39,11 @@ export function asWritten(value: unknown): string {
 }
 
 /** Records the keys of `invalid` that map to a setting; the setting's value no longer counts. */
-export function markInvalid(s: NriSettings, invalid: Record<string, unknown>, settingOf: Record<string, SettingName>): void {
+export function markInvalid(
+  s: NriSettings,
+  invalid: Record<string, unknown>,
+  settingOf: Record<string, SettingName>,
+): void {
   for (const [key, value] of Object.entries(invalid)) {
     const name = settingOf[key];
     if (!name) continue;
@@ -88,9 +92,12 @@ export function checkTable(
     const spec = schema[key];
     if (!spec) {
       const near = nearestKey(key, known);
-      out.add('warning', 'unknown-key',
+      out.add(
+        'warning',
+        'unknown-key',
         `${section}: unknown key "${key}"${near ? ` (did you mean "${near}"?)` : ''}: ${runtimeName} ignores it`,
-        near ? `rename "${key}" to "${near}"` : `remove "${key}"`);
+        near ? `rename "${key}" to "${near}"` : `remove "${key}"`,
+      );
       continue;
     }
     if (spec.obsolete) {
@@ -99,7 +106,12 @@ export function checkTable(
     }
     const problem = typeProblem(value, spec.type);
     if (problem) {
-      out.add('error', 'wrong-type', `${section}: "${key}" ${problem}: ${runtimeName} refuses the configuration`, `write "${key}" as ${describe(spec.type)}`);
+      out.add(
+        'error',
+        'wrong-type',
+        `${section}: "${key}" ${problem}: ${runtimeName} refuses the configuration`,
+        `write "${key}" as ${describe(spec.type)}`,
+      );
       invalid[key] = value;
       continue;
     }
@@ -118,28 +130,50 @@ function typeProblem(value: unknown, type: KeyType): string | undefined {
     case 'table':
       return t === 'table' ? undefined : `is a ${t}, not a table`;
     case 'string-list':
-      return Array.isArray(value) && value.every((v) => typeof v === 'string') ? undefined : `is a ${t}, not a list of strings`;
+      return Array.isArray(value) && value.every((v) => typeof v === 'string')
+        ? undefined
+        : `is a ${t}, not a list of strings`;
     case 'seconds':
-      return Number.isInteger(value) && (value as number) >= 0 ? undefined : `is ${t === 'number' ? 'not a whole number' : `a ${t}`}, not whole seconds`;
+      return Number.isInteger(value) && (value as number) >= 0
+        ? undefined
+        : `is ${t === 'number' ? 'not a whole number' : `a ${t}`}, not whole seconds`;
     case 'duration':
       if (t !== 'string') return `is a ${t}, not a duration string such as "5s"`;
-      return parseGoDuration(value as string) === undefined ? `"${String(value)}" is not a duration such as "5s" or "500ms"` : undefined;
+      return parseGoDuration(value as string) === undefined
+        ? `"${String(value)}" is not a duration such as "5s" or "500ms"`
+        : undefined;
   }
 }
 
 function describe(type: KeyType): string {
-  return { bool: 'true or false', string: 'a quoted string', table: 'a table', 'string-list': 'a list of strings', seconds: 'a whole number of seconds', duration: 'a duration string such as "5s"' }[type];
+  return {
+    bool: 'true or false',
+    string: 'a quoted string',
+    table: 'a table',
+    'string-list': 'a list of strings',
+    seconds: 'a whole number of seconds',
+    duration: 'a duration string such as "5s"',
+  }[type];
 }
 
 /** The settings in one line; an invalid value is shown as written, never a default in its place. */
 export function summaryFinding(out: Collector, s: NriSettings): void {
   const bad = (name: SettingName) => (s.invalid[name] !== undefined ? `invalid (${s.invalid[name]})` : undefined);
-  const state = bad('enabled') ? `NRI on or off: ${bad('enabled')}` : s.enabled === undefined ? 'NRI state depends on the runtime version' : s.enabled ? 'NRI enabled' : 'NRI disabled';
+  const state = bad('enabled')
+    ? `NRI on or off: ${bad('enabled')}`
+    : s.enabled === undefined
+      ? 'NRI state depends on the runtime version'
+      : s.enabled
+        ? 'NRI enabled'
+        : 'NRI disabled';
   const ms = (name: 'registrationTimeoutMs' | 'requestTimeoutMs') => bad(name) ?? `${s[name]} ms`;
   const external = bad('externalConnections') ?? (s.externalConnections ? 'allowed' : 'refused');
-  out.add('info', 'nri-settings',
+  out.add(
+    'info',
+    'nri-settings',
     `${state}; socket ${bad('socketPath') ?? s.socketPath}; plugins ${bad('pluginPath') ?? s.pluginPath}; configs ${bad('pluginConfigPath') ?? s.pluginConfigPath}; registration timeout ${ms('registrationTimeoutMs')}, request timeout ${ms('requestTimeoutMs')}; external plugins ${external}`,
-    'nothing to do');
+    'nothing to do',
+  );
 }
 
 export function isTable(v: unknown): v is Record<string, unknown> {

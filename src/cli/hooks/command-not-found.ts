@@ -27,7 +27,9 @@ const hook: Hook.CommandNotFound = async function (opts) {
   const typed = words.slice(0, length).join(separator);
   const near = closestName(typed, visible.map(spaced));
   const hint = near === undefined ? 'run' : `did you mean ${near}? Run`;
-  process.stderr.write(`${chalk.red('Error:')} unknown command "${typed}": ${hint} ${opts.config.bin} --help for the list.\n`);
+  process.stderr.write(
+    `${chalk.red('Error:')} unknown command "${typed}": ${hint} ${opts.config.bin} --help for the list.\n`,
+  );
   this.exit(ExitCode.USAGE);
 };
 
