@@ -9,3 +9,4 @@ export * from './optional.js';
 export * from './resources.js';
 export * from './plain-copy.js';
 export * from './sync-wire.js';
+export * from './adjustment.js';

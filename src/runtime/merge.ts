@@ -3,7 +3,7 @@
 // runtime does (containerd/nri pkg/adaptation result.go). Plugins are applied in
 // invocation order; each later plugin is sent `collector.request`, which already
 // carries the earlier plugins' changes, as in the Go runtime.
-import { nri, plainCopy } from '../api/index.js';
+import { isEmptyAdjustment, nri, plainCopy } from '../api/index.js';
 import { MergeError } from './errors.js';
 import { Owners } from './owners.js';
 
@@ -130,12 +130,13 @@ export class ResultCollector {
   apply(plugin: string, response: PluginResponse | null | undefined): void {
     if (this.failure) throw this.failure;
     if (!response) return;
-    const r = response as { adjust?: unknown; update?: unknown[] | null; evict?: unknown[] | null };
-    if (r.adjust || r.update?.length || r.evict?.length) this.revision++;
+    const r = response as nri.ICreateContainerResponse;
+    // Most plugins answer with an empty adjustment: it changes nothing, so it costs nothing.
+    const adjust = r.adjust && !isEmptyAdjustment(r.adjust) ? r.adjust : undefined;
+    if (adjust || r.update?.length || r.evict?.length) this.revision++;
     try {
       if (this.kind === 'create') {
-        const r = response as nri.ICreateContainerResponse;
-        this.adjustAll(r.adjust, plugin);
+        this.adjustAll(adjust, plugin);
         this.update(r.update, plugin);
         this.evict(r.evict, plugin);
       } else if (this.kind === 'update') {
