@@ -155,7 +155,7 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
     const runtime =
       connection.status === 'answered'
         ? {
-            ...(connection.runtime ?? { name: '', version: '', vintage: '' }),
+            ...(connection.runtime ?? { name: '', version: '', vintage: '', kind: 'other' as const, label: 'unnamed' }),
             pods: connection.pods,
             containers: connection.containers,
           }
@@ -205,7 +205,7 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
     this.log('');
     if (runtime) {
       this.log(
-        `Runtime: ${runtime.name || 'unnamed'} ${runtime.version} (${runtime.vintage}), ${runtime.pods} pods, ${runtime.containers} containers`,
+        `Runtime: ${runtime.label} (${runtime.vintage}), ${runtime.pods} pods, ${runtime.containers} containers`,
       );
     } else if (connection.status === 'failed') {
       this.log(chalk.red(`Runtime: not answering on ${connection.socketPath}`));

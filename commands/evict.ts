@@ -93,6 +93,7 @@ A runtime that registers nrictl and then does not answer within --timeout ends t
       query: args.container,
       dryRun: flags['dry-run'],
       yes: flags.yes,
+      force: flags.force,
       pickMessage: 'Container to evict',
       onProgress: progress.onProgress,
       onConnected: progress.stop,

@@ -161,8 +161,8 @@ Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one
   }
 }
 
-function who(runtime: { name: string; version: string } | undefined): string {
-  return runtime ? `${runtime.name || 'runtime'} ${runtime.version}`.trim() : 'runtime';
+function who(runtime: { label: string } | undefined): string {
+  return runtime?.label ?? 'runtime';
 }
 
 function describeNotice(n: WatchNotice): string {

@@ -78,7 +78,7 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     }),
     preset: Flags.string({
       description:
-        'A runtime people run: sets --runtime-name, --runtime-version and --nri-version (each can still be given).',
+        "A runtime people run: sets --runtime-name, --runtime-version and --nri-version (each can still be given), and imitates where that runtime departs from the Go adaptation. isulad-2.1.5: an answer to CreateContainer without an adjust message, or any UpdateContainers from a plugin, would crash iSulad (sim reports it and drops the plugin); new environment variables are ignored; CreateContainer carries only the container's name, its pod's id and an empty linux.",
       options: Object.keys(RUNTIME_PRESETS),
     }),
     'runtime-name': Flags.string({ description: 'Runtime name sent in Configure (default nrictl-sim).' }),
@@ -194,6 +194,7 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       runtimeVersion: f['runtime-version'] ?? preset.runtimeVersion,
       nriVersion,
       pluginOutput: f['plugin-output'] === 'none' ? 'none' : 'events',
+      ...(preset.quirks ? { quirks: preset.quirks } : {}),
     });
     // Ctrl-C and SIGTERM stop the simulator whatever it is doing: starting, waiting for
     // plugins, running the script, serving or reading commands. They are caught before

@@ -133,9 +133,7 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
       onWarning: (w) => this.warning(w),
       onLive: (live) => {
         progress.stop();
-        const who = live.runtime
-          ? `${live.runtime.name || 'runtime'} ${live.runtime.version} (${live.runtime.vintage})`
-          : 'the runtime';
+        const who = live.runtime ? `${live.runtime.label} (${live.runtime.vintage})` : 'the runtime';
         process.stderr.write(
           chalk.dim(
             `nrictl trace: ${live.plan.probes.length} probes at ${live.plan.probes.join(',')} on ${who}; plugins from ${live.pluginSource}: ${live.plan.segments

@@ -158,6 +158,7 @@ A runtime that registers nrictl and then does not answer within --timeout ends t
       query: args.container,
       dryRun: flags['dry-run'],
       yes: flags.yes,
+      force: flags.force,
       pickMessage: 'Container to update',
       onProgress: progress.onProgress,
       onConnected: progress.stop,

@@ -9,4 +9,5 @@ export * from './optional.js';
 export * from './resources.js';
 export * from './plain-copy.js';
 export * from './sync-wire.js';
+export * from './runtime-identity.js';
 export * from './adjustment.js';

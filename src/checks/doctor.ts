@@ -3,6 +3,7 @@
 // command adds the live half (connecting as a transient plugin) through
 // connectionFindings and closes with doctorVerdict.
 import { isAbsolute, join } from 'node:path';
+import { pluginUpdatesUnsafe, type RuntimeIdentity } from '../api/runtime-identity.js';
 import { checkConfDir, confDirMissing, type ConfDirReport } from './conf-dir.js';
 import { DEFAULT_PLUGIN_CONFIG_PATH, DEFAULT_PLUGIN_PATH, DEFAULT_SOCKET_PATH } from './defaults.js';
 import { CheckPathError, isMissing } from './errors.js';
@@ -231,7 +232,8 @@ export type ConnectionOutcome =
   | {
       status: 'answered';
       socketPath: string;
-      runtime: { name: string; version: string; vintage: string } | undefined;
+      /** As the session names it: its own name and version, which runtime that is (kind, label), its NRI generation. */
+      runtime: (RuntimeIdentity & { name: string; version: string; vintage: string }) | undefined;
       pods: number;
       containers: number;
     }
@@ -240,16 +242,27 @@ export type ConnectionOutcome =
 
 export function connectionFindings(c: ConnectionOutcome): Finding[] {
   switch (c.status) {
-    case 'answered':
+    case 'answered': {
+      const answers = finding(
+        'info',
+        c.socketPath,
+        'runtime-answers',
+        `${c.runtime ? `${c.runtime.label} (${c.runtime.vintage})` : 'the runtime'} registered a transient plugin and synchronized ${c.pods} pods and ${c.containers} containers`,
+        'nothing to do',
+      );
+      const unsafe = c.runtime ? pluginUpdatesUnsafe(c.runtime) : undefined;
+      if (!unsafe) return [answers];
       return [
+        answers,
         finding(
           'info',
           c.socketPath,
-          'runtime-answers',
-          `${c.runtime ? `${c.runtime.name || 'the runtime'} ${c.runtime.version} (${c.runtime.vintage})` : 'the runtime'} registered a transient plugin and synchronized ${c.pods} pods and ${c.containers} containers`,
-          'nothing to do',
+          'plugin-updates-crash-runtime',
+          `${unsafe}; nrictl update and evict refuse to send them here, and a plugin that calls UpdateContainers takes the daemon down`,
+          'change resources with isula update or crictl update; keep plugins that send UpdateContainers off this node',
         ),
       ];
+    }
     case 'failed':
       return [
         finding(

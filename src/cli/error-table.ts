@@ -38,6 +38,7 @@ const CONTROL: Record<string, ExitCodeValue> = {
   'not-confirmed': ExitCode.FAILED,
   cancelled: ExitCode.FAILED,
   refused: ExitCode.REFUSED,
+  'unsafe-runtime': ExitCode.USAGE,
 };
 
 /** Bad input judged offline, whatever the layer: exit 2, message as it is. */

@@ -71,7 +71,7 @@ export const filterFlags = {
   }),
 };
 
-/** --yes and --dry-run, shared by update and evict. */
+/** --yes, --dry-run and --force, shared by update and evict. */
 export const confirmFlags = {
   yes: Flags.boolean({
     char: 'y',
@@ -79,6 +79,10 @@ export const confirmFlags = {
       'Send without asking. Required when there is no terminal to ask on (stdin or stdout not a terminal, or CI set).',
   }),
   'dry-run': Flags.boolean({ description: 'Connect, show what would change and the request, and send nothing.' }),
+  force: Flags.boolean({
+    description:
+      'Send even to iSulad, which crashes on any update or eviction a plugin sends through NRI (it frees memory the request owns): without it nrictl refuses there, exit 2, nothing sent. Use isula update or crictl update instead.',
+  }),
 };
 
 /** The flags every connecting command has. */

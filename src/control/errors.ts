@@ -41,7 +41,9 @@ export type ControlErrorCode =
   | 'not-confirmed'
   | 'cancelled'
   /** The runtime reported the update or eviction as failed. */
-  | 'refused';
+  | 'refused'
+  /** The runtime is known to crash on what would be sent (iSulad), and --force was not given: nothing was sent. */
+  | 'unsafe-runtime';
 
 /** How the update/evict flow ended when it did not send, or the runtime refused. */
 export class ControlError extends Error {

@@ -2,7 +2,7 @@
 // embedded simulator), find or pick the container, preview, confirm, send one
 // UpdateContainers request, then look again on a new connection. The commands supply
 // the request and their words; this module writes only through the callbacks given.
-import type { nri } from '../api/index.js';
+import { pluginUpdatesUnsafe, type nri } from '../api/index.js';
 import { containerStateName } from '../render/index.js';
 import { ControlError } from './errors.js';
 import { canPrompt, confirmSend } from './prompts.js';
@@ -26,6 +26,8 @@ export interface SendOptions<R> extends TargetOptions {
   dryRun: boolean;
   /** --yes: send without asking. Without a terminal it is required. */
   yes: boolean;
+  /** --force: send even to a runtime known to crash on it (iSulad). */
+  force: boolean;
   /** People's text (stderr when a data document owns stdout). */
   say: (text: string) => void;
   /** Set for -o json/yaml: writes a data document to stdout. */
@@ -48,7 +50,7 @@ const NEEDS_YES =
 /** "Update shop/redis-0/redis (c2c3d4e5f6a7), running on containerd 2.0.0 (NRI v0.8)". */
 export function targetHeading(verb: string, t: Target): string {
   const runtime = t.session.runtime;
-  const on = runtime ? ` on ${`${runtime.name} ${runtime.version}`.trim()} (${runtime.vintage})` : '';
+  const on = runtime ? ` on ${runtime.label} (${runtime.vintage})` : '';
   return `${verb} ${containerLabel(t.target)}, ${containerStateName(t.target.container.state).toLowerCase()}${on}`;
 }
 
@@ -64,6 +66,11 @@ export async function sendToContainer<R>(opts: SendOptions<R>): Promise<Sent<R> 
   const t = await openTarget(opts);
   try {
     const { request, question, refusal, afterwards } = opts.prepare(t);
+    const unsafe = t.session.runtime ? pluginUpdatesUnsafe(t.session.runtime) : undefined;
+    if (unsafe && opts.dryRun) opts.say(`Warning: ${unsafe}; only --force would send it.\n`);
+    else if (unsafe && !opts.force)
+      throw new ControlError('unsafe-runtime', `not sent: ${unsafe} (--force sends it anyway)`);
+    else if (unsafe) opts.say(`Warning: ${unsafe}; sending anyway (--force).\n`);
     if (opts.dryRun) {
       opts.document?.(requestData(request));
       opts.say('Dry run: nothing was sent.\n');

@@ -139,9 +139,14 @@ export class EventLog {
     if (work.length > 0) setImmediate(step);
   }
 
-  /** Records the container's resources; returns what was recorded before. */
+  /**
+   * Records the container's resources; returns what was recorded before. A container
+   * without an id (iSulad's CreateContainer names only the container and its pod) is
+   * not tracked: there is nothing to find it by later.
+   */
   private track(ctr: nri.IContainer): nri.ILinuxResources | null | undefined {
     const id = ctr.id ?? '';
+    if (id === '') return undefined;
     const before = this.resources.get(id);
     this.resources.set(id, ctr.linux?.resources ?? null);
     if (ctr.podSandboxId) this.podOf.set(id, ctr.podSandboxId);

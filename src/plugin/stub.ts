@@ -3,6 +3,7 @@
 import { EventEmitter } from 'node:events';
 import type net from 'node:net';
 import {
+  identifyRuntime,
   PluginMethod,
   RUNTIME_SERVICE,
   RuntimeMethod,
@@ -10,6 +11,7 @@ import {
   nri,
   runtimeVintage,
   synchronizeMore,
+  type ConnectedRuntimeKind,
 } from '../api/index.js';
 import { Mux, MuxProtocolError, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../mux/index.js';
 import {
@@ -44,10 +46,14 @@ export interface StubOptions {
 }
 
 export interface RuntimeInfo {
+  /** As the runtime names itself in Configure. */
   name: string;
   version: string;
   /** runtimeVintage(...).label, e.g. "NRI v0.6 or older". */
   vintage: string;
+  /** Which runtime that is, and how to name it to people ("iSulad (reports v2 2.0.0-beta.2+unknown)"). */
+  kind: ConnectedRuntimeKind;
+  label: string;
 }
 
 const DEFAULT_REGISTRATION_TIMEOUT_MS = 5000;
@@ -263,7 +269,8 @@ export class Stub extends EventEmitter {
 
   async #configure(req: nri.ConfigureRequest): Promise<nri.IConfigureResponse> {
     const vintage = runtimeVintage(req);
-    this.#runtime = { name: req.runtimeName, version: req.runtimeVersion, vintage: vintage.label };
+    const { kind, label } = identifyRuntime(req.runtimeName, req.runtimeVersion);
+    this.#runtime = { name: req.runtimeName, version: req.runtimeVersion, vintage: vintage.label, kind, label };
     const requestBound = Number(req.requestTimeout);
     if (requestBound > 0) this.#requestTimeoutMs = requestBound;
     const runtimeBound = Number(req.registrationTimeout);

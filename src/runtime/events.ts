@@ -43,6 +43,8 @@ export type SimEvent = Base &
         applied: false;
       }
     | { type: 'rejected'; plugin: string; container: string; reason: string; message: string }
+    /** What the runtime imitated silently leaves out of an answer (a preset's quirk), said out loud. */
+    | { type: 'ignored'; plugin?: string; container: string; message: string }
     | { type: 'conflict'; container: string; field: string; key?: string; plugins: [string, string]; message: string }
     | { type: 'error'; plugin?: string; event?: string; container?: string; message: string }
     | { type: 'plugin-output'; plugin: string; stream: 'stdout' | 'stderr'; line: string }

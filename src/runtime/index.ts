@@ -32,6 +32,7 @@ export { discoverPlugins, readPluginConfig, type DiscoveredPlugin } from './disc
 export { ResultCollector, type CollectedResult } from './merge.js';
 export { applyAdjustment, applyUpdates, type UpdateOutcome } from './apply.js';
 export { ConflictError, DiscoveryError, MergeError, ScenarioError, StateError } from './errors.js';
-export { runtimeVintage, RUNTIME_PRESETS, NEWEST_NRI_VERSION, VintageError, type RuntimeVintage } from './vintage.js';
+export { runtimeVintage, NEWEST_NRI_VERSION, VintageError, type RuntimeVintage } from './vintage.js';
+export { RUNTIME_PRESETS, type RuntimePreset, type RuntimeQuirks } from './presets.js';
 export { ValidationRejectedError, ValidatorFailedError } from './validation.js';
 export { simEventData } from './sim-event-data.js';

@@ -38,7 +38,9 @@ export type PluginFailure =
   | 'timeout'
   | 'closed'
   | 'protocol'
-  | 'failed';
+  | 'failed'
+  /** The runtime imitated would have crashed on what the plugin sent (a preset's quirk). */
+  | 'runtime-crash';
 
 /** A plugin call or handshake step failed; names the plugin and the method. */
 export class PluginConnectionError extends Error {

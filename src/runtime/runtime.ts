@@ -17,6 +17,8 @@ import { PluginConnection, PluginConnectionError, type EncodedRequest } from './
 import type { SimState } from './state.js';
 import { validationRequest, ValidationRejectedError, ValidatorFailedError } from './validation.js';
 import { NEWEST_NRI_VERSION, runtimeVintage, type RuntimeVintage } from './vintage.js';
+import type { RuntimeQuirks } from './presets.js';
+import { dropNewEnv, sparseCreateRequest, wouldAbortOnCreate, wouldCrashOnUpdate } from './quirks.js';
 
 export const DEFAULT_REGISTRATION_TIMEOUT_MS = 5000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
@@ -45,6 +47,8 @@ export interface RuntimeOptions {
    * costs the simulator nothing per line.
    */
   pluginOutput?: 'events' | 'none';
+  /** Where the runtime imitated departs from the Go adaptation (a preset's quirks). */
+  quirks?: RuntimeQuirks;
 }
 
 export interface PluginInfo {
@@ -364,6 +368,8 @@ export class Runtime extends EventEmitter {
     event: Event,
     method: string,
     request: CollectRequest,
+    /** The container's id where the request does not carry it (a sparse CreateContainer). */
+    containerId?: string,
   ): Promise<ReturnType<ResultCollector['result']> & { request: object; owners: ResultCollector['owners'] }> {
     const collector = new ResultCollector(request);
     await this.relay<PluginResponse>(
@@ -371,9 +377,16 @@ export class Runtime extends EventEmitter {
       method,
       collector.request,
       (plugin, rsp) => {
+        if (event === Event.CREATE_CONTAINER && this.opts.quirks?.createNeedsAdjust) {
+          const crash = wouldAbortOnCreate(this.opts.quirks, plugin.label, rsp);
+          if (crash) {
+            plugin.close(crash);
+            throw new RuntimeError(crash.message, method, { cause: crash });
+          }
+        }
         collector.apply(plugin.label, rsp);
         const adjust = (rsp as nri.ICreateContainerResponse | null)?.adjust;
-        const ctr = collector.request.container?.id;
+        const ctr = containerId ?? collector.request.container?.id;
         // Only built for someone listening: telling an empty adjustment costs a protobuf round trip.
         if (this.observed && adjust && ctr && hasAdjustment(adjust))
           this.report({ type: 'adjusted', plugin: plugin.label, container: ctr, adjust });
@@ -495,9 +508,13 @@ export class Runtime extends EventEmitter {
       proposed.state = nri.ContainerState.CONTAINER_UNKNOWN;
       let merged;
       try {
-        merged = await this.relayCollecting(Event.CREATE_CONTAINER, 'CreateContainer', {
-          create: { pod, container: proposed },
-        });
+        const sent = this.opts.quirks?.sparseCreateRequest ? sparseCreateRequest(proposed) : proposed;
+        merged = await this.relayCollecting(
+          Event.CREATE_CONTAINER,
+          'CreateContainer',
+          { create: { pod, container: sent } },
+          id,
+        );
         // Validation is awaited only when there is a validator to wait for.
         if (
           this.vintage.validation &&
@@ -543,6 +560,14 @@ export class Runtime extends EventEmitter {
           });
         }
         return { ok: false, error: err as Error };
+      }
+      if (merged.adjust && this.opts.quirks?.ignoresNewEnv) {
+        const sentId = (merged.request as nri.ICreateContainerRequest).container?.id ?? '';
+        for (const dropped of dropNewEnv(this.opts.quirks, merged.adjust, proposed, (key) =>
+          merged.owners.owner(sentId, nri.Field.Env, key),
+        )) {
+          this.report({ type: 'ignored', container: id, ...dropped });
+        }
       }
       this.state.adoptContainer(proposed);
       if (merged.adjust) applyAdjustment(this.state, id, merged.adjust);
@@ -648,6 +673,13 @@ export class Runtime extends EventEmitter {
     plugin: PluginConnection,
     req: nri.IUpdateContainersRequest,
   ): Promise<nri.IContainerUpdate[]> {
+    if (this.opts.quirks?.pluginUpdatesCrash) {
+      // The real runtime goes down with the request: nothing is applied, the plugin's connection ends.
+      const crash = wouldCrashOnUpdate(this.opts.quirks, plugin.label, req);
+      this.report({ type: 'error', plugin: plugin.label, event: 'UpdateContainers', message: crash.message });
+      plugin.close(crash);
+      return Promise.resolve([]);
+    }
     return this.lock.run(async () => {
       this.evict(
         (req.evict ?? []).map((e) => ({

@@ -27,6 +27,8 @@ export function formatSimEvent(e: SimEvent): string {
       return `${t} ${tag(e.failed ? 'update-fail' : 'updated', e.failed ? chalk.red : chalk.yellow)} ${e.container} by ${e.plugin} (${e.source}): ${JSON.stringify(e.update.linux?.resources ?? {})}`;
     case 'evicted':
       return `${t} ${tag('evict-ignored', chalk.dim)} ${e.container} by ${e.plugin} (${e.via}): ${e.reason} ${chalk.dim('(NRI runtimes drop evictions)')}`;
+    case 'ignored':
+      return `${t} ${tag('ignored', chalk.yellow)} ${e.container}${e.plugin ? ` by ${e.plugin}` : ''}: ${e.message}`;
     case 'rejected':
       return `${t} ${tag('rejected', chalk.red)} ${e.message}`;
     case 'conflict':

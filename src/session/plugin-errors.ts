@@ -65,9 +65,7 @@ export function fromPluginError(err: unknown, at: ErrorContext): unknown {
       break;
     case 'no-events': {
       code = 'no-events';
-      const who = at.runtime
-        ? `${`${at.runtime.name} ${at.runtime.version}`.trim() || 'the runtime'} (${at.runtime.vintage})`
-        : 'the runtime';
+      const who = at.runtime ? `${at.runtime.label} (${at.runtime.vintage})` : 'the runtime';
       message = `${who} at ${at.label} cannot deliver any of the events asked for: it is too old for them; ask for events it knows (see --events in --help)`;
       break;
     }

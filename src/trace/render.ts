@@ -1,5 +1,5 @@
 // trace's output: one block (text) or one JSON object per traced event, and the summary.
-import { chalk } from '../render/index.js';
+import { chalk, shortId } from '../render/index.js';
 import type { TraceSummary } from './stats.js';
 import type { TraceRecord } from './tracer.js';
 import { formatChange } from './view.js';
@@ -10,7 +10,9 @@ const ms = (x: number | undefined): string => (x === undefined ? '-' : `${x.toFi
 
 export function renderTraceRecord(r: TraceRecord, format: TraceFormat): string {
   if (format === 'json') return `${JSON.stringify({ type: 'event', ...r, time: new Date(r.time).toISOString() })}\n`;
-  const who = `${r.pod.namespace}/${r.pod.name}/${r.container.name} (${r.container.id.slice(0, 13)})`;
+  // iSulad's CreateContainer names no container id: then there is none to show.
+  const id = shortId(r.container.id);
+  const who = `${r.pod.namespace}/${r.pod.name}/${r.container.name}${id ? ` (${id})` : ''}`;
   const lines = [`${chalk.dim(new Date(r.time).toISOString())} ${chalk.bold(r.event)} ${who}`];
   const width = Math.max(12, ...r.segments.filter((s) => !s.calibration).map((s) => s.label.length));
   for (const s of r.segments) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isEmptyAdjustment, nri } from '../../src/api/index.js';
+import { identifyRuntime, isEmptyAdjustment, nri, pluginUpdatesUnsafe } from '../../src/api/index.js';
 
 describe('isEmptyAdjustment', () => {
   it('is true for what plugins that change nothing send: {} in process, an empty message off the wire', () => {
@@ -18,5 +18,21 @@ describe('isEmptyAdjustment', () => {
       nri.ContainerAdjustment.encode({ CDIDevices: [{ name: 'x' }] }).finish(),
     );
     expect(isEmptyAdjustment(decoded)).toBe(false);
+  });
+});
+
+describe('identifyRuntime', () => {
+  it('knows iSulad by the containerd name and version it copies into Configure', () => {
+    const isulad = identifyRuntime('v2', '2.0.0-beta.2+unknown');
+    expect(isulad).toEqual({ kind: 'isulad', label: 'iSulad (reports v2 2.0.0-beta.2+unknown)' });
+    expect(pluginUpdatesUnsafe(isulad)).toMatch(/^iSulad crashes on any update or eviction/);
+  });
+
+  it('names other runtimes as they name themselves, and lets them be updated', () => {
+    const containerd = identifyRuntime('containerd', 'v2.1.5');
+    expect(containerd).toEqual({ kind: 'containerd', label: 'containerd v2.1.5' });
+    expect(pluginUpdatesUnsafe(containerd)).toBeUndefined();
+    expect(identifyRuntime('v2', '2.1.0')).toEqual({ kind: 'other', label: 'v2 2.1.0' });
+    expect(identifyRuntime('', '')).toEqual({ kind: 'other', label: 'runtime' });
   });
 });

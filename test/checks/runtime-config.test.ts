@@ -168,6 +168,37 @@ describe('iSulad daemon.json', () => {
     ]);
   });
 
+  it('says that iSulad reads "plugin-requst-timeout" and ignores "plugin-request-timeout"', () => {
+    const lint = (cfg: object) =>
+      lintRuntimeConfig(file('daemon.json', JSON.stringify({ 'nri-support': true, 'enable-cri-v1': true, ...cfg })));
+    const unread = lint({ 'plugin-request-timeout': 9 });
+    expect(codesOf(unread.findings)).toEqual(['info:nri-settings', 'warning:request-timeout-ignored']);
+    expect(unread.settings.requestTimeoutMs).toBe(2000);
+    const ignored = unread.findings.find((f) => f.code === 'request-timeout-ignored')!;
+    expect(ignored.message).toBe(
+      '"plugin-request-timeout" is not read: iSulad (2.1.5, and its master as of 2025-07) reads the request timeout from "plugin-requst-timeout", so the request timeout stays 2 s',
+    );
+    expect(ignored.fix).toBe(
+      'write the value as "plugin-requst-timeout": 9 (keeping "plugin-request-timeout" does no harm)',
+    );
+    const both = lint({ 'plugin-request-timeout': 9, 'plugin-requst-timeout': 4 });
+    expect(codesOf(both.findings)).toEqual(['info:nri-settings', 'warning:request-timeout-conflict']);
+    expect(both.settings.requestTimeoutMs).toBe(4000);
+    const same = lint({ 'plugin-request-timeout': 4, 'plugin-requst-timeout': 4 });
+    expect(codesOf(same.findings)).toEqual(['info:nri-settings', 'info:request-timeout-spelling']);
+  });
+
+  it('says that "nri-socket-path" is never applied: the socket stays where it is', () => {
+    const r = lintRuntimeConfig(
+      file(
+        'daemon.json',
+        JSON.stringify({ 'nri-support': true, 'enable-cri-v1': true, 'nri-socket-path': '/run/x.sock' }),
+      ),
+    );
+    expect(codesOf(r.findings)).toEqual(['info:nri-settings', 'warning:socket-path-not-applied']);
+    expect(r.settings.socketPath).toBe('/var/run/nri/nri.sock');
+  });
+
   it('ignores underscore spellings and flags wrong types and misspellings', () => {
     const r = lintRuntimeConfig(
       file(
@@ -236,7 +267,7 @@ describe('one finding per fault, and never a default in place of an invalid valu
     const r = lintRuntimeConfig(
       file(
         'daemon.json',
-        JSON.stringify({ 'nri-support': 'true', 'enable-cri-v1': true, 'plugin-request-timeout': '2' }),
+        JSON.stringify({ 'nri-support': 'true', 'enable-cri-v1': true, 'plugin-requst-timeout': '2' }),
       ),
     );
     expect(codesOf(r.findings)).toEqual(['error:wrong-type', 'error:wrong-type', 'info:nri-settings']);

@@ -6,6 +6,7 @@ import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeElf } from '../checks/helpers.js';
+import { RUNTIME_PRESETS } from '../../src/runtime/index.js';
 import { runCli, startRuntime, type SimHandle } from './nri-cli.js';
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -17,7 +18,15 @@ interface Doctor {
   json: {
     verdict: { status: string; reason: string };
     connection: string;
-    runtime: { name: string; version: string; vintage: string; pods: number; containers: number } | null;
+    runtime: {
+      name: string;
+      version: string;
+      vintage: string;
+      kind: string;
+      label: string;
+      pods: number;
+      containers: number;
+    } | null;
     findings: Array<{ severity: string; path: string; code: string; message: string }>;
   };
 }
@@ -96,6 +105,8 @@ describe('nrictl doctor on a fake node root', () => {
       name: 'containerd',
       version: 'v1.7.20',
       vintage: 'NRI v0.12.0',
+      kind: 'containerd',
+      label: 'containerd v1.7.20',
       pods: 1,
       containers: 2,
     });
@@ -259,5 +270,43 @@ describe('nrictl doctor on a fake node root', () => {
     rmSync(at('opt/nri/plugins'), { recursive: true });
     const d = await doctor('--root', root, '-o', 'json');
     expect(d.json.findings.filter((f) => f.code === 'plugin-dir-missing')).toHaveLength(1);
+  });
+});
+
+describe('nrictl doctor on an iSulad node', () => {
+  it('names iSulad, warns that plugin updates crash it, and says which timeout key it reads', async () => {
+    // iSulad's socket is not configurable: always /var/run/nri/nri.sock.
+    for (const d of ['etc/isulad', 'opt/nri/plugins', 'etc/nri/conf.d', 'var/run/nri'])
+      mkdirSync(at(d), { recursive: true, mode: 0o755 });
+    chmodSync(at('var/run/nri'), 0o700);
+    writeFileSync(
+      at('etc/isulad/daemon.json'),
+      JSON.stringify({ 'nri-support': true, 'enable-cri-v1': true, 'plugin-request-timeout': 5 }),
+      { mode: 0o644 },
+    );
+    const isulad = RUNTIME_PRESETS['isulad-2.1.5'];
+    runtime = await startRuntime(
+      { pods: [], containers: [] },
+      {
+        socketPath: at('var/run/nri/nri.sock'),
+        runtimeName: isulad.runtimeName,
+        runtimeVersion: isulad.runtimeVersion,
+        nriVersion: isulad.nriVersion,
+        quirks: isulad.quirks!,
+      },
+    );
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(d.code, d.stderr).toBe(0);
+    const codes = d.json.findings.map((f) => `${f.severity}:${f.code}`);
+    expect(codes).toContain('info:plugin-updates-crash-runtime');
+    expect(codes).toContain('warning:request-timeout-ignored');
+    const answers = d.json.findings.find((f) => f.code === 'runtime-answers');
+    expect(answers?.message).toMatch(
+      /^iSulad \(reports v2 2\.0\.0-beta\.2\+unknown\) \(NRI v0\.6 or older\) registered/,
+    );
+    expect(d.json.findings.find((f) => f.code === 'plugin-updates-crash-runtime')?.message).toMatch(
+      /^iSulad crashes on any update or eviction a plugin sends through NRI .*nrictl update and evict refuse to send them here/,
+    );
+    expect(d.json.runtime).toMatchObject({ kind: 'isulad', label: 'iSulad (reports v2 2.0.0-beta.2+unknown)' });
   });
 });

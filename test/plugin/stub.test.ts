@@ -47,7 +47,13 @@ describe('registration, configuration and synchronization', () => {
     expect(synced[0].more).toBe(false);
     await expect(started).resolves.toBeUndefined();
     expect(seen).toEqual([[0, 0]]);
-    expect(stub.runtime).toEqual({ name: 'test-runtime', version: '1.0.0', vintage: 'NRI v0.12.0' });
+    expect(stub.runtime).toEqual({
+      name: 'test-runtime',
+      version: '1.0.0',
+      vintage: 'NRI v0.12.0',
+      kind: 'other',
+      label: 'test-runtime 1.0.0',
+    });
     expect(stub.events).toBe(eventBit(Event.CREATE_CONTAINER));
   });
 

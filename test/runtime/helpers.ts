@@ -1,9 +1,13 @@
 // Shared by the runtime tests: a simulator in a fresh temp dir, event capture, waiting.
 import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
+import { nri, PLUGIN_SERVICE, RUNTIME_SERVICE } from '../../src/api/index.js';
+import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../../src/mux/index.js';
 import { Stub } from '../../src/plugin/index.js';
+import { TtrpcClient, TtrpcServer } from '../../src/ttrpc/index.js';
 import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.js';
 import { SimState } from '../../src/runtime/state.js';
 import type { SimEvent } from '../../src/runtime/events.js';
@@ -92,4 +96,53 @@ export function simPerTest(): {
     },
     onCleanup: (fn) => void cleanups.push(fn),
   };
+}
+
+export interface RawPlugin {
+  socket: net.Socket;
+  /** The Runtime service: RegisterPlugin was called on it, UpdateContainers may be. */
+  client: TtrpcClient;
+  syncRequests: nri.SynchronizeRequest[];
+}
+
+/**
+ * A hand-written plugin peer, for answers the SDK would never send: registers as
+ * NN-name, subscribes to `events` (0: all) and serves whatever `methods` implement
+ * (Configure and Synchronize answer plainly unless `methods` has them).
+ */
+export async function connectRawPlugin(
+  socketPath: string,
+  name: string,
+  index: string,
+  methods: Record<string, (payload: Buffer) => Uint8Array | Promise<Uint8Array>>,
+  events = 0,
+): Promise<RawPlugin> {
+  const socket = net.connect(socketPath);
+  await new Promise((r) => socket.once('connect', r));
+  const mux = new Mux(socket);
+  const server = new TtrpcServer();
+  const syncRequests: nri.SynchronizeRequest[] = [];
+  const served: Record<string, (payload: Buffer) => Uint8Array | Promise<Uint8Array>> = {
+    Configure: () => nri.ConfigureResponse.encode({ events }).finish(),
+    Synchronize: (p) => {
+      const req = nri.SynchronizeRequest.decode(p);
+      syncRequests.push(req);
+      return nri.SynchronizeResponse.encode({ more: req.more }).finish();
+    },
+    ...methods,
+  };
+  for (const [m, h] of Object.entries(served)) server.register(PLUGIN_SERVICE, m, h);
+  server.serve(mux.open(PLUGIN_SERVICE_CONN));
+  const client = new TtrpcClient(mux.open(RUNTIME_SERVICE_CONN));
+  try {
+    await client.call(
+      RUNTIME_SERVICE,
+      'RegisterPlugin',
+      nri.RegisterPluginRequest.encode({ pluginName: name, pluginIdx: index }).finish(),
+    );
+  } catch (err) {
+    socket.destroy();
+    throw err;
+  }
+  return { socket, client, syncRequests };
 }

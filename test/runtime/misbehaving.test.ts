@@ -1,14 +1,11 @@
 // Plugins that hang, talk garbage, vanish mid-event or refuse split Synchronize: each is
 // dropped and reported, and the others go on.
-import net from 'node:net';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nri, PLUGIN_SERVICE, RUNTIME_SERVICE } from '../../src/api/index.js';
-import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../../src/mux/index.js';
+import { nri } from '../../src/api/index.js';
 import { Stub } from '../../src/plugin/index.js';
-import { TtrpcClient, TtrpcServer } from '../../src/ttrpc/index.js';
-import { ofType, startSim, waitFor, waitForPlugin, type Sim } from './helpers.js';
+import { connectRawPlugin, ofType, startSim, waitFor, waitForPlugin, type RawPlugin, type Sim } from './helpers.js';
 
 let sim: Sim | undefined;
 const cleanup: Array<() => unknown> = [];
@@ -28,34 +25,16 @@ async function sdkPlugin(name: string, index: string, handlers: ConstructorParam
   return s;
 }
 
-/** A hand-written plugin peer: registers, then serves whatever `methods` implement. */
+/** A hand-written plugin peer on this test's simulator, closed after the test. */
 async function rawPlugin(
   name: string,
   index: string,
   methods: Record<string, (payload: Buffer) => Uint8Array | Promise<Uint8Array>>,
   events = 0,
-): Promise<{ socket: net.Socket; syncRequests: nri.SynchronizeRequest[] }> {
-  const socket = net.connect(sim!.socketPath);
-  await new Promise((r) => socket.once('connect', r));
-  cleanup.push(() => socket.destroy());
-  const mux = new Mux(socket);
-  const server = new TtrpcServer();
-  const syncRequests: nri.SynchronizeRequest[] = [];
-  server.register(PLUGIN_SERVICE, 'Configure', () => nri.ConfigureResponse.encode({ events }).finish());
-  server.register(PLUGIN_SERVICE, 'Synchronize', (p) => {
-    const req = nri.SynchronizeRequest.decode(p);
-    syncRequests.push(req);
-    return nri.SynchronizeResponse.encode({ more: req.more }).finish();
-  });
-  for (const [m, h] of Object.entries(methods)) server.register(PLUGIN_SERVICE, m, h);
-  server.serve(mux.open(PLUGIN_SERVICE_CONN));
-  const client = new TtrpcClient(mux.open(RUNTIME_SERVICE_CONN));
-  await client.call(
-    RUNTIME_SERVICE,
-    'RegisterPlugin',
-    nri.RegisterPluginRequest.encode({ pluginName: name, pluginIdx: index }).finish(),
-  );
-  return { socket, syncRequests };
+): Promise<RawPlugin> {
+  const peer = await connectRawPlugin(sim!.socketPath, name, index, methods, events);
+  cleanup.push(() => peer.socket.destroy());
+  return peer;
 }
 
 describe('misbehaving plugins', () => {
@@ -176,19 +155,9 @@ describe('misbehaving plugins', () => {
   it('drops a plugin that answers a split Synchronize part with more=false', async () => {
     const pods = Array.from({ length: 20 }, (_, i) => ({ id: `p${i}`, name: `p${i}`, namespace: 'n' }));
     sim = await startSim({ pods, containers: [] }, { syncChunkSize: 8 });
-    const socket = net.connect(sim.socketPath);
-    cleanup.push(() => socket.destroy());
-    const mux = new Mux(socket);
-    const server = new TtrpcServer();
-    server.register(PLUGIN_SERVICE, 'Configure', () => nri.ConfigureResponse.encode({}).finish());
-    server.register(PLUGIN_SERVICE, 'Synchronize', () => nri.SynchronizeResponse.encode({ more: false }).finish());
-    server.serve(mux.open(PLUGIN_SERVICE_CONN));
-    const client = new TtrpcClient(mux.open(RUNTIME_SERVICE_CONN));
-    await client.call(
-      RUNTIME_SERVICE,
-      'RegisterPlugin',
-      nri.RegisterPluginRequest.encode({ pluginName: 'old', pluginIdx: '10' }).finish(),
-    );
+    await rawPlugin('old', '10', {
+      Synchronize: () => nri.SynchronizeResponse.encode({ more: false }).finish(),
+    });
     await waitFor('error', () =>
       ofType(sim!.events, 'error').find((e) => /does not handle split sync requests/.test(e.message)),
     );

@@ -19,6 +19,7 @@ const NRI_KEYS: Record<string, KeySpec> = {
   'plugin-request-timeout': { type: 'seconds' },
   'plugin-requst-timeout': { type: 'seconds' },
   'enable-cri-v1': { type: 'bool' },
+  'nri-socket-path': { type: 'string' },
 };
 
 /**
@@ -36,13 +37,16 @@ export function jsonErrorText(text: string, err: Error): string {
   return `line ${line}, column ${column}: ${reason}`;
 }
 
+/** The key iSulad reads its plugin request timeout from: lcr's daemon.json schema misspells it. */
+export const ISULAD_REQUEST_TIMEOUT_KEY = 'plugin-requst-timeout';
+const ISULAD_READS = `iSulad (2.1.5, and its master as of 2025-07) reads the request timeout from "${ISULAD_REQUEST_TIMEOUT_KEY}"`;
+
 const SETTING_OF: Record<string, SettingName> = {
   'nri-support': 'enabled',
   'disable-connections': 'externalConnections',
   'plugin-config-path': 'pluginConfigPath',
   'plugin-path': 'pluginPath',
   'plugin-registration-timeout': 'registrationTimeoutMs',
-  'plugin-request-timeout': 'requestTimeoutMs',
   'plugin-requst-timeout': 'requestTimeoutMs',
 };
 
@@ -129,32 +133,33 @@ export function lintIsulad(file: string, text: string): RuntimeConfigReport {
   if (typeof good['plugin-config-path'] === 'string') settings.pluginConfigPath = good['plugin-config-path'];
   if (typeof good['plugin-registration-timeout'] === 'number')
     settings.registrationTimeoutMs = good['plugin-registration-timeout'] * 1000;
-  const newSpelling = good['plugin-request-timeout'];
-  const oldSpelling = good['plugin-requst-timeout'];
-  if (typeof newSpelling === 'number' && typeof oldSpelling === 'number' && newSpelling !== oldSpelling) {
+  // iSulad 2.1.5, up to its master of 2025-07, reads the request timeout under lcr's
+  // misspelled key; the correctly spelled one is in no schema it ships, and is ignored.
+  const read = good[ISULAD_REQUEST_TIMEOUT_KEY];
+  const unread = good['plugin-request-timeout'];
+  if (typeof unread === 'number' && typeof read !== 'number') {
+    out.add(
+      'warning',
+      'request-timeout-ignored',
+      `"plugin-request-timeout" is not read: ${ISULAD_READS}, so the request timeout stays ${typeof read === 'undefined' ? '2 s' : 'as it was'}`,
+      `write the value as "${ISULAD_REQUEST_TIMEOUT_KEY}": ${unread} (keeping "plugin-request-timeout" does no harm)`,
+    );
+  } else if (typeof unread === 'number' && typeof read === 'number' && unread !== read) {
     out.add(
       'warning',
       'request-timeout-conflict',
-      `"plugin-request-timeout" (${newSpelling}) and "plugin-requst-timeout" (${oldSpelling}) disagree: which one counts depends on the iSulad version`,
+      `"plugin-request-timeout" (${unread}) and "${ISULAD_REQUEST_TIMEOUT_KEY}" (${read}) disagree: ${ISULAD_READS}, so ${read} s counts`,
       'give both the same value',
     );
-  } else if (typeof oldSpelling === 'number' && newSpelling === undefined) {
+  } else if (typeof read === 'number') {
     out.add(
       'info',
       'request-timeout-spelling',
-      'only the old spelling "plugin-requst-timeout" is set: older iSulad schemas read it, newer ones read "plugin-request-timeout"',
-      'set both spellings to the same value',
-    );
-  } else if (typeof newSpelling === 'number' && oldSpelling === undefined) {
-    out.add(
-      'info',
-      'request-timeout-spelling',
-      'only "plugin-request-timeout" is set: older iSulad schemas read "plugin-requst-timeout" instead',
-      'set both spellings to the same value if older iSulad versions run this file',
+      `the request timeout (${read} s) is read from "${ISULAD_REQUEST_TIMEOUT_KEY}", as iSulad spells it (lcr's schema)`,
+      'nothing to do',
     );
   }
-  const timeout = newSpelling ?? oldSpelling;
-  if (typeof timeout === 'number') settings.requestTimeoutMs = timeout * 1000;
+  if (typeof read === 'number') settings.requestTimeoutMs = read * 1000;
   if (good['disable-connections'] === true) settings.externalConnections = false;
   markInvalid(settings, invalid, SETTING_OF);
 
@@ -173,6 +178,14 @@ export function lintIsulad(file: string, text: string): RuntimeConfigReport {
       'cri-v1-required',
       '"nri-support" is on but "enable-cri-v1" is not true: iSulad\'s NRI works only with the CRI v1 service',
       'set "enable-cri-v1": true',
+    );
+  }
+  if (typeof good['nri-socket-path'] === 'string' && good['nri-socket-path'] !== DEFAULT_SOCKET_PATH) {
+    out.add(
+      'warning',
+      'socket-path-not-applied',
+      `"nri-socket-path" is in iSulad's schema but never applied: the socket stays ${DEFAULT_SOCKET_PATH}, not ${good['nri-socket-path']}`,
+      `remove "nri-socket-path" and point plugins at ${DEFAULT_SOCKET_PATH}`,
     );
   }
   if (!settings.externalConnections) {

@@ -1,0 +1,33 @@
+// Which runtime is at the other end, from what its Configure request says. The name and
+// version are the runtime's own words, except iSulad's: it sends the name and version of
+// an early containerd (src/daemon/nri/plugin.cc, "same as containerd"), so that pair is
+// how iSulad is told apart.
+
+/** What iSulad sends as its runtime name and version in Configure. */
+export const ISULAD_REPORTS = Object.freeze({ name: 'v2', version: '2.0.0-beta.2+unknown' });
+
+export type ConnectedRuntimeKind = 'containerd' | 'isulad' | 'other';
+
+export interface RuntimeIdentity {
+  kind: ConnectedRuntimeKind;
+  /** How to name it to people: "containerd v2.1.5", "iSulad (reports v2 2.0.0-beta.2+unknown)". */
+  label: string;
+}
+
+export function identifyRuntime(name: string, version: string): RuntimeIdentity {
+  if (name === ISULAD_REPORTS.name && version === ISULAD_REPORTS.version) {
+    return { kind: 'isulad', label: `iSulad (reports ${name} ${version})` };
+  }
+  const label = `${name || 'runtime'} ${version}`.trim();
+  return { kind: name === 'containerd' ? 'containerd' : 'other', label };
+}
+
+/**
+ * Why nrictl must not send this runtime an UpdateContainers request, or undefined when it
+ * may. Real iSulad crashes on any plugin-initiated update or eviction: it frees update
+ * items that the request owns (NRIAdaptation::updateContainers, src/daemon/nri/nri_adaption.cc).
+ */
+export function pluginUpdatesUnsafe(identity: RuntimeIdentity): string | undefined {
+  if (identity.kind !== 'isulad') return undefined;
+  return 'iSulad crashes on any update or eviction a plugin sends through NRI (it frees memory the request owns): use isula update or crictl update instead';
+}

@@ -1,0 +1,71 @@
+// What the runtimes with quirks (presets.ts) do where the Go adaptation would do otherwise.
+// Each function judges one answer or request; runtime.ts decides when to ask.
+import { nri } from '../api/index.js';
+import { PluginConnectionError } from './plugin-connection.js';
+import type { RuntimeQuirks } from './presets.js';
+
+/** The container as iSulad hands it to CreateContainer: name, pod id and an empty linux. */
+export function sparseCreateRequest(ctr: nri.IContainer): nri.IContainer {
+  return { name: ctr.name ?? '', podSandboxId: ctr.podSandboxId ?? '', linux: {} };
+}
+
+/** The crash an answer without `adjust` causes (quirks.createNeedsAdjust), or undefined. */
+export function wouldAbortOnCreate(
+  quirks: RuntimeQuirks,
+  plugin: string,
+  rsp: nri.ICreateContainerResponse | null,
+): PluginConnectionError | undefined {
+  if (rsp?.adjust) return undefined;
+  return new PluginConnectionError(
+    `this would abort ${quirks.runtime}: plugin ${plugin} answered CreateContainer without an adjust message, which ${quirks.runtime}'s NRI library unwraps; answer with an adjustment, empty when nothing changes`,
+    plugin,
+    'runtime-crash',
+    'CreateContainer',
+  );
+}
+
+/** The crash a plugin's UpdateContainers request causes (quirks.pluginUpdatesCrash). */
+export function wouldCrashOnUpdate(
+  quirks: RuntimeQuirks,
+  plugin: string,
+  req: nri.IUpdateContainersRequest,
+): PluginConnectionError {
+  const what = [
+    req.update?.length ? `${req.update.length} update${req.update.length === 1 ? '' : 's'}` : '',
+    req.evict?.length ? `${req.evict.length} eviction${req.evict.length === 1 ? '' : 's'}` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  return new PluginConnectionError(
+    `this would crash ${quirks.runtime}: plugin ${plugin} sent UpdateContainers${what ? ` (${what})` : ''}, and ${quirks.runtime} frees memory the request owns; a plugin for ${quirks.runtime} must not send UpdateContainers`,
+    plugin,
+    'runtime-crash',
+    'UpdateContainers',
+  );
+}
+
+/**
+ * Takes out of `adjust` the environment variables the container does not have yet, as
+ * a runtime with quirks.ignoresNewEnv does; returns one notice per variable dropped.
+ */
+export function dropNewEnv(
+  quirks: RuntimeQuirks,
+  adjust: nri.IContainerAdjustment,
+  ctr: nri.IContainer,
+  ownerOf: (key: string) => string | undefined,
+): Array<{ plugin?: string; message: string }> {
+  if (!adjust.env?.length) return [];
+  const existing = new Set((ctr.env ?? []).map((e) => e.split('=', 1)[0]));
+  const notices: Array<{ plugin?: string; message: string }> = [];
+  adjust.env = adjust.env.filter((kv) => {
+    const key = kv.key ?? '';
+    if (key.startsWith('-') || existing.has(key)) return true;
+    const plugin = ownerOf(key);
+    notices.push({
+      ...(plugin ? { plugin } : {}),
+      message: `${quirks.runtime} ignores the new environment variable ${key}: it only changes variables the container already has`,
+    });
+    return false;
+  });
+  return notices;
+}
