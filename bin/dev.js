@@ -22,6 +22,11 @@ if (process.env.NRICTL_DEV_LOADER === undefined) {
 // with ignoreManifest, as `oclif manifest` itself does, and handed to oclif with the
 // plugins package.json names.
 process.env.NODE_ENV = 'development';
+// As bin/run.js: signals are held until the command takes them over.
+const early = [];
+const onEarly = (signal) => early.push(signal);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, onEarly);
+globalThis[Symbol.for('nrictl.early-signals')] = { early, onEarly };
 const { Plugin, execute } = await import('@oclif/core');
 const root = new URL('..', import.meta.url).pathname;
 const self = new Plugin({ root, isRoot: true, ignoreManifest: true });

@@ -7,10 +7,7 @@ import {
   doctorVerdict,
   countFindings,
   finding,
-  findingsExitCode,
-  findingsTable,
   sortFindings,
-  summaryLine,
   type ConnectionOutcome,
   type Finding,
   type OfflineDiagnosis,
@@ -18,13 +15,15 @@ import {
 } from '../src/checks/index.js';
 import {
   BaseCommand,
+  findingsExitCode,
   connectOptions,
-  outputFlag,
+  legacyOutputFlag,
   pluginIndexFlag,
   pluginNameFlag,
   timeoutFlag,
   usageError,
 } from '../src/cli/index.js';
+import { countedFindings, findingsText, outputColumns, summaryLine } from '../src/render/index.js';
 import { checkIdentity, openEndpoint, probeRuntime, type Endpoint } from '../src/session/index.js';
 import { tracePluginLatency } from '../src/trace/index.js';
 
@@ -78,7 +77,7 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
     'plugin-name': pluginNameFlag('nrictl-doctor'),
     'plugin-index': pluginIndexFlag('99'),
     strict: Flags.boolean({ description: 'Exit with 3 when there are warnings but no errors.' }),
-    output: outputFlag(['table', 'json'] as const, 'table'),
+    output: legacyOutputFlag(['table', 'json'] as const, 'table'),
     trace: Flags.boolean({
       description:
         'Also trace the plugins for a few seconds and report their latency against the request timeout (a "plugin latency" finding; see nrictl trace).',
@@ -90,7 +89,7 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
     }),
   };
 
-  public async run(): Promise<void> {
+  public override async run(): Promise<void> {
     const flags = this.flags;
     rootMustBeADirectory(flags.root);
     const connect = connectOptions({ ...flags, socket: flags.socket ?? '' });
@@ -115,7 +114,7 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
       const findings = [...diagnosis.findings, ...connectionFindings(connection)];
       if (flags.trace) findings.push(...(await this.trace(diagnosis, connection, endpoint)));
       this.render(diagnosis, connection, findings, doctorVerdict(findings, connection));
-      const code = findingsExitCode(findings, flags.strict);
+      const code = findingsExitCode(countedFindings(findings), flags.strict);
       if (code !== 0) this.exit(code);
     } finally {
       await endpoint?.close();
@@ -201,7 +200,7 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
         `plugins ${d.node.pluginPath}, configuration ${d.node.pluginConfigPath}, socket ${d.node.socketPath}${where}`,
       ),
     );
-    this.log(findingsTable(findings, d.root === '/' ? undefined : d.root));
+    this.log(findingsText(findings, outputColumns(), d.root === '/' ? undefined : d.root));
     this.log('');
     if (runtime) {
       this.log(

@@ -5,7 +5,7 @@ import {
   confirmFlags,
   connectOptions,
   connectProgress,
-  outputFlag,
+  legacyOutputFlag,
   pluginIndexFlag,
   pluginNameFlag,
   simFlag,
@@ -62,7 +62,7 @@ A runtime that registers nrictl and then does not answer within --timeout ends t
     socket: socketFlag,
     'plugin-name': pluginNameFlag('nrictl-evict'),
     'plugin-index': pluginIndexFlag('99'),
-    output: outputFlag(['text', 'json', 'yaml'] as const, 'text'),
+    output: legacyOutputFlag(['text', 'json', 'yaml'] as const, 'text'),
     // Required, but checked by run() so the message is ours, one line, exit 2.
     reason: Flags.string({
       char: 'r',
@@ -74,7 +74,7 @@ A runtime that registers nrictl and then does not answer within --timeout ends t
     sim: simFlag,
   };
 
-  public async run(): Promise<void> {
+  public override async run(): Promise<void> {
     const flags = this.flags;
     const { args } = await this.parse(Evict);
     if (flags.reason === undefined)

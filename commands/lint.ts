@@ -8,18 +8,16 @@ import {
   confDirMissing as missingConfDir,
   countFindings,
   findRuntimeConfigs,
-  findingsExitCode,
-  findingsTable,
   isMissing,
   lintRuntimeConfigs,
   sortFindings,
-  summaryLine,
   type ConfDirReport,
   type Finding,
   type RuntimeConfigReport,
   type RuntimeKind,
 } from '../src/checks/index.js';
-import { BaseCommand, outputFlag, usageError } from '../src/cli/index.js';
+import { BaseCommand, findingsExitCode, legacyOutputFlag, usageError } from '../src/cli/index.js';
+import { countedFindings, findingsText, outputColumns, summaryLine } from '../src/render/index.js';
 
 export default class Lint extends BaseCommand<typeof Lint> {
   static override summary = "Lint plugin configuration files and the runtime's own NRI settings.";
@@ -70,10 +68,10 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
       options: ['containerd', 'crio', 'isulad'] as const,
     })(),
     strict: Flags.boolean({ description: 'Exit with 3 when there are warnings but no errors.' }),
-    output: outputFlag(['table', 'json'] as const, 'table'),
+    output: legacyOutputFlag(['table', 'json'] as const, 'table'),
   };
 
-  public async run(): Promise<void> {
+  public override async run(): Promise<void> {
     const { argv } = await this.parse(Lint);
     const paths = argv as string[];
     const flags = this.flags;
@@ -121,21 +119,21 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
         this.log('Nothing to lint: no configuration directory and no runtime config found.');
       if (confDirMissing) {
         this.log(chalk.bold(`Configuration directory ${confDirMissing.path}`));
-        this.log(findingsTable([confDirMissing]));
+        this.log(findingsText([confDirMissing], outputColumns()));
       }
       if (confDir) {
         this.log(
           chalk.bold(`Configuration directory ${confDir.dir}`) + chalk.dim(` (plugins from ${confDir.pluginDir})`),
         );
-        this.log(findingsTable(confDir.findings, confDir.dir));
+        this.log(findingsText(confDir.findings, outputColumns(), confDir.dir));
       }
       for (const c of configs) {
         this.log(chalk.bold(`${c.format} config ${c.file}`));
-        this.log(findingsTable(c.findings));
+        this.log(findingsText(c.findings, outputColumns()));
       }
       this.log(summaryLine(findings));
     }
-    const code = findingsExitCode(findings, flags.strict);
+    const code = findingsExitCode(countedFindings(findings), flags.strict);
     if (code !== 0) this.exit(code);
   }
 }

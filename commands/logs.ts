@@ -7,7 +7,7 @@ import {
   connectProgress,
   ExitCode,
   filterFlags,
-  outputFlag,
+  legacyOutputFlag,
   pluginIndexFlag,
   pluginNameFlag,
   simFlag,
@@ -68,7 +68,7 @@ Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one
     socket: socketFlag,
     'plugin-name': pluginNameFlag('nrictl-logs'),
     'plugin-index': pluginIndexFlag('99'),
-    output: outputFlag(['text', 'json', 'yaml'] as const, 'text'),
+    output: legacyOutputFlag(['text', 'json', 'yaml'] as const, 'text'),
     events: Flags.string({
       char: 'e',
       description:
@@ -95,9 +95,7 @@ Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one
     sim: simFlag,
   };
 
-  protected override exitWhenStdoutCloses = false;
-
-  public async run(): Promise<void> {
+  public override async run(): Promise<void> {
     const flags = this.flags;
     const events = flags.events === undefined ? undefined : eventMask(parseEventNames(flags.events));
     if (events === 0) throw usageError('--events names no event: give at least one, e.g. --events create,update');

@@ -1,7 +1,7 @@
 // The simulator loads inside run(), on the paths that use it.
 import { Flags } from '@oclif/core';
 import { socketPathOverLimit, socketPathTooLongMessage } from '../src/api/socket-path.js';
-import { BaseCommand, ExitCode, outputFlag, usageError, UserError } from '../src/cli/index.js';
+import { BaseCommand, legacyOutputFlag, usageError, UserError } from '../src/cli/index.js';
 import { parseGoDuration } from '../src/checks/index.js';
 import { RUNTIME_PRESETS } from '../src/runtime/index.js';
 import type { Runtime, Scenario, SimEvent } from '../src/runtime/index.js';
@@ -108,10 +108,10 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       options: ['lines', 'json', 'none'] as const,
       default: 'lines',
     })(),
-    output: outputFlag(['text', 'json', 'junit'] as const, 'text'),
+    output: legacyOutputFlag(['text', 'json', 'junit'] as const, 'text'),
   };
 
-  public async run(): Promise<void> {
+  public override async run(): Promise<void> {
     const f = this.flags;
     const registrationTimeoutMs = duration('--registration-timeout', f['registration-timeout']);
     const requestTimeoutMs = duration('--request-timeout', f['request-timeout']);
@@ -119,17 +119,14 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     if (tooLong !== undefined)
       throw usageError(`--socket: ${socketPathTooLongMessage(f.socket!, tooLong)}; pick a shorter path`);
     const {
-      DiscoveryError,
       formatSimEvent,
       generateScenario,
       INTERACTIVE_HELP,
-      ListenError,
       loadScenario,
       Runtime,
       runCommandLoop,
       runScript,
       runtimeVintage,
-      ScenarioError,
       SimState,
       VintageError,
       parseScenarioResources,
@@ -146,27 +143,16 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       throw usageError('-o junit reports expectations: give --expect FILE');
     let expectations: ExpectationFile | undefined;
     if (f.expect !== undefined) {
-      const { loadExpectations, ExpectationError } = await import('../src/expect/index.js');
-      try {
-        expectations = await loadExpectations(f.expect, parseScenarioResources);
-      } catch (err) {
-        if (err instanceof ExpectationError || err instanceof ScenarioError)
-          throw new UserError(err.message, ExitCode.USAGE);
-        throw err;
-      }
+      const { loadExpectations } = await import('../src/expect/index.js');
+      expectations = await loadExpectations(f.expect, parseScenarioResources);
       if (f.scenario === undefined && expectations.scenario === undefined)
         throw usageError(`--expect ${f.expect}: name the scenario, with scenario: in the file or --scenario FILE`);
     }
     const scenarioFile = f.scenario ?? expectations?.scenario;
     let scenario: Scenario = { file: '', pods: [], containers: [], steps: [] };
-    try {
-      if (scenarioFile) scenario = await loadScenario(scenarioFile);
-      else if (f.pods !== undefined)
-        scenario = generateScenario({ pods: f.pods, containersPerPod: f['containers-per-pod'] });
-    } catch (err) {
-      if (err instanceof ScenarioError) throw new UserError(err.message, ExitCode.USAGE);
-      throw err;
-    }
+    if (scenarioFile) scenario = await loadScenario(scenarioFile);
+    else if (f.pods !== undefined)
+      scenario = generateScenario({ pods: f.pods, containersPerPod: f['containers-per-pod'] });
     const interactive =
       expectations === undefined && (f.interactive ?? (Boolean(process.stdin.isTTY) && !process.env.CI));
     const json = f.output === 'json';
@@ -196,29 +182,18 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       pluginOutput: f['plugin-output'] === 'none' ? 'none' : 'events',
       ...(preset.quirks ? { quirks: preset.quirks } : {}),
     });
-    // Ctrl-C and SIGTERM stop the simulator whatever it is doing: starting, waiting for
-    // plugins, running the script, serving or reading commands. They are caught before
-    // the socket path is printed, since whoever reads it may stop us at once, and the
-    // socket and its directory must still be removed.
-    const stop = new AbortController();
-    const onSignal = (): void => stop.abort();
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    const stopped = new Promise<void>((resolve) =>
-      stop.signal.addEventListener('abort', () => resolve(), { once: true }),
-    );
+    // Ctrl-C, SIGTERM and SIGHUP (this.signal) stop the simulator whatever it is doing.
+    const stop = { signal: this.signal };
+    const stopped = new Promise<void>((resolve) => {
+      if (stop.signal.aborted) resolve();
+      else stop.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
     // The listening event comes after pre-started plugins start; print the path first anyway.
     const early: SimEvent[] = [];
     let started = false;
     runtime.on('event', (e: SimEvent) => (started || e.type === 'listening' ? show(e) : early.push(e)));
     try {
-      try {
-        await runtime.start();
-      } catch (err) {
-        if (err instanceof ListenError && err.reason === 'path-too-long') throw usageError(err.message);
-        if (err instanceof ListenError || err instanceof DiscoveryError) throw new UserError(err.message);
-        throw err;
-      }
+      await runtime.start();
       started = true;
       for (const e of early) show(e);
 
@@ -258,8 +233,6 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       }
     } finally {
       await runtime.stop();
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
     }
     if (failedExpectations > 0) {
       throw new UserError(

@@ -5,12 +5,11 @@ import {
   ExitCode,
   connectProgress,
   filterFlags,
-  outputFlag,
+  legacyOutputFlag,
   simFlag,
   socketFlag,
   targetLabel,
   timeoutFlag,
-  timeoutMs,
   usageError,
 } from '../src/cli/index.js';
 import { ObjectFilter } from '../src/observe/index.js';
@@ -50,7 +49,7 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
 
   static override flags = {
     socket: socketFlag,
-    output: outputFlag(['text', 'json'] as const, 'text'),
+    output: legacyOutputFlag(['text', 'json'] as const, 'text'),
     events: Flags.string({
       char: 'e',
       description:
@@ -100,7 +99,7 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
     sim: simFlag,
   };
 
-  public async run(): Promise<void> {
+  public override async run(): Promise<void> {
     const flags = this.flags;
     const events = await parseTraceEvents(flags.events);
     const durationMs = await parseDurationFlag('--duration', flags.duration);
@@ -127,7 +126,7 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
       requestTimeoutMs,
       durationMs,
       metricsAddr: flags['metrics-addr'],
-      timeoutMs: timeoutMs(flags.timeout),
+      timeoutMs: flags.timeout,
       signal: this.stopSignal(),
       onProgress: progress.onProgress,
       onWarning: (w) => this.warning(w),

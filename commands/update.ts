@@ -5,7 +5,7 @@ import {
   confirmFlags,
   connectOptions,
   connectProgress,
-  outputFlag,
+  legacyOutputFlag,
   pluginIndexFlag,
   pluginNameFlag,
   simFlag,
@@ -128,7 +128,7 @@ A runtime that registers nrictl and then does not answer within --timeout ends t
     socket: socketFlag,
     'plugin-name': pluginNameFlag('nrictl-update'),
     'plugin-index': pluginIndexFlag('99'),
-    output: outputFlag(['text', 'json', 'yaml'] as const, 'text'),
+    output: legacyOutputFlag(['text', 'json', 'yaml'] as const, 'text'),
     ...resourceFlags,
     'ignore-failure': Flags.boolean({
       description: "Set the update's ignore_failure: the runtime does not report it as failed if it cannot apply it.",
@@ -138,7 +138,7 @@ A runtime that registers nrictl and then does not answer within --timeout ends t
     sim: simFlag,
   };
 
-  public async run(): Promise<void> {
+  public override async run(): Promise<void> {
     const { flags, args } = { flags: this.flags, args: (await this.parse(Update)).args };
     const change = parseResourceFlags(flags);
     if (isEmptyChange(change)) {

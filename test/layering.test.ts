@@ -9,23 +9,25 @@ const root = join(dirname(new URL(import.meta.url).pathname), '..');
 
 /** Who may import whom. A layer not listed for another may not import it at all. */
 const ALLOWED: Record<string, readonly string[]> = {
-  units: [],
-  api: [],
+  // ttrpc and mux stand alone (they could ship on their own): they spell the error kinds out.
   ttrpc: [],
   mux: [],
-  plugin: ['api', 'mux', 'ttrpc'],
-  runtime: ['api', 'mux', 'ttrpc', 'checks', 'render', 'units'],
-  checks: ['api', 'render'],
-  render: ['api', 'units'],
-  session: ['api', 'plugin', 'units', 'checks', 'runtime'],
-  observe: ['api', 'render', 'session', 'units'],
-  control: ['api', 'render', 'session', 'units'],
-  cli: ['api', 'render', 'session', 'units'],
+  errors: [],
+  units: ['errors'],
+  api: ['errors'],
+  plugin: ['api', 'mux', 'ttrpc', 'errors'],
+  runtime: ['api', 'mux', 'ttrpc', 'checks', 'render', 'units', 'errors'],
+  checks: ['api', 'render', 'errors'],
+  render: ['api', 'units', 'errors'],
+  session: ['api', 'plugin', 'units', 'checks', 'runtime', 'errors'],
+  observe: ['api', 'render', 'session', 'units', 'errors'],
+  control: ['api', 'render', 'session', 'units', 'errors'],
+  cli: ['api', 'render', 'session', 'units', 'errors'],
   // trace's probes register through the session's ProbeSet, as every connecting command does.
-  trace: ['api', 'render', 'session', 'checks', 'units'],
-  expect: ['api', 'runtime'],
-  bundle: ['render'],
-  scaffold: [],
+  trace: ['api', 'render', 'session', 'checks', 'units', 'errors'],
+  expect: ['api', 'runtime', 'errors'],
+  bundle: ['render', 'errors'],
+  scaffold: ['errors'],
   commands: [
     'api',
     'units',
@@ -40,7 +42,16 @@ const ALLOWED: Record<string, readonly string[]> = {
     'bundle',
     'scaffold',
     'cli',
+    'errors',
   ],
+};
+
+/**
+ * Type-only imports a layer may make beyond ALLOWED: render's views know the shapes of
+ * the results they show, and nothing of those layers is loaded for it.
+ */
+const TYPES_ALLOWED: Record<string, readonly string[]> = {
+  render: ['checks', 'session', 'runtime', 'observe', 'control', 'trace', 'expect', 'scaffold', 'bundle', 'plugin'],
 };
 
 /** Files that import nothing and may be imported directly, so that light code need not load their layer's index. */
@@ -73,16 +84,20 @@ interface Edge {
   from: string;
   to: string;
   spec: string;
+  /** `import type` / `export type`: erased, loads nothing. */
+  typeOnly: boolean;
 }
 
 function crossLayerImports(): Edge[] {
   const edges: Edge[] = [];
   for (const file of [...filesUnder('src'), ...filesUnder('commands')]) {
     const text = readFileSync(join(root, file), 'utf8');
-    for (const m of text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)'(\.[^']+)'/gm)) {
-      const spec = m[1];
+    const statements =
+      /^\s*(?:import|export)\s+(type\s+)?[^;]*?\bfrom\s+'(\.[^']+)'|\bimport\s*\(\s*'(\.[^']+)'|^\s*import\s+'(\.[^']+)'/gms;
+    for (const m of text.matchAll(statements)) {
+      const spec = m[2] ?? m[3] ?? m[4];
       const target = relative(root, resolve(root, dirname(file), spec)).replace(/\.js$/, '.ts');
-      if (layerOf(target) !== layerOf(file)) edges.push({ from: file, to: target, spec });
+      if (layerOf(target) !== layerOf(file)) edges.push({ from: file, to: target, spec, typeOnly: m[1] !== undefined });
     }
   }
   return edges;
@@ -95,11 +110,21 @@ describe('the layer map', () => {
     // The walk really parsed the sources: commands import the session and the CLI layer.
     expect(edges.some((e) => e.from === 'commands/logs.ts' && e.to === 'src/session/index.ts')).toBe(true);
     expect(edges.some((e) => e.from === 'src/observe/log-stream.ts' && e.to === 'src/session/index.ts')).toBe(true);
+    // ... and tells a type-only import (a view's) from one that loads the module.
+    expect(
+      edges.find((e) => e.from === 'src/render/views/findings.ts' && e.to === 'src/checks/index.ts'),
+    ).toMatchObject({
+      typeOnly: true,
+    });
+    expect(edges.find((e) => e.from === 'commands/validate.ts' && e.to === 'src/checks/index.ts')).toMatchObject({
+      typeOnly: false,
+    });
   });
 
   it('every layer imports only the layers it may', () => {
     const bad = edges
       .filter((e) => !(ALLOWED[layerOf(e.from)!] ?? []).includes(layerOf(e.to)!))
+      .filter((e) => !(e.typeOnly && (TYPES_ALLOWED[layerOf(e.from)!] ?? []).includes(layerOf(e.to)!)))
       .map((e) => `${e.from} -> ${e.to}`);
     expect(bad).toEqual([]);
   });

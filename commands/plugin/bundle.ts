@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import path from 'node:path';
-import { BaseCommand, ExitCode, UserError } from '../../src/cli/index.js';
+import { BaseCommand } from '../../src/cli/index.js';
 
 export default class PluginBundle extends BaseCommand<typeof PluginBundle> {
   static override summary = 'Bundle a plugin into one executable JavaScript file that a runtime can start as NN-name.';
@@ -40,20 +40,13 @@ The host needs node 20.19 or newer on PATH: the bundle is an ES module without e
     minify: Flags.boolean({ description: 'Minify the bundle (smaller; stack traces harder to read).' }),
   };
 
-  public async run(): Promise<void> {
+  public override async run(): Promise<void> {
     const { args, flags: f } = await this.parse(PluginBundle);
-    const { BundleError, bundlePlugin, findEntry } = await import('../../src/bundle/index.js');
+    const { bundlePlugin, findEntry } = await import('../../src/bundle/index.js');
     const { parsePluginName } = await import('../../src/api/plugin-name.js');
     const cwd = process.cwd();
-    let r;
-    try {
-      const entry = findEntry(cwd, args.entry);
-      r = await bundlePlugin({ entry, outFile: path.resolve(cwd, f.output), cwd, minify: f.minify });
-    } catch (err) {
-      if (err instanceof BundleError)
-        throw new UserError(err.message, err.reason === 'no-entry' ? ExitCode.USAGE : ExitCode.FAILED);
-      throw err;
-    }
+    const entry = findEntry(cwd, args.entry);
+    const r = await bundlePlugin({ entry, outFile: path.resolve(cwd, f.output), cwd, minify: f.minify });
     const kib = (r.bytes / 1024).toFixed(0);
     this.log(`Wrote ${f.output} (${kib} KiB, mode 0755) from ${path.relative(cwd, r.entry)}.`);
     let named = true;

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import path from 'node:path';
-import { BaseCommand, ExitCode, UserError, usageError } from '../../src/cli/index.js';
+import { BaseCommand, usageError } from '../../src/cli/index.js';
 
 export default class PluginNew extends BaseCommand<typeof PluginNew> {
   static override summary =
@@ -42,26 +42,20 @@ The project is written whole into a hidden sibling directory and renamed into pl
     }),
   };
 
-  public async run(): Promise<void> {
+  public override async run(): Promise<void> {
     const { args, flags: f } = await this.parse(PluginNew);
     if (!/^\d\d$/.test(f.index)) throw usageError(`--index ${f.index}: expected two digits, such as 10`);
-    const { createProject, ScaffoldError } = await import('../../src/scaffold/index.js');
+    const { createProject } = await import('../../src/scaffold/index.js');
     const dev = (this.config.pjson.devDependencies ?? {}) as Record<string, string>;
     const dir = f.dir ?? args.name;
-    try {
-      await createProject(dir, {
-        name: args.name,
-        index: f.index,
-        nrictlSpec: f.nrictl ?? `^${this.config.version}`,
-        // The versions nrictl itself builds with, so an install reuses what its lockfile already pulled.
-        typescriptVersion: dev['typescript'] ?? '5.9.3',
-        typesNodeVersion: dev['@types/node'] ?? '^20.19.0',
-      });
-    } catch (err) {
-      if (err instanceof ScaffoldError)
-        throw new UserError(err.message, err.reason === 'write' ? ExitCode.FAILED : ExitCode.USAGE);
-      throw err;
-    }
+    await createProject(dir, {
+      name: args.name,
+      index: f.index,
+      nrictlSpec: f.nrictl ?? `^${this.config.version}`,
+      // The versions nrictl itself builds with, so an install reuses what its lockfile already pulled.
+      typescriptVersion: dev['typescript'] ?? '5.9.3',
+      typesNodeVersion: dev['@types/node'] ?? '^20.19.0',
+    });
     const shown = path.isAbsolute(dir) ? dir : `./${dir}`;
     this.log(`Created ${args.name} in ${shown}. Next:\n  cd ${shown} && npm install && npm test`);
   }

@@ -4,7 +4,7 @@ import {
   connectOptions,
   connectProgress,
   filterFlags,
-  outputFlag,
+  legacyOutputFlag,
   pluginIndexFlag,
   pluginNameFlag,
   simFlag,
@@ -44,7 +44,7 @@ A runtime that accepts the connection and then does not complete the registratio
     socket: socketFlag,
     'plugin-name': pluginNameFlag('nrictl-dump'),
     'plugin-index': pluginIndexFlag('99'),
-    output: outputFlag(['table', 'wide', 'json', 'yaml'] as const, 'table'),
+    output: legacyOutputFlag(['table', 'wide', 'json', 'yaml'] as const, 'table'),
     'output-file': Flags.string({
       char: 'f',
       description:
@@ -56,7 +56,7 @@ A runtime that accepts the connection and then does not complete the registratio
     sim: simFlag,
   };
 
-  public async run(): Promise<void> {
+  public override async run(): Promise<void> {
     const flags = this.flags;
     const file = outputFilePath(flags['output-file']);
     const filter = new ObjectFilter({

@@ -5,6 +5,7 @@
 // it does not know, and a mask of 0 means "every event this runtime knows". Runtimes up
 // to NRI v0.9 know events 1..11 (0x7ff); v0.10 added 12..14 (UpdatePodSandbox,
 // PostUpdatePodSandbox, ValidateContainerAdjustment).
+import type { ErrorKind } from '../errors/index.js';
 import { nri } from './schema.js';
 
 export const Event = nri.Event;
@@ -73,6 +74,7 @@ export function formatEventMask(mask: number): string {
 }
 
 export class EventNameError extends Error {
+  readonly kind: ErrorKind = 'usage';
   readonly code = 'EVENT_NAME' as const;
   constructor(
     readonly input: string,

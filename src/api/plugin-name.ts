@@ -10,6 +10,8 @@ export type PluginNameReason =
   'no-index-separator' | 'index-length' | 'index-not-digits' | 'empty-name' | 'invalid-character';
 
 export class PluginNameError extends Error {
+  // A leaf file imports nothing: the kind is spelled out (src/errors' ErrorKind).
+  readonly kind = 'usage' as const;
   readonly code = 'PLUGIN_NAME' as const;
   constructor(
     readonly input: string,

@@ -6,6 +6,7 @@
 // extensionless file as CommonJS and fails on the first import. ESM rather than
 // CommonJS because plugins await stub.start() at top level, which CommonJS cannot hold.
 // esbuild is loaded only here, so the other commands never pay for it.
+import type { ErrorKind } from '../errors/index.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -23,6 +24,10 @@ export class BundleError extends Error {
   ) {
     super(message, options);
     this.name = 'BundleError';
+  }
+
+  get kind(): ErrorKind {
+    return this.reason === 'no-entry' ? 'not-found' : 'failed';
   }
 }
 

@@ -1,3 +1,4 @@
+import type { ErrorKind } from '../errors/index.js';
 import { statSync } from 'node:fs';
 import { deniedToUs } from './permissions.js';
 
@@ -7,11 +8,14 @@ import { deniedToUs } from './permissions.js';
  * doctor may turn it into a finding.
  */
 export class CheckPathError extends Error {
+  get kind(): ErrorKind {
+    return this.reason === 'missing' ? 'not-found' : 'usage';
+  }
   readonly path: string;
   readonly reason: 'missing' | 'unreadable' | 'not-a-directory' | 'not-a-file';
   /** The errno code behind it, when there is one (EACCES, ...). */
   readonly code: string | undefined;
-  /** What the path was meant to be ("plugin directory", "runtime config"): the CLI names it. */
+  /** What the path was meant to be ("plugin directory", "runtime config"), named first in the message. */
   readonly role: string | undefined;
   constructor(
     path: string,
@@ -25,7 +29,7 @@ export class CheckPathError extends Error {
       'not-a-directory': 'is not a directory',
       'not-a-file': 'is not a regular file',
     }[reason];
-    super(`${path} ${what}${detail ? ` (${detail})` : ''}`, options);
+    super(`${options?.role ? `${options.role} ` : ''}${path} ${what}${detail ? ` (${detail})` : ''}`, options);
     this.name = 'CheckPathError';
     this.path = path;
     this.reason = reason;

@@ -16,6 +16,7 @@ export {
   type PluginDirReport,
   type PlannedPlugin,
 } from './plugin-dir.js';
+export { validatePluginDir, type ValidateOptions } from './validate.js';
 export { checkConfDir, confDirMissing, type ConfDirOptions, type ConfDirReport, type ConfFileUse } from './conf-dir.js';
 export { lookupPluginConfig, DEFAULT_PLUGIN_CONFIG_PATH, type ConfigLookup } from './config-lookup.js';
 export {
@@ -36,8 +37,6 @@ export {
   type RuntimeConfigReport,
 } from './runtime-config/index.js';
 export { runningAsRoot } from './permissions.js';
-export { findingsTable, summaryLine } from './table.js';
-export { findingsExitCode } from './exit-status.js';
 export {
   diagnoseNode,
   connectionFindings,

@@ -1,7 +1,8 @@
 // The one table from what the library layers throw to what a user sees: one line and a
-// documented exit code (README "Exit status", src/cli/exit-codes.ts). Errors are matched
-// by their `name` and `code`, not by class, so this file loads no library layer: the
-// base command imports it on every start-up.
+// documented exit code (README "Exit codes", src/cli/exit-codes.ts). Every library error
+// says its kind (src/errors); nothing here looks at class names. This file loads no
+// library layer: the base command imports it on every start-up.
+import { isKindedError, type ErrorKind } from '../errors/index.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 
 export interface ErrorOutcome {
@@ -10,55 +11,19 @@ export interface ErrorOutcome {
   message: string | undefined;
 }
 
-type Named = Error & { code?: unknown; exitCode?: unknown; role?: unknown };
-
-/** SessionError codes (src/session/errors.ts). */
-const SESSION: Record<string, ExitCodeValue> = {
-  'bad-identity': ExitCode.USAGE,
-  'bad-scenario': ExitCode.USAGE,
-  'no-socket': ExitCode.CONNECT,
-  'permission-denied': ExitCode.CONNECT,
-  'not-a-socket': ExitCode.CONNECT,
-  refused: ExitCode.CONNECT,
-  'path-too-long': ExitCode.USAGE,
-  'registration-rejected': ExitCode.REGISTRATION,
-  'registration-timeout': ExitCode.REGISTRATION,
-  'no-events': ExitCode.REGISTRATION,
+/** The exit code of each kind of failure. */
+export const EXIT_CODE_OF_KIND: Readonly<Record<ErrorKind, ExitCodeValue>> = Object.freeze({
+  usage: ExitCode.USAGE,
+  'not-found': ExitCode.USAGE,
+  conflict: ExitCode.USAGE,
+  connect: ExitCode.CONNECT,
+  registration: ExitCode.REGISTRATION,
   'runtime-gone': ExitCode.RUNTIME_GONE,
-  'call-timeout': ExitCode.RUNTIME_GONE,
-  'malformed-frame': ExitCode.RUNTIME_GONE,
-  'update-refused': ExitCode.REFUSED,
-  cancelled: ExitCode.FAILED,
-};
-
-/** ControlError codes (src/control/errors.ts). */
-const CONTROL: Record<string, ExitCodeValue> = {
-  'no-container': ExitCode.USAGE,
-  'needs-yes': ExitCode.USAGE,
-  'not-confirmed': ExitCode.FAILED,
-  cancelled: ExitCode.FAILED,
+  timeout: ExitCode.RUNTIME_GONE,
   refused: ExitCode.REFUSED,
-  'unsafe-runtime': ExitCode.USAGE,
-};
-
-/** Bad input judged offline, whatever the layer: exit 2, message as it is. */
-const USAGE_ERRORS = new Set([
-  'ControlInputError',
-  'ContainerLookupError',
-  'FilterError',
-  'EventNameError',
-  'PluginNameError',
-  'ScenarioError',
-  'VintageError',
-  'DurationError',
-  'QuantityError',
-  'CpusetError',
-  'CheckPathError',
-  'UnknownConfigFormatError',
-  'PlacementError',
-  'MetricsAddressError',
-  'OutputFileError',
-]);
+  failed: ExitCode.FAILED,
+  internal: ExitCode.INTERNAL,
+});
 
 /** A write to stdout or stderr whose reader went away (`| head`): a normal end. */
 export function isClosedOutput(err: unknown): boolean {
@@ -66,37 +31,27 @@ export function isClosedOutput(err: unknown): boolean {
   return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
 }
 
-export function describeError(err: unknown): ErrorOutcome {
-  if (!(err instanceof Error))
+/**
+ * The exit code and the line for an error. `flagOf` names the command's flag for a
+ * library option ("pluginDir" -> "--plugin-dir"), so that the message says which flag
+ * to fix; the library does not know the command line's names.
+ */
+export function describeError(
+  err: unknown,
+  flagOf: (option: string) => string | undefined = () => undefined,
+): ErrorOutcome {
+  if (isClosedOutput(err)) return { exitCode: ExitCode.OK, message: undefined };
+  if (!isKindedError(err)) {
+    const what = err instanceof Error ? err.message : String(err);
+    return { exitCode: ExitCode.INTERNAL, message: `internal error: ${what} (run again with --debug and report it)` };
+  }
+  const flag = err.option === undefined ? undefined : flagOf(err.option);
+  const message = flag !== undefined && !err.message.startsWith(flag) ? `${flag}: ${err.message}` : err.message;
+  if (err.kind === 'internal') {
     return {
       exitCode: ExitCode.INTERNAL,
-      message: `internal error: ${String(err)} (run again with --debug and report it)`,
+      message: `internal error: ${message} (run again with --debug and report it)`,
     };
-  const e = err as Named;
-  if (isClosedOutput(e)) return { exitCode: ExitCode.OK, message: undefined };
-  switch (e.name) {
-    case 'UserError':
-      return { exitCode: e.exitCode as ExitCodeValue, message: e.message };
-    case 'SessionError': {
-      const code = SESSION[String(e.code)];
-      if (code !== undefined) return { exitCode: code, message: e.message };
-      break;
-    }
-    case 'ControlError': {
-      const code = CONTROL[String(e.code)];
-      if (code !== undefined) return { exitCode: code, message: e.message };
-      break;
-    }
-    case 'CheckPathError':
-      // The checks say what the path was meant to be: "plugin directory /x does not exist".
-      return { exitCode: ExitCode.USAGE, message: typeof e.role === 'string' ? `${e.role} ${e.message}` : e.message };
-    case 'AtomicWriteError':
-      return { exitCode: ExitCode.FAILED, message: `${e.message}: check that the directory exists and is writable` };
-    default:
-      if (USAGE_ERRORS.has(e.name)) return { exitCode: ExitCode.USAGE, message: e.message };
   }
-  return {
-    exitCode: ExitCode.INTERNAL,
-    message: `internal error: ${e.message} (run again with --debug and report it)`,
-  };
+  return { exitCode: EXIT_CODE_OF_KIND[err.kind], message };
 }

@@ -24,3 +24,13 @@ export const ExitCode = {
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/**
+ * The exit code of a check that ran to its end (validate, lint, doctor): 1 with errors,
+ * 3 with warnings only under --strict, else 0.
+ */
+export function findingsExitCode(counts: { error: number; warning: number }, strict: boolean): ExitCodeValue {
+  if (counts.error > 0) return ExitCode.FAILED;
+  if (strict && counts.warning > 0) return ExitCode.WARNINGS;
+  return ExitCode.OK;
+}

@@ -1,6 +1,11 @@
-// Flags more than one command shares, defined once.
+// The flags more than one command has, defined once so that the same thing has the same
+// name everywhere: --socket, --sim SCENARIO, --timeout, --plugin-dir, --conf-dir, -o.
+// Old spellings keep working for one release, hidden, with oclif's one-line deprecation
+// warning; their values are parsed here so that a bad one gets our message and exit 2.
 import { Flags } from '@oclif/core';
+import chalk from 'chalk';
 import { DEFAULT_SOCKET_PATH } from '../api/socket-path.js';
+import type { OutputFormat } from '../render/index.js';
 import { parseDuration } from '../units/index.js';
 
 export const socketFlag = Flags.string({
@@ -25,24 +30,53 @@ export const pluginIndexFlag = (defaultIndex: string) =>
     helpValue: 'NN',
   });
 
-export const outputFlag = <T extends string>(choices: readonly T[], defaultValue: T) =>
-  Flags.option({
+/**
+ * -o: the formats a command offers, table first (the default, for people). `text`, the
+ * old name of the default in logs, update, evict, trace and sim, still means table.
+ */
+export const outputFlag = (formats: readonly OutputFormat[], extra: readonly string[] = []) => {
+  const accepted: readonly string[] = [...formats, ...extra];
+  return Flags.custom<string>({
     char: 'o',
-    description: 'Output format.',
-    options: choices,
-    default: defaultValue,
+    description: `Output format: ${accepted.join(', ')}.`,
+    helpValue: accepted.join('|'),
+    default: formats[0],
+    parse: async (input: string): Promise<string> => {
+      if (input === 'text' && formats.includes('table')) {
+        process.stderr.write(`${chalk.yellow('Warning:')} -o text is deprecated: use -o table (the default)\n`);
+        return 'table';
+      }
+      if (!accepted.includes(input)) throw new Error(`expected one of ${accepted.join(', ')}, not "${input}"`);
+      return input;
+    },
+  })();
+};
+
+/** The -o of a command not yet on the one output model: its own choices and default. To go with it. */
+export const legacyOutputFlag = <T extends string>(choices: readonly T[], defaultValue: T) =>
+  Flags.option({ char: 'o', description: 'Output format.', options: choices, default: defaultValue })();
+
+/** A duration flag in milliseconds: "2s", "500ms", "1m30s"; a bare number is refused. */
+export const durationFlag = (description: string) =>
+  Flags.custom<number>({
+    description,
+    helpValue: 'DURATION',
+    parse: async (input: string): Promise<number> => parseDuration(input),
   })();
 
-export const timeoutFlag = Flags.string({
-  description:
-    "How long to wait for the runtime: for the registration and for each answer, such as 5s or 500ms (default: the runtime's own request timeout, else 2s; the registration its own bound, else 5s).",
-  helpValue: 'DURATION',
-});
+/** The same, with a default ("2s"). */
+export const durationFlagWithDefault = (description: string, defaultValue: string) =>
+  Flags.custom<number>({
+    description,
+    helpValue: 'DURATION',
+    default: parseDuration(defaultValue),
+    defaultHelp: async () => defaultValue,
+    parse: async (input: string): Promise<number> => parseDuration(input),
+  })();
 
-/** --timeout as milliseconds; undefined when not given. Throws DurationError (exit 2). */
-export function timeoutMs(text: string | undefined): number | undefined {
-  return text === undefined ? undefined : parseDuration(text, '--timeout');
-}
+export const timeoutFlag = durationFlag(
+  "How long to wait for the runtime: for the registration and for each answer, such as 5s or 500ms (default: the runtime's own request timeout, else 2s; the registration its own bound, else 5s).",
+);
 
 export const simFlag = Flags.string({
   description:
@@ -50,7 +84,15 @@ export const simFlag = Flags.string({
   helpValue: 'SCENARIO',
 });
 
-/** --namespace/--pod/--container/--label, shared by logs and sync dump. */
+/** --plugin-dir: a directory of NN-name plugin executables. The old --plugin-path still works, with a warning. */
+export const pluginDirFlag = (description: string) =>
+  Flags.string({ description, helpValue: 'DIR', aliases: ['plugin-path'], deprecateAliases: true });
+
+/** --conf-dir: the drop-in configuration directory of plugins (NN-name.conf, name.conf). */
+export const confDirFlag = (description: string) =>
+  Flags.string({ description, helpValue: 'DIR', aliases: ['plugin-config-path'], deprecateAliases: true });
+
+/** --namespace/--pod/--container/--label, shared by logs, sync dump and trace. */
 export const filterFlags = {
   namespace: Flags.string({
     char: 'n',
@@ -91,7 +133,7 @@ export interface ConnectFlags {
   sim?: string | undefined;
   'plugin-name': string;
   'plugin-index': string;
-  timeout?: string | undefined;
+  timeout?: number | undefined;
 }
 
 /** The session options those flags give (src/session's SessionOptions, minus the hooks). */
@@ -105,6 +147,30 @@ export function connectOptions(flags: ConnectFlags): {
     target: { socketPath: flags.socket, sim: flags.sim },
     name: flags['plugin-name'],
     index: flags['plugin-index'],
-    timeoutMs: timeoutMs(flags.timeout),
+    timeoutMs: flags.timeout,
   };
+}
+
+/**
+ * The flag behind a library option, for messages: a library names what it was given
+ * ("pluginDir"), the command line names the flag the user typed.
+ */
+const OPTION_FLAGS: Readonly<Record<string, string>> = Object.freeze({
+  socketPath: '--socket',
+  sim: '--sim',
+  timeoutMs: '--timeout',
+  pluginDir: '--plugin-dir',
+  confDir: '--conf-dir',
+  expect: '--expect',
+  scenario: 'SCENARIO',
+  runtimeConfig: '--runtime-config',
+  root: '--root',
+  out: '--out',
+  events: '--events',
+  name: '--plugin-name',
+  index: '--plugin-index',
+});
+
+export function flagOfOption(option: string): string | undefined {
+  return OPTION_FLAGS[option];
 }

@@ -1,8 +1,9 @@
-// What only a command line needs: the base command, shared flags, the spinner glue, and
-// the one table from library errors to exit codes.
-export { BaseCommand, applyColourPolicy, STOP_SIGNALS, type BaseFlags } from './base-command.js';
+// What only a command line needs: the base command, shared flags, signals, the spinner
+// glue, and the one table from error kinds to exit codes.
+export { BaseCommand, applyColourPolicy, envOn, type BaseFlags, type BaseArgs } from './base-command.js';
+export { STOP_SIGNALS, stopSignal, type StopReason } from './signals.js';
 export { UserError, usageError } from './errors.js';
-export { ExitCode, type ExitCodeValue } from './exit-codes.js';
-export { describeError, isClosedOutput, type ErrorOutcome } from './error-table.js';
+export { ExitCode, findingsExitCode, type ExitCodeValue } from './exit-codes.js';
+export { describeError, isClosedOutput, EXIT_CODE_OF_KIND, type ErrorOutcome } from './error-table.js';
 export * from './flags.js';
 export { connectProgress, targetLabel, type ConnectProgress } from './progress.js';

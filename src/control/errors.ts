@@ -1,9 +1,11 @@
 // The errors of `nrictl update` / `nrictl evict` below the command line. Each names the
 // flag or the container query involved, so a command can print its message as it is.
 
+import type { ErrorKind } from '../errors/index.js';
 /** A flag value that cannot be sent: judged before anything connects. */
 export class ControlInputError extends Error {
   override readonly name = 'ControlInputError';
+  readonly kind: ErrorKind = 'usage';
   constructor(
     /** "--cpus", "--memory", ...; empty when no single flag is to blame. */
     readonly flag: string,
@@ -22,6 +24,9 @@ export interface ContainerCandidate {
 /** A container argument that names no container, or several. */
 export class ContainerLookupError extends Error {
   override readonly name = 'ContainerLookupError';
+  get kind(): ErrorKind {
+    return this.reason === 'unknown' ? 'not-found' : 'usage';
+  }
   constructor(
     readonly reason: 'unknown' | 'ambiguous',
     readonly query: string,
@@ -55,4 +60,17 @@ export class ControlError extends Error {
   ) {
     super(message, options);
   }
+
+  get kind(): ErrorKind {
+    return CONTROL_ERROR_KIND[this.code];
+  }
 }
+
+const CONTROL_ERROR_KIND: Record<ControlErrorCode, ErrorKind> = {
+  'no-container': 'usage',
+  'needs-yes': 'usage',
+  'not-confirmed': 'failed',
+  cancelled: 'failed',
+  refused: 'refused',
+  'unsafe-runtime': 'usage',
+};

@@ -13,12 +13,14 @@
 //       rlimits: [{ type: RLIMIT_NOFILE, soft: 1024, hard: 1024 }]
 //       resources: { cpus: "0-1", memory_limit: 268435456 }  # scenario keys
 //       conflict: [10-a, 20-b]       # these two plugins conflicted during the step
+import type { ErrorKind } from '../errors/index.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
 import type { nri } from '../api/index.js';
 
 export class ExpectationError extends Error {
+  readonly kind: ErrorKind = 'usage';
   constructor(
     message: string,
     readonly file: string,

@@ -2,6 +2,7 @@
 // --label). Names match as shell-style globs ("web-*", "redis-?"); a pattern without
 // '*' or '?' matches exactly. Labels match exactly (key=value) on the pod's or the
 // container's labels. Every given filter must match.
+import type { ErrorKind } from '../errors/index.js';
 import type { nri } from '../api/index.js';
 
 export interface FilterSpec {
@@ -14,6 +15,7 @@ export interface FilterSpec {
 
 export class FilterError extends Error {
   override readonly name = 'FilterError';
+  readonly kind: ErrorKind = 'usage';
   constructor(
     readonly flag: string,
     message: string,

@@ -2,6 +2,7 @@
 // names the socket (or inherited fd) and says what to do about it, so a command can
 // print it as it is.
 
+import type { ErrorKind } from '../errors/index.js';
 import { socketPathTooLongMessage } from '../api/socket-path.js';
 
 export type PluginStep = 'connect' | 'register' | 'configure' | 'synchronize' | 'update' | 'closed';
@@ -32,7 +33,24 @@ export class PluginError extends Error {
   ) {
     super(message, options);
   }
+
+  get kind(): ErrorKind {
+    return PLUGIN_ERROR_KIND[this.reason];
+  }
 }
+
+const PLUGIN_ERROR_KIND: Record<PluginErrorReason, ErrorKind> = {
+  'no-socket': 'connect',
+  'permission-denied': 'connect',
+  'not-a-socket': 'connect',
+  'path-too-long': 'usage',
+  refused: 'connect',
+  rejected: 'registration',
+  timeout: 'timeout',
+  closed: 'runtime-gone',
+  protocol: 'runtime-gone',
+  'no-events': 'registration',
+};
 
 /** Where the plugin talks to the runtime, as messages name it. */
 export interface Endpoint {

@@ -1,3 +1,4 @@
+import type { ErrorKind } from '../errors/index.js';
 import { lstat, open, readlink, rename, unlink, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
@@ -5,6 +6,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 export type AtomicContent = string | Uint8Array | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
 
 export class AtomicWriteError extends Error {
+  readonly kind: ErrorKind = 'failed';
   readonly path: string;
   constructor(path: string, step: string, cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);

@@ -1,14 +1,7 @@
 import YAML from 'yaml';
 
-/** The output formats of every listing command (`-o`), as crictl and kubectl name them. */
-export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'yaml'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 /** The formats that carry the complete data rather than a human summary. */
-export type DataFormat = Extract<OutputFormat, 'json' | 'yaml'>;
-
-export function isDataFormat(format: OutputFormat): format is DataFormat {
-  return format === 'json' || format === 'yaml';
-}
+export type DataFormat = 'json' | 'yaml';
 
 /**
  * protobufjs conversion options for output, those of the protobuf JSON mapping

@@ -15,7 +15,17 @@ export {
 } from './colour.js';
 export {
   OUTPUT_FORMATS,
-  isDataFormat,
+  output,
+  formatsOf,
+  renderOutput,
+  renderRecord,
+  type Output,
+  type OutputFormat,
+  type View,
+  type RecordView,
+  type Layout,
+} from './output.js';
+export {
   toPlain,
   jsonDocument,
   jsonLine,
@@ -23,7 +33,6 @@ export {
   yamlStreamItem,
   renderDocument,
   renderStreamItem,
-  type OutputFormat,
   type DataFormat,
   type MessageType,
 } from './format.js';
@@ -64,3 +73,4 @@ export { alignColumns } from './columns.js';
 export { spinner, inCI } from './spinner.js';
 export { nonBlockingStdout } from './output-sink.js';
 export { serveMetrics, parseMetricsAddress, MetricsAddressError, type MetricsServer } from './metrics-server.js';
+export * from './views/index.js';

@@ -1,9 +1,11 @@
 // The /metrics endpoint: plain node:http, one route, bounded work per scrape.
+import type { ErrorKind } from '../errors/index.js';
 import http from 'node:http';
 import type { Registry } from 'prom-client';
 
 export class MetricsAddressError extends Error {
   override readonly name = 'MetricsAddressError';
+  readonly kind: ErrorKind = 'usage';
 }
 
 /** "HOST:PORT", "[::1]:9464" or ":9464" (every interface). */

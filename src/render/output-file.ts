@@ -1,5 +1,7 @@
+import type { ErrorKind } from '../errors/index.js';
 /** An --output-file value that names no file: the command refuses it before connecting. */
 export class OutputFileError extends Error {
+  readonly kind: ErrorKind = 'usage';
   readonly flag: string;
   constructor(flag: string, message: string) {
     super(message);

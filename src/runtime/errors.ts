@@ -1,6 +1,7 @@
 // Typed errors of the pure half of the simulator. Each names the file, plugin or
 // container involved so that a command can print the message as it is.
 
+import type { ErrorKind } from '../errors/index.js';
 export class DiscoveryError extends Error {
   override readonly name = 'DiscoveryError';
   constructor(
@@ -14,10 +15,16 @@ export class DiscoveryError extends Error {
   ) {
     super(message, options);
   }
+
+  /** A plugin directory the runtime cannot use is the caller's to fix (the Go runtime fails start-up). */
+  get kind(): ErrorKind {
+    return this.reason === 'read-dir' ? 'not-found' : 'usage';
+  }
 }
 
 export class ScenarioError extends Error {
   override readonly name = 'ScenarioError';
+  readonly kind: ErrorKind = 'usage';
   constructor(
     message: string,
     readonly file: string,
@@ -32,6 +39,7 @@ export class ScenarioError extends Error {
 /** Two plugins set the same field of the same container: the runtime fails the request. */
 export class ConflictError extends Error {
   override readonly name = 'ConflictError';
+  readonly kind: ErrorKind = 'conflict';
   constructor(
     /** The runtime's name of the field (api.proto's Field enum: CPUShares, Annotations, ...). */
     readonly field: string,
@@ -52,6 +60,7 @@ export class ConflictError extends Error {
 /** A plugin answer the runtime refuses for another reason than a conflict. */
 export class MergeError extends Error {
   override readonly name = 'MergeError';
+  readonly kind: ErrorKind = 'failed';
   constructor(
     message: string,
     readonly plugin: string,
@@ -71,5 +80,9 @@ export class StateError extends Error {
     readonly id: string,
   ) {
     super(message);
+  }
+
+  get kind(): ErrorKind {
+    return this.reason === 'unknown-pod' || this.reason === 'unknown-container' ? 'not-found' : 'conflict';
   }
 }

@@ -1,5 +1,6 @@
 // Line-based control of a running simulator: one command per line, so one terminal can
 // drive events while another runs `nrictl logs`. Parsing is pure; execution returns text.
+import type { ErrorKind } from '../errors/index.js';
 import { nri } from '../api/index.js';
 import { jsonDocument, toPlain } from '../render/index.js';
 import type { Runtime } from './runtime.js';
@@ -23,6 +24,7 @@ export type Command =
 
 export class CommandError extends Error {
   override readonly name = 'CommandError';
+  readonly kind: ErrorKind = 'usage';
 }
 
 function int(key: string, v: string): number {

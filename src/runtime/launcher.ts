@@ -2,6 +2,7 @@
 // spawns the file with the runtime end of a unix socketpair as fd 3 and an environment
 // of exactly NRI_PLUGIN_NAME, NRI_PLUGIN_IDX and NRI_PLUGIN_SOCKET=3 (nothing else: no
 // PATH, no HOME, as exec.Cmd with an explicit Env), from the runtime's working directory.
+import type { ErrorKind } from '../errors/index.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Duplex } from 'node:stream';
@@ -20,6 +21,7 @@ export interface LaunchedProcess {
 
 export class LaunchError extends Error {
   override readonly name = 'LaunchError';
+  readonly kind: ErrorKind = 'failed';
   constructor(
     message: string,
     readonly pluginPath: string,

@@ -2,6 +2,8 @@
 // socket in it; for a given path we refuse directories others can write to, and remove
 // an old socket only when nothing answers on it (the Go runtime removes it blindly,
 // which would cut a running runtime off from its plugins).
+import type { ErrorKind } from '../errors/index.js';
+import { rmSync } from 'node:fs';
 import { chmod, lstat, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -18,13 +20,27 @@ export class ListenError extends Error {
   ) {
     super(message, options);
   }
+
+  get kind(): ErrorKind {
+    return LISTEN_ERROR_KIND[this.reason];
+  }
 }
+
+const LISTEN_ERROR_KIND: Record<ListenError['reason'], ErrorKind> = {
+  'unsafe-dir': 'usage',
+  'in-use': 'conflict',
+  'not-a-socket': 'conflict',
+  'path-too-long': 'usage',
+  listen: 'failed',
+};
 
 export interface Listening {
   server: net.Server;
   socketPath: string;
   /** Set when we made the directory ourselves; removed again on close. */
   ownDir?: string;
+  /** Removes the socket (and our directory) synchronously if the process ends before closeListener(). */
+  removeAtExit: () => void;
 }
 
 export async function listenForPlugins(
@@ -51,7 +67,15 @@ export async function listenForPlugins(
     server.listen(socketPath, () => resolve());
   });
   await chmod(socketPath, 0o600);
-  return { server, socketPath, ...(ownDir ? { ownDir } : {}) };
+  // Whatever way the process ends (a second Ctrl-C, an exit in the middle of a write), the
+  // socket and the directory we made go with it; only SIGKILL can leave them behind.
+  const made = socketPath;
+  const removeAtExit = (): void => {
+    rmSync(made, { force: true });
+    if (ownDir) rmSync(ownDir, { recursive: true, force: true });
+  };
+  process.once('exit', removeAtExit);
+  return { server, socketPath, removeAtExit, ...(ownDir ? { ownDir } : {}) };
 }
 
 // Checked before anything is made or bound: Node would bind the cut-off path instead.
@@ -121,6 +145,7 @@ function answers(socketPath: string): Promise<boolean> {
 }
 
 export async function closeListener(l: Listening): Promise<void> {
+  process.off('exit', l.removeAtExit);
   await new Promise<void>((resolve) => l.server.close(() => resolve()));
   await rm(l.socketPath, { force: true });
   if (l.ownDir) await rm(l.ownDir, { recursive: true, force: true });

@@ -3,6 +3,7 @@
 // a ttrpc client for its Plugin service on connection 1. Follows containerd/nri
 // pkg/adaptation plugin.go: registration deadline, Configure and the event-mask check,
 // split Synchronize, per-request deadlines, and which failures close the plugin.
+import type { ErrorKind } from '../errors/index.js';
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import {
@@ -45,6 +46,7 @@ export type PluginFailure =
 /** A plugin call or handshake step failed; names the plugin and the method. */
 export class PluginConnectionError extends Error {
   override readonly name = 'PluginConnectionError';
+  readonly kind: ErrorKind = 'failed';
   constructor(
     message: string,
     readonly plugin: string,

@@ -17,6 +17,7 @@ import { PluginConnection, PluginConnectionError, type EncodedRequest } from './
 import type { SimState } from './state.js';
 import { validationRequest, ValidationRejectedError, ValidatorFailedError } from './validation.js';
 import { NEWEST_NRI_VERSION, runtimeVintage, type RuntimeVintage } from './vintage.js';
+import type { ErrorKind } from '../errors/index.js';
 import type { RuntimeQuirks } from './presets.js';
 import { dropNewEnv, sparseCreateRequest, wouldAbortOnCreate, wouldCrashOnUpdate } from './quirks.js';
 
@@ -68,6 +69,7 @@ export type CreateResult =
 
 export class RuntimeError extends Error {
   override readonly name = 'RuntimeError';
+  readonly kind: ErrorKind = 'failed';
   constructor(
     message: string,
     readonly event: string,

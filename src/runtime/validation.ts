@@ -4,6 +4,7 @@
 // container as it was before any plugin touched it, the merged adjustment and updates,
 // who owns which field, and every plugin in invocation order. Validators run in
 // parallel; one rejection or failure fails the creation.
+import type { ErrorKind } from '../errors/index.js';
 import type { nri } from '../api/index.js';
 import type { Owners } from './owners.js';
 
@@ -28,6 +29,7 @@ export function validationRequest(
 /** A validator said no. The message follows the runtime's wording, so logs compare. */
 export class ValidationRejectedError extends Error {
   override readonly name = 'ValidationRejectedError';
+  readonly kind: ErrorKind = 'refused';
   constructor(
     readonly plugin: string,
     readonly containerId: string,
@@ -42,6 +44,7 @@ export class ValidationRejectedError extends Error {
 /** A validator could not answer (error status, timeout, closed): the creation fails too. */
 export class ValidatorFailedError extends Error {
   override readonly name = 'ValidatorFailedError';
+  readonly kind: ErrorKind = 'failed';
   constructor(
     readonly plugin: string,
     readonly containerId: string,

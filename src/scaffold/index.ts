@@ -1,6 +1,7 @@
 // `nrictl plugin new`: writes a plugin project. The whole project is written into a
 // hidden sibling directory first and renamed into place, so an interrupted run leaves
 // no half-made project under the name asked for.
+import type { ErrorKind } from '../errors/index.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +17,10 @@ export class ScaffoldError extends Error {
   ) {
     super(message, options);
     this.name = 'ScaffoldError';
+  }
+
+  get kind(): ErrorKind {
+    return this.reason === 'bad-name' ? 'usage' : this.reason === 'exists' ? 'conflict' : 'failed';
   }
 }
 

@@ -1,8 +1,10 @@
 // Waiting on a promise until the caller's signal fires (Ctrl-C): the deadlines
 // themselves are the SDK's (registration, and each call's).
 
+import type { ErrorKind } from '../errors/index.js';
 export class Aborted extends Error {
   override readonly name = 'Aborted';
+  readonly kind: ErrorKind = 'failed';
 }
 
 /** The promise, or a rejection with Aborted once the signal fires. */

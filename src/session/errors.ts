@@ -2,6 +2,7 @@
 // caller can branch on; src/cli/error-table.ts maps each code to an exit status.
 // Messages are one line that names the socket (or the simulator) and what to do.
 
+import type { ErrorKind } from '../errors/index.js';
 export type SessionErrorCode =
   /** --plugin-name / --plugin-index break the runtime's rules: nothing was dialled. */
   | 'bad-identity'
@@ -39,7 +40,29 @@ export class SessionError extends Error {
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
   }
+
+  get kind(): ErrorKind {
+    return SESSION_ERROR_KIND[this.code];
+  }
 }
+
+const SESSION_ERROR_KIND: Record<SessionErrorCode, ErrorKind> = {
+  'bad-identity': 'usage',
+  'bad-scenario': 'usage',
+  'no-socket': 'connect',
+  'permission-denied': 'connect',
+  'not-a-socket': 'connect',
+  refused: 'connect',
+  'path-too-long': 'usage',
+  'registration-rejected': 'registration',
+  'registration-timeout': 'registration',
+  'no-events': 'registration',
+  'runtime-gone': 'runtime-gone',
+  'call-timeout': 'timeout',
+  'malformed-frame': 'runtime-gone',
+  'update-refused': 'refused',
+  cancelled: 'failed',
+};
 
 /** "To try nrictl without a runtime": added where the socket is missing. */
 export const SIM_HINT = 'To try nrictl without a runtime: --sim demo';

@@ -6,6 +6,7 @@
 // Two probes with nothing between them (the calibration pair) time one probe hop, which
 // trace subtracts from every segment.
 
+import type { ErrorKind } from '../errors/index.js';
 export interface InstalledPlugin {
   index: string;
   /** Undefined when only the index is known (--index). */
@@ -38,6 +39,7 @@ export interface ProbePlan {
 
 export class PlacementError extends Error {
   override readonly name = 'PlacementError';
+  readonly kind: ErrorKind = 'usage';
 }
 
 export type ProbeMode = 'around' | 'all';

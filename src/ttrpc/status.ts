@@ -40,6 +40,8 @@ export interface TtrpcErrorOptions {
  */
 export class TtrpcError extends Error {
   readonly code: Code;
+  /** How a caller fails because of it: the peer went away, did not answer in time, or answered no. */
+  readonly kind: 'runtime-gone' | 'timeout' | 'failed' | 'refused';
   readonly statusMessage: string;
   readonly service?: string;
   readonly method?: string;
@@ -50,14 +52,23 @@ export class TtrpcError extends Error {
     super(`${where}${codeName(code)}: ${statusMessage}`, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'TtrpcError';
     this.code = code;
+    this.kind = kindOfCode(code);
     this.statusMessage = statusMessage;
     if (opts.service !== undefined) this.service = opts.service;
     if (opts.method !== undefined) this.method = opts.method;
   }
 }
 
+function kindOfCode(code: Code): TtrpcError['kind'] {
+  if (code === Code.Unavailable) return 'runtime-gone';
+  if (code === Code.DeadlineExceeded) return 'timeout';
+  if (code === Code.Canceled) return 'failed';
+  return 'refused';
+}
+
 /** The peer sent bytes that are not ttrpc: a bad header, an oversize length that cannot be skipped, a malformed message. */
 export class TtrpcProtocolError extends Error {
+  readonly kind = 'runtime-gone' as const;
   constructor(message: string, opts?: { cause?: unknown }) {
     super(message, opts);
     this.name = 'TtrpcProtocolError';

@@ -1,10 +1,12 @@
 // Linux cpuset lists ("0-3,8"), the format of cpuset.cpus / cpuset.mems and of
 // the cpus and mems fields of NRI's LinuxCPU.
 
+import type { ErrorKind } from '../errors/index.js';
 /** Well above any kernel's NR_CPUS; it stops "0-4000000000" from allocating a huge list. */
 export const CPUSET_MAX = 65535;
 
 export class CpusetError extends Error {
+  readonly kind: ErrorKind = 'usage';
   readonly input: string;
   constructor(input: string, reason: string) {
     super(`invalid cpuset '${input}': ${reason}`);

@@ -2,8 +2,10 @@
 // A bare number is refused: "--timeout 5" could mean seconds or milliseconds, and a
 // guess that is wrong by a factor of 1000 is worse than asking for a unit.
 
+import type { ErrorKind } from '../errors/index.js';
 export class DurationError extends Error {
   override readonly name = 'DurationError';
+  readonly kind: ErrorKind = 'usage';
   constructor(
     readonly input: string,
     reason: string,

@@ -2,6 +2,7 @@
 // units (the way memory limits are chosen); parsing accepts the Kubernetes
 // quantity syntax, so a value copied from a pod spec works in `nrictl update`.
 
+import type { ErrorKind } from '../errors/index.js';
 const BINARY_UNITS = ['Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'] as const;
 
 /**
@@ -24,6 +25,7 @@ export function formatBytes(bytes: number): string {
 }
 
 export class QuantityError extends Error {
+  readonly kind: ErrorKind = 'usage';
   readonly input: string;
   constructor(input: string, reason: string) {
     super(`invalid quantity '${input}': ${reason}`);

@@ -146,7 +146,7 @@ describe('checked before connecting', () => {
   it('--timeout without a unit is exit 2', async () => {
     const r = await runCli(['sync', 'dump', '--sim', 'examples/demo.yaml', '--timeout', '5']);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe("Error: invalid --timeout '5': it has no unit; write 5s or 5ms");
+    expect(r.stderr.trim()).toBe("Error: --timeout: invalid duration '5': it has no unit; write 5s or 5ms");
   });
 });
 

@@ -52,7 +52,7 @@ beforeAll(() => {
 afterAll(() => t.cleanup());
 
 const COMMANDS = {
-  validate: () => ['validate', plugins, '--plugin-config-path', confDir],
+  validate: () => ['validate', plugins, '--conf-dir', confDir],
   lint: () => ['lint', confDir, '--plugin-path', plugins],
   doctor: () => ['doctor', '--root', root],
 };

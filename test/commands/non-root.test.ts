@@ -35,11 +35,11 @@ describe.skipIf(CANNOT_SWITCH_USER !== undefined)(
     it('validate reports a plugin owned by uid 1001 (plugin-not-root-owned), exit 1', () => {
       writeElf(join(plugins, '10-a'));
       chownSync(join(plugins, '10-a'), OTHER, OTHER);
-      const r = nrictlAsNobody('validate', plugins, '--plugin-config-path', conf, '-o', 'json');
+      const r = nrictlAsNobody('validate', plugins, '--conf-dir', conf, '-o', 'json');
       expect(r.stderr).toBe('');
       expect(codes(r.stdout)).toContain('error:plugin-not-root-owned');
       expect(r.code).toBe(1);
-      const table = nrictlAsNobody('validate', plugins, '--plugin-config-path', conf, '--strict');
+      const table = nrictlAsNobody('validate', plugins, '--conf-dir', conf, '--strict');
       expect(table.stdout).not.toContain('No findings');
       expect(table.stdout).toContain('owned by uid 1001, not root');
     });
@@ -56,7 +56,7 @@ describe.skipIf(CANNOT_SWITCH_USER !== undefined)(
     it('says what it could not check without root, and never calls that clean', () => {
       writeElf(join(plugins, '10-a'), 0o700); // root's: nobody may read its first bytes
       writeFileSync(join(conf, '10-a.conf'), 'x: 1\n', { mode: 0o600 }); // root's: the runtime reads it, nobody may not
-      const r = nrictlAsNobody('validate', plugins, '--plugin-config-path', conf, '-o', 'json');
+      const r = nrictlAsNobody('validate', plugins, '--conf-dir', conf, '-o', 'json');
       const found = JSON.parse(r.stdout) as {
         findings: Array<{ code: string; path: string }>;
         order: Array<{ config: string | null; launches: boolean }>;
@@ -68,8 +68,8 @@ describe.skipIf(CANNOT_SWITCH_USER !== undefined)(
       expect(found.order).toMatchObject([{ config: join(conf, '10-a.conf'), launches: true }]);
       expect(r.stdout).not.toContain('config-unreadable'); // root can read it: no false alarm
       expect(r.code).toBe(0);
-      expect(nrictlAsNobody('validate', plugins, '--plugin-config-path', conf, '--strict').code).toBe(3);
-      const table = nrictlAsNobody('validate', plugins, '--plugin-config-path', conf);
+      expect(nrictlAsNobody('validate', plugins, '--conf-dir', conf, '--strict').code).toBe(3);
+      const table = nrictlAsNobody('validate', plugins, '--conf-dir', conf);
       expect(table.stdout).toContain('2 not checked (run as root to check them)');
 
       const lint = nrictlAsNobody('lint', conf, '--plugin-path', plugins, '-o', 'json');
@@ -79,7 +79,7 @@ describe.skipIf(CANNOT_SWITCH_USER !== undefined)(
 
     it('a directory only root can read: exit 2, saying to run as root', () => {
       chmodSync(plugins, 0o700);
-      const r = nrictlAsNobody('validate', plugins, '--plugin-config-path', conf);
+      const r = nrictlAsNobody('validate', plugins, '--conf-dir', conf);
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toEqual([
         `Error: plugin directory ${plugins} cannot be read (EACCES: run nrictl as root to check it)`,

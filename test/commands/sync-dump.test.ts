@@ -70,13 +70,16 @@ describe('nrictl sync dump against the simulator', () => {
     expect(r.stdout).not.toMatch(/\x1b\[/);
   });
 
-  it('colours only when asked: none for a pipe, some with --color', async () => {
+  it('colours only when asked: none for a pipe, some with --color, whatever NO_COLOR says; none with --no-color', async () => {
     const plain = await runCli(['sync', 'dump', '--socket', sim.socketPath], { NO_COLOR: '' });
     expect(plain.stdout).not.toMatch(/\x1b\[/);
     const coloured = await runCli(['sync', 'dump', '--socket', sim.socketPath, '--color'], { NO_COLOR: '' });
     expect(coloured.stdout).toMatch(/\x1b\[1mPOD\x1b\[22m/);
     expect(coloured.stdout).toMatch(/\x1b\[32mRunning\x1b\[39m/);
-    const vetoed = await runCli(['sync', 'dump', '--socket', sim.socketPath, '--color'], { NO_COLOR: '1' });
+    // The user's flag for this run beats the environment's standing wish.
+    const asked = await runCli(['sync', 'dump', '--socket', sim.socketPath, '--color'], { NO_COLOR: '1' });
+    expect(asked.stdout).toMatch(/\x1b\[32mRunning\x1b\[39m/);
+    const vetoed = await runCli(['sync', 'dump', '--socket', sim.socketPath, '--no-color'], { FORCE_COLOR: '1' });
     expect(vetoed.stdout).not.toMatch(/\x1b\[/);
   });
 

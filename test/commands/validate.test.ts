@@ -21,7 +21,7 @@ afterAll(() => t.cleanup());
 
 describe('nrictl validate', () => {
   it('prints the invocation order and exits 0 on a clean directory', () => {
-    const r = nrictl('validate', plugins, '--plugin-config-path', conf);
+    const r = nrictl('validate', plugins, '--conf-dir', conf);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/1\. 10-a\s+config: .*10-a\.conf/);
     expect(r.stdout).toMatch(/2\. 20-b\s+config: no configuration/);
@@ -32,7 +32,7 @@ describe('nrictl validate', () => {
     mkdirSync(dir);
     writeElf(join(dir, 'plugin'));
     symlinkSync('/nonexistent', join(dir, '30-gone'));
-    const r = nrictl('validate', dir, '--plugin-config-path', conf, '-o', 'json');
+    const r = nrictl('validate', dir, '--conf-dir', conf, '-o', 'json');
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect(out.findings.map((f: { code: string }) => f.code).sort()).toEqual([
@@ -46,8 +46,8 @@ describe('nrictl validate', () => {
     const dir = join(t.dir, 'warn');
     mkdirSync(dir);
     writeElf(join(dir, '10-x'), 0o644);
-    expect(nrictl('validate', dir, '--plugin-config-path', conf).code).toBe(0);
-    expect(nrictl('validate', dir, '--plugin-config-path', conf, '--strict').code).toBe(3);
+    expect(nrictl('validate', dir, '--conf-dir', conf).code).toBe(0);
+    expect(nrictl('validate', dir, '--conf-dir', conf, '--strict').code).toBe(3);
   });
 
   it('takes the plugin path from --runtime-config', () => {

@@ -128,10 +128,10 @@ describe('findings layout', () => {
 });
 
 describe('outputColumns', () => {
-  it("takes COLUMNS first, then a terminal's width, and nothing for a pipe", () => {
+  it("on a terminal takes COLUMNS first, then the terminal's width; a pipe has no width, whatever COLUMNS says", () => {
     expect(outputColumns({ isTTY: true, columns: 61 }, {})).toBe(61);
     expect(outputColumns({ isTTY: true, columns: 61 }, { COLUMNS: '40' })).toBe(40);
-    expect(outputColumns({ isTTY: false }, { COLUMNS: '80' })).toBe(80);
+    expect(outputColumns({ isTTY: false }, { COLUMNS: '80' })).toBeUndefined();
     expect(outputColumns({ isTTY: false }, {})).toBeUndefined();
     expect(outputColumns({}, { COLUMNS: '' })).toBeUndefined();
     expect(outputColumns({ isTTY: true, columns: 0 }, { COLUMNS: 'wide' })).toBeUndefined();

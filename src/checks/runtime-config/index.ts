@@ -1,3 +1,4 @@
+import type { ErrorKind } from '../../errors/index.js';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CheckPathError, pathErrorFrom } from '../errors.js';
@@ -46,6 +47,7 @@ function readConfig(file: string): string {
 }
 
 export class UnknownConfigFormatError extends Error {
+  readonly kind: ErrorKind = 'usage';
   constructor(readonly file: string) {
     super(`${file} is neither containerd's config.toml, CRI-O's crio.conf nor iSulad's daemon.json`);
     this.name = 'UnknownConfigFormatError';

@@ -1,0 +1,174 @@
+// Every error class a library layer exports reaches its exit code through its kind, and
+// through nothing else: src/cli/error-table.ts maps kinds, never class names. A class
+// added to a layer's index without a line here fails the first test.
+import { describe, expect, it } from 'vitest';
+import * as api from '../../src/api/index.js';
+import * as bundle from '../../src/bundle/index.js';
+import * as checks from '../../src/checks/index.js';
+import * as cli from '../../src/cli/index.js';
+import * as control from '../../src/control/index.js';
+import { isKindedError } from '../../src/errors/index.js';
+import * as expectation from '../../src/expect/index.js';
+import * as mux from '../../src/mux/index.js';
+import * as observe from '../../src/observe/index.js';
+import * as plugin from '../../src/plugin/index.js';
+import * as render from '../../src/render/index.js';
+import * as runtime from '../../src/runtime/index.js';
+import * as scaffold from '../../src/scaffold/index.js';
+import * as session from '../../src/session/index.js';
+import * as trace from '../../src/trace/index.js';
+import * as ttrpc from '../../src/ttrpc/index.js';
+import * as units from '../../src/units/index.js';
+
+const LAYERS = {
+  api,
+  bundle,
+  checks,
+  cli,
+  control,
+  expect: expectation,
+  mux,
+  observe,
+  plugin,
+  render,
+  runtime,
+  scaffold,
+  session,
+  trace,
+  ttrpc,
+  units,
+};
+const { ExitCode, describeError } = cli;
+const { Code } = ttrpc;
+
+/** One or more instances of each class, as its layer throws it, and the exit code each must give. */
+const SAMPLES: Record<string, Array<[Error, number]>> = {
+  EventNameError: [[new api.EventNameError('x', 'unknown event "x"'), ExitCode.USAGE]],
+  PluginNameError: [[new api.PluginNameError('x', 'no-index-separator', 'bad name'), ExitCode.USAGE]],
+  CpusetError: [[new units.CpusetError('x', 'no'), ExitCode.USAGE]],
+  DurationError: [[new units.DurationError('5', 'no unit'), ExitCode.USAGE]],
+  QuantityError: [[new units.QuantityError('x', 'no'), ExitCode.USAGE]],
+  TtrpcError: [
+    [new ttrpc.TtrpcError(Code.DeadlineExceeded, 'late'), ExitCode.RUNTIME_GONE],
+    [new ttrpc.TtrpcError(Code.Unknown, 'no'), ExitCode.REFUSED],
+    [new ttrpc.TtrpcError(Code.Canceled, 'stop'), ExitCode.FAILED],
+  ],
+  TtrpcClosedError: [[new ttrpc.TtrpcClosedError('closed'), ExitCode.RUNTIME_GONE]],
+  TtrpcProtocolError: [[new ttrpc.TtrpcProtocolError('garbage'), ExitCode.RUNTIME_GONE]],
+  MuxClosedError: [[new mux.MuxClosedError('closed'), ExitCode.RUNTIME_GONE]],
+  MuxProtocolError: [[new mux.MuxProtocolError('garbage'), ExitCode.RUNTIME_GONE]],
+  PluginError: [
+    [new plugin.PluginError('connect', 'no-socket', 'no socket'), ExitCode.CONNECT],
+    [new plugin.PluginError('register', 'rejected', 'no'), ExitCode.REGISTRATION],
+    [new plugin.PluginError('update', 'timeout', 'late'), ExitCode.RUNTIME_GONE],
+    [new plugin.PluginError('closed', 'closed', 'gone'), ExitCode.RUNTIME_GONE],
+    [new plugin.PluginError('connect', 'path-too-long', 'long'), ExitCode.USAGE],
+  ],
+  CommandError: [[new runtime.CommandError('usage: x'), ExitCode.USAGE]],
+  ConflictError: [[new runtime.ConflictError('Env', 'A', ['10-a', '20-b'], 'c1'), ExitCode.USAGE]],
+  DiscoveryError: [
+    [new runtime.DiscoveryError('no dir', '/x', '/x', 'read-dir'), ExitCode.USAGE],
+    [new runtime.DiscoveryError('bad name', '/x', 'x', 'bad-name'), ExitCode.USAGE],
+  ],
+  LaunchError: [[new runtime.LaunchError('exec failed', '/x'), ExitCode.FAILED]],
+  ListenError: [
+    [new runtime.ListenError('in use', '/s', 'in-use'), ExitCode.USAGE],
+    [new runtime.ListenError('failed', '/s', 'listen'), ExitCode.FAILED],
+  ],
+  MergeError: [[new runtime.MergeError('bad', '10-a', 'c1', 'update-during-creation'), ExitCode.FAILED]],
+  PluginConnectionError: [[new runtime.PluginConnectionError('closed', '10-a', 'closed'), ExitCode.FAILED]],
+  RuntimeError: [[new runtime.RuntimeError('failed', 'CreateContainer'), ExitCode.FAILED]],
+  ScenarioError: [[new runtime.ScenarioError('bad', 'f.yaml', ''), ExitCode.USAGE]],
+  StateError: [
+    [new runtime.StateError('no container "x"', 'unknown-container', 'x'), ExitCode.USAGE],
+    [new runtime.StateError('"x" exists', 'duplicate', 'x'), ExitCode.USAGE],
+  ],
+  ValidationRejectedError: [[new runtime.ValidationRejectedError('10-v', 'c1', 'no'), ExitCode.REFUSED]],
+  ValidatorFailedError: [[new runtime.ValidatorFailedError('10-v', 'c1', 'timeout'), ExitCode.FAILED]],
+  VintageError: [[new runtime.VintageError('bad version'), ExitCode.USAGE]],
+  CheckPathError: [
+    [new checks.CheckPathError('/x', 'missing'), ExitCode.USAGE],
+    [new checks.CheckPathError('/x', 'unreadable', 'EACCES'), ExitCode.USAGE],
+  ],
+  UnknownConfigFormatError: [[new checks.UnknownConfigFormatError('/x'), ExitCode.USAGE]],
+  AtomicWriteError: [[new render.AtomicWriteError('/x', 'rename', new Error('EROFS')), ExitCode.FAILED]],
+  MetricsAddressError: [[new render.MetricsAddressError('bad address'), ExitCode.USAGE]],
+  OutputFileError: [[new render.OutputFileError('--output-file', 'empty'), ExitCode.USAGE]],
+  SessionError: [
+    [new session.SessionError('no-socket', 'no socket'), ExitCode.CONNECT],
+    [new session.SessionError('registration-timeout', 'late'), ExitCode.REGISTRATION],
+    [new session.SessionError('call-timeout', 'late'), ExitCode.RUNTIME_GONE],
+    [new session.SessionError('runtime-gone', 'gone'), ExitCode.RUNTIME_GONE],
+    [new session.SessionError('update-refused', 'no'), ExitCode.REFUSED],
+    [new session.SessionError('cancelled', 'cancelled'), ExitCode.FAILED],
+    [new session.SessionError('bad-identity', 'bad'), ExitCode.USAGE],
+  ],
+  FilterError: [[new observe.FilterError('--label', 'bad'), ExitCode.USAGE]],
+  ContainerLookupError: [
+    [new control.ContainerLookupError('unknown', 'x', [], 'no container x'), ExitCode.USAGE],
+    [new control.ContainerLookupError('ambiguous', 'c', [], 'ambiguous'), ExitCode.USAGE],
+  ],
+  ControlError: [
+    [new control.ControlError('needs-yes', 'no terminal'), ExitCode.USAGE],
+    [new control.ControlError('not-confirmed', 'no'), ExitCode.FAILED],
+    [new control.ControlError('refused', 'refused'), ExitCode.REFUSED],
+    [new control.ControlError('unsafe-runtime', 'iSulad'), ExitCode.USAGE],
+  ],
+  ControlInputError: [[new control.ControlInputError('--cpus', 'bad'), ExitCode.USAGE]],
+  PlacementError: [[new trace.PlacementError('bad index'), ExitCode.USAGE]],
+  ExpectationError: [[new expectation.ExpectationError('bad', 'e.yaml'), ExitCode.USAGE]],
+  BundleError: [
+    [new bundle.BundleError('no entry', 'no-entry'), ExitCode.USAGE],
+    [new bundle.BundleError('build failed', 'build'), ExitCode.FAILED],
+  ],
+  ScaffoldError: [
+    [new scaffold.ScaffoldError('bad name', 'bad-name'), ExitCode.USAGE],
+    [new scaffold.ScaffoldError('exists', 'exists'), ExitCode.USAGE],
+    [new scaffold.ScaffoldError('write failed', 'write'), ExitCode.FAILED],
+  ],
+  UserError: [
+    [new cli.UserError('failed'), ExitCode.FAILED],
+    [cli.usageError('bad'), ExitCode.USAGE],
+  ],
+};
+
+function exportedErrorClasses(): string[] {
+  const names = new Set<string>();
+  for (const mod of Object.values(LAYERS)) {
+    for (const [name, value] of Object.entries(mod)) {
+      if (typeof value === 'function' && (value as { prototype?: unknown }).prototype instanceof Error) names.add(name);
+    }
+  }
+  return [...names].sort();
+}
+
+describe('error kinds', () => {
+  it('every error class a layer exports has its samples here', () => {
+    expect(exportedErrorClasses()).toEqual(Object.keys(SAMPLES).sort());
+  });
+
+  for (const [name, samples] of Object.entries(SAMPLES)) {
+    it(`${name} says its kind, and the kind gives the exit code`, () => {
+      for (const [err, code] of samples) {
+        expect({ name, kinded: isKindedError(err) }).toEqual({ name, kinded: true });
+        expect({ name, message: err.message, exitCode: describeError(err).exitCode }).toEqual({
+          name,
+          message: err.message,
+          exitCode: code,
+        });
+      }
+    });
+  }
+
+  it('an error without a kind is an internal error, exit 70, and says to report it', () => {
+    expect(describeError(new TypeError('x is undefined'))).toEqual({
+      exitCode: ExitCode.INTERNAL,
+      message: 'internal error: x is undefined (run again with --debug and report it)',
+    });
+  });
+
+  it('a library option named in an error becomes its flag in the message', () => {
+    const err = Object.assign(new Error('/nope does not exist'), { kind: 'not-found', option: 'pluginDir' });
+    expect(describeError(err, cli.flagOfOption).message).toBe('--plugin-dir: /nope does not exist');
+  });
+});
