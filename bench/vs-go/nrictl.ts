@@ -1,0 +1,44 @@
+// nrictl as a user runs it: the built CLI (bin/run.js) under plain node. The command
+// lines live here alone, so that renamed flags (`--plugin-path` -> `--plugin-dir`,
+// `--scenario FILE` -> `nrictl sim [SCENARIO]`) are switched in one place.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const NRICTL_BIN = path.join(REPO, 'bin', 'run.js');
+
+export interface SimRun {
+  scenario: string;
+  pluginDir?: string;
+  /** Wait for this many plugins to register and synchronize before the script. */
+  waitForPlugins?: number;
+  pluginOutput?: 'lines' | 'json' | 'none';
+  /** Stay up after the script until SIGTERM (so that the bench can read the process's CPU first). */
+  keepRunning?: boolean;
+  socket?: string;
+  output?: 'text' | 'json';
+}
+
+/** Node flags for the simulator's process (V8 experiments): VS_GO_NODE_FLAGS, split on spaces. */
+export function nodeFlags(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env.VS_GO_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+}
+
+/** argv for process.execPath: `nrictl sim ...`. */
+export function simArgv(run: SimRun): string[] {
+  const argv = [...nodeFlags(), NRICTL_BIN, 'sim', '--scenario', run.scenario];
+  if (run.pluginDir !== undefined) argv.push('--plugin-path', run.pluginDir);
+  if (run.waitForPlugins !== undefined) argv.push('--wait-for-plugins', String(run.waitForPlugins));
+  if (run.pluginOutput !== undefined) argv.push('--plugin-output', run.pluginOutput);
+  if (run.keepRunning) argv.push('--keep-running');
+  if (run.socket !== undefined) argv.push('--socket', run.socket);
+  if (run.output !== undefined) argv.push('-o', run.output);
+  return argv;
+}
+
+/** argv for process.execPath: `nrictl sync dump --socket PATH [-o json]`. */
+export function syncDumpArgv(socket: string, output: 'table' | 'json'): string[] {
+  const argv = [...nodeFlags(), NRICTL_BIN, 'sync', 'dump', '--socket', socket];
+  if (output === 'json') argv.push('-o', 'json');
+  return argv;
+}
