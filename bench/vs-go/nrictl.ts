@@ -8,7 +8,9 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 export const NRICTL_BIN = path.join(REPO, 'bin', 'run.js');
 
 export interface SimRun {
-  scenario: string;
+  scenario?: string;
+  /** An expectation file (it names its scenario). */
+  expect?: string;
   pluginDir?: string;
   /** Wait for this many plugins to register and synchronize before the script. */
   waitForPlugins?: number;
@@ -24,9 +26,16 @@ export function nodeFlags(env: NodeJS.ProcessEnv = process.env): string[] {
   return (env.VS_GO_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 }
 
+/** argv for process.execPath: `nrictl ARGS...`. */
+export function nrictlArgv(...args: string[]): string[] {
+  return [...nodeFlags(), NRICTL_BIN, ...args];
+}
+
 /** argv for process.execPath: `nrictl sim ...`. */
 export function simArgv(run: SimRun): string[] {
-  const argv = [...nodeFlags(), NRICTL_BIN, 'sim', '--scenario', run.scenario];
+  const argv = nrictlArgv('sim');
+  if (run.scenario !== undefined) argv.push('--scenario', run.scenario);
+  if (run.expect !== undefined) argv.push('--expect', run.expect);
   if (run.pluginDir !== undefined) argv.push('--plugin-path', run.pluginDir);
   if (run.waitForPlugins !== undefined) argv.push('--wait-for-plugins', String(run.waitForPlugins));
   if (run.pluginOutput !== undefined) argv.push('--plugin-output', run.pluginOutput);
@@ -38,7 +47,7 @@ export function simArgv(run: SimRun): string[] {
 
 /** argv for process.execPath: `nrictl sync dump --socket PATH [-o json]`. */
 export function syncDumpArgv(socket: string, output: 'table' | 'json'): string[] {
-  const argv = [...nodeFlags(), NRICTL_BIN, 'sync', 'dump', '--socket', socket];
+  const argv = nrictlArgv('sync', 'dump', '--socket', socket);
   if (output === 'json') argv.push('-o', 'json');
   return argv;
 }
