@@ -12,6 +12,7 @@ export interface SimRun {
   /** An expectation file (it names its scenario). */
   expect?: string;
   pluginDir?: string;
+  pluginConfigDir?: string;
   /** Wait for this many plugins to register and synchronize before the script. */
   waitForPlugins?: number;
   pluginOutput?: 'lines' | 'json' | 'none';
@@ -37,6 +38,7 @@ export function simArgv(run: SimRun): string[] {
   if (run.scenario !== undefined) argv.push('--scenario', run.scenario);
   if (run.expect !== undefined) argv.push('--expect', run.expect);
   if (run.pluginDir !== undefined) argv.push('--plugin-path', run.pluginDir);
+  if (run.pluginConfigDir !== undefined) argv.push('--plugin-config-path', run.pluginConfigDir);
   if (run.waitForPlugins !== undefined) argv.push('--wait-for-plugins', String(run.waitForPlugins));
   if (run.pluginOutput !== undefined) argv.push('--plugin-output', run.pluginOutput);
   if (run.keepRunning) argv.push('--keep-running');
