@@ -11,6 +11,10 @@ export interface Stretch {
   cycles: number;
   wallMs: number;
   cpuNs: number;
+  /** From the spawn to the end of the last cycle: start-up and warm-up included. */
+  wholeWallMs: number;
+  /** The process's CPU time up to the end of the last cycle. */
+  wholeCpuNs: number;
 }
 
 export interface WatchedRun {
@@ -27,6 +31,7 @@ export interface WatchedRun {
 
 export function watchRun(run: WatchedRun): Promise<Stretch> {
   return new Promise((resolve, reject) => {
+    const spawned = performance.now();
     const child = spawn(run.command, run.args, { stdio: ['ignore', 'pipe', 'pipe'], env: run.env ?? process.env });
     let seen = 0;
     let start: { t: number; cpu: number } | undefined;
@@ -40,7 +45,8 @@ export function watchRun(run: WatchedRun): Promise<Stretch> {
       if (seen === run.from) start = { t: performance.now(), cpu: processCpuNs(child.pid!) };
       if (seen === run.to && start) {
         const t = performance.now();
-        result = { cycles: run.to - run.from, wallMs: t - start.t, cpuNs: processCpuNs(child.pid!) - start.cpu };
+        const cpu = processCpuNs(child.pid!);
+        result = { cycles: run.to - run.from, wallMs: t - start.t, cpuNs: cpu - start.cpu, wholeWallMs: t - spawned, wholeCpuNs: cpu };
         child.kill('SIGTERM');
       }
     };
