@@ -15,3 +15,24 @@ export function processCpuNs(pid: number): number {
   }
   return ns;
 }
+
+/** The same for every direct child of `pid` (the runtime's plugins), summed. */
+export function childrenCpuNs(pid: number): number {
+  let ns = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let children: string[] = [];
+    try {
+      children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean);
+    } catch {
+      continue;
+    }
+    for (const child of children) {
+      try {
+        ns += processCpuNs(Number(child));
+      } catch {
+        // The child exited.
+      }
+    }
+  }
+  return ns;
+}

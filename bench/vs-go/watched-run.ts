@@ -4,7 +4,7 @@
 // it with SIGTERM. Both runtimes flush a line per event, so a line's arrival is the
 // event's time to within a pipe wake-up.
 import { spawn } from 'node:child_process';
-import { processCpuNs } from './thread-cpu.js';
+import { childrenCpuNs, processCpuNs } from './thread-cpu.js';
 
 export interface Stretch {
   /** Cycles timed (to - from). */
@@ -15,6 +15,8 @@ export interface Stretch {
   wholeWallMs: number;
   /** The process's CPU time up to the end of the last cycle. */
   wholeCpuNs: number;
+  /** CPU time of its child processes (the plugins) over the timed cycles. */
+  pluginsCpuNs: number;
 }
 
 export interface WatchedRun {
@@ -34,7 +36,7 @@ export function watchRun(run: WatchedRun): Promise<Stretch> {
     const spawned = performance.now();
     const child = spawn(run.command, run.args, { stdio: ['ignore', 'pipe', 'pipe'], env: run.env ?? process.env });
     let seen = 0;
-    let start: { t: number; cpu: number } | undefined;
+    let start: { t: number; cpu: number; plugins: number } | undefined;
     let result: Stretch | undefined;
     let partial = '';
     let stderr = '';
@@ -42,11 +44,12 @@ export function watchRun(run: WatchedRun): Promise<Stretch> {
     const timer = setTimeout(() => child.kill('SIGKILL'), run.timeoutMs ?? 300_000);
     const mark = (): void => {
       seen++;
-      if (seen === run.from) start = { t: performance.now(), cpu: processCpuNs(child.pid!) };
+      if (seen === run.from) start = { t: performance.now(), cpu: processCpuNs(child.pid!), plugins: childrenCpuNs(child.pid!) };
       if (seen === run.to && start) {
         const t = performance.now();
         const cpu = processCpuNs(child.pid!);
-        result = { cycles: run.to - run.from, wallMs: t - start.t, cpuNs: cpu - start.cpu, wholeWallMs: t - spawned, wholeCpuNs: cpu };
+        const plugins = childrenCpuNs(child.pid!) - start.plugins;
+        result = { cycles: run.to - run.from, wallMs: t - start.t, cpuNs: cpu - start.cpu, wholeWallMs: t - spawned, wholeCpuNs: cpu, pluginsCpuNs: plugins };
         child.kill('SIGTERM');
       }
     };
