@@ -12,6 +12,7 @@ import path from 'node:path';
 import { goReferenceOrSkip } from './vs-go/reference.js';
 import { nrictlArgv, simArgv } from './vs-go/nrictl.js';
 import { refrtArgs } from './vs-go/refrt.js';
+import { startupPhases } from './vs-go/startup-phases.js';
 import { formatSummary, timeInTurns, type Command } from './vs-go/whole-process.js';
 import { writePluginDir, writeRefrtFiles } from './vs-go/workload.js';
 
@@ -46,6 +47,10 @@ try {
   const [base, ...rest] = timeInTurns(commands, ROUNDS);
   console.log(formatSummary(base!));
   for (const s of rest) console.log(formatSummary(s, base));
+
+  console.log(`\nwhere the time of \`nrictl sim two-steps --wait-for-plugins 1 -o json\` goes, medians of ${ROUNDS} runs (event times, ms resolution)`);
+  const phases = await startupPhases(simArgv({ scenario, pluginDir, waitForPlugins: 1, output: 'json' }), ROUNDS);
+  for (const [label, ms] of phases) console.log(`  ${label.padEnd(70)} ${ms.toFixed(0).padStart(4)} ms`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -8,11 +8,15 @@
 // refrt runs with a 10 s request timeout so that a slow round is measured rather than
 // dropped; the library's default is 2 s.
 //
+// Also, as an experiment, an SDK plugin that answers Synchronize before decoding it (the
+// SDK's synchronizeRaw), to show what sync dump's round trip could be.
+//
 // Knobs: VS_GO_SYNC_ROUNDS (5), VS_GO_NODE_FLAGS (node flags for nrictl's process).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { JsonLines, type Line } from './vs-go/json-lines.js';
 import { runToLastByte, type LastByte } from './vs-go/last-byte.js';
 import { syncDumpArgv } from './vs-go/nrictl.js';
@@ -20,6 +24,7 @@ import { goReferenceOrSkip } from './vs-go/reference.js';
 import { refrtArgs } from './vs-go/refrt.js';
 
 const ref = goReferenceOrSkip('vs-go-sync-dump');
+const RAW_SYNC = fileURLToPath(new URL('./vs-go/experiments/raw-sync.mjs', import.meta.url));
 const ROUNDS = Number(process.env.VS_GO_SYNC_ROUNDS ?? 5);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'vs-go-sync-'));
 const socket = path.join(dir, 'nri.sock');
@@ -52,6 +57,14 @@ async function goTemplate(): Promise<Sample> {
   return { syncMs: Number(sync.dur_us) / 1000 };
 }
 
+/** Experiment: an SDK plugin that answers Synchronize before it decodes (vs-go/experiments/raw-sync.mjs). */
+async function rawSdkPlugin(): Promise<Sample> {
+  const synced = events.next(isSync);
+  const run = await runToLastByte(process.execPath, [RAW_SYNC, socket]);
+  const sync = await synced;
+  return { syncMs: Number(sync.dur_us) / 1000, run };
+}
+
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (xs: number[]): string => `${median(xs).toFixed(0).padStart(5)} ms (${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)})`;
 
@@ -60,6 +73,7 @@ try {
   if (started.external !== true) throw new Error('refrt did not listen');
   const kinds = [
     { label: 'Go template plugin', take: goTemplate },
+    { label: 'SDK plugin answering unread (experiment)', take: rawSdkPlugin },
     { label: 'nrictl sync dump (table)', take: () => dump('table') },
     { label: 'nrictl sync dump -o json', take: () => dump('json') },
   ];
@@ -69,7 +83,7 @@ try {
   console.log(`sync dump of 1,000 pods / 5,000 containers from refrt, ${ROUNDS} rounds in turns after a warm-up round; medians (min-max); ${os.cpus().length} CPUs`);
   for (const [i, k] of kinds.entries()) {
     const s = samples[i]!;
-    let line = `  ${k.label.padEnd(26)} Synchronize round trip seen by the runtime ${ms(s.map((x) => x.syncMs))}`;
+    let line = `  ${k.label.padEnd(42)} Synchronize round trip seen by the runtime ${ms(s.map((x) => x.syncMs))}`;
     const runs = s.flatMap((x) => (x.run ? [x.run] : []));
     if (runs.length > 0) {
       line += `   start to last byte ${ms(runs.map((x) => x.lastByteMs))}, to exit ${median(runs.map((x) => x.exitMs)).toFixed(0)} ms, ${(runs[0]!.bytes / 1024).toFixed(0)} KiB`;
