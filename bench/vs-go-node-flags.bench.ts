@@ -4,9 +4,11 @@
 // CLI under each set of flags below, in alternating rounds, with refrt for scale.
 // Prints, medians: cycles/s and CPU per relayed call from the WARM-th cycle on (as
 // vs-go-events), and the whole run from spawn to the last cycle (start-up and warm-up
-// included), wall and CPU. Nothing in src/ changes; each variant is flags only.
+// included), wall and CPU. Nothing in src/ changes; each variant is flags only, two of
+// them a preload (--import) from vs-go/experiments: a warm-up of the relay path, and the
+// event output gathered into one write per event-loop turn.
 //
-// Knobs: VS_GO_ROUNDS (3), VS_GO_PLUGINS (1,10), VS_GO_CYCLES (300,3000).
+// Knobs: VS_GO_ROUNDS (3), VS_GO_PLUGINS (1; 10 takes minutes a round), VS_GO_CYCLES (300,3000).
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,9 +23,10 @@ const ref = goReferenceOrSkip('vs-go-node-flags');
 const WARM = 20;
 const list = (v: string | undefined, d: number[]): number[] => (v ? v.split(',').map(Number) : d);
 const ROUNDS = Number(process.env.VS_GO_ROUNDS ?? 3);
-const PLUGINS = list(process.env.VS_GO_PLUGINS, [1, 10]);
+const PLUGINS = list(process.env.VS_GO_PLUGINS, [1]);
 const CYCLES = list(process.env.VS_GO_CYCLES, [300, 3000]);
 const WARM_RELAY = fileURLToPath(new URL('./vs-go/experiments/warm-relay.mjs', import.meta.url));
+const BATCHED_STDOUT = fileURLToPath(new URL('./vs-go/experiments/batched-stdout.mjs', import.meta.url));
 
 /** Node flags for nrictl's process; [] is the baseline. */
 const FLAG_SETS: Array<{ label: string; flags: string[] }> = [
@@ -39,6 +42,7 @@ const FLAG_SETS: Array<{ label: string; flags: string[] }> = [
   { label: '--no-opt --max-semi-space-size=64', flags: ['--no-opt', '--max-semi-space-size=64'] },
   { label: '--no-opt --always-sparkplug', flags: ['--no-opt', '--always-sparkplug'] },
   { label: 'relay warm-up (300 in-process cycles)', flags: ['--import', WARM_RELAY] },
+  { label: 'event lines batched per loop turn', flags: ['--import', BATCHED_STDOUT] },
 ];
 
 interface Files {
