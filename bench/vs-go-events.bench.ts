@@ -45,21 +45,28 @@ interface Files {
 }
 
 /** A JSON line whose `field` is `kind` and whose event is RemoveContainer: the end of a cycle. */
-const removeEvent = (field: 'ev' | 'type', kind: string) => (line: string): boolean => {
-  try {
-    const o = JSON.parse(line) as Record<string, unknown>;
-    return o[field] === kind && (o.op ?? o.event) === 'RemoveContainer';
-  } catch {
-    return false;
-  }
-};
+const removeEvent =
+  (field: 'ev' | 'type', kind: string) =>
+  (line: string): boolean => {
+    try {
+      const o = JSON.parse(line) as Record<string, unknown>;
+      return o[field] === kind && (o.op ?? o.event) === 'RemoveContainer';
+    } catch {
+      return false;
+    }
+  };
 
 const refrt: Variant = {
   label: 'Go adaptation (refrt)',
   run: (f, plugins, cycles) =>
     watchRun({
       command: ref.refrt,
-      args: refrtArgs({ scenario: f.refrtScenario, script: f.refrtScript, pluginDir: f.pluginDir, waitPlugins: plugins }),
+      args: refrtArgs({
+        scenario: f.refrtScenario,
+        script: f.refrtScript,
+        pluginDir: f.pluginDir,
+        waitPlugins: plugins,
+      }),
       hint: 'RemoveContainer',
       isCycleEnd: removeEvent('ev', 'event'),
       from: WARM,
@@ -72,7 +79,14 @@ const sim = (pluginOutput: 'lines' | 'none'): Variant => ({
   run: (f, plugins, cycles) =>
     watchRun({
       command: process.execPath,
-      args: simArgv({ scenario: f.simScenario, pluginDir: f.pluginDir, waitForPlugins: plugins, pluginOutput, keepRunning: true, output: 'json' }),
+      args: simArgv({
+        scenario: f.simScenario,
+        pluginDir: f.pluginDir,
+        waitForPlugins: plugins,
+        pluginOutput,
+        keepRunning: true,
+        output: 'json',
+      }),
       hint: 'RemoveContainer',
       isCycleEnd: removeEvent('type', 'state-changed'),
       from: WARM,
@@ -82,7 +96,7 @@ const sim = (pluginOutput: 'lines' | 'none'): Variant => ({
 
 const VARIANTS: Variant[] = [refrt, sim('lines'), sim('none')];
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 interface Figures {
   cyclesPerS: number;
@@ -96,7 +110,12 @@ function figures(runs: Stretch[], plugins: number): Figures {
   const calls = (r: Stretch): number => r.cycles * EVENTS_PER_CYCLE * plugins;
   const cpu = runs.map((r) => r.cpuNs / 1000 / calls(r));
   const pluginCpu = runs.map((r) => r.pluginsCpuNs / 1000 / calls(r));
-  return { cyclesPerS: median(rates), cpuPerCallUs: median(cpu), pluginCpuPerCallUs: median(pluginCpu), range: `${Math.min(...rates).toFixed(0)}-${Math.max(...rates).toFixed(0)}` };
+  return {
+    cyclesPerS: median(rates),
+    cpuPerCallUs: median(cpu),
+    pluginCpuPerCallUs: median(pluginCpu),
+    range: `${Math.min(...rates).toFixed(0)}-${Math.max(...rates).toFixed(0)}`,
+  };
 }
 
 async function row(plugins: number, cycles: number): Promise<void> {
@@ -116,24 +135,31 @@ async function row(plugins: number, cycles: number): Promise<void> {
       // Each round starts with another variant, so that none always follows the same one.
       for (let k = 0; k < VARIANTS.length; k++) {
         const i = (round + k) % VARIANTS.length;
-        runs[i]!.push(await VARIANTS[i]!.run(f, plugins, cycles));
+        runs[i].push(await VARIANTS[i].run(f, plugins, cycles));
       }
     }
     const [go, ...sims] = runs.map((r) => figures(r, plugins));
     const line = (label: string, x: Figures, vsGo?: Figures): string => {
       let s = `  ${label.padEnd(34)} ${x.cyclesPerS.toFixed(0).padStart(6)} cycles/s ${(x.cyclesPerS * EVENTS_PER_CYCLE).toFixed(0).padStart(6)} events/s (runs ${x.range.padEnd(11)})  CPU/relayed call ${x.cpuPerCallUs.toFixed(1).padStart(6)} µs (plugin's ${x.pluginCpuPerCallUs.toFixed(1).padStart(5)})`;
-      if (vsGo) s += `   sim/Go: ${(x.cyclesPerS / vsGo.cyclesPerS).toFixed(2)} speed, ${(x.cpuPerCallUs / vsGo.cpuPerCallUs).toFixed(2)} CPU per call`;
+      if (vsGo)
+        s += `   sim/Go: ${(x.cyclesPerS / vsGo.cyclesPerS).toFixed(2)} speed, ${(x.cpuPerCallUs / vsGo.cpuPerCallUs).toFixed(2)} CPU per call`;
       return s;
     };
-    console.log(`${plugins} template plugin(s), ${cycles} cycles (timed ${WARM}-${cycles}), medians of ${ROUNDS} alternating runs`);
-    console.log(line(VARIANTS[0]!.label, go!));
-    sims.forEach((x, i) => console.log(line(VARIANTS[i + 1]!.label, x, go)));
+    console.log(
+      `${plugins} template plugin(s), ${cycles} cycles (timed ${WARM}-${cycles}), medians of ${ROUNDS} alternating runs`,
+    );
+    console.log(line(VARIANTS[0].label, go));
+    sims.forEach((x, i) => console.log(line(VARIANTS[i + 1].label, x, go)));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
 const flags = nodeFlags();
-console.log(`nrictl sim vs the Go NRI adaptation (refrt in ${ref.dir}); ${os.cpus().length} CPUs, node ${process.version}${flags.length ? `, nrictl's node flags: ${flags.join(' ')}` : ''}`);
-console.log('a cycle: CreateContainer + PostCreateContainer + RemoveContainer; CPU: the runtime process, all threads, per call relayed to a plugin');
+console.log(
+  `nrictl sim vs the Go NRI adaptation (refrt in ${ref.dir}); ${os.cpus().length} CPUs, node ${process.version}${flags.length ? `, nrictl's node flags: ${flags.join(' ')}` : ''}`,
+);
+console.log(
+  'a cycle: CreateContainer + PostCreateContainer + RemoveContainer; CPU: the runtime process, all threads, per call relayed to a plugin',
+);
 for (const plugins of PLUGINS) for (const cycles of CYCLES) await row(plugins, cycles);

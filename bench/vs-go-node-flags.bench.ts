@@ -53,7 +53,14 @@ interface Files {
 }
 
 function runSim(f: Files, plugins: number, cycles: number, flags: string[]): Promise<Stretch> {
-  const argv = simArgv({ scenario: f.sim, pluginDir: f.pluginDir, waitForPlugins: plugins, pluginOutput: 'none', keepRunning: true, output: 'json' });
+  const argv = simArgv({
+    scenario: f.sim,
+    pluginDir: f.pluginDir,
+    waitForPlugins: plugins,
+    pluginOutput: 'none',
+    keepRunning: true,
+    output: 'json',
+  });
   return watchRun({
     command: process.execPath,
     args: [...flags, ...argv],
@@ -75,7 +82,7 @@ function runRefrt(f: Files, plugins: number, cycles: number): Promise<Stretch> {
   });
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function line(label: string, runs: Stretch[], plugins: number): string {
   const rate = median(runs.map((r) => r.cycles / (r.wallMs / 1000)));
@@ -85,12 +92,19 @@ function line(label: string, runs: Stretch[], plugins: number): string {
   return `  ${label.padEnd(44)} ${rate.toFixed(0).padStart(6)} cycles/s  CPU/call ${perCall.toFixed(1).padStart(6)} µs   whole run: wall ${wall.toFixed(0).padStart(6)} ms, CPU ${cpu.toFixed(0).padStart(6)} ms`;
 }
 
-console.log(`node flags for nrictl sim (built CLI, -o json, --plugin-output none) against refrt; ${os.cpus().length} CPUs, node ${process.version}; medians of ${ROUNDS} rounds`);
+console.log(
+  `node flags for nrictl sim (built CLI, -o json, --plugin-output none) against refrt; ${os.cpus().length} CPUs, node ${process.version}; medians of ${ROUNDS} rounds`,
+);
 for (const plugins of PLUGINS) {
   for (const cycles of CYCLES) {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'vs-go-flags-'));
     try {
-      const f: Files = { pluginDir: path.join(dir, 'plugins'), sim: path.join(dir, 'sim.json'), scenario: path.join(dir, 'scenario.json'), script: path.join(dir, 'script.json') };
+      const f: Files = {
+        pluginDir: path.join(dir, 'plugins'),
+        sim: path.join(dir, 'sim.json'),
+        scenario: path.join(dir, 'scenario.json'),
+        script: path.join(dir, 'script.json'),
+      };
       await writePluginDir(f.pluginDir, ref.plugin('template'), plugins);
       await writeSimScenario(f.sim, cycles);
       await writeRefrtFiles(f.scenario, f.script, cycles);
@@ -98,11 +112,11 @@ for (const plugins of PLUGINS) {
       const go: Stretch[] = [];
       for (let r = 0; r < ROUNDS; r++) {
         go.push(await runRefrt(f, plugins, cycles));
-        for (const [i, s] of FLAG_SETS.entries()) runs[i]!.push(await runSim(f, plugins, cycles, s.flags));
+        for (const [i, s] of FLAG_SETS.entries()) runs[i].push(await runSim(f, plugins, cycles, s.flags));
       }
       console.log(`${plugins} template plugin(s), ${cycles} cycles (timed ${WARM}-${cycles})`);
       console.log(line('refrt', go, plugins));
-      for (const [i, s] of FLAG_SETS.entries()) console.log(line(`sim ${s.label}`, runs[i]!, plugins));
+      for (const [i, s] of FLAG_SETS.entries()) console.log(line(`sim ${s.label}`, runs[i], plugins));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

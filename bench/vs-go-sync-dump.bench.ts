@@ -28,7 +28,9 @@ const RAW_SYNC = fileURLToPath(new URL('./vs-go/experiments/raw-sync.mjs', impor
 const ROUNDS = Number(process.env.VS_GO_SYNC_ROUNDS ?? 5);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'vs-go-sync-'));
 const socket = path.join(dir, 'nri.sock');
-const refrt = spawn(ref.refrt, refrtArgs({ socket, scenario: ref.largeScenario, requestTimeoutMs: 10_000 }), { stdio: ['ignore', 'pipe', 'inherit'] });
+const refrt = spawn(ref.refrt, refrtArgs({ socket, scenario: ref.largeScenario, requestTimeoutMs: 10_000 }), {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const events = new JsonLines(refrt.stdout);
 const isSync = (l: Line): boolean => l.ev === 'event' && l.op === 'Synchronize';
 
@@ -65,8 +67,9 @@ async function rawSdkPlugin(): Promise<Sample> {
   return { syncMs: Number(sync.dur_us) / 1000, run };
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const ms = (xs: number[]): string => `${median(xs).toFixed(0).padStart(5)} ms (${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)})`;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (xs: number[]): string =>
+  `${median(xs).toFixed(0).padStart(5)} ms (${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)})`;
 
 try {
   const started = await events.next((l) => l.ev === 'started');
@@ -79,15 +82,18 @@ try {
   ];
   for (const k of kinds) await k.take(); // warm-up round: page cache, refrt's first sync
   const samples = kinds.map(() => [] as Sample[]);
-  for (let r = 0; r < ROUNDS; r++) for (const [i, k] of kinds.entries()) samples[i]!.push(await k.take());
-  console.log(`sync dump of 1,000 pods / 5,000 containers from refrt, ${ROUNDS} rounds in turns after a warm-up round; medians (min-max); ${os.cpus().length} CPUs`);
+  for (let r = 0; r < ROUNDS; r++) for (const [i, k] of kinds.entries()) samples[i].push(await k.take());
+  console.log(
+    `sync dump of 1,000 pods / 5,000 containers from refrt, ${ROUNDS} rounds in turns after a warm-up round; medians (min-max); ${os.cpus().length} CPUs`,
+  );
   for (const [i, k] of kinds.entries()) {
-    const s = samples[i]!;
+    const s = samples[i];
     let line = `  ${k.label.padEnd(42)} Synchronize round trip seen by the runtime ${ms(s.map((x) => x.syncMs))}`;
     const runs = s.flatMap((x) => (x.run ? [x.run] : []));
     if (runs.length > 0) {
-      line += `   start to last byte ${ms(runs.map((x) => x.lastByteMs))}, to exit ${median(runs.map((x) => x.exitMs)).toFixed(0)} ms, ${(runs[0]!.bytes / 1024).toFixed(0)} KiB`;
-      if (runs[0]!.cpuMs !== undefined) line += `, cpu ${median(runs.map((x) => x.cpuMs!)).toFixed(0)} ms, peak ${median(runs.map((x) => x.peakMb!)).toFixed(0)} MB`;
+      line += `   start to last byte ${ms(runs.map((x) => x.lastByteMs))}, to exit ${median(runs.map((x) => x.exitMs)).toFixed(0)} ms, ${(runs[0].bytes / 1024).toFixed(0)} KiB`;
+      if (runs[0].cpuMs !== undefined)
+        line += `, cpu ${median(runs.map((x) => x.cpuMs!)).toFixed(0)} ms, peak ${median(runs.map((x) => x.peakMb!)).toFixed(0)} MB`;
     }
     console.log(line);
   }

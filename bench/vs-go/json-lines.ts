@@ -32,6 +32,6 @@ export class JsonLines {
       return;
     }
     const i = this.waiters.findIndex((w) => w.match(line));
-    if (i >= 0) this.waiters.splice(i, 1)[0]!.resolve(line);
+    if (i >= 0) this.waiters.splice(i, 1)[0].resolve(line);
   }
 }

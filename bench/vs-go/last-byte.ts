@@ -36,12 +36,15 @@ export function runToLastByte(command: string, args: string[]): Promise<LastByte
     child.on('close', (code, signal) => {
       const exitMs = performance.now() - t0;
       try {
-        if (code !== 0) return reject(new Error(`${command} ${args.join(' ')}: exited ${code ?? signal}: ${stderr.trim().slice(-500)}`));
+        if (code !== 0)
+          return reject(
+            new Error(`${command} ${args.join(' ')}: exited ${code ?? signal}: ${stderr.trim().slice(-500)}`),
+          );
         const r: LastByte = { lastByteMs: last - t0, exitMs, bytes };
         if (timed) {
           const [user, sys, kb] = readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
-          r.cpuMs = (user! + sys!) * 1000;
-          r.peakMb = kb! / 1024;
+          r.cpuMs = (user + sys) * 1000;
+          r.peakMb = kb / 1024;
         }
         resolve(r);
       } finally {

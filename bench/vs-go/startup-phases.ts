@@ -12,7 +12,10 @@ function once(argv: string[]): Map<string, number> {
   const r = spawnSync(process.execPath, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const end = Date.now();
   if (r.status !== 0) throw new Error(`nrictl sim exited ${r.status}: ${r.stderr}`);
-  const events = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Ev);
+  const events = r.stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Ev);
   const at = (pred: (e: Ev) => boolean, last = false): number => {
     const found = last ? events.filter(pred).pop() : events.find(pred);
     if (!found) throw new Error('an expected event is missing from the run');
@@ -36,6 +39,6 @@ function once(argv: string[]): Map<string, number> {
 
 export async function startupPhases(argv: string[], runs: number): Promise<Array<[string, number]>> {
   const samples = Array.from({ length: runs }, () => once(argv));
-  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  return [...samples[0]!.keys()].map((k) => [k, median(samples.map((s) => s.get(k)!))]);
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return [...samples[0].keys()].map((k) => [k, median(samples.map((s) => s.get(k)!))]);
 }

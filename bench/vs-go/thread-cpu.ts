@@ -20,11 +20,11 @@ export function processCpuNs(pid: number): number {
 export function childrenCpuNs(pid: number): number {
   let ns = 0;
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let children: string[] = [];
+    let children: string[];
     try {
       children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean);
     } catch {
-      continue;
+      continue; // the thread ended
     }
     for (const child of children) {
       try {

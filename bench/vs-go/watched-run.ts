@@ -44,12 +44,20 @@ export function watchRun(run: WatchedRun): Promise<Stretch> {
     const timer = setTimeout(() => child.kill('SIGKILL'), run.timeoutMs ?? 300_000);
     const mark = (): void => {
       seen++;
-      if (seen === run.from) start = { t: performance.now(), cpu: processCpuNs(child.pid!), plugins: childrenCpuNs(child.pid!) };
+      if (seen === run.from)
+        start = { t: performance.now(), cpu: processCpuNs(child.pid!), plugins: childrenCpuNs(child.pid!) };
       if (seen === run.to && start) {
         const t = performance.now();
         const cpu = processCpuNs(child.pid!);
         const plugins = childrenCpuNs(child.pid!) - start.plugins;
-        result = { cycles: run.to - run.from, wallMs: t - start.t, cpuNs: cpu - start.cpu, wholeWallMs: t - spawned, wholeCpuNs: cpu, pluginsCpuNs: plugins };
+        result = {
+          cycles: run.to - run.from,
+          wallMs: t - start.t,
+          cpuNs: cpu - start.cpu,
+          wholeWallMs: t - spawned,
+          wholeCpuNs: cpu,
+          pluginsCpuNs: plugins,
+        };
         child.kill('SIGTERM');
       }
     };
@@ -71,7 +79,11 @@ export function watchRun(run: WatchedRun): Promise<Stretch> {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (result) return resolve(result);
-      reject(new Error(`${run.command} ${run.args.join(' ')} ended (${code ?? signal}) after ${seen} of ${run.to} cycles\nstdout tail:\n${tail.join('\n')}\nstderr:\n${stderr.slice(-2000)}`));
+      reject(
+        new Error(
+          `${run.command} ${run.args.join(' ')} ended (${code ?? signal}) after ${seen} of ${run.to} cycles\nstdout tail:\n${tail.join('\n')}\nstderr:\n${stderr.slice(-2000)}`,
+        ),
+      );
     });
   });
 }

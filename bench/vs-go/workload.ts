@@ -46,5 +46,6 @@ export async function writeRefrtFiles(scenarioFile: string, scriptFile: string, 
  */
 export async function writePluginDir(dir: string, binary: string, count: number, name = 'template'): Promise<void> {
   await mkdir(dir, { recursive: true });
-  for (let i = 0; i < count; i++) await symlink(binary, path.join(dir, `${String(10 + i).padStart(2, '0')}-${name}${i}`));
+  for (let i = 0; i < count; i++)
+    await symlink(binary, path.join(dir, `${String(10 + i).padStart(2, '0')}-${name}${i}`));
 }

@@ -14,9 +14,18 @@ if (!out) {
   process.exit(2);
 }
 const ref = requireGoReference();
-const f = { pluginDir: path.join(out, 'plugins'), sim: path.join(out, 'sim.json'), scenario: path.join(out, 'refrt-scenario.json'), script: path.join(out, 'refrt-script.json') };
+const f = {
+  pluginDir: path.join(out, 'plugins'),
+  sim: path.join(out, 'sim.json'),
+  scenario: path.join(out, 'refrt-scenario.json'),
+  script: path.join(out, 'refrt-script.json'),
+};
 await writePluginDir(f.pluginDir, ref.plugin('template'), plugins);
 await writeSimScenario(f.sim, cycles);
 await writeRefrtFiles(f.scenario, f.script, cycles);
-console.log(`${ref.refrt} ${refrtArgs({ scenario: f.scenario, script: f.script, pluginDir: f.pluginDir, waitPlugins: plugins, exitAfterScript: true }).join(' ')}`);
-console.log(`${process.execPath} ${simArgv({ scenario: f.sim, pluginDir: f.pluginDir, waitForPlugins: plugins, pluginOutput: 'none', output: 'json' }).join(' ')}`);
+console.log(
+  `${ref.refrt} ${refrtArgs({ scenario: f.scenario, script: f.script, pluginDir: f.pluginDir, waitPlugins: plugins, exitAfterScript: true }).join(' ')}`,
+);
+console.log(
+  `${process.execPath} ${simArgv({ scenario: f.sim, pluginDir: f.pluginDir, waitForPlugins: plugins, pluginOutput: 'none', output: 'json' }).join(' ')}`,
+);

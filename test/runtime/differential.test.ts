@@ -18,7 +18,11 @@ describe('the Go reference fixtures', () => {
     expect(fixtures.map((f) => f.case).sort()).toEqual(CASES.map((c) => c.name).sort());
     for (const c of CASES) {
       const f = fixtures.find((x) => x.case === c.name)!;
-      expect({ plugins: f.plugins, pod: f.pod, containers: f.containers }).toEqual({ plugins: c.plugins, pod: { ...DIFF_POD, annotations: c.podAnnotations }, containers: c.containers });
+      expect({ plugins: f.plugins, pod: f.pod, containers: f.containers }).toEqual({
+        plugins: c.plugins,
+        pod: { ...DIFF_POD, annotations: c.podAnnotations },
+        containers: c.containers,
+      });
       expect(f.go.creates.map((x) => x.container)).toEqual(c.containers.map((x) => x.id));
     }
   });
@@ -52,7 +56,9 @@ for (const f of loadGoFixtures()) {
         it(`${id}: refused for the conflict Go found (${conflict.field}${conflict.key ? ` ${conflict.key}` : ''}), naming the same plugins`, () => {
           expect(sim(id).ok).toBe(false);
           const c = sim(id).conflict;
-          expect(c && { plugins: c.plugins, field: c.field, ...(c.key !== undefined ? { key: c.key } : {}) }).toEqual(conflict);
+          expect(c && { plugins: c.plugins, field: c.field, ...(c.key !== undefined ? { key: c.key } : {}) }).toEqual(
+            conflict,
+          );
         });
         // Known difference, see the report of branch bench-go: the simulator words its
         // conflict errors in its own way (src/runtime/errors.ts ConflictError).
@@ -75,7 +81,7 @@ for (const f of loadGoFixtures()) {
 
       for (const [plugin, seen] of Object.entries(go.seen ?? {})) {
         it(`${id}: ${plugin} is handed the container as Go handed it (earlier plugins' changes included)`, () => {
-          expect(handedFields(sim(id).handed[plugin]!)).toEqual(handedFields(fromGo('Container', seen)));
+          expect(handedFields(sim(id).handed[plugin])).toEqual(handedFields(fromGo('Container', seen)));
         });
       }
     }

@@ -7,8 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { loadGoFixtures, type GoJson } from '../../../test/runtime/differential/fixture.js';
+import { loadGoFixtures } from '../../../test/runtime/differential/fixture.js';
 import { fromGo } from '../../../test/runtime/differential/nri-json.js';
+import { handedFields } from '../../../test/runtime/differential/replay.js';
 import { requireGoReference } from '../reference.js';
 import { CASES } from '../../../test/runtime/differential/cases.js';
 import { hooksMissing } from './hooks.js';
@@ -18,11 +19,6 @@ const ref = requireGoReference();
 const only = process.argv.slice(2);
 /** The logger puts its pid in what it adds; runs differ only in that. */
 const samePid = (v: unknown): unknown => JSON.parse(JSON.stringify(v ?? {}).replace(/logger-pid-\d+/g, 'logger-pid-N'));
-/** What a plugin was handed, without what the embedding runtime fills in as it likes. */
-const handed = (c: GoJson): GoJson => {
-  const { created_at: _t, state: _s, pid: _p, ...rest } = c;
-  return rest;
-};
 const fixtures = new Map(loadGoFixtures().map((f) => [f.case, f]));
 let differences = 0;
 for (const c of CASES) {
@@ -40,26 +36,41 @@ for (const c of CASES) {
   const found: string[] = [];
   const notes = new Set<string>();
   const differ = (what: string, go: unknown, sim: unknown): void => {
-    if (!isDeepStrictEqual(samePid(go), samePid(sim))) found.push(`${what}\n      Go:  ${JSON.stringify(samePid(go))}\n      sim: ${JSON.stringify(samePid(sim))}`);
+    if (!isDeepStrictEqual(samePid(go), samePid(sim)))
+      found.push(`${what}\n      Go:  ${JSON.stringify(samePid(go))}\n      sim: ${JSON.stringify(samePid(sim))}`);
   };
   try {
     const sim = await runUnderSim(c, ref, dir);
     for (const go of fixture.go.creates) {
       const s = sim.find((x) => x.container === go.container)!;
       const id = go.container;
-      differ(`${id}: plugins called`, go.calls.map((x) => x.plugin), s.calls);
+      differ(
+        `${id}: plugins called`,
+        go.calls.map((x) => x.plugin),
+        s.calls,
+      );
       for (const [i, call] of go.calls.entries()) {
         if (!call.adjust) continue;
         // The simulator reports an adjustment once merged: the answer that conflicted has no event.
         const conflicted = !go.ok && !call.failed && i === go.calls.length - 1;
-        if (conflicted && !s.adjusted[call.plugin]) notes.add(`the adjustment that conflicted (${id}, ${call.plugin}) is not reported by nrictl sim`);
-        else differ(`${id}: ${call.plugin}'s adjustment`, fromGo('ContainerAdjustment', call.adjust), s.adjusted[call.plugin] ?? {});
+        if (conflicted && !s.adjusted[call.plugin])
+          notes.add(`the adjustment that conflicted (${id}, ${call.plugin}) is not reported by nrictl sim`);
+        else
+          differ(
+            `${id}: ${call.plugin}'s adjustment`,
+            fromGo('ContainerAdjustment', call.adjust),
+            s.adjusted[call.plugin] ?? {},
+          );
       }
       differ(`${id}: outcome`, go.ok ? 'created' : 'failed', s.ok ? 'created' : 'failed');
       if (!go.ok) differ(`${id}: message`, go.error, s.messages.join(' | '));
       if (go.ok) differ(`${id}: merged adjustment`, fromGo('ContainerAdjustment', go.adjust ?? {}), s.merged);
       for (const [plugin, seen] of Object.entries(go.seen ?? {})) {
-        differ(`${id}: container handed to ${plugin}`, handed(fromGo('Container', seen)), s.seen[plugin] ? handed(fromGo('Container', s.seen[plugin]!)) : undefined);
+        differ(
+          `${id}: container handed to ${plugin}`,
+          handedFields(fromGo('Container', seen)),
+          s.seen[plugin] ? handedFields(fromGo('Container', s.seen[plugin])) : undefined,
+        );
       }
     }
   } catch (err) {

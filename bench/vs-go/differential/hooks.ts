@@ -12,6 +12,14 @@ export const FIXTURE_HOOKS = path.join(GO_REFERENCE_FIXTURES, 'hooks.d');
 export function hooksMissing(): string | undefined {
   const want = readdirSync(FIXTURE_HOOKS).sort();
   const have = existsSync(HOOKS_DIR) ? readdirSync(HOOKS_DIR).sort() : [];
-  const same = want.length === have.length && want.every((f, i) => f === have[i] && readFileSync(path.join(FIXTURE_HOOKS, f), 'utf8') === readFileSync(path.join(HOOKS_DIR, f), 'utf8'));
-  return same ? undefined : `${HOOKS_DIR} must hold exactly the files of ${FIXTURE_HOOKS} (as root: mkdir -p ${HOOKS_DIR} && cp ${FIXTURE_HOOKS}/*.json ${HOOKS_DIR}/)`;
+  const same =
+    want.length === have.length &&
+    want.every(
+      (f, i) =>
+        f === have[i] &&
+        readFileSync(path.join(FIXTURE_HOOKS, f), 'utf8') === readFileSync(path.join(HOOKS_DIR, f), 'utf8'),
+    );
+  return same
+    ? undefined
+    : `${HOOKS_DIR} must hold exactly the files of ${FIXTURE_HOOKS} (as root: mkdir -p ${HOOKS_DIR} && cp ${FIXTURE_HOOKS}/*.json ${HOOKS_DIR}/)`;
 }

@@ -10,7 +10,7 @@ import type { GoJson } from '../../../test/runtime/differential/fixture.js';
 function message(line: string): string | undefined {
   const m = /\bmsg=("(?:[^"\\]|\\.)*"|\S+)/.exec(line);
   if (!m) return undefined;
-  return m[1]!.startsWith('"') ? (JSON.parse(m[1]!) as string) : m[1];
+  return m[1].startsWith('"') ? (JSON.parse(m[1]) as string) : m[1];
 }
 
 /** The containers the logger was handed in CreateContainer, in order. */

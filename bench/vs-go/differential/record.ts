@@ -30,14 +30,21 @@ for (const c of CASES) {
     const fixture: GoFixture = {
       case: c.name,
       about: c.about,
-      recorded: { date: new Date().toISOString().slice(0, 10), nri, refrt: `refrt of nri-go-reference (${go})`, commands: [run.command] },
+      recorded: {
+        date: new Date().toISOString().slice(0, 10),
+        nri,
+        refrt: `refrt of nri-go-reference (${go})`,
+        commands: [run.command],
+      },
       plugins: c.plugins,
       pod: { ...POD, annotations: c.podAnnotations },
       containers: c.containers,
       go: { creates: run.creates, containers: run.containers },
     };
     writeFileSync(path.join(GO_REFERENCE_FIXTURES, `${c.name}.json`), `${JSON.stringify(fixture, null, 1)}\n`);
-    console.log(`${c.name}: ${run.creates.map((x) => `${x.container} ${x.ok ? 'ok' : `failed (${x.error})`}`).join('; ')}`);
+    console.log(
+      `${c.name}: ${run.creates.map((x) => `${x.container} ${x.ok ? 'ok' : `failed (${x.error})`}`).join('; ')}`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -11,7 +11,11 @@ import { DIFF_POD as POD, type DiffCase } from '../../../test/runtime/differenti
 import { containersSeen } from './logger-log.js';
 
 /** Writes the plugin directory and drop-ins of a case; loggers log to DIR/NN-name.log. */
-export function writePlugins(c: DiffCase, ref: GoReference, dir: string): { pluginDir: string; confDir: string; logs: Map<string, string> } {
+export function writePlugins(
+  c: DiffCase,
+  ref: GoReference,
+  dir: string,
+): { pluginDir: string; confDir: string; logs: Map<string, string> } {
   const pluginDir = path.join(dir, 'plugins');
   const confDir = path.join(dir, 'conf.d');
   mkdirSync(pluginDir, { recursive: true });
@@ -42,9 +46,23 @@ export function runUnderRefrt(c: DiffCase, ref: GoReference, dir: string): GoRun
   const scenario = path.join(dir, 'scenario.json');
   const script = path.join(dir, 'script.json');
   writeFileSync(scenario, JSON.stringify({ pods: [{ ...POD, annotations: c.podAnnotations }], containers: [] }));
-  const steps = c.containers.map((ctr) => ({ op: 'CreateContainer', pod: POD.id, container: ctr.id, ...ctr, id: undefined }));
+  const steps = c.containers.map((ctr) => ({
+    op: 'CreateContainer',
+    pod: POD.id,
+    container: ctr.id,
+    ...ctr,
+    id: undefined,
+  }));
   writeFileSync(script, JSON.stringify([...steps, { op: 'dump' }]));
-  const run = { verbose: true, pluginDir, pluginConfigDir: confDir, scenario, script, waitPlugins: c.plugins.length, exitAfterScript: true };
+  const run = {
+    verbose: true,
+    pluginDir,
+    pluginConfigDir: confDir,
+    scenario,
+    script,
+    waitPlugins: c.plugins.length,
+    exitAfterScript: true,
+  };
   const out = execFileSync(ref.refrt, refrtArgs(run), { encoding: 'utf8', timeout: 60_000 });
   const creates: GoCreate[] = [];
   let containers: GoJson[] = [];
@@ -54,11 +72,12 @@ export function runUnderRefrt(c: DiffCase, ref: GoReference, dir: string): GoRun
     if (!text.startsWith('{')) continue;
     const l = JSON.parse(text) as GoJson;
     if (l.ev === 'plugin_latency' && l.op === 'CreateContainer') calls.push({ plugin: String(l.plugin) });
-    else if (l.ev === 'plugin_adjustment' && l.op === 'CreateContainer') calls.find((x) => x.plugin === l.plugin && !x.adjust)!.adjust = l.adjust as GoJson;
+    else if (l.ev === 'plugin_adjustment' && l.op === 'CreateContainer')
+      calls.find((x) => x.plugin === l.plugin && !x.adjust)!.adjust = l.adjust as GoJson;
     else if (l.ev === 'create_adjustment') merged = l;
     else if (l.ev === 'event' && l.op === 'CreateContainer') {
       const create: GoCreate = { container: String(l.container), calls, ok: l.ok === true };
-      if (l.error !== undefined) create.error = String(l.error);
+      if (typeof l.error === 'string') create.error = l.error;
       for (const call of calls) if (!call.adjust) call.failed = true;
       if (merged) Object.assign(create, { adjust: merged.adjust, update: merged.update, evict: merged.evict });
       creates.push(create);

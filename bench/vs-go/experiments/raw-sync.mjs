@@ -8,7 +8,10 @@ import { Stub } from '../../../dist/src/plugin/index.js';
 
 let received;
 const got = new Promise((resolve) => (received = resolve));
-const stub = new Stub({ synchronizeRaw: (payloads) => received(payloads), runPodSandbox: () => {} }, { name: 'raw-sync', index: '98', socketPath: process.argv[2] });
+const stub = new Stub(
+  { synchronizeRaw: (payloads) => received(payloads), runPodSandbox: () => {} },
+  { name: 'raw-sync', index: '98', socketPath: process.argv[2] },
+);
 await stub.start();
 const payloads = await got;
 await stub.stop();

@@ -15,13 +15,24 @@ const { Stub } = await import(new URL('src/plugin/index.js', dist).href);
 
 const cycles = Number(process.env.WARM_RELAY_CYCLES ?? 300);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'warm-relay-'));
-const runtime = new Runtime(new SimState({ pods: [{ id: 'p', name: 'p', namespace: 'n' }] }), { socketPath: path.join(dir, 's') });
+const runtime = new Runtime(new SimState({ pods: [{ id: 'p', name: 'p', namespace: 'n' }] }), {
+  socketPath: path.join(dir, 's'),
+});
 await runtime.start();
-const stub = new Stub({ createContainer: () => ({}), postCreateContainer: () => {}, removeContainer: () => {} }, { name: 'warm', index: '00', socketPath: runtime.socketPath });
+const stub = new Stub(
+  { createContainer: () => ({}), postCreateContainer: () => {}, removeContainer: () => {} },
+  { name: 'warm', index: '00', socketPath: runtime.socketPath },
+);
 await stub.start();
 while (runtime.plugins().length < 1) await new Promise((r) => setTimeout(r, 1));
 for (let i = 0; i < cycles; i++) {
-  await runtime.createContainer('p', { id: `w${i}`, name: 'w', args: ['/bin/sleep'], env: ['A=1'], labels: { a: 'b' } });
+  await runtime.createContainer('p', {
+    id: `w${i}`,
+    name: 'w',
+    args: ['/bin/sleep'],
+    env: ['A=1'],
+    labels: { a: 'b' },
+  });
   await runtime.removeContainer(`w${i}`);
 }
 await stub.stop();

@@ -28,17 +28,27 @@ const json = (v: unknown): string => JSON.stringify(v);
 /** The device-injector's annotations: per container (c0, c2) and for the whole pod. */
 const DEVICE_ANNOTATIONS: Record<string, string> = {
   'devices.noderesource.dev/pod': json([{ path: '/dev/nri-pod', type: 'c', major: 1, minor: 5 }]),
-  'mounts.noderesource.dev/pod': json([{ source: '/srv/pod', destination: '/mnt/pod', type: 'bind', options: ['rbind', 'ro'] }]),
+  'mounts.noderesource.dev/pod': json([
+    { source: '/srv/pod', destination: '/mnt/pod', type: 'bind', options: ['rbind', 'ro'] },
+  ]),
   'devices.noderesource.dev/container.c0': json([
     { path: '/dev/nri-null', type: 'c', major: 1, minor: 3, file_mode: 0o666 },
     { path: '/dev/nri-zero', type: 'c', major: 1, minor: 5, file_mode: 0o640, uid: 1000, gid: 1000 },
   ]),
   'cdi-devices.noderesource.dev/container.c0': json(['vendor.com/gpu=0', 'vendor.com/gpu=1']),
   'io-priority.noderesource.dev/container.c0': json({ class: 'IOPRIO_CLASS_RT', priority: 3 }),
-  'scheduling-policy.noderesource.dev/container.c0': json({ policy: 'SCHED_FIFO', priority: 10, flags: ['SCHED_FLAG_RESET_ON_FORK'] }),
+  'scheduling-policy.noderesource.dev/container.c0': json({
+    policy: 'SCHED_FIFO',
+    priority: 10,
+    flags: ['SCHED_FLAG_RESET_ON_FORK'],
+  }),
   'network-devices.noderesource.dev/container.c0': json([{ hostIf: 'dummy0', name: 'eth1' }]),
   'sysctl.noderesource.dev/container.c0': json({ 'net.core.somaxconn': '1024', 'net.ipv4.ip_forward': '1' }),
-  'memory-policy.noderesource.dev/container.c0': json({ mode: 'MPOL_BIND', nodes: '0', flags: ['MPOL_F_STATIC_NODES'] }),
+  'memory-policy.noderesource.dev/container.c0': json({
+    mode: 'MPOL_BIND',
+    nodes: '0',
+    flags: ['MPOL_F_STATIC_NODES'],
+  }),
   'memory-policy.noderesource.dev/container.c2': json({ mode: 'MPOL_NONSENSE', nodes: '0' }),
 };
 
@@ -60,22 +70,32 @@ const RDT_ANNOTATIONS: Record<string, string> = {
   'closid.rdt.noderesource.dev/container.c2': 'silver',
 };
 
-const loggerConfig = (o: Record<string, string | string[]>): string => Object.entries(o).map(([k, v]) => `${k}: ${json(v)}`).join('\n') + '\n';
+const loggerConfig = (o: Record<string, string | string[]>): string =>
+  Object.entries(o)
+    .map(([k, v]) => `${k}: ${json(v)}`)
+    .join('\n') + '\n';
 
 const three = (extra: Partial<CaseContainer>[] = []): CaseContainer[] =>
-  ['c0', 'c1', 'c2'].map((id, i) => ({ id, name: id, args: ['/bin/app', '--serve'], env: ['PATH=/usr/bin:/bin', 'MODE=prod'], ...extra[i] }));
+  ['c0', 'c1', 'c2'].map((id, i) => ({
+    id,
+    name: id,
+    args: ['/bin/app', '--serve'],
+    env: ['PATH=/usr/bin:/bin', 'MODE=prod'],
+    ...extra[i],
+  }));
 
 export const CASES: DiffCase[] = [
   {
     name: 'device-injector',
-    about: 'every adjustment the device-injector makes (devices, mounts, CDI devices, I/O priority, scheduler, net devices, sysctl, memory policy), per container and per pod; an invalid memory policy fails the creation',
+    about:
+      'every adjustment the device-injector makes (devices, mounts, CDI devices, I/O priority, scheduler, net devices, sysctl, memory policy), per container and per pod; an invalid memory policy fails the creation',
     plugins: [{ index: '10', name: 'device-injector', sample: 'device-injector' }],
     podAnnotations: DEVICE_ANNOTATIONS,
     containers: three(),
   },
   {
     name: 'ulimit-adjuster',
-    about: 'rlimits by container annotation; hard < soft and an unknown type fail the creation with the plugin\'s error',
+    about: "rlimits by container annotation; hard < soft and an unknown type fail the creation with the plugin's error",
     plugins: [{ index: '10', name: 'ulimit-adjuster', sample: 'ulimit-adjuster' }],
     podAnnotations: ULIMIT_ANNOTATIONS,
     containers: three(),
@@ -90,13 +110,20 @@ export const CASES: DiffCase[] = [
   },
   {
     name: 'logger-conf-d',
-    about: 'the logger configured by conf.d (NN-name.conf): adds and sets an annotation and an env variable the container already has, subscribes to some events only',
+    about:
+      'the logger configured by conf.d (NN-name.conf): adds and sets an annotation and an env variable the container already has, subscribes to some events only',
     plugins: [
       {
         index: '10',
         name: 'logger',
         sample: 'logger',
-        config: loggerConfig({ events: ['CreateContainer', 'RemoveContainer'], addAnnotation: 'logger.example.com/added', setAnnotation: 'team', addEnv: 'LOGGER_ADDED', setEnv: 'MODE' }),
+        config: loggerConfig({
+          events: ['CreateContainer', 'RemoveContainer'],
+          addAnnotation: 'logger.example.com/added',
+          setAnnotation: 'team',
+          addEnv: 'LOGGER_ADDED',
+          setEnv: 'MODE',
+        }),
       },
     ],
     podAnnotations: {},
@@ -111,13 +138,19 @@ export const CASES: DiffCase[] = [
   },
   {
     name: 'all-together',
-    about: 'device-injector, ulimit-adjuster, rdt, hook-injector and a logger at the end, on one container each: merged without conflict, and the logger sees what the plugins before it changed',
+    about:
+      'device-injector, ulimit-adjuster, rdt, hook-injector and a logger at the end, on one container each: merged without conflict, and the logger sees what the plugins before it changed',
     plugins: [
       { index: '10', name: 'device-injector', sample: 'device-injector' },
       { index: '20', name: 'ulimit-adjuster', sample: 'ulimit-adjuster' },
       { index: '30', name: 'rdt', sample: 'rdt' },
       { index: '40', name: 'hook-injector', sample: 'hook-injector' },
-      { index: '90', name: 'logger', sample: 'logger', config: loggerConfig({ events: ['CreateContainer'], addEnv: 'LOGGER_ADDED' }) },
+      {
+        index: '90',
+        name: 'logger',
+        sample: 'logger',
+        config: loggerConfig({ events: ['CreateContainer'], addEnv: 'LOGGER_ADDED' }),
+      },
     ],
     podAnnotations: { ...DEVICE_ANNOTATIONS, ...ULIMIT_ANNOTATIONS, ...RDT_ANNOTATIONS },
     containers: three([{ args: ['busybox', 'sh'] }]).slice(0, 1),
@@ -135,7 +168,8 @@ export const CASES: DiffCase[] = [
   },
   {
     name: 'conflict-device-injector-pair',
-    about: 'two device-injectors: which field the conflict names shows the order in which fields are merged (c0: all fields; c1: pod devices and mounts)',
+    about:
+      'two device-injectors: which field the conflict names shows the order in which fields are merged (c0: all fields; c1: pod devices and mounts)',
     plugins: [
       { index: '10', name: 'injector-a', sample: 'device-injector' },
       { index: '20', name: 'injector-b', sample: 'device-injector' },
@@ -150,7 +184,7 @@ export const CASES: DiffCase[] = [
       { index: '10', name: 'injector-a', sample: 'device-injector' },
       { index: '20', name: 'injector-b', sample: 'device-injector' },
     ],
-    podAnnotations: { 'devices.noderesource.dev/pod': DEVICE_ANNOTATIONS['devices.noderesource.dev/pod']! },
+    podAnnotations: { 'devices.noderesource.dev/pod': DEVICE_ANNOTATIONS['devices.noderesource.dev/pod'] },
     containers: three().slice(0, 1),
   },
   {
@@ -167,18 +201,39 @@ export const CASES: DiffCase[] = [
     name: 'logger-pair-add',
     about: 'two loggers add the same annotation and env variable (a conflict), and on c1 only the same env variable',
     plugins: [
-      { index: '10', name: 'logger-a', sample: 'logger', config: loggerConfig({ events: ['CreateContainer'], addAnnotation: 'shared.example.com/by', addEnv: 'SHARED' }) },
-      { index: '20', name: 'logger-b', sample: 'logger', config: loggerConfig({ events: ['CreateContainer'], addAnnotation: 'shared.example.com/by', addEnv: 'SHARED' }) },
+      {
+        index: '10',
+        name: 'logger-a',
+        sample: 'logger',
+        config: loggerConfig({ events: ['CreateContainer'], addAnnotation: 'shared.example.com/by', addEnv: 'SHARED' }),
+      },
+      {
+        index: '20',
+        name: 'logger-b',
+        sample: 'logger',
+        config: loggerConfig({ events: ['CreateContainer'], addAnnotation: 'shared.example.com/by', addEnv: 'SHARED' }),
+      },
     ],
     podAnnotations: {},
     containers: three().slice(0, 1),
   },
   {
     name: 'logger-pair-set',
-    about: 'two loggers set (remove, then add) the same annotation and env variable: what a removal by the second plugin of what the first set does',
+    about:
+      'two loggers set (remove, then add) the same annotation and env variable: what a removal by the second plugin of what the first set does',
     plugins: [
-      { index: '10', name: 'logger-a', sample: 'logger', config: loggerConfig({ events: ['CreateContainer'], setAnnotation: 'team', setEnv: 'MODE' }) },
-      { index: '20', name: 'logger-b', sample: 'logger', config: loggerConfig({ events: ['CreateContainer'], setAnnotation: 'team', setEnv: 'MODE' }) },
+      {
+        index: '10',
+        name: 'logger-a',
+        sample: 'logger',
+        config: loggerConfig({ events: ['CreateContainer'], setAnnotation: 'team', setEnv: 'MODE' }),
+      },
+      {
+        index: '20',
+        name: 'logger-b',
+        sample: 'logger',
+        config: loggerConfig({ events: ['CreateContainer'], setAnnotation: 'team', setEnv: 'MODE' }),
+      },
     ],
     podAnnotations: {},
     containers: three([{ annotations: { team: 'blue' } }]).slice(0, 1),
@@ -187,8 +242,18 @@ export const CASES: DiffCase[] = [
     name: 'logger-pair-add-then-set',
     about: 'a logger adds an annotation and env variable, a second one sets (removes and adds) them',
     plugins: [
-      { index: '10', name: 'logger-a', sample: 'logger', config: loggerConfig({ events: ['CreateContainer'], addAnnotation: 'team', addEnv: 'MODE' }) },
-      { index: '20', name: 'logger-b', sample: 'logger', config: loggerConfig({ events: ['CreateContainer'], setAnnotation: 'team', setEnv: 'MODE' }) },
+      {
+        index: '10',
+        name: 'logger-a',
+        sample: 'logger',
+        config: loggerConfig({ events: ['CreateContainer'], addAnnotation: 'team', addEnv: 'MODE' }),
+      },
+      {
+        index: '20',
+        name: 'logger-b',
+        sample: 'logger',
+        config: loggerConfig({ events: ['CreateContainer'], setAnnotation: 'team', setEnv: 'MODE' }),
+      },
     ],
     podAnnotations: {},
     containers: three().slice(0, 1),

@@ -60,7 +60,13 @@ export interface GoFixture {
   go: { creates: GoCreate[]; containers: GoJson[] };
 }
 
-export const GO_REFERENCE_FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'go-reference');
+export const GO_REFERENCE_FIXTURES = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'fixtures',
+  'go-reference',
+);
 
 export function loadGoFixtures(): GoFixture[] {
   return readdirSync(GO_REFERENCE_FIXTURES)

@@ -25,7 +25,9 @@ function prune(v: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
     const p = prune(x);
-    const empty = (Array.isArray(p) && p.length === 0) || (p !== null && typeof p === 'object' && !Array.isArray(p) && Object.keys(p).length === 0);
+    const empty =
+      (Array.isArray(p) && p.length === 0) ||
+      (p !== null && typeof p === 'object' && !Array.isArray(p) && Object.keys(p).length === 0);
     if (!empty) out[k] = p;
   }
   return out;

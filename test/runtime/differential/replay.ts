@@ -48,7 +48,10 @@ export async function replay(f: GoFixture): Promise<Replayed[]> {
             current!.calls.push(id);
             current!.handed[id] = fromSim('Container', ctr);
             const go = f.go.creates.find((c) => c.container === ctr.id)?.calls.find((c) => c.plugin === id);
-            if (go?.failed) throw new Error(f.go.creates.find((c) => c.container === ctr.id)!.error!.replace(GO_PLUGIN_ERROR_PREFIX, ''));
+            if (go?.failed)
+              throw new Error(
+                f.go.creates.find((c) => c.container === ctr.id)!.error!.replace(GO_PLUGIN_ERROR_PREFIX, ''),
+              );
             return go?.adjust ? { adjust: goToSim('ContainerAdjustment', go.adjust) } : {};
           },
         },
@@ -89,11 +92,12 @@ export async function replay(f: GoFixture): Promise<Replayed[]> {
 export function goConflict(error: string): { plugins: [string, string]; field: string; key?: string } | undefined {
   const m = /^plugins "([^"]+)" and "([^"]+)" both tried to set (\S+) ?(.*)$/.exec(error);
   if (!m) return undefined;
-  return { plugins: [m[2]!, m[1]!], field: m[3]!, ...(m[4] ? { key: m[4] } : {}) };
+  return { plugins: [m[2], m[1]], field: m[3], ...(m[4] ? { key: m[4] } : {}) };
 }
 
 /** A container as a plugin was handed it, without what the embedding runtime fills in as it likes. */
 export function handedFields(c: GoJson): GoJson {
-  const { created_at: _t, state: _s, pid: _p, ...rest } = c;
+  const rest = { ...c };
+  for (const key of ['created_at', 'state', 'pid']) delete rest[key];
   return rest;
 }
