@@ -4,11 +4,13 @@
 // CLI under each set of flags below, in alternating rounds, with refrt for scale.
 // Prints, medians: cycles/s and CPU per relayed call from the WARM-th cycle on (as
 // vs-go-events), and the whole run from spawn to the last cycle (start-up and warm-up
-// included), wall and CPU. Nothing in src/ changes; each variant is flags only, two of
-// them a preload (--import) from vs-go/experiments: a warm-up of the relay path, and the
-// event output gathered into one write per event-loop turn.
+// included), wall and CPU. Nothing in src/ changes; each variant is flags only, three of
+// them a preload (--import) from vs-go/experiments: a warm-up of the relay path, the
+// event output gathered into one write per event-loop turn, and no line per relayed call.
 //
-// Knobs: VS_GO_ROUNDS (3), VS_GO_PLUGINS (1; 10 takes minutes a round), VS_GO_CYCLES (300,3000).
+// Knobs: VS_GO_ROUNDS (3), VS_GO_PLUGINS (1; 10 takes minutes a round), VS_GO_CYCLES (300,3000),
+// VS_GO_VARIANTS (only the variants whose label contains one of these, comma-separated;
+// the baseline always runs).
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +29,7 @@ const PLUGINS = list(process.env.VS_GO_PLUGINS, [1]);
 const CYCLES = list(process.env.VS_GO_CYCLES, [300, 3000]);
 const WARM_RELAY = fileURLToPath(new URL('./vs-go/experiments/warm-relay.mjs', import.meta.url));
 const BATCHED_STDOUT = fileURLToPath(new URL('./vs-go/experiments/batched-stdout.mjs', import.meta.url));
+const NO_INVOKE = fileURLToPath(new URL('./vs-go/experiments/no-invoke-events.mjs', import.meta.url));
 
 /** Node flags for nrictl's process; [] is the baseline. */
 const FLAG_SETS: Array<{ label: string; flags: string[] }> = [
@@ -43,7 +46,13 @@ const FLAG_SETS: Array<{ label: string; flags: string[] }> = [
   { label: '--no-opt --always-sparkplug', flags: ['--no-opt', '--always-sparkplug'] },
   { label: 'relay warm-up (300 in-process cycles)', flags: ['--import', WARM_RELAY] },
   { label: 'event lines batched per loop turn', flags: ['--import', BATCHED_STDOUT] },
-];
+  { label: 'no invoke events (no line per relayed call)', flags: ['--import', NO_INVOKE] },
+].filter(
+  (s) =>
+    s.flags.length === 0 ||
+    !process.env.VS_GO_VARIANTS ||
+    process.env.VS_GO_VARIANTS.split(',').some((v) => s.label.includes(v)),
+);
 
 interface Files {
   pluginDir: string;
