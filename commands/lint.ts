@@ -1,23 +1,14 @@
-import { Args, Flags } from '@oclif/core';
-import chalk from 'chalk';
-import { statSync } from 'node:fs';
+import { Args } from '@oclif/core';
+import { DEFAULT_PLUGIN_CONFIG_PATH, DEFAULT_PLUGIN_PATH, lintPaths } from '../src/checks/index.js';
 import {
-  DEFAULT_PLUGIN_CONFIG_PATH,
-  DEFAULT_PLUGIN_PATH,
-  checkConfDir,
-  confDirMissing as missingConfDir,
-  countFindings,
-  findRuntimeConfigs,
-  isMissing,
-  lintRuntimeConfigs,
-  sortFindings,
-  type ConfDirReport,
-  type Finding,
-  type RuntimeConfigReport,
-  type RuntimeKind,
-} from '../src/checks/index.js';
-import { BaseCommand, findingsExitCode, legacyOutputFlag, usageError } from '../src/cli/index.js';
-import { countedFindings, findingsText, outputColumns, summaryLine } from '../src/render/index.js';
+  BaseCommand,
+  findingsExitCode,
+  outputFlag,
+  pluginDirFlag,
+  runtimeRulesFlag,
+  strictFlag,
+} from '../src/cli/index.js';
+import { countedFindings, formatsOf, lintView, output } from '../src/render/index.js';
 
 export default class Lint extends BaseCommand<typeof Lint> {
   static override summary = "Lint plugin configuration files and the runtime's own NRI settings.";
@@ -37,15 +28,15 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
     },
     {
       description: 'Lint a configuration directory against a plugin directory',
-      command: '<%= config.bin %> <%= command.id %> /etc/nri/conf.d --plugin-path /opt/nri/plugins',
+      command: '<%= config.bin %> <%= command.id %> /etc/nri/conf.d --plugin-dir /opt/nri/plugins',
     },
     {
       description: "Lint containerd's NRI settings",
       command: '<%= config.bin %> <%= command.id %> /etc/containerd/config.toml',
     },
     {
-      description: 'Lint CRI-O with a drop-in, as JSON',
-      command: '<%= config.bin %> <%= command.id %> /etc/crio/crio.conf /etc/crio/crio.conf.d/10-nri.conf -o json',
+      description: 'Lint CRI-O with a drop-in, as YAML',
+      command: '<%= config.bin %> <%= command.id %> /etc/crio/crio.conf /etc/crio/crio.conf.d/10-nri.conf -o yaml',
     },
   ];
 
@@ -59,90 +50,19 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
   };
 
   static override flags = {
-    'plugin-path': Flags.string({
-      description: `Plugin directory the configuration files are checked against (default ${DEFAULT_PLUGIN_PATH}, or the runtime config's).`,
-      helpValue: 'DIR',
-    }),
-    runtime: Flags.option({
-      description: "Judge conf.d by this runtime's rules (iSulad reads only NN-name.conf).",
-      options: ['containerd', 'crio', 'isulad'] as const,
-    })(),
-    strict: Flags.boolean({ description: 'Exit with 3 when there are warnings but no errors.' }),
-    output: legacyOutputFlag(['table', 'json'] as const, 'table'),
+    'plugin-dir': pluginDirFlag(
+      `Plugin directory the configuration files are checked against (default ${DEFAULT_PLUGIN_PATH}, or the runtime config's).`,
+    ),
+    runtime: runtimeRulesFlag("Judge conf.d by this runtime's rules (iSulad reads only NN-name.conf)."),
+    strict: strictFlag,
+    output: outputFlag(formatsOf(lintView)),
   };
 
-  public override async run(): Promise<void> {
-    const { argv } = await this.parse(Lint);
-    const paths = argv as string[];
-    const flags = this.flags;
-    const runtime: RuntimeKind | undefined = flags.runtime;
-    let confDir: ConfDirReport | undefined;
-    let configs: RuntimeConfigReport[] = [];
-    // Without a path, a node without a configuration directory is no fault (doctor agrees).
-    let confDirMissing: Finding | undefined;
-
-    if (paths.length === 1 && isDirectory(paths[0])) {
-      confDir = checkConfDir(paths[0], flags['plugin-path'] ?? DEFAULT_PLUGIN_PATH, { runtime });
-    } else if (paths.length > 0) {
-      configs = lintRuntimeConfigs(paths);
-    } else {
-      configs = lintRuntimeConfigs(findRuntimeConfigs());
-      const settings = configs.at(-1)?.settings;
-      const dir = settings?.pluginConfigPath ?? DEFAULT_PLUGIN_CONFIG_PATH;
-      if (isMissing(dir)) confDirMissing = missingConfDir(dir);
-      else if (isDirectory(dir))
-        confDir = checkConfDir(dir, flags['plugin-path'] ?? settings?.pluginPath ?? DEFAULT_PLUGIN_PATH, {
-          runtime: runtime ?? settings?.runtime,
-        });
-    }
-
-    const findings: Finding[] = [
-      ...(confDirMissing ? [confDirMissing] : []),
-      ...(confDir?.findings ?? []),
-      ...configs.flatMap((c) => c.findings),
-    ];
-    if (flags.output === 'json') {
-      this.log(
-        JSON.stringify(
-          {
-            ...(confDir ? { confDir } : {}),
-            runtimeConfigs: configs,
-            findings: sortFindings(findings),
-            counts: countFindings(findings),
-          },
-          null,
-          2,
-        ),
-      );
-    } else {
-      if (!confDir && configs.length === 0 && !confDirMissing)
-        this.log('Nothing to lint: no configuration directory and no runtime config found.');
-      if (confDirMissing) {
-        this.log(chalk.bold(`Configuration directory ${confDirMissing.path}`));
-        this.log(findingsText([confDirMissing], outputColumns()));
-      }
-      if (confDir) {
-        this.log(
-          chalk.bold(`Configuration directory ${confDir.dir}`) + chalk.dim(` (plugins from ${confDir.pluginDir})`),
-        );
-        this.log(findingsText(confDir.findings, outputColumns(), confDir.dir));
-      }
-      for (const c of configs) {
-        this.log(chalk.bold(`${c.format} config ${c.file}`));
-        this.log(findingsText(c.findings, outputColumns()));
-      }
-      this.log(summaryLine(findings));
-    }
-    const code = findingsExitCode(countedFindings(findings), flags.strict);
-    if (code !== 0) this.exit(code);
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw usageError(`${path} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}`);
+  protected override async execute() {
+    const report = lintPaths(this.positionals, {
+      pluginDir: this.flags['plugin-dir'],
+      runtime: this.flags.runtime,
+    });
+    return output(report, lintView, findingsExitCode(countedFindings(report.findings), this.flags.strict));
   }
 }

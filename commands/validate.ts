@@ -1,6 +1,13 @@
 import { Args, Flags } from '@oclif/core';
 import { DEFAULT_PLUGIN_CONFIG_PATH, DEFAULT_PLUGIN_PATH, validatePluginDir } from '../src/checks/index.js';
-import { BaseCommand, confDirFlag, findingsExitCode, outputFlag } from '../src/cli/index.js';
+import {
+  BaseCommand,
+  confDirFlag,
+  findingsExitCode,
+  outputFlag,
+  runtimeRulesFlag,
+  strictFlag,
+} from '../src/cli/index.js';
 import { countedFindings, formatsOf, output, pluginDirView } from '../src/render/index.js';
 
 export default class Validate extends BaseCommand<typeof Validate> {
@@ -36,12 +43,10 @@ Exit status: 0 without errors, 1 with errors, 3 with warnings only under --stric
       helpValue: 'FILE',
     }),
     'conf-dir': confDirFlag(`Where the runtime looks up plugin configuration (default ${DEFAULT_PLUGIN_CONFIG_PATH}).`),
-    runtime: Flags.option({
-      description:
-        "Judge by this runtime's rules (containerd and CRI-O share the Go rules; iSulad differs). Default: from --runtime-config, else the Go rules with iSulad notes.",
-      options: ['containerd', 'crio', 'isulad'] as const,
-    })(),
-    strict: Flags.boolean({ description: 'Exit with 3 when there are warnings but no errors.' }),
+    runtime: runtimeRulesFlag(
+      "Judge by this runtime's rules (containerd and CRI-O share the Go rules; iSulad differs). Default: from --runtime-config, else the Go rules with iSulad notes.",
+    ),
+    strict: strictFlag,
     output: outputFlag(formatsOf(pluginDirView)),
   };
 

@@ -216,7 +216,8 @@ function environment(flags, extra = []) {
     .flatMap(([name, text]) => ['.TP', `\\fB${code(name)}\\fR`, text]);
 }
 
-const NO_COLOR_TEXT = 'When set and not empty, no colours (as \\fB\\-\\-no\\-color\\fR).';
+const NO_COLOR_TEXT =
+  'When set and not empty, no colours (as \\fB\\-\\-no\\-color\\fR); an explicit \\fB\\-\\-color\\fR still colours.';
 
 function exitStatus(codes) {
   return codes.flatMap((c) => ['.TP', `\\fB${c.value}\\fR`, `${esc(c.description)}`]);

@@ -66,7 +66,7 @@ export const TOUR = {
   logs: [{ args: ['logs', '--sim', 'demo'], exit: 0 }],
   'sync dump': [{ args: ['sync', 'dump', '--sim', 'demo', '-o', 'wide'], exit: 0 }],
   validate: [{ args: ['validate', 'examples/plugins'], exit: 1 }],
-  lint: [{ args: ['lint', 'examples/conf.d', '--plugin-path', 'examples/plugins'], exit: 0 }],
+  lint: [{ args: ['lint', 'examples/conf.d', '--plugin-dir', 'examples/plugins'], exit: 0 }],
   update: [
     { args: ['update', 'shop/redis-0/redis', '--cpus', '0-1', '--memory', '2Gi', '--sim', 'demo', '--yes'], exit: 0 },
   ],

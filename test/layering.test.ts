@@ -25,6 +25,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   cli: ['api', 'render', 'session', 'units', 'errors'],
   // trace's probes register through the session's ProbeSet, as every connecting command does.
   trace: ['api', 'render', 'session', 'checks', 'units', 'errors'],
+  // doctor below the command line: the offline checks, the runtime's answer through the
+  // session, the plugins' latency through the tracer; no layer below may reach all three.
+  diagnose: ['api', 'checks', 'session', 'trace', 'errors'],
   expect: ['api', 'runtime', 'errors'],
   bundle: ['render', 'errors'],
   scaffold: ['errors'],
@@ -38,6 +41,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'observe',
     'control',
     'trace',
+    'diagnose',
     'expect',
     'bundle',
     'scaffold',

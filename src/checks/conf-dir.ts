@@ -70,7 +70,7 @@ export function checkConfDir(
         pluginDir,
         'plugin-dir-missing',
         'the plugin directory does not exist: the runtime launches no plugin, so no file here is read',
-        "pass the runtime's plugin directory with --plugin-path",
+        "pass the runtime's plugin directory with --plugin-dir",
       ),
     );
   }

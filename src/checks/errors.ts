@@ -17,11 +17,13 @@ export class CheckPathError extends Error {
   readonly code: string | undefined;
   /** What the path was meant to be ("plugin directory", "runtime config"), named first in the message. */
   readonly role: string | undefined;
+  /** The caller's option that gave the path ("root"), when one did: the command line names its flag. */
+  readonly option: string | undefined;
   constructor(
     path: string,
     reason: CheckPathError['reason'],
     detail?: string,
-    options?: { cause?: unknown; role?: string },
+    options?: { cause?: unknown; role?: string | undefined; option?: string | undefined },
   ) {
     const what = {
       missing: 'does not exist',
@@ -35,6 +37,7 @@ export class CheckPathError extends Error {
     this.reason = reason;
     this.code = (options?.cause as NodeJS.ErrnoException | undefined)?.code;
     this.role = options?.role;
+    this.option = options?.option;
   }
 }
 
@@ -52,11 +55,11 @@ export function isMissing(path: string): boolean {
   }
 }
 
-export function pathErrorFrom(path: string, err: unknown, role?: string): CheckPathError {
+export function pathErrorFrom(path: string, err: unknown, role?: string, option?: string): CheckPathError {
   const code = (err as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOENT') return new CheckPathError(path, 'missing', undefined, { cause: err, role });
-  if (code === 'ENOTDIR') return new CheckPathError(path, 'not-a-directory', undefined, { cause: err, role });
+  if (code === 'ENOENT') return new CheckPathError(path, 'missing', undefined, { cause: err, role, option });
+  if (code === 'ENOTDIR') return new CheckPathError(path, 'not-a-directory', undefined, { cause: err, role, option });
   // Root, as which the runtime runs, would get in: say that this run could not look.
   const detail = deniedToUs(code) ? `${code}: run nrictl as root to check it` : (code ?? String(err));
-  return new CheckPathError(path, 'unreadable', detail, { cause: err, role });
+  return new CheckPathError(path, 'unreadable', detail, { cause: err, role, option });
 }

@@ -48,4 +48,6 @@ export {
   type Verdict,
   type VerdictStatus,
 } from './doctor.js';
+export { concludeDiagnosis, latencyUnmeasured, checkNodeRoot, type Diagnosis } from './diagnosis.js';
+export { lintPaths, type LintOptions, type LintReport } from './lint.js';
 export { parseGoDuration } from './runtime-config/duration.js';

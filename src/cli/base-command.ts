@@ -29,7 +29,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       helpGroup: 'GLOBAL',
     }),
     color: Flags.boolean({
-      description: 'Colour the output (default: on for terminals; off for pipes, NO_COLOR or --no-color).',
+      description:
+        'Colour the output (default: on for terminals; off for pipes, NO_COLOR or --no-color). --color wins over NO_COLOR.',
       allowNo: true,
       helpGroup: 'GLOBAL',
     }),
@@ -37,6 +38,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   protected flags!: BaseFlags<T>;
   protected args!: BaseArgs<T>;
+  /** Every positional argument, in order: those beyond `args` of a command with `strict = false` too (lint's paths). */
+  protected positionals!: string[];
   /** Aborted by Ctrl-C, SIGTERM or SIGHUP (also one that came while nrictl was starting), or a closed stdout. */
   protected readonly signal: AbortSignal = stopSignal();
 
@@ -53,7 +56,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     });
     process.stderr.on('error', () => {});
     await super.init();
-    const { flags, args } = await this.parse({
+    const { flags, args, argv } = await this.parse({
       flags: this.ctor.flags,
       baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
       args: this.ctor.args,
@@ -61,6 +64,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     });
     this.flags = flags as BaseFlags<T>;
     this.args = args as BaseArgs<T>;
+    this.positionals = argv as string[];
     applyColourPolicy(this.flags.color);
   }
 

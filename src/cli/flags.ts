@@ -7,6 +7,7 @@ import chalk from 'chalk';
 import { DEFAULT_SOCKET_PATH } from '../api/socket-path.js';
 import type { OutputFormat } from '../render/index.js';
 import { parseDuration } from '../units/index.js';
+import { usageError } from './errors.js';
 
 export const socketFlag = Flags.string({
   char: 's',
@@ -46,7 +47,8 @@ export const outputFlag = (formats: readonly OutputFormat[], extra: readonly str
         process.stderr.write(`${chalk.yellow('Warning:')} -o text is deprecated: use -o table (the default)\n`);
         return 'table';
       }
-      if (!accepted.includes(input)) throw new Error(`expected one of ${accepted.join(', ')}, not "${input}"`);
+      // A usage error (exit 2), as every mistaken flag value is.
+      if (!accepted.includes(input)) throw usageError(`expected one of ${accepted.join(', ')}, not "${input}"`);
       return input;
     },
   })();
@@ -83,6 +85,13 @@ export const simFlag = Flags.string({
     'Start an in-process simulated runtime with this scenario and connect to it instead of --socket (a file, or the built-in demo, shipped as examples/demo.yaml).',
   helpValue: 'SCENARIO',
 });
+
+/** --runtime: judge by containerd's, CRI-O's or iSulad's rules (validate, lint, doctor). */
+export const runtimeRulesFlag = (description: string) =>
+  Flags.option({ description, options: ['containerd', 'crio', 'isulad'] as const })();
+
+/** --strict: warnings fail a check too (validate, lint, doctor). */
+export const strictFlag = Flags.boolean({ description: 'Exit with 3 when there are warnings but no errors.' });
 
 /** --plugin-dir: a directory of NN-name plugin executables. The old --plugin-path still works, with a warning. */
 export const pluginDirFlag = (description: string) =>

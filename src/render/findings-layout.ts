@@ -1,4 +1,5 @@
 import { chalk, severityColour, type Severity } from './colour.js';
+import { wrapText, wrapWords } from './wrap.js';
 
 /** One finding as the layouts show it: the path already shortened as the command wants it. */
 export interface FindingRow {
@@ -23,10 +24,10 @@ const HEAD = ['severity', 'path', 'finding', 'fix'] as const;
 
 /**
  * Findings for people: a boxed table (severity, path, finding, fix) when it fits the
- * width, else one block per finding. A path and a fix are never cut nor wrapped, in
- * either layout: they are what the user copies. Only the finding's prose wraps, at
- * spaces. With no width (a pipe), nothing wraps at all, and the list layout keeps
- * every line whole for grep.
+ * width with every path and fix whole, else one block per finding. Nothing is ever cut
+ * mid-word: a path is one word and stays whole (on a line of its own if it must); the
+ * finding's prose and, in the list, the fix wrap at spaces. With no width (a pipe),
+ * nothing wraps at all, and the list layout keeps every line whole for grep.
  */
 export function renderFindings(rows: readonly FindingRow[], opts: FindingsLayoutOptions = {}): string {
   const clean = rows.map(cleanRow);
@@ -103,25 +104,6 @@ function tableWidths(rows: readonly Clean[], width: number): Widths | undefined 
   return { severity, path, message, fix };
 }
 
-/** Greedy word wrap; a word longer than the width gets a line of its own, whole. */
-function wrap(words: readonly string[], width: number | undefined): string[][] {
-  if (width === undefined) return [words.slice()];
-  const lines: string[][] = [];
-  let line: string[] = [];
-  let length = 0;
-  for (const word of words) {
-    if (line.length > 0 && length + 1 + word.length > width) {
-      lines.push(line);
-      line = [];
-      length = 0;
-    }
-    length += (line.length > 0 ? 1 : 0) + word.length;
-    line.push(word);
-  }
-  if (line.length > 0) lines.push(line);
-  return lines;
-}
-
 /** The message line, its trailing "[code]" dimmed. */
 function paintWords(words: readonly string[], code: string): string {
   const tag = `[${code}]`;
@@ -141,7 +123,7 @@ function boxedTable(rows: readonly Clean[], w: Widths): string {
   const out = [rule('┌', '┬', '┐'), line(HEAD.map((h) => ({ text: chalk.bold(h), shown: h.length })))];
   for (const row of rows) {
     out.push(rule('├', '┼', '┤'));
-    const message = wrap(row.words, w.message);
+    const message = wrapWords(row.words, w.message);
     message.forEach((words, i) => {
       const text = words.join(' ');
       out.push(
@@ -162,6 +144,7 @@ function boxedTable(rows: readonly Clean[], w: Widths): string {
  *   warning  conf.d/20-resources.conf
  *     not valid YAML or JSON (...); most plugins will reject it [config-not-yaml]
  *     fix: fix the syntax of conf.d/20-resources.conf
+ *          (a longer fix goes on under its text)
  */
 function blocks(rows: readonly Clean[], width: number | undefined): string {
   const indent = '  ';
@@ -170,8 +153,12 @@ function blocks(rows: readonly Clean[], width: number | undefined): string {
   return rows
     .map((row) => {
       const head = `${paintSeverity(row.severity)}${' '.repeat(severityWidth - row.severity.length)}  ${row.path}`;
-      const message = wrap(row.words, messageWidth).map((words) => `${indent}${paintWords(words, row.code)}`);
-      return [head, ...message, `${indent}${chalk.dim('fix:')} ${row.fix}`].join('\n');
+      const message = wrapWords(row.words, messageWidth).map((words) => `${indent}${paintWords(words, row.code)}`);
+      // The fix wraps at spaces too, its lines under its text: a terminal would cut it mid-word.
+      const lead = `${indent}fix: `;
+      const fix = wrapText(row.fix, width, lead, lead.length);
+      fix[0] = `${indent}${chalk.dim('fix:')} ${fix[0].slice(lead.length)}`;
+      return [head, ...message, ...fix].join('\n');
     })
     .join('\n\n');
 }

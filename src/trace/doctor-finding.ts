@@ -15,6 +15,8 @@ export interface DoctorTraceOptions {
   durationMs?: number;
   /** The runtime config's, as doctor read it: used when the runtime does not say. */
   configTimeout?: { ms: number; from: string } | undefined;
+  /** Ends the trace early (Ctrl-C). */
+  signal?: AbortSignal | undefined;
 }
 
 export async function tracePluginLatency(opts: DoctorTraceOptions): Promise<Finding[]> {
@@ -28,6 +30,7 @@ export async function tracePluginLatency(opts: DoctorTraceOptions): Promise<Find
     durationMs,
     configTimeout: opts.configTimeout,
     name: 'nrictl-doctor-trace',
+    signal: opts.signal,
   });
   return latencyFindings(summary, opts.target.socketPath, durationMs);
 }

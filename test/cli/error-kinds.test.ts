@@ -7,6 +7,7 @@ import * as bundle from '../../src/bundle/index.js';
 import * as checks from '../../src/checks/index.js';
 import * as cli from '../../src/cli/index.js';
 import * as control from '../../src/control/index.js';
+import * as diagnose from '../../src/diagnose/index.js';
 import { isKindedError } from '../../src/errors/index.js';
 import * as expectation from '../../src/expect/index.js';
 import * as mux from '../../src/mux/index.js';
@@ -26,6 +27,7 @@ const LAYERS = {
   checks,
   cli,
   control,
+  diagnose,
   expect: expectation,
   mux,
   observe,
@@ -89,6 +91,7 @@ const SAMPLES: Record<string, Array<[Error, number]>> = {
   CheckPathError: [
     [new checks.CheckPathError('/x', 'missing'), ExitCode.USAGE],
     [new checks.CheckPathError('/x', 'unreadable', 'EACCES'), ExitCode.USAGE],
+    [new checks.CheckPathError('/x', 'not-a-directory', undefined, { option: 'root' }), ExitCode.USAGE],
   ],
   UnknownConfigFormatError: [[new checks.UnknownConfigFormatError('/x'), ExitCode.USAGE]],
   AtomicWriteError: [[new render.AtomicWriteError('/x', 'rename', new Error('EROFS')), ExitCode.FAILED]],
@@ -170,5 +173,10 @@ describe('error kinds', () => {
   it('a library option named in an error becomes its flag in the message', () => {
     const err = Object.assign(new Error('/nope does not exist'), { kind: 'not-found', option: 'pluginDir' });
     expect(describeError(err, cli.flagOfOption).message).toBe('--plugin-dir: /nope does not exist');
+    const root = new checks.CheckPathError('/etc/passwd', 'not-a-directory', undefined, { option: 'root' });
+    expect(describeError(root, cli.flagOfOption)).toEqual({
+      exitCode: ExitCode.USAGE,
+      message: '--root: /etc/passwd is not a directory',
+    });
   });
 });

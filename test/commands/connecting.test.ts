@@ -232,7 +232,7 @@ describe('doctor reaches the socket it is given', () => {
     const r = await runCli(['doctor', '--root', '/etc/passwd']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
-      "Error: --root /etc/passwd is not a directory: pass the node's root directory (/, or where a node image is mounted)",
+      "Error: --root: /etc/passwd is not a directory (the node's root directory: /, or where a node image is mounted)",
     );
   });
 });

@@ -5,6 +5,7 @@
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { tempDir, writeElf } from '../checks/helpers.js';
 import { RUNTIME_PRESETS } from '../../src/runtime/index.js';
 import { runCli, startRuntime, type SimHandle } from './nri-cli.js';
@@ -247,8 +248,34 @@ describe('nrictl doctor on a fake node root', () => {
     expect(d.code).toBe(2);
     expect(d.stdout).toBe('');
     expect(d.stderr.trim().split('\n')).toEqual([
-      `Error: --root ${at('passwd')} is not a directory: pass the node's root directory (/, or where a node image is mounted)`,
+      `Error: --root: ${at('passwd')} is not a directory (the node's root directory: /, or where a node image is mounted)`,
     ]);
+    const missing = await doctor('--root', at('nope'));
+    expect([missing.code, missing.stdout, missing.stderr]).toEqual([
+      2,
+      '',
+      `Error: --root: ${at('nope')} does not exist\n`,
+    ]);
+  });
+
+  it('exits 2 for a plugin name the runtime would refuse, before anything is asked', async () => {
+    writeNode();
+    await startNodeRuntime();
+    const d = await doctor('--root', root, '--plugin-name', 'bad/name');
+    expect(d.code).toBe(2);
+    expect(d.stdout).toBe('');
+    expect(d.stderr).toMatch(/^Error: --plugin-name "bad\/name": invalid plugin name/);
+    expect(runtime!.events.filter((e) => e.type === 'registered')).toEqual([]);
+  });
+
+  it('-o yaml: the same document as -o json', async () => {
+    writeNode();
+    await startNodeRuntime();
+    const json = await doctor('--root', root, '-o', 'json');
+    const yaml = await runCli(['doctor', '--root', root, '-o', 'yaml']);
+    expect([json.code, yaml.code]).toEqual([0, 0]);
+    expect(YAML.parse(yaml.stdout)).toEqual(json.json);
+    expect(json.json.verdict.status).toBe('healthy');
   });
 
   it('keeps every fault of a runtime config: two wrong-type findings in one file are two findings', async () => {

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { tempDir, writeElf } from '../checks/helpers.js';
 import { nrictl } from './nrictl.js';
 
@@ -19,14 +20,41 @@ beforeAll(() => {
 afterAll(() => t.cleanup());
 
 describe('nrictl lint', () => {
-  it('lints a configuration directory against --plugin-path', () => {
-    const r = nrictl('lint', conf, '--plugin-path', plugins, '-o', 'json');
+  it('lints a configuration directory against --plugin-dir', () => {
+    const r = nrictl('lint', conf, '--plugin-dir', plugins, '-o', 'json');
     expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout).findings.map((f: { code: string }) => f.code)).toEqual(['config-used']);
     writeFileSync(join(conf, 'orphan.conf'), 'y: 2\n');
-    const strict = nrictl('lint', conf, '--plugin-path', plugins, '--strict');
+    const strict = nrictl('lint', conf, '--plugin-dir', plugins, '--strict');
     expect(strict.code).toBe(3);
     expect(strict.stdout).toContain('config-orphan');
+  });
+
+  it('the old --plugin-path still works this release, with a one-line warning', () => {
+    const old = nrictl('lint', conf, '--plugin-path', plugins, '-o', 'json');
+    const now = nrictl('lint', conf, '--plugin-dir', plugins, '-o', 'json');
+    expect(old.code).toBe(now.code);
+    expect(old.stdout).toBe(now.stdout);
+    expect(old.stderr.trim().split('\n')).toEqual([
+      'Warning: --plugin-path is deprecated: use --plugin-dir (the old name goes away in the next release)',
+    ]);
+  });
+
+  it('lints several runtime configs at once (CRI-O and its drop-in), as YAML', () => {
+    const dir = join(t.dir, 'crio');
+    mkdirSync(join(dir, 'crio.conf.d'), { recursive: true });
+    writeFileSync(join(dir, 'crio.conf'), '[crio.nri]\nenable_nri = false\n');
+    writeFileSync(join(dir, 'crio.conf.d', '10-nri.conf'), '[crio.nri]\nenable_nri = true\n');
+    const r = nrictl('lint', join(dir, 'crio.conf'), join(dir, 'crio.conf.d', '10-nri.conf'), '-o', 'yaml');
+    expect(r.code).toBe(0);
+    const doc = YAML.parse(r.stdout) as { runtimeConfigs: Array<{ file: string; settings: { enabled: boolean } }> };
+    expect(doc.runtimeConfigs.map((c) => c.file)).toEqual([
+      join(dir, 'crio.conf'),
+      join(dir, 'crio.conf.d', '10-nri.conf'),
+    ]);
+    // The drop-in wins, as in CRI-O.
+    expect(doc.runtimeConfigs.at(-1)!.settings.enabled).toBe(true);
   });
 
   it('lints a CRI-O file and suggests the key that was meant', () => {
@@ -52,7 +80,10 @@ describe('nrictl lint', () => {
   it('exits 2 with one line for a path that does not exist', () => {
     const r = nrictl('lint', join(t.dir, 'nope'));
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr.trim().split('\n')).toEqual([`Error: ${join(t.dir, 'nope')} does not exist`]);
+    const two = nrictl('lint', join(t.dir, 'nope'), join(t.dir, 'nope2'));
+    expect(two.code).toBe(2);
+    expect(two.stderr.trim().split('\n')).toEqual([`Error: runtime config ${join(t.dir, 'nope')} does not exist`]);
   });
 
   it('a JSON syntax error stays on its row: no line break of the file inside a table cell', () => {

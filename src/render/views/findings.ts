@@ -5,6 +5,7 @@
 import type { Finding, FindingCounts } from '../../checks/index.js';
 import { chalk } from '../colour.js';
 import { renderFindings } from '../findings-layout.js';
+import { fitProse } from '../wrap.js';
 
 const RANK = { error: 0, warning: 1, info: 2 } as const;
 
@@ -35,13 +36,13 @@ function shorten(path: string, base?: string): string {
   return path;
 }
 
-/** "1 error, 0 warnings, 2 notes", coloured by the worst. */
-export function summaryLine(findings: readonly Finding[]): string {
+/** "1 error, 0 warnings, 2 notes", coloured by the worst; fitted to `width` at spaces. */
+export function summaryLine(findings: readonly Finding[], width?: number): string {
   const c = countedFindings(findings);
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
   const skipped = findings.filter((f) => f.code === 'not-checked').length;
   const text = `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${plural(c.info, 'note')}${skipped ? `; ${skipped} not checked (run as root to check ${skipped === 1 ? 'it' : 'them'})` : ''}`;
-  return c.error ? chalk.red(text) : c.warning ? chalk.yellow(text) : chalk.green(text);
+  return fitProse(text, width, c.error ? chalk.red : c.warning ? chalk.yellow : chalk.green);
 }
 
 /** The findings as data: sorted, with their counts. */

@@ -3,3 +3,5 @@
 // only) and build on render's primitives; they decide nothing about what happened.
 export { findingsData, findingsText, summaryLine, sortedFindings, countedFindings } from './findings.js';
 export { pluginDirView } from './plugin-dir.js';
+export { lintView } from './lint-report.js';
+export { diagnosisView } from './diagnosis.js';

@@ -1,0 +1,105 @@
+// `nrictl doctor` below the command line, as one operation: the offline checks of the
+// node (src/checks), then, when there is a socket to ask, the runtime's answer to a
+// transient plugin (src/session), and on request a short trace of the plugins' latency
+// (src/trace). No layer below may reach all three, hence this one.
+import {
+  checkNodeRoot,
+  concludeDiagnosis,
+  diagnoseNode,
+  latencyUnmeasured,
+  type ConnectionOutcome,
+  type Diagnosis,
+  type Finding,
+  type OfflineDiagnosis,
+  type RuntimeKind,
+} from '../checks/index.js';
+import { SessionError, checkIdentity, openEndpoint, probeRuntime, type Endpoint } from '../session/index.js';
+import { tracePluginLatency } from '../trace/index.js';
+
+export interface DiagnoseOptions {
+  /** The node's root directory (default '/'): configs are looked for, and the paths they name taken, under it. */
+  root?: string | undefined;
+  /** Runtime config files to use instead of those found under root. */
+  runtimeConfigs?: string[] | undefined;
+  /** Judge by this runtime's rules instead of the config's. */
+  runtime?: RuntimeKind | undefined;
+  /** Ask (and check) this socket instead of the one the config names. */
+  socketPath?: string | undefined;
+  /** Ask an embedded simulator playing this scenario instead; the offline checks still look at the node. */
+  sim?: string | undefined;
+  /** The transient plugin's name and index. */
+  name: string;
+  index: string;
+  /** Bounds the registration and each call (default: the runtime's, else the SDK's). */
+  timeoutMs?: number | undefined;
+  /** Also trace the plugins for a few seconds and judge their latency. */
+  trace?: boolean | undefined;
+}
+
+/**
+ * The node as its runtime sees it, and whether the runtime answers. A runtime that does
+ * not answer is a finding, not an error; what throws is the caller's input (root, identity,
+ * runtime configs, scenario) or the signal (SessionError 'cancelled').
+ */
+export async function diagnose(opts: DiagnoseOptions, signal?: AbortSignal): Promise<Diagnosis> {
+  const root = opts.root ?? '/';
+  checkNodeRoot(root);
+  checkIdentity(opts.name, opts.index);
+  const endpoint =
+    opts.sim !== undefined || opts.socketPath !== undefined
+      ? await openEndpoint({ socketPath: opts.socketPath ?? '', sim: opts.sim })
+      : undefined;
+  try {
+    const offline = diagnoseNode({
+      root,
+      runtimeConfigs: opts.runtimeConfigs,
+      runtime: opts.runtime,
+      ...(endpoint ? { socketPath: endpoint.socketPath, simulated: opts.sim !== undefined } : {}),
+    });
+    const connection = await ask(offline, opts, signal);
+    const latency = opts.trace ? await measureLatency(offline, connection, endpoint, signal) : [];
+    return concludeDiagnosis(offline, connection, latency);
+  } finally {
+    await endpoint?.close();
+  }
+}
+
+/** Registers as a transient plugin and takes the state, when the socket is there to ask. */
+async function ask(d: OfflineDiagnosis, opts: DiagnoseOptions, signal?: AbortSignal): Promise<ConnectionOutcome> {
+  const socketPath = d.resolved.socketPath;
+  if (!d.canConnect) return { status: 'skipped', socketPath };
+  const probe = await probeRuntime({
+    target: { socketPath },
+    name: opts.name,
+    index: opts.index,
+    timeoutMs: opts.timeoutMs,
+    signal,
+  });
+  return probe.status === 'answered'
+    ? { ...probe, socketPath }
+    : { status: 'failed', socketPath, message: probe.message };
+}
+
+/** doctor --trace: a short trace once the runtime answered; otherwise a note that latency was not measured. */
+async function measureLatency(
+  d: OfflineDiagnosis,
+  connection: ConnectionOutcome,
+  endpoint: Endpoint | undefined,
+  signal?: AbortSignal,
+): Promise<Finding[]> {
+  const socketPath = d.resolved.socketPath;
+  if (connection.status !== 'answered') return [latencyUnmeasured(socketPath)];
+  const sim = endpoint?.sim ? endpoint : undefined;
+  const findings = await tracePluginLatency({
+    target: sim ?? { socketPath },
+    pluginDir: sim ? undefined : d.resolved.pluginPath,
+    configTimeout:
+      d.settingsFrom && d.settings.requestTimeoutMs !== null
+        ? { ms: d.settings.requestTimeoutMs, from: d.settingsFrom }
+        : undefined,
+    signal,
+  });
+  // A trace cut short measured less than its findings would say it did.
+  if (signal?.aborted) throw new SessionError('cancelled', 'cancelled during the latency trace: nothing concluded');
+  return findings;
+}
