@@ -184,12 +184,13 @@ const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 export function nrictlOnTerminal(
   args: string[],
   keys: Array<{ after: string | RegExp; send: string }>,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<{ code: number | null; screen: string }> {
   // `exec`: node alone in the terminal's foreground group, whatever shell `script` starts.
   const cmd = `exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
   const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: cliEnv({ CI: undefined, TERM: 'xterm', COLUMNS: '160', LINES: '40', SHELL: '/bin/sh' }),
+    env: cliEnv({ CI: undefined, TERM: 'xterm', COLUMNS: '160', LINES: '40', SHELL: '/bin/sh', ...env }),
   });
   let screen = '';
   let next = 0;

@@ -3,3 +3,25 @@
 // only) and build on render's primitives; they decide nothing about what happened.
 export { findingsData, findingsText, summaryLine, sortedFindings, countedFindings } from './findings.js';
 export { pluginDirView } from './plugin-dir.js';
+// The one event renderer, shared by logs' lines, trace's blocks and the simulator's lines.
+export {
+  formatEventLine,
+  formatClock,
+  dataTime,
+  eventDisplayName,
+  eventColumn,
+  eventSubject,
+  eventHead,
+  describeResources,
+  describeResourceChange,
+  EVENT_NAME_WIDTH,
+  type EventRecord,
+  type EventName,
+} from './events.js';
+export { logEventView, logNoteView, logSummaryView, loggedEventData } from './logs.js';
+export { traceRecordView, traceSummaryView, traceNoteView, formatChange } from './trace.js';
+export { runtimeStateView } from './runtime-state.js';
+export { sessionNote } from './session-notes.js';
+// The simulator's lines; its data form (sim-event-data.ts) loads the protobuf bindings
+// and is imported directly by the simulator's command, not through this index.
+export { formatSimEvent } from './sim-event-line.js';

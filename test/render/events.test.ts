@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import chalk from 'chalk';
 import { nri } from '../../src/api/index.js';
-import { describeResourceChange, eventDisplayName, formatClock, formatEventLine } from '../../src/render/event-line.js';
+import {
+  describeResourceChange,
+  eventDisplayName,
+  formatClock,
+  formatEventLine,
+} from '../../src/render/views/events.js';
 import type { Resources } from '../../src/render/nri-view.js';
 
 const level = chalk.level;
