@@ -94,10 +94,16 @@ describe('trace on the simulator', () => {
       expect([...byLabel.keys()]).toEqual(['30-sleepy', '50-setenv', 'group 60-a+61-b', 'probe hop 62->63']);
       const sleepy = byLabel.get('30-sleepy')!;
       expect(sleepy.changes).toEqual([]);
-      // The simulator's own round trip for the plugin is the reference.
+      // The simulator's own round trip for the plugin is the reference. Both clocks run
+      // in this one process, on a machine shared with other tests: a timer counts from
+      // the event loop's cached time (so a 40 ms sleep may measure a few ms less) and a
+      // stall of the loop lands in one measurement and not the other. Attribution gone
+      // wrong moves the whole sleep into another segment (40 ms off), which a quarter
+      // of the sleep still catches; so does the check on the next segment below.
       const ref = truth[i].rttMs;
-      expect(ref).toBeGreaterThanOrEqual(SLEEP_MS - 1);
-      expect(Math.abs(sleepy.ms! - ref)).toBeLessThanOrEqual(Math.max(0.2 * ref, 2));
+      expect(ref).toBeGreaterThanOrEqual(SLEEP_MS / 2);
+      expect(Math.abs(sleepy.ms! - ref)).toBeLessThanOrEqual(Math.max(0.2 * ref, SLEEP_MS / 4));
+      expect(byLabel.get('50-setenv')!.ms!).toBeLessThan(SLEEP_MS / 2);
       expect(byLabel.get('50-setenv')!.changes).toEqual([
         { field: 'annotations', key: 'example.com/traced', new: 'yes' },
         { field: 'env', key: 'FOO', new: 'bar' },
@@ -109,7 +115,7 @@ describe('trace on the simulator', () => {
     });
     const row = summary.plugins.find((p) => p.label === '30-sleepy' && p.event === 'CreateContainer')!;
     expect(row.count).toBe(3);
-    expect(row.p50Ms).toBeGreaterThanOrEqual(SLEEP_MS * 0.8);
+    expect(row.p50Ms).toBeGreaterThanOrEqual(SLEEP_MS * 0.75);
     expect(row.warning).toBe(false);
     expect(summary.requestTimeoutFrom).toBe("the runtime's Configure request");
     expect(summary.hopMs.CreateContainer?.count).toBe(3);
