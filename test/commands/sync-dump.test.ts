@@ -19,16 +19,7 @@ import YAML from 'yaml';
 import { generateScenario } from '../../src/runtime/generate.js';
 import { MODE_BOUND_UNAVAILABLE, modeBound } from '../support/mode-bound.js';
 import { RuntimePeer } from '../plugin/peer.js';
-import {
-  BIN,
-  cliEnv,
-  demoState,
-  nrictlOnTerminal,
-  runCli,
-  startRuntime,
-  tempDir,
-  type SimHandle,
-} from './nri-cli.js';
+import { BIN, cliEnv, demoState, nrictlOnTerminal, runCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
 
 /** The built CLI run from another directory, where a relative output file would land. */
 function runIn(cwd: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
