@@ -3,7 +3,6 @@
 export { ObjectFilter, FilterError, globMatcher, parseLabel, type FilterSpec } from './filters.js';
 export { EventLog, type LoggedEvent, type EventLogCounts } from './event-log.js';
 export {
-  LogStream,
   watchEvents,
   DEFAULT_LOG_QUEUE_CAPACITY,
   DEFAULT_LOG_EVENTS,

@@ -32,7 +32,6 @@ export {
   yamlDocument,
   yamlStreamItem,
   renderDocument,
-  renderStreamItem,
   type DataFormat,
   type MessageType,
 } from './format.js';

@@ -10,7 +10,6 @@ export {
   dataTime,
   eventDisplayName,
   eventColumn,
-  eventSubject,
   eventHead,
   describeResources,
   describeResourceChange,
@@ -19,7 +18,7 @@ export {
   type EventName,
 } from './events.js';
 export { logEventView, logNoteView, logSummaryView, loggedEventData } from './logs.js';
-export { traceRecordView, traceSummaryView, traceNoteView, formatChange } from './trace.js';
+export { traceRecordView, traceSummaryView, traceNoteView } from './trace.js';
 export { runtimeStateView } from './runtime-state.js';
 export { sessionNote } from './session-notes.js';
 // The simulator's lines; its data form (sim-event-data.ts) loads the protobuf bindings
