@@ -180,18 +180,20 @@ const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 /**
  * Runs `nrictl ...args` on a pseudo-terminal (util-linux `script`), typing `keys` in
  * turn: each entry waits until the screen shows its text, then sends its input.
+ * `env` changes the child's environment (COLUMNS is 160 unless it says otherwise; an
+ * undefined value unsets it); `columns` sets the terminal's own width (stty).
  */
 export function nrictlOnTerminal(
   args: string[],
   keys: Array<{ after: string | RegExp; send: string }>,
-  env: NodeJS.ProcessEnv = {},
+  opts: { env?: NodeJS.ProcessEnv; columns?: number } = {},
 ): Promise<{ code: number | null; screen: string }> {
   // `exec`: node alone in the terminal's foreground group, whatever shell `script` starts.
-  const cmd = `exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
-  const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: cliEnv({ CI: undefined, TERM: 'xterm', COLUMNS: '160', LINES: '40', SHELL: '/bin/sh', ...env }),
-  });
+  const size = opts.columns === undefined ? '' : `stty cols ${opts.columns} rows 50; `;
+  const cmd = `${size}exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
+  const env = cliEnv({ CI: undefined, TERM: 'xterm', COLUMNS: '160', LINES: '40', SHELL: '/bin/sh', ...opts.env });
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const child = spawn('script', ['-qfec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env });
   let screen = '';
   let next = 0;
   const pump = (): void => {

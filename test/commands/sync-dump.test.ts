@@ -96,7 +96,7 @@ describe('nrictl sync dump against the simulator', () => {
 
   it('on a terminal narrower than the table: a list by pod; a pipe and a file keep the table', async () => {
     // Only a terminal has a width (src/render/output-width.ts): run on a pseudo-terminal.
-    const narrow = await nrictlOnTerminal(['sync', 'dump', '--socket', sim.socketPath], [], { COLUMNS: '60' });
+    const narrow = await nrictlOnTerminal(['sync', 'dump', '--socket', sim.socketPath], [], { env: { COLUMNS: '60' } });
     expect(narrow.code).toBe(0);
     const lines = stripVTControlCharacters(narrow.screen).replaceAll('\r', '').trimEnd().split('\n');
     expect(lines.every((l) => l.length <= 60)).toBe(true);
@@ -106,7 +106,7 @@ describe('nrictl sync dump against the simulator', () => {
         c.name!,
       ).toBe(true);
     for (const p of demo.pods) expect(lines).toContain(`${p.namespace}/${p.name}  ${p.id}`);
-    const wide = await nrictlOnTerminal(['sync', 'dump', '--socket', sim.socketPath], [], { COLUMNS: '200' });
+    const wide = await nrictlOnTerminal(['sync', 'dump', '--socket', sim.socketPath], [], { env: { COLUMNS: '200' } });
     expect(stripVTControlCharacters(wide.screen)).toMatch(/^POD\s+POD ID\s+CONTAINER\s+CONTAINER ID\s+STATE\r?$/m);
     const piped = await runCli(['sync', 'dump', '--socket', sim.socketPath], { COLUMNS: '60' });
     expect(piped.stdout.split('\n')[0]).toMatch(/^POD\s+POD ID/);
