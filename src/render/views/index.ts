@@ -1,8 +1,6 @@
 // How each command's typed result looks, in every format of the one output model
 // (../output.ts). Views know the shapes of the library layers' results (type imports
 // only) and build on render's primitives; they decide nothing about what happened.
-export { findingsData, findingsText, summaryLine, sortedFindings, countedFindings } from './findings.js';
-export { pluginDirView } from './plugin-dir.js';
 // The one event renderer, shared by logs' lines, trace's blocks and the simulator's lines.
 export {
   formatEventLine,
@@ -24,3 +22,5 @@ export { sessionNote } from './session-notes.js';
 // The simulator's lines; its data form (sim-event-data.ts) loads the protobuf bindings
 // and is imported directly by the simulator's command, not through this index.
 export { formatSimEvent } from './sim-event-line.js';
+export { findingsData, findingsText, summaryLine, sortedFindings, countedFindings } from './findings.js';
+export { pluginDirView } from './plugin-dir.js';
