@@ -7,7 +7,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { Runtime, SimState, formatSimEvent, type SimEvent } from '../src/runtime/index.js';
+import { formatSimEvent } from '../src/render/index.js';
+import { Runtime, SimState, type SimEvent } from '../src/runtime/index.js';
 import { writeChildPlugin } from './child-plugin.js';
 
 const CYCLES = Number(process.env.SIM_BENCH_CYCLES ?? 500);

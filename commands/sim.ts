@@ -119,7 +119,6 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     if (tooLong !== undefined)
       throw usageError(`--socket: ${socketPathTooLongMessage(f.socket!, tooLong)}; pick a shorter path`);
     const {
-      formatSimEvent,
       generateScenario,
       INTERACTIVE_HELP,
       loadScenario,
@@ -158,8 +157,8 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     const json = f.output === 'json';
     const junit = f.output === 'junit';
     const print = (line: string): void => void process.stdout.write(`${line}\n`);
-    const { simEventData } = await import('../src/runtime/index.js');
-    const { jsonLine } = await import('../src/render/index.js');
+    const { simEventData } = await import('../src/render/views/sim-event-data.js');
+    const { formatSimEvent, jsonLine } = await import('../src/render/index.js');
     // With -o junit stdout holds the XML document alone.
     const show = (e: SimEvent): void => {
       if (e.type === 'plugin-output' && f['plugin-output'] === 'json')

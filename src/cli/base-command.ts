@@ -1,11 +1,24 @@
 import { Command, Flags, Interfaces } from '@oclif/core';
 import chalk from 'chalk';
-import { outputColumns, renderOutput, type Layout, type Output, type OutputFormat } from '../render/index.js';
+import {
+  outputColumns,
+  renderOutput,
+  withoutColour,
+  writeFileAtomic,
+  type Layout,
+  type NoteView,
+  type Output,
+  type OutputFormat,
+  type RecordSink,
+  type RecordView,
+} from '../render/index.js';
 import { describeError, isClosedOutput } from './error-table.js';
 import { ExitCode } from './exit-codes.js';
 import { flagOfOption } from './flags.js';
 import { oneLineParseError } from './parse-errors.js';
 import { stopForClosedOutput, stopSignal } from './signals.js';
+import { NoteOutput } from './note-output.js';
+import { RecordOutput } from './record-output.js';
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
   (typeof BaseCommand)['baseFlags'] & T['flags']
@@ -42,6 +55,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected positionals!: string[];
   /** Aborted by Ctrl-C, SIGTERM or SIGHUP (also one that came while nrictl was starting), or a closed stdout. */
   protected readonly signal: AbortSignal = stopSignal();
+  /** Where a streaming command's records go (record-output.ts), once it asked for a sink. */
+  private records: RecordOutput | undefined;
+  /** Where a library's notes for people go (note-output.ts), once the command asked for a sink. */
+  private notes: NoteOutput | undefined;
 
   /** The command's work: one library call, and what it gives back to print (nothing: it printed as it went). */
   protected execute(): Promise<Output | void> {
@@ -69,10 +86,57 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   public async run(): Promise<void> {
-    const out = await this.execute();
+    const out = await this.execute().finally(() => this.notes?.stopWaiting());
     if (!out) return;
-    await this.write(renderOutput(out, this.format, this.layoutBase()));
+    if (this.records) await this.records.finish(out);
+    else if (out.file !== undefined) {
+      // A file is read later, elsewhere: never coloured, never wrapped.
+      await writeFileAtomic(
+        out.file,
+        withoutColour(() => renderOutput(out, this.format, { width: undefined })),
+      );
+    } else await this.write(renderOutput(out, this.format, this.layoutBase()));
+    const note =
+      out.file !== undefined || this.format === 'table' || this.format === 'wide'
+        ? out.view.note?.(out.value, out.file)
+        : undefined;
+    if (note !== undefined) this.note(note);
+    // A stream whose runtime went away: its summary stands, then the error, as any other.
+    if (out.error) throw out.error;
     if (out.exitCode !== undefined && out.exitCode !== 0) process.exitCode = out.exitCode;
+  }
+
+  /**
+   * Where a streaming command's library pushes its records: a bounded queue into stdout
+   * that never makes the library wait (a stalled reader costs drops, counted and
+   * reported, never an answer to the runtime), each record shown through `view` in the
+   * -o format: a line or a block, one JSON object a line, or one YAML document each.
+   * The Output the command returns is the stream's summary: after the records on
+   * stdout (`summary: 'stdout'`), or for people on stderr in every format ('stderr').
+   */
+  protected recordSink<R>(
+    view: RecordView<R>,
+    opts: { capacity: number; summary?: 'stdout' | 'stderr' },
+  ): RecordSink<R> {
+    this.records ??= new RecordOutput({
+      format: this.format,
+      layout: this.layout(),
+      signal: this.signal,
+      summary: opts.summary ?? 'stdout',
+      note: (text) => this.note(text),
+      say: (text) => void process.stderr.write(`nrictl ${this.commandName()}: ${text}\n`),
+      onClosedOutput: stopForClosedOutput,
+    });
+    return this.records.sink(view, opts.capacity);
+  }
+
+  /**
+   * Where a library pushes its notes for people (connecting, registered, where the
+   * metrics are): on stderr, as `view` says, never on stdout; a wait shows the spinner.
+   */
+  protected noteSink<N>(view: NoteView<N>): (note: N) => void {
+    this.notes ??= new NoteOutput({ say: (text) => this.note(text), warning: (text) => this.warning(text) });
+    return this.notes.sink(view);
   }
 
   /**
@@ -114,7 +178,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** A line for people on stderr, "nrictl logs: ...", dim: what happened, not data. */
   protected note(text: string): void {
-    process.stderr.write(chalk.dim(`nrictl ${this.id?.replaceAll(':', ' ') ?? ''}: ${text}\n`));
+    process.stderr.write(chalk.dim(`nrictl ${this.commandName()}: ${text}\n`));
+  }
+
+  /** "sync dump", as people type it. */
+  private commandName(): string {
+    return this.id?.replaceAll(':', ' ') ?? '';
   }
 
   /** One "Warning: ..." line on stderr. */
@@ -153,7 +222,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** Every byte written reaches its reader before the process may end; then nothing may keep it alive. */
   protected override async finally(err: Error | undefined): Promise<unknown> {
     const result: unknown = await super.finally(err);
-    await Promise.all([drained(process.stdout), drained(process.stderr)]);
+    const drain = Promise.all([drained(process.stdout), drained(process.stderr)]);
+    // A stream already waited its bounded time for a stalled reader: no more waiting here.
+    await (this.records ? Promise.race([drain, this.records.drainBound()]) : drain);
     // Whatever a library forgot open (a timer, a socket) must not keep a finished command alive.
     setTimeout(() => process.exit(), 2000).unref();
     return result;

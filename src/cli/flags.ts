@@ -4,6 +4,7 @@
 // warning; their values are parsed here so that a bad one gets our message and exit 2.
 import { Flags } from '@oclif/core';
 import chalk from 'chalk';
+import type { Event } from '../api/index.js';
 import { DEFAULT_SOCKET_PATH } from '../api/socket-path.js';
 import type { OutputFormat } from '../render/index.js';
 import { parseDuration } from '../units/index.js';
@@ -121,6 +122,56 @@ export const filterFlags = {
     helpValue: 'KEY=VALUE',
   }),
 };
+
+/** What the filter flags select, as the libraries take it (src/observe FilterSpec). */
+export function filterOf(flags: {
+  namespace?: string | undefined;
+  pod?: string | undefined;
+  container?: string | undefined;
+  label?: string[] | undefined;
+}): {
+  namespace?: string | undefined;
+  pod?: string | undefined;
+  container?: string | undefined;
+  labels?: string[] | undefined;
+} {
+  return { namespace: flags.namespace, pod: flags.pod, container: flags.container, labels: flags.label };
+}
+
+/**
+ * --events: event names (create, update, runpod, CreateContainer ...; the groups all,
+ * pod, container), parsed to the subscription mask. `check` refuses events the command
+ * cannot follow. The event table loads with the protobuf bindings, so only when given.
+ */
+export const eventsFlag = (description: string, check?: (events: readonly Event[]) => void) =>
+  Flags.custom<number>({
+    char: 'e',
+    description,
+    helpValue: 'LIST',
+    parse: async (input: string): Promise<number> => {
+      const { EventNameError, eventMask, parseEventNames } = await import('../api/index.js');
+      const events = parseEventNames(input);
+      if (events.length === 0) throw new EventNameError(input, 'no event given: name at least one, e.g. create,update');
+      check?.(events);
+      return eventMask(events);
+    },
+  })();
+
+/** --buffer: records held while the output is behind (logs, trace). */
+export const bufferFlag = (what: string, defaultValue: number) =>
+  Flags.integer({
+    description: `${what} held while the output is behind; beyond that they are dropped and counted.`,
+    default: defaultValue,
+    min: 1,
+    helpValue: 'N',
+  });
+
+/** --metrics-addr: serve Prometheus metrics while a stream runs (logs, trace). */
+export const metricsAddrFlag = (whileWhat: string) =>
+  Flags.string({
+    description: `Serve Prometheus metrics on HOST:PORT/metrics while ${whileWhat} (:PORT for every interface).`,
+    helpValue: 'HOST:PORT',
+  });
 
 /** --yes, --dry-run and --force, shared by update and evict. */
 export const confirmFlags = {

@@ -1,15 +1,16 @@
 // What `nrictl logs` and `nrictl sync dump` do above the session: filter pods and
-// containers, note events on the reply path, render them later.
+// containers, note events on the reply path and push them into the caller's sink.
 export { ObjectFilter, FilterError, globMatcher, parseLabel, type FilterSpec } from './filters.js';
 export { EventLog, type LoggedEvent, type EventLogCounts } from './event-log.js';
-export { renderLoggedEvent, loggedEventObject, type LogFormat } from './render-event.js';
 export {
-  LogStream,
-  formatLogSummary,
+  watchEvents,
   DEFAULT_LOG_QUEUE_CAPACITY,
   DEFAULT_LOG_EVENTS,
   type LogStreamOptions,
   type LogSummary,
   type LogEnd,
+  type LogNote,
+  type LogResult,
 } from './log-stream.js';
+export { dumpState, type DumpOptions, type RuntimeState } from './dump.js';
 export { LogMetrics, type LogCountSources } from './metrics.js';

@@ -1,22 +1,22 @@
-// `nrictl logs` as a library: a watch session whose handlers only queue, and a bounded
-// queue that renders into the output when it can. The runtime's requests are answered
-// as soon as they are decoded, whatever the output does.
+// `nrictl logs` as a library: a watch session whose handlers only note what arrived and
+// push it into the caller's sink (which must not wait either: the command line's bounded
+// queue). The runtime's requests are answered as soon as they are decoded, whatever
+// the output does.
 import { EventEmitter } from 'node:events';
-import type { Writable } from 'node:stream';
-import { ALL_EVENTS_MASK, Event, eventBit } from '../api/index.js';
-import { BoundedOutputQueue, chalk, defaultDropNotice, serveMetrics, type MetricsServer } from '../render/index.js';
+import { ALL_EVENTS_MASK, Event, eventBit, formatEventMask } from '../api/index.js';
+import { OUTPUT_CLOSED, serveMetrics, type MetricsServer, type RecordSink } from '../render/index.js';
 import {
   EventWatch,
   SessionError,
+  sessionNotes,
   type Backoff,
-  type RuntimeInfo,
+  type SessionNote,
   type SessionOptions,
   type WatchNotice,
 } from '../session/index.js';
 import { EventLog, type LoggedEvent } from './event-log.js';
-import type { ObjectFilter } from './filters.js';
+import { ObjectFilter, type FilterSpec } from './filters.js';
 import { LogMetrics } from './metrics.js';
-import { renderLoggedEvent, type LogFormat } from './render-event.js';
 
 /** Events `nrictl logs` holds while its output is behind (--buffer). */
 export const DEFAULT_LOG_QUEUE_CAPACITY = 1000;
@@ -28,21 +28,36 @@ export const DEFAULT_LOG_QUEUE_CAPACITY = 1000;
  * must not add to a node; `--events validate` opts in.
  */
 export const DEFAULT_LOG_EVENTS = ALL_EVENTS_MASK & ~eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT);
-const LOG_RENDER_BATCH = 8;
 
-export interface LogStreamOptions extends Omit<SessionOptions, 'signal'> {
+export interface LogStreamOptions extends Omit<SessionOptions, 'signal' | 'onProgress' | 'onWarning'> {
   /** Subscription mask; undefined: DEFAULT_LOG_EVENTS, clipped to what the runtime knows. */
   events?: number | undefined;
-  filter: ObjectFilter;
-  format: LogFormat;
-  out: Writable;
-  /** Events held while the output is behind; beyond that they are dropped and counted. */
-  capacity?: number | undefined;
+  filter?: FilterSpec | undefined;
+  /** Where each event goes; push() must not wait. */
+  sink: RecordSink<LoggedEvent>;
+  /** What people are told while it runs: connecting, registered, metrics served, the runtime gone and back. */
+  notes?: ((note: LogNote) => void) | undefined;
   /** Register again after the runtime went away (--reconnect). */
   reconnect?: Backoff | false | undefined;
   /** Serve Prometheus metrics on HOST:PORT/metrics while running (--metrics-addr). */
   metricsAddr?: string | undefined;
 }
+
+export type LogNote =
+  | SessionNote
+  | {
+      kind: 'registered';
+      plugin: string;
+      /** The runtime's name and version, as it registered us. */
+      runtime: string | undefined;
+      socketPath: string;
+      sim?: string | undefined;
+      /** The events subscribed, or undefined for the default (all but validation). */
+      events: string | undefined;
+    }
+  | { kind: 'metrics'; url: string }
+  /** Only with reconnect: the runtime went away, a retry, back after a gap. */
+  | WatchNotice;
 
 export interface LogSummary {
   seen: number;
@@ -54,55 +69,54 @@ export interface LogSummary {
   flushed: boolean;
 }
 
-/** How a run ended. */
-export type LogEnd =
-  | { kind: 'stopped' }
-  | { kind: 'script-done' }
-  | { kind: 'output-closed' }
-  | { kind: 'runtime-gone'; error: SessionError };
+/** How a run ended: stopped (a signal), the --sim script done, the output's reader gone, the runtime gone. */
+export type LogEnd = 'stopped' | 'script-done' | 'output-closed' | 'runtime-gone';
+
+export interface LogResult {
+  summary: LogSummary;
+  end: LogEnd;
+  /** Set when the runtime went away for good (end 'runtime-gone'): what the command ends with. */
+  error?: SessionError | undefined;
+}
 
 /**
- * Events: 'dropped' (count) when drops are reported (in text, also written in place to
- * the output; for json/yaml only here, so the data stream stays parseable), 'notice'
- * (WatchNotice: the runtime went away, a retry, back after a gap), 'registered' once the
- * first registration is done, 'metrics' (url) once /metrics is served.
+ * Watches the runtime's events into opts.sink until the signal fires (Ctrl-C, or the
+ * output's reader went away: reason 'output-closed'), the --sim script ends, or the
+ * runtime goes away for good. Rejects with a SessionError when the registration fails;
+ * resolves with the counts once everything that could be written was.
  */
+export function watchEvents(opts: LogStreamOptions, signal: AbortSignal, flushTimeoutMs = 2000): Promise<LogResult> {
+  return new LogStream(opts).run(signal, flushTimeoutMs);
+}
+
+/** Emits 'registered' once the first registration is done. */
 export class LogStream extends EventEmitter {
   readonly watch: EventWatch;
   readonly log: EventLog;
-  readonly queue: BoundedOutputQueue<LoggedEvent>;
   private registrations = 0;
   private metricsServer: MetricsServer | undefined;
+  private readonly sink: RecordSink<LoggedEvent>;
+  private readonly notes: (note: LogNote) => void;
 
   constructor(private readonly opts: LogStreamOptions) {
     super();
-    const format = opts.format;
-    this.queue = new BoundedOutputQueue<LoggedEvent>(opts.out, {
-      capacity: opts.capacity ?? DEFAULT_LOG_QUEUE_CAPACITY,
-      // Rendering shares the thread with the replies: a few events per turn of the event
-      // loop, so a request arriving during a backlog waits for at most a short batch.
-      batch: LOG_RENDER_BATCH,
-      render: (e) => renderLoggedEvent(e, format),
-      dropNotice: format === 'text' ? (n) => chalk.yellow(defaultDropNotice(n)) : () => undefined,
-    });
-    this.queue.on('dropped', (n: number) => this.emit('dropped', n));
-    this.log = new EventLog(opts.filter, (e) => {
-      this.queue.push(e);
-    });
+    this.sink = opts.sink;
+    this.notes = opts.notes ?? (() => {});
+    // A bad filter is the user's mistake, reported before touching the runtime.
+    const filter = new ObjectFilter(opts.filter);
+    this.log = new EventLog(filter, (e) => void this.sink.push(e));
     this.watch = new EventWatch({
       ...opts,
+      ...sessionNotes(opts.target, opts.notes),
       events: opts.events ?? DEFAULT_LOG_EVENTS,
       handlers: this.log.handlers(),
       reconnect: opts.reconnect,
     });
     this.watch.on('notice', (n: WatchNotice) => {
       if (n.kind === 'back') this.registrations++;
-      this.emit('notice', n);
+      // Without reconnect the end is reported as the run's error.
+      if (opts.reconnect) this.notes(n);
     });
-  }
-
-  get runtime(): RuntimeInfo | undefined {
-    return this.watch.runtime;
   }
 
   /** Events subscribed, as answered to Configure. */
@@ -112,20 +126,20 @@ export class LogStream extends EventEmitter {
 
   /**
    * Registers (rejects with a SessionError when that fails), then logs until the signal
-   * fires, the simulated script ends, the output's reader leaves, or the runtime goes
-   * away for good. Resolves with how it ended and the counts, everything flushed that
-   * could be (for at most flushTimeoutMs).
+   * fires, the simulated script ends, or the runtime goes away for good. Resolves with
+   * how it ended and the counts, everything flushed that could be (for at most
+   * flushTimeoutMs; at once when the output's reader went away).
    */
-  async run(signal: AbortSignal, flushTimeoutMs = 2000): Promise<{ end: LogEnd; summary: LogSummary }> {
+  async run(signal: AbortSignal, flushTimeoutMs = 2000): Promise<LogResult> {
     if (this.opts.metricsAddr !== undefined) {
       // Before registering: a bad address is the user's mistake, reported before touching the runtime.
       const metrics = new LogMetrics({
         seenByEvent: this.log.seenByEvent,
-        dropped: () => this.queue.dropped,
+        dropped: () => this.sink.dropped,
         registrations: () => this.registrations,
       });
       this.metricsServer = await serveMetrics(metrics.registry, this.opts.metricsAddr);
-      this.emit('metrics', this.metricsServer.url);
+      this.notes({ kind: 'metrics', url: this.metricsServer.url });
     }
     try {
       return await this.runRegistered(signal, flushTimeoutMs);
@@ -134,56 +148,59 @@ export class LogStream extends EventEmitter {
     }
   }
 
-  private async runRegistered(
-    signal: AbortSignal,
-    flushTimeoutMs: number,
-  ): Promise<{ end: LogEnd; summary: LogSummary }> {
+  private async runRegistered(signal: AbortSignal, flushTimeoutMs: number): Promise<LogResult> {
     const aborted = new Promise<LogEnd>((resolve) => {
-      if (signal.aborted) resolve({ kind: 'stopped' });
-      signal.addEventListener('abort', () => resolve({ kind: 'stopped' }), { once: true });
+      const end = (): void => resolve(signal.reason === OUTPUT_CLOSED ? 'output-closed' : 'stopped');
+      if (signal.aborted) end();
+      signal.addEventListener('abort', end, { once: true });
     });
     const started = await Promise.race([this.watch.start().then(() => undefined), aborted]);
     if (started) return { end: started, summary: await this.finish(0) };
     this.registrations++;
+    const target = this.opts.target;
+    this.notes({
+      kind: 'registered',
+      plugin: this.watch.pluginName,
+      runtime: this.watch.runtime?.label,
+      socketPath: target.socketPath,
+      sim: target.sim,
+      events: this.opts.events === undefined ? undefined : formatEventMask(this.watch.events),
+    });
     this.emit('registered');
 
+    let error: SessionError | undefined;
     const gone = new Promise<LogEnd>((resolve) =>
-      this.watch.once('end', (error?: SessionError) => error && resolve({ kind: 'runtime-gone', error })),
-    );
-    // A reader that went away (`nrictl logs | head`): nothing more can be shown, so the
-    // command ends as a pipeline expects rather than go on dropping everything.
-    const outputClosed = new Promise<LogEnd>((resolve) =>
-      this.opts.out.once('error', () => resolve({ kind: 'output-closed' })),
+      this.watch.once('end', (err?: SessionError) => {
+        if (!err) return;
+        error = new SessionError(
+          'runtime-gone',
+          `${err.message}: the runtime went away or restarted; --reconnect waits for it to come back`,
+          { cause: err },
+        );
+        resolve('runtime-gone');
+      }),
     );
     const sim = this.watch.sim;
-    const scriptDone = sim
-      ? sim.runScript().then((): LogEnd => ({ kind: 'script-done' }))
-      : new Promise<LogEnd>(() => {});
-    const end = await Promise.race([aborted, gone, outputClosed, scriptDone]);
-    return { end, summary: await this.finish(end.kind === 'output-closed' ? 0 : flushTimeoutMs) };
+    const scriptDone = sim ? sim.runScript().then((): LogEnd => 'script-done') : new Promise<LogEnd>(() => {});
+    const end = await Promise.race([aborted, gone, scriptDone]);
+    // A reader that went away (`nrictl logs | head`) reads nothing more: no wait for it.
+    const summary = await this.finish(end === 'output-closed' ? 0 : flushTimeoutMs);
+    return error ? { end, summary, error } : { end, summary };
   }
 
-  summary(): LogSummary {
+  summary(flushed: boolean): LogSummary {
     const { seen, filtered } = this.log.counts;
-    const printed = this.queue.written;
-    return { seen, filtered, printed, dropped: seen - filtered - printed, flushed: this.queue.pending === 0 };
+    const printed = this.sink.written;
+    return { seen, filtered, printed, dropped: seen - filtered - printed, flushed };
   }
 
   /**
    * Unregisters by closing the connection, then writes what is queued (for at most
-   * flushTimeoutMs: a blocked output must not keep us forever) and the last drop notice.
+   * flushTimeoutMs: a blocked output must not keep us forever).
    */
   private async finish(flushTimeoutMs: number): Promise<LogSummary> {
     await this.watch.stop();
-    const r = await this.queue.end(flushTimeoutMs);
-    return { ...this.summary(), flushed: r.complete };
+    const r = await this.sink.end(flushTimeoutMs);
+    return this.summary(r.complete);
   }
-}
-
-/** "42 events seen, 40 printed, 2 dropped (5 filtered out)". */
-export function formatLogSummary(s: LogSummary): string {
-  const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}`;
-  let line = `${plural(s.seen, 'event')} seen, ${s.printed} printed, ${s.dropped} dropped`;
-  if (s.filtered > 0) line += ` (${s.filtered} filtered out)`;
-  return line;
 }

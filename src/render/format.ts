@@ -137,8 +137,3 @@ export function yamlStreamItem(value: unknown, type?: MessageType): string {
 export function renderDocument(value: unknown, format: DataFormat, type?: MessageType): string {
   return format === 'json' ? jsonDocument(value, type) : yamlDocument(value, type);
 }
-
-/** One item of a stream in a data format. */
-export function renderStreamItem(value: unknown, format: DataFormat, type?: MessageType): string {
-  return format === 'json' ? jsonLine(value, type) : yamlStreamItem(value, type);
-}

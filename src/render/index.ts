@@ -32,7 +32,6 @@ export {
   yamlDocument,
   yamlStreamItem,
   renderDocument,
-  renderStreamItem,
   type DataFormat,
   type MessageType,
 } from './format.js';
@@ -43,15 +42,7 @@ export {
   renderCompactTable,
   type StateTableOptions,
 } from './state-table.js';
-export {
-  formatEventLine,
-  formatClock,
-  eventDisplayName,
-  describeResources,
-  describeResourceChange,
-  type EventRecord,
-  type EventName,
-} from './event-line.js';
+export { OUTPUT_CLOSED, outputClosed, discardingSink, type RecordSink, type Note, type NoteView } from './stream.js';
 export {
   containerStateName,
   optionalValue,
@@ -70,7 +61,7 @@ export { outputFilePath, OutputFileError } from './output-file.js';
 export { renderFindings, type FindingRow, type FindingsLayoutOptions } from './findings-layout.js';
 export { outputColumns } from './output-width.js';
 export { alignColumns } from './columns.js';
-export { spinner, inCI } from './spinner.js';
+export { spinner, inCI, type Spinner } from './spinner.js';
 export { nonBlockingStdout } from './output-sink.js';
 export { serveMetrics, parseMetricsAddress, MetricsAddressError, type MetricsServer } from './metrics-server.js';
 export * from './views/index.js';

@@ -26,6 +26,12 @@ export interface View<T> {
   data(value: T): unknown;
   /** -o name, for values that are lists: one name a line. */
   names?(value: T): string[];
+  /**
+   * A line for people on stderr, for what the output itself cannot say: that it is
+   * empty and why, what a file now holds. Said after table and wide output, and
+   * whenever the output went to a file (`file`).
+   */
+  note?(value: T, file: string | undefined): string | undefined;
 }
 
 /** What a command hands the base command to print: the value, its view, and the status it carries. */
@@ -34,6 +40,13 @@ export interface Output<T = unknown> {
   view: View<T>;
   /** Exit code of a check that ran to its end with findings (validate, lint, doctor): 0, 1 or 3. */
   exitCode?: number;
+  /** Write the output to this file instead of stdout: atomically, never coloured, never wrapped. */
+  file?: string | undefined;
+  /**
+   * What ended the operation after its result was made (a stream whose runtime went
+   * away): the result is printed, then the error as any other, with its kind's exit code.
+   */
+  error?: Error | undefined;
 }
 
 /** Pairs a value with its view (keeps the two types tied). */

@@ -11,7 +11,6 @@ export {
 } from './runtime.js';
 export { PluginConnection, PluginConnectionError, type PluginFailure } from './plugin-connection.js';
 export { type SimEvent, type SimEventType, type UpdateSource } from './events.js';
-export { formatSimEvent } from './sim-event-line.js';
 export { runScript, runStep, type ScriptResult } from './script.js';
 export { parseCommand, executeCommand, CommandError, INTERACTIVE_HELP, type Command } from './interactive.js';
 export { runCommandLoop, type CommandLoopOptions } from './command-loop.js';
@@ -35,4 +34,3 @@ export { ConflictError, DiscoveryError, MergeError, ScenarioError, StateError } 
 export { runtimeVintage, NEWEST_NRI_VERSION, VintageError, type RuntimeVintage } from './vintage.js';
 export { RUNTIME_PRESETS, type RuntimePreset, type RuntimeQuirks } from './presets.js';
 export { ValidationRejectedError, ValidatorFailedError } from './validation.js';
-export { simEventData } from './sim-event-data.js';

@@ -36,7 +36,7 @@ export async function openEndpoint(target: SessionTarget, onWarning?: (text: str
     for (const w of socketExposure(target.socketPath)) onWarning?.(w);
     return { socketPath: target.socketPath, label: target.socketPath, sim: undefined, close: async () => {} };
   }
-  const { startEmbeddedSimulator, ScenarioError } = await import('../runtime/index.js');
+  const { runScript, startEmbeddedSimulator, ScenarioError } = await import('../runtime/index.js');
   let sim: Awaited<ReturnType<typeof startEmbeddedSimulator>>;
   try {
     sim = await startEmbeddedSimulator({
@@ -47,5 +47,22 @@ export async function openEndpoint(target: SessionTarget, onWarning?: (text: str
     if (err instanceof ScenarioError) throw new SessionError('bad-scenario', err.message, { cause: err });
     throw err;
   }
-  return { socketPath: sim.socketPath, label: `the embedded simulator (${target.sim})`, sim, close: () => sim.stop() };
+  // Stopping the simulator ends its script too: a pause left in the script must not keep
+  // nrictl running once the command is done (`nrictl logs --sim demo | head -1`).
+  const stopped = new AbortController();
+  const embedded: EmbeddedRuntime = {
+    socketPath: sim.socketPath,
+    runtime: sim.runtime,
+    runScript: () => runScript(sim.runtime, sim.scenario.steps, stopped.signal),
+    stop: () => {
+      stopped.abort();
+      return sim.stop();
+    },
+  };
+  return {
+    socketPath: sim.socketPath,
+    label: `the embedded simulator (${target.sim})`,
+    sim: embedded,
+    close: () => embedded.stop(),
+  };
 }

@@ -8,5 +8,6 @@ export { socketExposure } from './socket-exposure.js';
 export { Session, fetchState, type SessionOptions, type SessionState, type SessionPhase } from './session.js';
 export { ProbeSet, type ProbeSetOptions, type ProbeSpec, type ProbeInfo } from './probes.js';
 export { probeRuntime, type ProbeOutcome } from './probe.js';
+export { sessionNotes, type SessionNote } from './notes.js';
 export { EventWatch, DEFAULT_BACKOFF, type Backoff, type WatchOptions, type WatchNotice } from './watch.js';
 export type { RuntimeInfo, PluginHandlers } from '../plugin/index.js';

@@ -1,7 +1,7 @@
 // `doctor --trace`: a short trace, summed up as findings: each plugin's p99 against the
 // request timeout, a warning past half of it, and a note when nothing happened to measure.
-import { Writable } from 'node:stream';
 import { finding, type Finding } from '../checks/index.js';
+import { discardingSink } from '../render/index.js';
 import type { Endpoint, SessionTarget } from '../session/index.js';
 import { runTrace } from './run.js';
 import type { TraceSummary } from './stats.js';
@@ -20,13 +20,11 @@ export interface DoctorTraceOptions {
 }
 
 export async function tracePluginLatency(opts: DoctorTraceOptions): Promise<Finding[]> {
-  const discard = new Writable({ write: (_chunk, _enc, done) => done() });
   const durationMs = opts.durationMs ?? DOCTOR_TRACE_MS;
   const { summary } = await runTrace({
     target: opts.target,
     pluginDir: opts.pluginDir,
-    format: 'json',
-    out: discard,
+    sink: discardingSink(),
     durationMs,
     configTimeout: opts.configTimeout,
     name: 'nrictl-doctor-trace',

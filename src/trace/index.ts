@@ -11,7 +11,7 @@ export {
   type ProbeMode,
   type Segment,
 } from './placement.js';
-export { createView, updateView, diffViews, formatChange, type Change, type ContainerView } from './view.js';
+export { createView, updateView, diffViews, type Change, type ContainerView } from './view.js';
 export { ownerOf, ownerIndex } from './owners.js';
 export {
   Tracer,
@@ -23,7 +23,6 @@ export {
   type TracerOptions,
 } from './tracer.js';
 export { LatencyStats, percentile, type LatencyRow, type TraceSummary } from './stats.js';
-export { renderTraceRecord, renderTraceSummary, type TraceFormat } from './render.js';
 export {
   TraceSession,
   DEFAULT_TRACE_EVENTS,
@@ -40,8 +39,9 @@ export {
   installedPlugins,
   type TraceRunOptions,
   type TraceResult,
-  type TraceLive,
+  type TraceNote,
   type TraceEndReason,
   type SimulatedRuntime,
 } from './run.js';
+export { checkTraceable } from './events.js';
 export { tracePluginLatency, latencyFindings, DOCTOR_TRACE_MS, type DoctorTraceOptions } from './doctor-finding.js';

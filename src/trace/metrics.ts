@@ -1,6 +1,7 @@
 // What trace counts, as Prometheus metrics, through prom-client: a registry of
 // our own (not the process-global one), so two sessions in one process do not collide.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { RecordSink } from '../render/index.js';
 import type { TraceRecord } from './tracer.js';
 
 /** Seconds: from half a millisecond to past the 2 s default request timeout. */
@@ -15,6 +16,8 @@ export class TraceMetrics {
   readonly dropped: Counter;
   readonly requestTimeout: Gauge;
   readonly probeHop: Histogram<'event'>;
+  /** Where nrictl_trace_dropped_lines_total is read from, and how much of it was counted. */
+  private readonly drops: { source: (() => number) | undefined; counted: number } = { source: undefined, counted: 0 };
 
   constructor() {
     const registers = [this.registry];
@@ -43,10 +46,17 @@ export class TraceMetrics {
       labelNames: ['plugin', 'event'],
       registers,
     });
+    // Read from the sink's own count when scraped: the probes' handlers do no extra work.
+    const drops = this.drops;
     this.dropped = new Counter({
       name: 'nrictl_trace_dropped_lines_total',
       help: 'Output records dropped because the output could not keep up.',
       registers,
+      collect() {
+        const now = drops.source?.() ?? 0;
+        if (now > drops.counted) this.inc(now - drops.counted);
+        drops.counted = Math.max(now, drops.counted);
+      },
     });
     this.requestTimeout = new Gauge({
       name: 'nrictl_trace_request_timeout_seconds',
@@ -60,6 +70,11 @@ export class TraceMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
+  }
+
+  /** The sink whose dropped records nrictl_trace_dropped_lines_total counts. */
+  countDropsOf(sink: Pick<RecordSink<unknown>, 'dropped'>): void {
+    this.drops.source = () => sink.dropped;
   }
 
   record(r: TraceRecord): void {

@@ -2,17 +2,19 @@
 // probes, register them, optionally serve the metrics, wait for the end (a duration, a
 // signal, the simulated script, the runtime or the output's reader going away),
 // deregister and summarise. Reaching the runtime is src/session's.
+import { outputClosed, serveMetrics, type MetricsServer } from '../render/index.js';
 import {
   isEndpoint,
   openEndpoint,
   SessionError,
+  sessionNotes,
   type Endpoint,
   type RuntimeInfo,
+  type SessionNote,
   type SessionTarget,
 } from '../session/index.js';
 import { readNodeFacts, mergeInstalled } from './installed.js';
 import { TraceMetrics } from './metrics.js';
-import { serveMetrics, type MetricsServer } from '../render/index.js';
 import { parseIndexList, planProbes, type InstalledPlugin, type ProbeMode, type ProbePlan } from './placement.js';
 import { TraceSession, type TraceSessionOptions } from './session.js';
 import type { TraceSummary } from './stats.js';
@@ -27,18 +29,7 @@ export interface SimulatedRuntime {
 /** The session's options (less what run places and builds itself) and the run's own. */
 export interface TraceRunOptions extends Pick<
   TraceSessionOptions,
-  | 'events'
-  | 'validator'
-  | 'accept'
-  | 'format'
-  | 'out'
-  | 'capacity'
-  | 'requestTimeoutMs'
-  | 'configTimeout'
-  | 'timeoutMs'
-  | 'name'
-  | 'onProgress'
-  | 'onWarning'
+  'events' | 'validator' | 'accept' | 'sink' | 'requestTimeoutMs' | 'configTimeout' | 'timeoutMs' | 'name'
 > {
   /**
    * The runtime's socket, or --sim (the simulator is started here, with the plugins of
@@ -47,33 +38,47 @@ export interface TraceRunOptions extends Pick<
   target: SessionTarget | Endpoint;
   /** The plugin directory to read; else the runtime config's, as doctor finds it. */
   pluginDir?: string | undefined;
+  /** Which containers to trace (--namespace, --pod, --container, --label); else all. */
+  filter?: { matchesContainer: NonNullable<TraceSessionOptions['accept']> } | undefined;
   /** --index: where external plugins sit. */
   indexes?: string | undefined;
   probes?: ProbeMode;
   /** Stop after this long; undefined: until `until` settles. */
   durationMs?: number | undefined;
-  /** Ctrl-C/SIGTERM: ends the trace (the command owns the signals). */
+  /**
+   * Ends the trace: Ctrl-C, SIGTERM, or the output's reader gone (reason
+   * 'output-closed': then nothing more is written).
+   */
   signal?: AbortSignal | undefined;
   metricsAddr?: string | undefined;
-  /** Called once the probes are live, before any event is traced. */
-  onLive?(info: TraceLive): void;
-  onDropped?: (n: number) => void;
+  /** What people are told while it runs: connecting, then once the probes are live, where they are. */
+  notes?: ((note: TraceNote) => void) | undefined;
 }
 
-export interface TraceLive {
-  plan: ProbePlan;
-  notes: string[];
-  runtime: RuntimeInfo | undefined;
-  pluginSource: string;
-  metricsUrl?: string;
-}
+export type TraceNote =
+  | SessionNote
+  /** The probes are live; no event was traced yet. */
+  | {
+      kind: 'live';
+      plan: ProbePlan;
+      notes: string[];
+      runtime: RuntimeInfo | undefined;
+      pluginSource: string;
+      metricsUrl?: string;
+      /** How the trace will end: after this long, with the simulator's script (`scripted`), or when stopped. */
+      durationMs: number | undefined;
+      scripted: boolean;
+    };
 
 export type TraceEndReason = 'duration' | 'signal' | 'script-done' | 'output-closed' | 'gone';
 
 export interface TraceResult {
   summary: TraceSummary;
   reason: TraceEndReason;
-  /** Set when reason is 'gone': runtime-gone, or malformed-frame when nrictl hung up on garbage. */
+  /**
+   * Set when reason is 'gone' (runtime-gone, or malformed-frame when nrictl hung up on
+   * garbage): the trace's summary stands, and the trace ends with this error.
+   */
   error?: SessionError | undefined;
 }
 
@@ -114,7 +119,7 @@ export function installedPlugins(
 
 export async function runTrace(opts: TraceRunOptions): Promise<TraceResult> {
   if (isEndpoint(opts.target)) return traceOn(opts.target, opts);
-  const endpoint = await openEndpoint(opts.target, opts.onWarning);
+  const endpoint = await openEndpoint(opts.target, sessionNotes(opts.target, opts.notes).onWarning);
   try {
     return await traceOn(endpoint, opts);
   } finally {
@@ -134,39 +139,39 @@ async function traceOn(endpoint: Endpoint, opts: TraceRunOptions): Promise<Trace
     events: opts.events,
     validator: opts.validator ?? false,
     ...(opts.accept ? { accept: opts.accept } : {}),
-    format: opts.format,
-    out: opts.out,
-    ...(opts.capacity !== undefined ? { capacity: opts.capacity } : {}),
+    ...(opts.filter ? { accept: (pod, ctr) => opts.filter!.matchesContainer(pod, ctr) } : {}),
+    sink: opts.sink,
     requestTimeoutMs: opts.requestTimeoutMs,
     configTimeout: installed.configTimeout,
     metrics,
     timeoutMs: opts.timeoutMs,
     signal: opts.signal,
-    onProgress: opts.onProgress,
+    onProgress: sessionNotes(targetOf(opts.target), opts.notes).onProgress,
     ...(opts.name !== undefined ? { name: opts.name } : {}),
   });
-  if (opts.onDropped) session.on('dropped', opts.onDropped);
   const gone = new Promise<SessionError>((resolve) => session.once('gone', resolve));
-  const outputClosed = new Promise<TraceEndReason>((resolve) =>
-    session.once('output-closed', () => resolve('output-closed')),
+  const signalled = aborted(opts.signal).then((): TraceEndReason =>
+    outputClosed(opts.signal) ? 'output-closed' : 'signal',
   );
-  const signalled = aborted(opts.signal).then((): TraceEndReason => 'signal');
   try {
     await session.start();
   } catch (err) {
     await server?.close();
     // Ctrl-C while the probes registered: none is left registered; end as a stopped trace does.
     if (err instanceof SessionError && err.code === 'cancelled' && opts.signal?.aborted)
-      return { summary: await session.stop(0), reason: 'signal' };
+      return { summary: await session.stop(0), reason: outputClosed(opts.signal) ? 'output-closed' : 'signal' };
     throw err;
   }
   metrics?.requestTimeout.set(session.requestTimeout().ms / 1000);
-  opts.onLive?.({
+  opts.notes?.({
+    kind: 'live',
     plan,
     notes: [...installed.notes, ...session.notes],
     runtime: session.runtime,
     pluginSource: installed.source,
     ...(server ? { metricsUrl: server.url } : {}),
+    durationMs: opts.durationMs,
+    scripted: endpoint.sim !== undefined,
   });
 
   let timer: NodeJS.Timeout | undefined;
@@ -178,12 +183,25 @@ async function traceOn(endpoint: Endpoint, opts: TraceRunOptions): Promise<Trace
   const scripted = endpoint.sim
     ? endpoint.sim.runScript().then((): TraceEndReason => 'script-done')
     : new Promise<never>(() => {});
-  const outcome = await Promise.race([signalled, elapsed, scripted, outputClosed, gone]);
+  const outcome = await Promise.race([signalled, elapsed, scripted, gone]);
   if (timer) clearTimeout(timer);
+  // A reader that went away reads nothing more: no wait for it.
   const summary = await session.stop(outcome === 'output-closed' ? 0 : undefined);
   await server?.close();
-  if (outcome instanceof SessionError) return { summary, reason: 'gone', error: outcome };
+  if (outcome instanceof SessionError) {
+    const error = new SessionError(
+      outcome.code,
+      `${outcome.message}: the runtime went away, restarted or dropped a probe; start nrictl trace again once it is back`,
+      { cause: outcome },
+    );
+    return { summary, reason: 'gone', error };
+  }
   return { summary, reason: outcome };
+}
+
+/** What the notes name: the socket, or the simulator. */
+function targetOf(t: SessionTarget | Endpoint): SessionTarget {
+  return isEndpoint(t) ? { socketPath: t.socketPath, sim: t.sim ? t.label : undefined } : t;
 }
 
 /** Resolves once the signal fired; never without one. */

@@ -1,12 +1,12 @@
 // `nrictl trace` as a library: transient probe plugins at the planned indexes, each
 // answering at once with no adjustment; a Tracer that puts their sightings together off
-// the reply path; a bounded queue into the output; statistics and metrics. Connecting,
+// the reply path; the caller's sink for the records (the command line's bounded queue
+// into the output); statistics and metrics. Connecting,
 // registering and deregistering the probes is src/session's ProbeSet.
 import { EventEmitter } from 'node:events';
-import type { Writable } from 'node:stream';
 import { DEFAULT_SOCKET_PATH } from '../api/socket-path.js';
 import { Event, eventBit, type nri } from '../api/index.js';
-import { BoundedOutputQueue, chalk, defaultDropNotice } from '../render/index.js';
+import type { RecordSink } from '../render/index.js';
 import {
   ProbeSet,
   type Endpoint,
@@ -18,7 +18,6 @@ import {
 } from '../session/index.js';
 import type { TraceMetrics } from './metrics.js';
 import type { ProbePlan } from './placement.js';
-import { renderTraceRecord, type TraceFormat } from './render.js';
 import { LatencyStats, type TraceSummary } from './stats.js';
 import { Tracer, type TraceRecord } from './tracer.js';
 
@@ -36,6 +35,7 @@ export const TRACEABLE_EVENTS: readonly Event[] = [
   Event.STOP_CONTAINER,
   Event.REMOVE_CONTAINER,
 ];
+/** Records trace holds while its output is behind (--buffer). */
 export const DEFAULT_TRACE_QUEUE_CAPACITY = 1000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
 
@@ -50,9 +50,8 @@ export interface TraceSessionOptions {
   /** Subscribe the last probe to ValidateContainerAdjustment (NRI v0.10+) for the runtime's own field owners. */
   validator?: boolean;
   accept?: (pod: nri.IPodSandbox | null | undefined, ctr: nri.IContainer | null | undefined) => boolean;
-  format: TraceFormat;
-  out: Writable;
-  capacity?: number;
+  /** Where each traced event's record goes; push() must not wait. */
+  sink: RecordSink<TraceRecord>;
   /** --request-timeout: wins over what the runtime says. */
   requestTimeoutMs?: number | undefined;
   /** From the runtime's configuration file, used when the runtime does not say in Configure (NRI v0.6 and older). */
@@ -71,15 +70,15 @@ export interface TraceSessionOptions {
 }
 
 /**
- * Events: 'dropped' (n), 'gone' (err: SessionError) the runtime dropped a probe (or went
- * away) and every probe has left, 'output-closed' (err) the output's reader left.
+ * Events: 'gone' (err: SessionError) the runtime dropped a probe (or went away) and
+ * every probe has left.
  */
 export class TraceSession extends EventEmitter {
   /** The registered probes, once start() resolved. */
   probes: ProbeSet | undefined;
   readonly tracer: Tracer;
   readonly stats = new LatencyStats();
-  readonly queue: BoundedOutputQueue<TraceRecord>;
+  private readonly sink: RecordSink<TraceRecord>;
   readonly notes: string[];
   filtered = 0;
   private stopped = false;
@@ -87,17 +86,8 @@ export class TraceSession extends EventEmitter {
   constructor(readonly opts: TraceSessionOptions) {
     super();
     this.notes = [...opts.plan.notes];
-    const format = opts.format;
-    this.queue = new BoundedOutputQueue<TraceRecord>(opts.out, {
-      capacity: opts.capacity ?? DEFAULT_TRACE_QUEUE_CAPACITY,
-      batch: 8,
-      render: (r) => renderTraceRecord(r, format),
-      dropNotice: format === 'text' ? (n) => chalk.yellow(defaultDropNotice(n)) : () => undefined,
-    });
-    this.queue.on('dropped', (n: number) => {
-      opts.metrics?.dropped.inc(n);
-      this.emit('dropped', n);
-    });
+    this.sink = opts.sink;
+    opts.metrics?.countDropsOf(this.sink);
     const wantValidator = opts.validator === true;
     this.tracer = new Tracer(opts.plan, {
       staleMs: opts.staleMs ?? 2 * (opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) + 1000,
@@ -107,11 +97,8 @@ export class TraceSession extends EventEmitter {
       onRecord: (r) => {
         this.stats.add(r);
         opts.metrics?.record(r);
-        if (r.end !== 'stopped') this.queue.push(r);
+        if (r.end !== 'stopped') this.sink.push(r);
       },
-    });
-    opts.out.once('error', (err: Error) => {
-      if (!this.stopped) this.emit('output-closed', err);
     });
   }
 
@@ -196,8 +183,8 @@ export class TraceSession extends EventEmitter {
         filtered: this.filtered,
         failed: this.stats.failed,
         stopped: this.stats.stopped,
-        printed: this.queue.written,
-        dropped: this.queue.dropped,
+        printed: this.sink.written,
+        dropped: this.sink.dropped,
       },
       hopMs: this.stats.hopRows(),
       plugins: this.stats.rows(t.ms),
@@ -211,7 +198,7 @@ export class TraceSession extends EventEmitter {
     await this.probes?.close();
     this.tracer.stop();
     this.opts.metrics?.requestTimeout.set(this.requestTimeout().ms / 1000);
-    await this.queue.end(flushTimeoutMs);
+    await this.sink.end(flushTimeoutMs);
     return this.summary();
   }
 }

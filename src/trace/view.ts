@@ -92,8 +92,3 @@ export function diffViews(before: ContainerView, after: ContainerView): Change[]
   }
   return out;
 }
-
-/** "env FOO: (unset) -> bar". */
-export function formatChange(c: Change): string {
-  return `${c.field} ${c.key}: ${c.old ?? '(unset)'} -> ${c.new ?? '(removed)'}`;
-}

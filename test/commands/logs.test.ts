@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import type { nri } from '../../src/api/index.js';
 import type { SimEvent } from '../../src/runtime/events.js';
 import { RuntimePeer } from '../plugin/peer.js';
@@ -122,6 +123,24 @@ describe('nrictl logs against the simulator', () => {
     expect(lines[5]).toMatch(/UpdateContainer\s+shop\/web-2 nginx c2\s+cpus 0-1 -> 0-3, shares 256 -> 512$/);
     expect(lines[0]).toMatch(/RunPodSandbox\s+shop\/web-2$/);
     expect(r.stdout).not.toMatch(/\x1b\[/);
+  });
+
+  it('-o yaml: one document per event, the same data as -o json; the summary stays on stderr', async () => {
+    const [json, yaml] = await Promise.all([
+      startLogger(sim, 'json-twin', ['-o', 'json', '--events', 'runpod,create']),
+      startLogger(sim, 'yaml-twin', ['-o', 'yaml', '--events', 'runpod,create']),
+    ]);
+    await sim.runtime.runPodSandbox(pod('p8', 'shop', 'web-8'));
+    expect((await sim.runtime.createContainer('p8', ctr('c8', 'p8', 'nginx'))).ok).toBe(true);
+    const [j, y] = await Promise.all([stop(json), stop(yaml)]);
+    expect([j.code, y.code]).toEqual([0, 0]);
+    expect(y.stdout.startsWith('---\n')).toBe(true);
+    const docs = YAML.parseAllDocuments(y.stdout).map((d) => d.toJS() as Record<string, unknown>);
+    expect(docs.map((d) => d.event)).toEqual(['RunPodSandbox', 'CreateContainer']);
+    // Each logger stamps the time it saw the event; the rest is the same data.
+    const untimed = ({ time, ...rest }: Record<string, unknown>) => (expect(time).toMatch(/Z$/), rest);
+    expect(docs.map(untimed)).toEqual(jsonEvents(j.stdout).map(untimed));
+    expect(y.stderr.trim().split('\n').at(-1)).toBe('nrictl logs: 2 events seen, 2 printed, 0 dropped');
   });
 
   it('applies --namespace, --pod, --container (glob), --label and --events', async () => {

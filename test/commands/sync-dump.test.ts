@@ -13,12 +13,13 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { generateScenario } from '../../src/runtime/generate.js';
 import { MODE_BOUND_UNAVAILABLE, modeBound } from '../support/mode-bound.js';
 import { RuntimePeer } from '../plugin/peer.js';
-import { BIN, cliEnv, demoState, runCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
+import { BIN, cliEnv, demoState, nrictlOnTerminal, runCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
 
 /** The built CLI run from another directory, where a relative output file would land. */
 function runIn(cwd: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -93,10 +94,11 @@ describe('nrictl sync dump against the simulator', () => {
     expect(coredns).toMatch(/\s-\s+-\s+170Mi\s+-\s+102$/);
   });
 
-  it('on a terminal narrower than the table: a list by pod; a file keeps the table', async () => {
-    const narrow = await runCli(['sync', 'dump', '--socket', sim.socketPath], { COLUMNS: '60' });
+  it('on a terminal narrower than the table: a list by pod; a pipe and a file keep the table', async () => {
+    // Only a terminal has a width (src/render/output-width.ts): run on a pseudo-terminal.
+    const narrow = await nrictlOnTerminal(['sync', 'dump', '--socket', sim.socketPath], [], { env: { COLUMNS: '60' } });
     expect(narrow.code).toBe(0);
-    const lines = narrow.stdout.trimEnd().split('\n');
+    const lines = stripVTControlCharacters(narrow.screen).replaceAll('\r', '').trimEnd().split('\n');
     expect(lines.every((l) => l.length <= 60)).toBe(true);
     for (const c of demo.containers)
       expect(
@@ -104,8 +106,10 @@ describe('nrictl sync dump against the simulator', () => {
         c.name!,
       ).toBe(true);
     for (const p of demo.pods) expect(lines).toContain(`${p.namespace}/${p.name}  ${p.id}`);
-    const wide = await runCli(['sync', 'dump', '--socket', sim.socketPath], { COLUMNS: '200' });
-    expect(wide.stdout.split('\n')[0]).toMatch(/^POD\s+POD ID/);
+    const wide = await nrictlOnTerminal(['sync', 'dump', '--socket', sim.socketPath], [], { env: { COLUMNS: '200' } });
+    expect(stripVTControlCharacters(wide.screen)).toMatch(/^POD\s+POD ID\s+CONTAINER\s+CONTAINER ID\s+STATE\r?$/m);
+    const piped = await runCli(['sync', 'dump', '--socket', sim.socketPath], { COLUMNS: '60' });
+    expect(piped.stdout.split('\n')[0]).toMatch(/^POD\s+POD ID/);
     const file = path.join(t.dir, 'narrow.txt');
     expect((await runCli(['sync', 'dump', '--socket', sim.socketPath, '-f', file], { COLUMNS: '60' })).code).toBe(0);
     expect(readFileSync(file, 'utf8').split('\n')[0]).toMatch(/^POD\s+POD ID/);
@@ -133,6 +137,19 @@ describe('nrictl sync dump against the simulator', () => {
     expect(YAML.parse(y.stdout)).toEqual(JSON.parse(j.stdout));
   });
 
+  it('-o name: one namespace/pod/container per container, as update and evict take them', async () => {
+    const r = await dump('-o', 'name');
+    expect(r.code).toBe(0);
+    const byId = new Map(demo.pods.map((p) => [p.id, p]));
+    const expected = demo.containers.map((c) => {
+      const p = byId.get(c.podSandboxId)!;
+      return `${p.namespace}/${p.name}/${c.name}`;
+    });
+    expect(r.stdout.trimEnd().split('\n')).toEqual(expected.sort((a, b) => a.localeCompare(b)));
+    const shop = await dump('-o', 'name', '-n', 'shop', '--container', 'redis*');
+    expect(shop.stdout).toBe('shop/redis-0/redis\nshop/redis-0/redis-exporter\n');
+  });
+
   it('filters by namespace, container glob and label, in every format', async () => {
     const ns = await dump('-n', 'kube-system', '-o', 'json');
     const nsDoc = JSON.parse(ns.stdout);
@@ -151,7 +168,7 @@ describe('nrictl sync dump against the simulator', () => {
     const none = await dump('--pod', 'nothing-*');
     expect(none.code).toBe(0);
     expect(none.stdout).toBe('');
-    expect(none.stderr).toContain('No pod or container matches the filters');
+    expect(none.stderr.trim()).toBe('nrictl sync dump: no pod or container matches the filters');
   });
 
   it('works on an empty runtime', async () => {
@@ -160,9 +177,12 @@ describe('nrictl sync dump against the simulator', () => {
       const r = await runCli(['sync', 'dump', '--socket', empty.socketPath]);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toContain('The runtime has no pods and no containers');
+      expect(r.stderr.trim()).toBe('nrictl sync dump: the runtime has no pods and no containers');
       const j = await runCli(['sync', 'dump', '--socket', empty.socketPath, '-o', 'json']);
       expect(JSON.parse(j.stdout)).toMatchObject({ pods: [], containers: [] });
+      expect(j.stderr).toBe('');
+      const n = await runCli(['sync', 'dump', '--socket', empty.socketPath, '-o', 'name']);
+      expect([n.code, n.stdout, n.stderr]).toEqual([0, '', '']);
     } finally {
       await empty.stop();
     }

@@ -2,6 +2,7 @@
 // example plugins, and against a separate simulator with an SDK plugin while Prometheus
 // metrics are fetched over HTTP and parsed as the text exposition format.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { Stub } from '../../src/plugin/index.js';
 import { runCli, startCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
 import { get, parsePrometheusText } from './prometheus-text.js';
@@ -42,6 +43,27 @@ describe('nrictl trace --sim', () => {
     expect(summary.plugins.find((p: any) => p.label === '20-cpu-pinner' && p.event === 'CreateContainer').count).toBe(
       1,
     );
+  });
+
+  it('-o yaml: one document per event, then one for the summary', async () => {
+    const r = await runCli(['trace', '--sim', 'examples/demo.yaml', '-o', 'yaml', '--request-timeout', '500ms']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.startsWith('---\n')).toBe(true);
+    const docs = YAML.parseAllDocuments(r.stdout).map((d) => d.toJS() as Record<string, any>);
+    expect(docs.map((d) => d.type)).toEqual(['event', 'event', 'event', 'summary']);
+    expect(docs.slice(0, 3).map((d) => d.event)).toEqual(['CreateContainer', 'UpdateContainer', 'StopContainer']);
+    expect(docs[0].time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    // --request-timeout is a duration with a unit, as every duration.
+    expect(docs[3]).toMatchObject({ requestTimeoutMs: 500, requestTimeoutFrom: '--request-timeout' });
+  });
+
+  it('--request-timeout and --duration take a unit, as every duration: a bare number is refused', async () => {
+    const a = await runCli(['trace', '--sim', 'examples/demo.yaml', '--request-timeout', '2']);
+    expect(a.code).toBe(2);
+    expect(a.stderr.trim()).toBe("Error: --request-timeout: invalid duration '2': it has no unit; write 2s or 2ms");
+    const b = await runCli(['trace', '--sim', 'examples/demo.yaml', '--duration', '30']);
+    expect(b.code).toBe(2);
+    expect(b.stderr.trim()).toBe("Error: --duration: invalid duration '30': it has no unit; write 30s or 30ms");
   });
 
   it('filters as logs does: a container name that matches nothing traces nothing and counts it', async () => {
@@ -154,5 +176,17 @@ describe('nrictl trace --metrics-addr', () => {
     const { code } = await run.exited;
     expect(code).toBe(0);
     expect(records(run.stdout()).at(-1)?.type).toBe('summary');
+  });
+
+  it('ends quietly with exit 0 when its reader goes away (nrictl trace | head), though nothing else would end it', async () => {
+    const run = startCli(['trace', '--socket', sim.socketPath, '--plugin-dir', t.dir, '--index', '30', '-o', 'json']);
+    await run.waitForStderr('Ctrl-C to stop');
+    run.child.stdout.destroy();
+    // Each record written after the reader left fails; the first failure stops the trace.
+    for (let i = 0; i < 3; i++)
+      expect((await sim.runtime.createContainer('pod0', { id: `gone${i}`, name: `gone${i}` })).ok).toBe(true);
+    const { code } = await run.exited;
+    expect(code).toBe(0);
+    expect(run.stderr()).not.toMatch(/Error/);
   });
 });

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { Event, nri } from '../../src/api/index.js';
 import { EventLog, type LoggedEvent } from '../../src/observe/event-log.js';
 import { ObjectFilter } from '../../src/observe/filters.js';
-import { loggedEventObject, renderLoggedEvent } from '../../src/observe/render-event.js';
+import { logEventView, loggedEventData, renderRecord } from '../../src/render/index.js';
+
+/** An event as logs writes it: a line (table), a JSON object on its line, or a YAML document. */
+const renderLoggedEvent = (e: LoggedEvent, format: 'table' | 'json' | 'yaml'): string =>
+  renderRecord(logEventView, e, format, { width: undefined, wide: false });
 
 const pod = nri.PodSandbox.fromObject({ id: 'p1', namespace: 'shop', name: 'web-1' });
 const ctr = (shares: number, cpus = '0-1') =>
@@ -54,7 +58,7 @@ describe('EventLog', () => {
     await h.removeContainer!(pod, many(1, 10)[0]);
     await decoded();
     await h.updateContainer!(pod, ctr(512), nri.LinuxResources.fromObject({ cpu: { shares: { value: 768 } } }));
-    expect(renderLoggedEvent(got.at(-1)!, 'text')).toContain('shares 512 -> 768');
+    expect(renderLoggedEvent(got.at(-1)!, 'table')).toContain('shares 512 -> 768');
     expect(log.tracked).toBe(1000); // c10 removed during the decoding stays removed
   });
 
@@ -68,12 +72,12 @@ describe('EventLog', () => {
       nri.LinuxResources.fromObject({ cpu: { shares: { value: 512 }, cpus: '0-3' } }),
     );
     expect(got).toHaveLength(1);
-    expect(renderLoggedEvent(got[0], 'text')).toMatch(
+    expect(renderLoggedEvent(got[0], 'table')).toMatch(
       /UpdateContainer\s+shop\/web-1 nginx c1\s+cpus 0-1 -> 0-3, shares 256 -> 512\n$/,
     );
     // After the update, PostUpdate with the expected result is quiet.
     await h.postUpdateContainer!(pod, ctr(512, '0-3'));
-    expect(renderLoggedEvent(got[1], 'text')).toMatch(/PostUpdateContainer\s+shop\/web-1 nginx c1\n$/);
+    expect(renderLoggedEvent(got[1], 'table')).toMatch(/PostUpdateContainer\s+shop\/web-1 nginx c1\n$/);
   });
 
   it('reads the zeros containerd 1.7 sends for untouched fields as "not set"', async () => {
@@ -104,7 +108,7 @@ describe('EventLog', () => {
     h.synchronizeRaw!([syncPayload([pod], [current])]);
     await decoded();
     await h.updateContainer!(wire.pod!, wire.container!, wire.linuxResources);
-    expect(renderLoggedEvent(got[0], 'text')).toMatch(/UpdateContainer\s+shop\/web-1 nginx c1\s+shares 256 -> 300\n$/);
+    expect(renderLoggedEvent(got[0], 'table')).toMatch(/UpdateContainer\s+shop\/web-1 nginx c1\s+shares 256 -> 300\n$/);
     // The runtime then reports the old values with the new shares: nothing changed behind the request.
     const after = nri.Container.fromObject({
       ...current.toJSON(),
@@ -116,7 +120,7 @@ describe('EventLog', () => {
       },
     });
     await h.postUpdateContainer!(pod, after);
-    expect(renderLoggedEvent(got[1], 'text')).toMatch(/PostUpdateContainer\s+shop\/web-1 nginx c1\n$/);
+    expect(renderLoggedEvent(got[1], 'table')).toMatch(/PostUpdateContainer\s+shop\/web-1 nginx c1\n$/);
     // The data form keeps what the runtime sent.
     expect(JSON.parse(renderLoggedEvent(got[0], 'json')).linuxResources.cpu.quota).toBeDefined();
   });
@@ -125,7 +129,7 @@ describe('EventLog', () => {
     const { h, got } = logger();
     await h.createContainer!(pod, ctr(256));
     await h.postCreateContainer!(pod, ctr(1024));
-    expect(renderLoggedEvent(got[1], 'text')).toContain('then shares 256 -> 1024');
+    expect(renderLoggedEvent(got[1], 'table')).toContain('then shares 256 -> 1024');
   });
 
   it('counts filtered events as seen, and forgets removed containers', async () => {
@@ -163,7 +167,7 @@ describe('EventLog', () => {
       pod: { id: 'p1' },
       container: { id: 'c1', state: 'CONTAINER_RUNNING' },
     });
-    expect(loggedEventObject(got[0]).time).toBe(obj.time);
+    expect(loggedEventData(got[0]).time).toBe(obj.time);
     expect(renderLoggedEvent(got[0], 'yaml')).toMatch(/^---\ntime: .*\nevent: StartContainer\n/);
   });
 });

@@ -2,14 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { nri } from '../../src/api/index.js';
-import {
-  jsonDocument,
-  jsonLine,
-  renderDocument,
-  renderStreamItem,
-  toPlain,
-  yamlStreamItem,
-} from '../../src/render/format.js';
+import { jsonDocument, jsonLine, renderDocument, toPlain, yamlStreamItem } from '../../src/render/format.js';
 
 // A container as it comes off the wire: encoded by protobufjs, then decoded.
 function decodedContainer(): nri.Container {
@@ -78,9 +71,7 @@ describe('JSON and YAML', () => {
     expect(line).toBe('{"a":1,"b":{"c":[1,2]}}\n');
     const doc = jsonDocument({ a: 1 });
     expect(doc).toBe('{\n  "a": 1\n}\n');
-    expect(JSON.parse(renderStreamItem(decodedContainer(), 'json')).linux.resources.memory.limit.value).toBe(
-      '536870912',
-    );
+    expect(JSON.parse(jsonLine(decodedContainer())).linux.resources.memory.limit.value).toBe('536870912');
   });
   it('separates YAML stream items with --- and keeps numbers numeric, int64 as strings', () => {
     const stream =

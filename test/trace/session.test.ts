@@ -1,8 +1,8 @@
 // trace against the simulator with SDK plugins at chosen indexes, over real sockets:
 // attribution of each change to the plugin that made it, the sleeping plugin's time,
 // adjacent plugins reported as a group, and (v0.10+) the validator's owners agreeing.
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import type { RecordSink } from '../../src/render/index.js';
 import { ofType, simPerTest, waitForPlugin, type Sim } from '../runtime/helpers.js';
 import { parseScenario } from '../../src/runtime/scenario.js';
 import {
@@ -15,6 +15,20 @@ import {
 } from '../../src/trace/index.js';
 
 const perTest = simPerTest();
+
+/** A sink that keeps every record the session pushes, as the command line's queue would print it. */
+function collectingSink(): RecordSink<TraceRecord> & { records: TraceRecord[] } {
+  const records: TraceRecord[] = [];
+  return {
+    records,
+    push: (r) => records.push(r) > 0,
+    end: () => Promise.resolve({ written: records.length, dropped: 0, complete: true }),
+    get written() {
+      return records.length;
+    },
+    dropped: 0,
+  };
+}
 const SCENARIO = parseScenario(`pods:\n  - {id: pod0, name: web, namespace: shop}\n`, 'inline.yaml');
 const SLEEP_MS = 40;
 
@@ -50,28 +64,16 @@ async function trace(
   sim: Sim,
   opts: { validator?: boolean } = {},
 ): Promise<{ session: TraceSession; records: () => TraceRecord[]; finish: () => Promise<TraceSummary> }> {
-  const out = new PassThrough();
-  let text = '';
-  out.on('data', (c: Buffer) => (text += c.toString()));
+  const sink = collectingSink();
   const session = new TraceSession({
     socketPath: sim.socketPath,
     plan: planProbes(INSTALLED),
-    format: 'json',
-    out,
+    sink,
     validator: opts.validator ?? false,
   });
   await session.start();
   for (const p of session.opts.plan.probes) await waitForPlugin(sim, `${p}-nrictl-trace`);
-  return {
-    session,
-    records: () =>
-      text
-        .trim()
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as TraceRecord),
-    finish: () => session.stop(),
-  };
+  return { session, records: () => sink.records, finish: () => session.stop() };
 }
 
 describe('trace on the simulator', () => {
@@ -92,10 +94,16 @@ describe('trace on the simulator', () => {
       expect([...byLabel.keys()]).toEqual(['30-sleepy', '50-setenv', 'group 60-a+61-b', 'probe hop 62->63']);
       const sleepy = byLabel.get('30-sleepy')!;
       expect(sleepy.changes).toEqual([]);
-      // The simulator's own round trip for the plugin is the reference.
+      // The simulator's own round trip for the plugin is the reference. Both clocks run
+      // in this one process, on a machine shared with other tests: a timer counts from
+      // the event loop's cached time (so a 40 ms sleep may measure a few ms less) and a
+      // stall of the loop lands in one measurement and not the other. Attribution gone
+      // wrong moves the whole sleep into another segment (40 ms off), which a quarter
+      // of the sleep still catches; so does the check on the next segment below.
       const ref = truth[i].rttMs;
-      expect(ref).toBeGreaterThanOrEqual(SLEEP_MS - 1);
-      expect(Math.abs(sleepy.ms! - ref)).toBeLessThanOrEqual(Math.max(0.2 * ref, 2));
+      expect(ref).toBeGreaterThanOrEqual(SLEEP_MS / 2);
+      expect(Math.abs(sleepy.ms! - ref)).toBeLessThanOrEqual(Math.max(0.2 * ref, SLEEP_MS / 4));
+      expect(byLabel.get('50-setenv')!.ms!).toBeLessThan(SLEEP_MS / 2);
       expect(byLabel.get('50-setenv')!.changes).toEqual([
         { field: 'annotations', key: 'example.com/traced', new: 'yes' },
         { field: 'env', key: 'FOO', new: 'bar' },
@@ -107,7 +115,7 @@ describe('trace on the simulator', () => {
     });
     const row = summary.plugins.find((p) => p.label === '30-sleepy' && p.event === 'CreateContainer')!;
     expect(row.count).toBe(3);
-    expect(row.p50Ms).toBeGreaterThanOrEqual(SLEEP_MS * 0.8);
+    expect(row.p50Ms).toBeGreaterThanOrEqual(SLEEP_MS * 0.75);
     expect(row.warning).toBe(false);
     expect(summary.requestTimeoutFrom).toBe("the runtime's Configure request");
     expect(summary.hopMs.CreateContainer?.count).toBe(3);
@@ -163,22 +171,16 @@ describe('trace on the simulator', () => {
       })
       .start();
     await waitForPlugin(sim, '40-capper');
-    const out = new PassThrough();
-    let text = '';
-    out.on('data', (c: Buffer) => (text += c.toString()));
+    const sink = collectingSink();
     const session = new TraceSession({
       socketPath: sim.socketPath,
       plan: planProbes([{ index: '40', name: 'capper', source: 'simulator' }]),
-      format: 'json',
-      out,
+      sink,
     });
     await session.start();
     await sim.runtime.updateContainer('ctr0', { cpu: { shares: { value: 200 } } });
     await session.stop();
-    const [r] = text
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as TraceRecord);
+    const [r] = sink.records;
     expect(r?.event).toBe('UpdateContainer');
     expect(r?.segments.find((s) => s.label === '40-capper')?.changes).toEqual([
       { field: 'resources', key: 'memory.limit', new: String(1 << 30) },
@@ -194,8 +196,7 @@ describe('trace on the simulator', () => {
     const session = new TraceSession({
       socketPath: sim.socketPath,
       plan: planProbes([{ index: '30', name: 'slow', source: 'simulator' }]),
-      format: 'json',
-      out: new PassThrough().resume(),
+      sink: collectingSink(),
     });
     await session.start();
     expect((await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' })).ok).toBe(true);
@@ -219,14 +220,11 @@ describe('trace on the simulator', () => {
       .plugin('c', '70', { createContainer: () => ({ adjust: { env: [{ key: 'FOO', value: 'other' }] } }) })
       .start();
     await waitForPlugin(sim, '70-c');
-    const out = new PassThrough();
-    let text = '';
-    out.on('data', (c: Buffer) => (text += c.toString()));
+    const sink = collectingSink();
     const session = new TraceSession({
       socketPath: sim.socketPath,
       plan: planProbes([...INSTALLED, { index: '70', name: 'c', source: 'simulator' }]),
-      format: 'json',
-      out,
+      sink,
       staleMs: 300,
     });
     await session.start();
@@ -235,10 +233,7 @@ describe('trace on the simulator', () => {
     // The probes after 70-c never see it: once stale, the event is closed as failed there.
     await new Promise((r) => setTimeout(r, 700));
     const summary = await session.stop();
-    const [r] = text
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as TraceRecord);
+    const [r] = sink.records;
     expect(r?.end).toBe('failed');
     expect(r?.stoppedIn).toBe('70-c');
     expect(r?.segments.find((s) => s.label === '70-c')?.ms).toBeUndefined();

@@ -1,6 +1,27 @@
 // How each command's typed result looks, in every format of the one output model
 // (../output.ts). Views know the shapes of the library layers' results (type imports
 // only) and build on render's primitives; they decide nothing about what happened.
+// The one event renderer, shared by logs' lines, trace's blocks and the simulator's lines.
+export {
+  formatEventLine,
+  formatClock,
+  dataTime,
+  eventDisplayName,
+  eventColumn,
+  eventHead,
+  describeResources,
+  describeResourceChange,
+  EVENT_NAME_WIDTH,
+  type EventRecord,
+  type EventName,
+} from './events.js';
+export { logEventView, logNoteView, logSummaryView, loggedEventData } from './logs.js';
+export { traceRecordView, traceSummaryView, traceNoteView } from './trace.js';
+export { runtimeStateView } from './runtime-state.js';
+export { sessionNote } from './session-notes.js';
+// The simulator's lines; its data form (sim-event-data.ts) loads the protobuf bindings
+// and is imported directly by the simulator's command, not through this index.
+export { formatSimEvent } from './sim-event-line.js';
 export { findingsData, findingsText, summaryLine, sortedFindings, countedFindings } from './findings.js';
 export { pluginDirView } from './plugin-dir.js';
 export { lintView } from './lint-report.js';

@@ -1,7 +1,9 @@
-// One readable line per SimEvent for `nrictl sim` (text output). Kept here until
-// src/render grows a renderer for simulator events; it only builds strings.
-import { chalk, formatClock } from '../render/index.js';
-import type { SimEvent } from './events.js';
+// One readable line per simulator event for `nrictl sim` (-o table), on the one event
+// renderer's clock and event column (./events.ts). The simulator's ids are printed
+// whole: its interactive commands take them as they are.
+import type { SimEvent } from '../../runtime/index.js';
+import { chalk } from '../colour.js';
+import { eventColumn, formatClock } from './events.js';
 
 const ms = (n: number): string => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
 
@@ -20,7 +22,7 @@ export function formatSimEvent(e: SimEvent): string {
     case 'dropped':
       return `${t} ${tag('dropped', chalk.red)} ${e.plugin}: ${e.reason}`;
     case 'invoke':
-      return `${t} ${tag('invoke')} ${e.event.padEnd(20)} -> ${e.plugin} ${chalk.dim(ms(e.rttMs))}${e.container ? ` ${e.container}` : e.pod ? ` ${e.pod}` : ''}${e.via ? chalk.dim(` (via ${e.via})`) : ''}`;
+      return `${t} ${tag('invoke')} ${eventColumn(e.event, false)} -> ${e.plugin} ${chalk.dim(ms(e.rttMs))}${e.container ? ` ${e.container}` : e.pod ? ` ${e.pod}` : ''}${e.via ? chalk.dim(` (via ${e.via})`) : ''}`;
     case 'adjusted':
       return `${t} ${tag('adjusted', chalk.yellow)} ${e.container} by ${e.plugin}: ${JSON.stringify(e.adjust)}`;
     case 'updated':

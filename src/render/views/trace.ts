@@ -1,19 +1,28 @@
-// trace's output: one block (text) or one JSON object per traced event, and the summary.
-import { chalk, shortId } from '../render/index.js';
-import type { TraceSummary } from './stats.js';
-import type { TraceRecord } from './tracer.js';
-import { formatChange } from './view.js';
-
-export type TraceFormat = 'text' | 'json';
+// `nrictl trace`: per traced event a block for people, headed as logs' lines are (the
+// one event renderer, ./events.ts), then per plugin its time and what it changed; one
+// object per event for programs; the summary; the notes while it runs.
+import type { Change, TraceNote, TraceRecord, TraceSummary } from '../../trace/index.js';
+import { formatDuration } from '../../units/index.js';
+import { chalk } from '../colour.js';
+import type { RecordView, View } from '../output.js';
+import type { NoteView } from '../stream.js';
+import { dataTime, eventHead } from './events.js';
+import { sessionNote } from './session-notes.js';
 
 const ms = (x: number | undefined): string => (x === undefined ? '-' : `${x.toFixed(2)} ms`);
 
-export function renderTraceRecord(r: TraceRecord, format: TraceFormat): string {
-  if (format === 'json') return `${JSON.stringify({ type: 'event', ...r, time: new Date(r.time).toISOString() })}\n`;
-  // iSulad's CreateContainer names no container id: then there is none to show.
-  const id = shortId(r.container.id);
-  const who = `${r.pod.namespace}/${r.pod.name}/${r.container.name}${id ? ` (${id})` : ''}`;
-  const lines = [`${chalk.dim(new Date(r.time).toISOString())} ${chalk.bold(r.event)} ${who}`];
+/** "env FOO: (unset) -> bar". */
+export function formatChange(c: Change): string {
+  return `${c.field} ${c.key}: ${c.old ?? '(unset)'} -> ${c.new ?? '(removed)'}`;
+}
+
+export const traceRecordView: RecordView<TraceRecord> = {
+  text: traceBlock,
+  data: (r) => ({ type: 'event', ...r, time: dataTime(r.time) }),
+};
+
+function traceBlock(r: TraceRecord): string {
+  const lines = [eventHead({ time: r.time, event: r.event, pod: r.pod, container: r.container })];
   const width = Math.max(12, ...r.segments.filter((s) => !s.calibration).map((s) => s.label.length));
   for (const s of r.segments) {
     if (s.calibration) continue;
@@ -34,11 +43,15 @@ export function renderTraceRecord(r: TraceRecord, format: TraceFormat): string {
     );
   if (r.end === 'stopped') tail += chalk.dim('  (trace stopped before the request reached every probe)');
   lines.push(tail);
-  return `${lines.join('\n')}\n`;
+  return lines.join('\n');
 }
 
-export function renderTraceSummary(s: TraceSummary, format: TraceFormat): string {
-  if (format === 'json') return `${JSON.stringify({ type: 'summary', ...s })}\n`;
+export const traceSummaryView: View<TraceSummary> = {
+  text: summaryText,
+  data: (s) => ({ type: 'summary', ...s }),
+};
+
+function summaryText(s: TraceSummary): string {
   const out: string[] = [];
   const e = s.events;
   out.push(
@@ -69,5 +82,28 @@ export function renderTraceSummary(s: TraceSummary, format: TraceFormat): string
         : line,
     );
   }
-  return `${out.join('\n')}\n`;
+  return out.join('\n');
 }
+
+export const traceNoteView: NoteView<TraceNote> = (n) => {
+  if (n.kind !== 'live') return sessionNote(n);
+  const who = n.runtime ? `${n.runtime.label} (${n.runtime.vintage})` : 'the runtime';
+  const plugins = n.plan.segments
+    .filter((s) => !s.calibration)
+    .map((s) => s.label)
+    .join(', ');
+  const until =
+    n.durationMs !== undefined
+      ? `tracing for ${formatDuration(n.durationMs)}`
+      : n.scripted
+        ? 'tracing the scenario'
+        : 'Ctrl-C to stop';
+  return {
+    say: [
+      `${n.plan.probes.length} probes at ${n.plan.probes.join(',')} on ${who}; plugins from ${n.pluginSource}: ${plugins}`,
+      ...n.notes,
+      ...(n.metricsUrl ? [`metrics on ${n.metricsUrl}`] : []),
+      `${until}.`,
+    ].join('\n'),
+  };
+};

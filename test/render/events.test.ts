@@ -1,8 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import chalk from 'chalk';
 import { nri } from '../../src/api/index.js';
-import { describeResourceChange, eventDisplayName, formatClock, formatEventLine } from '../../src/render/event-line.js';
+import {
+  describeResourceChange,
+  eventDisplayName,
+  formatClock,
+  formatEventLine,
+} from '../../src/render/views/events.js';
 import type { Resources } from '../../src/render/nri-view.js';
+import type { LoggedEvent } from '../../src/observe/index.js';
+import { renderRecord, type Layout } from '../../src/render/index.js';
+import { logEventView } from '../../src/render/views/logs.js';
+import { simEventView } from '../../src/render/views/sim-event-data.js';
+import { traceRecordView } from '../../src/render/views/trace.js';
+import type { SimEvent } from '../../src/runtime/index.js';
+import type { TraceRecord } from '../../src/trace/index.js';
+import YAML from 'yaml';
 
 const level = chalk.level;
 beforeEach(() => {
@@ -112,5 +125,87 @@ describe('event lines', () => {
     expect(formatEventLine({ time: at, event: 'REMOVE_CONTAINER', pod, container })).toContain(
       '\x1b[31mRemoveContainer',
     );
+  });
+});
+
+describe('one event renderer for logs, trace and the simulator', () => {
+  const layout: Layout = { width: undefined, wide: false };
+  const logged: LoggedEvent = {
+    time: at.getTime(),
+    event: nri.Event.CREATE_CONTAINER,
+    pod,
+    container: { ...container, linux: {} },
+  };
+  const traced: TraceRecord = {
+    time: at.getTime(),
+    event: 'CreateContainer',
+    pod: { id: 'p1', namespace: 'default', name: 'web-0' },
+    container: { id: container.id, name: 'nginx' },
+    segments: [
+      {
+        label: '20-cpu-pinner',
+        plugins: ['20-cpu-pinner'],
+        group: false,
+        calibration: false,
+        from: '19',
+        to: '21',
+        ms: 12.5,
+        rawMs: 12.9,
+        changes: [{ field: 'resources', key: 'cpu.cpus', new: '0-1' }],
+      },
+    ],
+    totalMs: 12.5,
+    hopMs: 0.4,
+    end: 'complete',
+    attribution: 'probes',
+  };
+  const simulated: SimEvent = {
+    time: at.getTime(),
+    type: 'invoke',
+    event: 'CreateContainer',
+    plugin: '20-cpu-pinner',
+    rttMs: 12.5,
+    container: container.id,
+  };
+
+  it("heads a trace block exactly as logs' line for the same event: clock, event column, pod, container and short id", () => {
+    const line = renderRecord(logEventView, logged, 'table', layout);
+    const block = renderRecord(traceRecordView, traced, 'table', layout).split('\n');
+    expect(line).toBe(`03:04:05.067 ${'CreateContainer'.padEnd(20)} default/web-0 nginx 3f2a9c1d0b7e4\n`);
+    expect(`${block[0]}\n`).toBe(line);
+    expect(block[1]).toMatch(/^ {2}20-cpu-pinner\s+12\.50 ms {2}resources cpu\.cpus: \(unset\) -> 0-1$/);
+    expect(block.at(-2)).toMatch(/^ {2}total\s+12\.50 ms$/);
+  });
+
+  it('a simulator line keeps the same clock and event column', () => {
+    expect(simEventView.text(simulated, layout)).toBe(
+      `03:04:05.067 invoke       ${'CreateContainer'.padEnd(20)} -> 20-cpu-pinner 12.5 ms ${container.id}`,
+    );
+  });
+
+  it('every data form carries the time as RFC 3339 in UTC with milliseconds', () => {
+    const utc = at.toISOString();
+    expect(utc).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(JSON.parse(renderRecord(logEventView, logged, 'json', layout))).toMatchObject({
+      time: utc,
+      event: 'CreateContainer',
+    });
+    expect(JSON.parse(renderRecord(traceRecordView, traced, 'json', layout))).toMatchObject({
+      type: 'event',
+      time: utc,
+      event: 'CreateContainer',
+    });
+    expect(JSON.parse(renderRecord(simEventView, simulated, 'json', layout))).toMatchObject({
+      type: 'invoke',
+      time: utc,
+    });
+  });
+
+  it('a trace record is a YAML document of its own, as a logs event is', () => {
+    const docs = [traced, traced].map((r) => renderRecord(traceRecordView, r, 'yaml', layout)).join('');
+    const parsed = YAML.parseAllDocuments(docs).map((d) => d.toJS() as Record<string, unknown>);
+    expect(parsed).toHaveLength(2);
+    expect(parsed[0]).toMatchObject({ type: 'event', time: at.toISOString(), event: 'CreateContainer' });
+    expect(docs.startsWith('---\n')).toBe(true);
   });
 });

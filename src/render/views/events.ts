@@ -1,4 +1,10 @@
-import { chalk, shortId } from './colour.js';
+// The one event renderer: how nrictl shows an NRI event, to people and to programs,
+// for logs' lines, trace's blocks and the simulator's lines alike.
+//   people:   12:04:05.123 CreateContainer      default/web-0 nginx 3f2a9c1d0b7e4  cpus=0-3 memory=512Mi
+//             (the clock in local time, the event's name in a column, the pod as
+//             namespace/name, the container's name and short id, then the resources)
+//   programs: "time": "2024-05-02T09:14:07.331Z" (RFC 3339, UTC, milliseconds), "event": "CreateContainer"
+import { chalk, shortId } from '../colour.js';
 import {
   containerResources,
   podDisplayName,
@@ -8,7 +14,7 @@ import {
   type Pod,
   type Resources,
   type ResourceSummary,
-} from './nri-view.js';
+} from '../nri-view.js';
 
 // Event names in the order of NRI's Event enum (api.proto), so a number from the
 // wire and a name from JSON both find their display name without loading the
@@ -39,7 +45,8 @@ export function eventDisplayName(event: number | string): string {
   return EVENT_NAMES.find((n) => n.toLowerCase() === key) ?? event;
 }
 
-const NAME_WIDTH = 20; // "PostUpdatePodSandbox"; the rare longer one just pushes the line
+/** The width of the event name column: "PostUpdatePodSandbox"; the rare longer one just pushes the line. */
+export const EVENT_NAME_WIDTH = 20;
 
 function eventColour(name: string): (s: string) => string {
   if (name.startsWith('Post')) return (s) => chalk.dim(s);
@@ -48,6 +55,40 @@ function eventColour(name: string): (s: string) => string {
   if (name.startsWith('Stop') || name.startsWith('Remove')) return (s) => chalk.red(s);
   if (name.startsWith('Validate')) return (s) => chalk.magenta(s);
   return (s) => s;
+}
+
+/** The event's name in its column, coloured by what it does (create green, stop red ...) unless told not to. */
+export function eventColumn(event: number | string, colour = true): string {
+  const name = eventDisplayName(event);
+  const cell = name.padEnd(EVENT_NAME_WIDTH);
+  return colour ? eventColour(name)(cell) : cell;
+}
+
+/** HH:MM:SS.mmm in local time, like a log line: when, for people. */
+export function formatClock(time: Date | number): string {
+  const d = typeof time === 'number' ? new Date(time) : time;
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+}
+
+/** RFC 3339 in UTC with milliseconds, "2024-05-02T09:14:07.331Z": when, for programs. */
+export function dataTime(time: Date | number): string {
+  return (typeof time === 'number' ? new Date(time) : time).toISOString();
+}
+
+/**
+ * Whom an event is about: "shop/web-0 nginx 3f2a9c1d0b7e4", the pod as namespace/name,
+ * then the container's name and short id (none for a pod event, and no id where the
+ * runtime sends none: iSulad's CreateContainer).
+ */
+export function eventSubject(pod: Pod | null | undefined, container: Container | null | undefined): string {
+  const parts: string[] = [];
+  if (pod) parts.push(chalk.bold(podDisplayName(pod)));
+  if (container) {
+    const id = shortId(container.id);
+    parts.push(`${container.name ?? ''}${id ? ` ${chalk.dim(id)}` : ''}`.trim());
+  }
+  return parts.filter(Boolean).join(' ');
 }
 
 export interface EventRecord {
@@ -61,11 +102,11 @@ export interface EventRecord {
   resources?: Resources | null;
 }
 
-/** HH:MM:SS.mmm in local time, like a log line. */
-export function formatClock(time: Date | number): string {
-  const d = typeof time === 'number' ? new Date(time) : time;
-  const two = (n: number): string => String(n).padStart(2, '0');
-  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+/** The head every event line and block starts with: clock, event, pod and container. */
+export function eventHead(rec: EventRecord): string {
+  const subject = eventSubject(rec.pod, rec.container);
+  const head = `${chalk.dim(formatClock(rec.time))} ${eventColumn(rec.event)}`;
+  return subject ? `${head} ${subject}` : head;
 }
 
 const RESOURCE_FIELDS: Array<[keyof ResourceSummary, string]> = [
@@ -105,7 +146,7 @@ export function describeResourceChange(
 }
 
 /**
- * One line per event for `nrictl logs` and the simulator:
+ * One line per event (`nrictl logs`):
  *   12:04:05.123 CreateContainer      default/web-0 nginx 3f2a9c1d0b7e4  cpus=0-3 memory=512Mi
  * For an update, `previous` (the container's resources before it) turns the
  * resources into what changed, old -> new; for PostCreate/PostUpdate it shows what
@@ -113,9 +154,6 @@ export function describeResourceChange(
  */
 export function formatEventLine(rec: EventRecord, previous?: Resources | null): string {
   const name = eventDisplayName(rec.event);
-  const parts = [chalk.dim(formatClock(rec.time)), eventColour(name)(name.padEnd(NAME_WIDTH))];
-  if (rec.pod) parts.push(chalk.bold(podDisplayName(rec.pod)));
-  if (rec.container) parts.push(`${rec.container.name ?? ''} ${chalk.dim(shortId(rec.container.id))}`.trim());
   let detail = '';
   if (name === 'CreateContainer') {
     detail = describeResources(rec.resources ?? containerResources(rec.container ?? undefined));
@@ -129,7 +167,6 @@ export function formatEventLine(rec: EventRecord, previous?: Resources | null): 
     const change = describeResourceChange(previous, rec.resources ?? containerResources(rec.container ?? undefined));
     if (change !== 'no change') detail = `then ${change}`;
   }
-  let line = parts.join(' ');
-  if (detail) line += `  ${detail}`;
-  return line;
+  const head = eventHead(rec);
+  return detail ? `${head}  ${detail}` : head;
 }
