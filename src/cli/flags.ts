@@ -113,20 +113,6 @@ export const filterFlags = {
   }),
 };
 
-/** --yes, --dry-run and --force, shared by update and evict. */
-export const confirmFlags = {
-  yes: Flags.boolean({
-    char: 'y',
-    description:
-      'Send without asking. Required when there is no terminal to ask on (stdin or stdout not a terminal, or CI set).',
-  }),
-  'dry-run': Flags.boolean({ description: 'Connect, show what would change and the request, and send nothing.' }),
-  force: Flags.boolean({
-    description:
-      'Send even to iSulad, which crashes on any update or eviction a plugin sends through NRI (it frees memory the request owns): without it nrictl refuses there, exit 2, nothing sent. Use isula update or crictl update instead.',
-  }),
-};
-
 /** The flags every connecting command has. */
 export interface ConnectFlags {
   socket: string;

@@ -3,7 +3,7 @@
 // the repository's dist/, built by `npm test`) as a child process, plain or on a
 // pseudo-terminal.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -179,17 +179,23 @@ const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
  * Runs `nrictl ...args` on a pseudo-terminal (util-linux `script`), typing `keys` in
- * turn: each entry waits until the screen shows its text, then sends its input.
+ * turn: each entry waits until the screen shows its text, then sends its input (or
+ * sends nrictl a signal, as a supervisor or a closed terminal would). The
+ * terminal is `columns` wide (160 unless given), as the terminal itself reports and
+ * as COLUMNS says.
  */
 export function nrictlOnTerminal(
   args: string[],
-  keys: Array<{ after: string | RegExp; send: string }>,
+  keys: Array<{ after: string | RegExp; send: string } | { after: string | RegExp; signal: NodeJS.Signals }>,
+  { columns = 160 }: { columns?: number } = {},
 ): Promise<{ code: number | null; screen: string }> {
-  // `exec`: node alone in the terminal's foreground group, whatever shell `script` starts.
-  const cmd = `exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
+  // The terminal's own size (what a prompt library asks the terminal), then `exec`:
+  // node alone in the terminal's foreground group, whatever shell `script` starts.
+  const size = `stty cols ${columns} rows 40`;
+  const cmd = `${size} && exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
   const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: cliEnv({ CI: undefined, TERM: 'xterm', COLUMNS: '160', LINES: '40', SHELL: '/bin/sh' }),
+    env: cliEnv({ CI: undefined, TERM: 'xterm', COLUMNS: String(columns), LINES: '40', SHELL: '/bin/sh' }),
   });
   let screen = '';
   let next = 0;
@@ -199,7 +205,9 @@ export function nrictlOnTerminal(
     const shown = typeof k.after === 'string' ? screen.includes(k.after) : k.after.test(screen);
     if (!shown) return;
     next++;
-    child.stdin.write(k.send);
+    if ('send' in k) child.stdin.write(k.send);
+    // After its `exec`, the shell that `script` started is nrictl: script's only child.
+    else for (const pid of childPids(child.pid!)) process.kill(pid, k.signal);
     pump();
   };
   const onData = (d: string): void => {
@@ -216,4 +224,8 @@ export function nrictlOnTerminal(
   );
 }
 
-export const KEY = { down: '\x1b[B', enter: '\r' } as const;
+function childPids(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+}
+
+export const KEY = { down: '\x1b[B', enter: '\r', ctrlC: '\x03' } as const;

@@ -3,3 +3,4 @@
 // only) and build on render's primitives; they decide nothing about what happened.
 export { findingsData, findingsText, summaryLine, sortedFindings, countedFindings } from './findings.js';
 export { pluginDirView } from './plugin-dir.js';
+export { updateViews, evictionViews, formatDiff, type PlanViews } from './control.js';
