@@ -80,7 +80,7 @@ export const TOUR = {
   // Bundles resolve nrictl/plugin through the package's exports, i.e. the built dist/.
   'plugin bundle': [
     {
-      args: ['plugin', 'bundle', 'examples/plugins-ts/cpu-pinner/index.ts', '-o', 'build/10-cpu-pinner'],
+      args: ['plugin', 'bundle', 'examples/plugins-ts/cpu-pinner/index.ts', '--out', 'build/10-cpu-pinner'],
       exit: 0,
       cwd: SCRATCH,
     },

@@ -26,7 +26,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // trace's probes register through the session's ProbeSet, as every connecting command does.
   trace: ['api', 'render', 'session', 'checks', 'units', 'errors'],
   expect: ['api', 'runtime', 'errors'],
-  bundle: ['render', 'errors'],
+  bundle: ['api', 'render', 'errors'],
   scaffold: ['errors'],
   commands: [
     'api',

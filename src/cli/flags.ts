@@ -7,6 +7,7 @@ import chalk from 'chalk';
 import { DEFAULT_SOCKET_PATH } from '../api/socket-path.js';
 import type { OutputFormat } from '../render/index.js';
 import { parseDuration } from '../units/index.js';
+import { usageError } from './errors.js';
 
 export const socketFlag = Flags.string({
   char: 's',
@@ -42,15 +43,63 @@ export const outputFlag = (formats: readonly OutputFormat[], extra: readonly str
     helpValue: accepted.join('|'),
     default: formats[0],
     parse: async (input: string): Promise<string> => {
-      if (input === 'text' && formats.includes('table')) {
-        process.stderr.write(`${chalk.yellow('Warning:')} -o text is deprecated: use -o table (the default)\n`);
-        return 'table';
-      }
-      if (!accepted.includes(input)) throw new Error(`expected one of ${accepted.join(', ')}, not "${input}"`);
-      return input;
+      const format = formatNamed(input, accepted);
+      if (format === undefined) throw new Error(`expected one of ${accepted.join(', ')}, not "${input}"`);
+      return format;
     },
   })();
 };
+
+/** The format an -o value names (`text` is table, with a warning), or undefined. */
+function formatNamed(input: string, accepted: readonly string[]): string | undefined {
+  if (input === 'text' && accepted.includes('table')) {
+    process.stderr.write(`${chalk.yellow('Warning:')} -o text is deprecated: use -o table (the default)\n`);
+    return 'table';
+  }
+  return accepted.includes(input) ? input : undefined;
+}
+
+/** An -o that named the output file before -o meant the format everywhere: the file. */
+export interface LegacyOutputFile {
+  file: string;
+}
+
+/**
+ * -o where it named the file to write (plugin bundle) before it meant the format: a
+ * format, as everywhere; for one release, a value that names no format is still the
+ * file, with a one-line warning that `fileFlag` takes it now.
+ */
+export const outputOrLegacyFileFlag = (formats: readonly OutputFormat[], fileFlag: string) =>
+  Flags.custom<string | LegacyOutputFile>({
+    char: 'o',
+    description: `Output format: ${formats.join(', ')}.`,
+    helpValue: formats.join('|'),
+    default: formats[0],
+    parse: async (input: string): Promise<string | LegacyOutputFile> => {
+      const format = formatNamed(input, formats);
+      if (format !== undefined) return format;
+      process.stderr.write(
+        `${chalk.yellow('Warning:')} -o FILE is deprecated: use ${fileFlag} ${input} (-o is the output format now: ${formats.join(', ')})\n`,
+      );
+      return { file: input };
+    },
+  })();
+
+/** The file to write: `fileFlag`'s value, or the old -o FILE; one of them, once. */
+export function fileOf(
+  fileFlag: string,
+  value: string | undefined,
+  output: string | LegacyOutputFile | undefined,
+  example: string,
+): string {
+  const legacy = typeof output === 'object' ? output.file : undefined;
+  if (value !== undefined && legacy !== undefined)
+    throw usageError(`give the file once, with ${fileFlag} (not also -o ${legacy})`);
+  const file = value ?? legacy;
+  if (file === undefined)
+    throw usageError(`${fileFlag} is required: the file to write, such as ${fileFlag} ${example}`);
+  return file;
+}
 
 /** The -o of a command not yet on the one output model: its own choices and default. To go with it. */
 export const legacyOutputFlag = <T extends string>(choices: readonly T[], defaultValue: T) =>

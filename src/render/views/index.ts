@@ -4,3 +4,4 @@
 export { findingsData, findingsText, summaryLine, sortedFindings, countedFindings } from './findings.js';
 export { pluginDirView } from './plugin-dir.js';
 export { updateViews, evictionViews, formatDiff, type PlanViews } from './control.js';
+export { bundleView } from './bundle.js';
