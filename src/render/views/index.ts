@@ -5,3 +5,4 @@ export { findingsData, findingsText, summaryLine, sortedFindings, countedFinding
 export { pluginDirView } from './plugin-dir.js';
 export { updateViews, evictionViews, formatDiff, type PlanViews } from './control.js';
 export { bundleView } from './bundle.js';
+export { projectView } from './project.js';
