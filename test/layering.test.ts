@@ -55,7 +55,12 @@ const TYPES_ALLOWED: Record<string, readonly string[]> = {
 };
 
 /** Files that import nothing and may be imported directly, so that light code need not load their layer's index. */
-const LEAF_FILES = new Set(['src/api/plugin-name.ts', 'src/api/socket-path.ts', 'src/api/runtime-identity.ts']);
+const LEAF_FILES = new Set([
+  'src/api/plugin-name.ts',
+  'src/api/socket-path.ts',
+  'src/api/runtime-identity.ts',
+  'src/api/schema-version.ts',
+]);
 
 /**
  * Known direct imports, each with its reason; a new one needs a line here. The checks'

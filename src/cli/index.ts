@@ -9,3 +9,4 @@ export * from './flags.js';
 export { connectProgress, targetLabel, type ConnectProgress } from './progress.js';
 export { PlanCommand, planFlags, containerArg, confirmFlags, canPrompt, type SendablePlan } from './plan-command.js';
 export { resourceFlags } from './resource-flags.js';
+export { versionInfo } from './version.js';

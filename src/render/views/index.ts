@@ -6,3 +6,4 @@ export { pluginDirView } from './plugin-dir.js';
 export { updateViews, evictionViews, formatDiff, type PlanViews } from './control.js';
 export { bundleView } from './bundle.js';
 export { projectView } from './project.js';
+export { versionView, type VersionInfo } from './version.js';
