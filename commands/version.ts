@@ -2,7 +2,7 @@ import { BaseCommand, outputFlag, versionInfo } from '../src/cli/index.js';
 import { output, versionView } from '../src/render/index.js';
 
 export default class Version extends BaseCommand<typeof Version> {
-  static override summary = "Print nrictl's version, the NRI API version it speaks, and Node's.";
+  static override summary = 'Print the versions of nrictl, the NRI API it speaks and Node.';
 
   static override description = `The NRI API version is the containerd/nri release whose wire schema nrictl speaks; its plugin SDK sends it when it registers (runtimes of NRI v0.12 and newer log it). Node is the one running nrictl, with its platform.
 
