@@ -85,6 +85,7 @@ export const TOUR = {
       cwd: SCRATCH,
     },
   ],
+  version: [{ args: ['version'], exit: 0 }],
   sim: [
     { args: ['sim', '--scenario', 'demo', '--no-interactive'], exit: 0 },
     // The example's expectations hold; the deliberately wrong ones fail with the diff.
@@ -212,6 +213,8 @@ function normalise(text, scratch) {
   // A bundle's size moves with every change to the SDK; the README shows its shape, not the byte count.
   out = out.replace(/\(\d+ KiB, mode/g, '(NNN KiB, mode');
   out = out.replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z\b/g, 'YYYY-MM-DDThh:mm:ssZ');
+  // `nrictl version`: the Node (and machine) that ran the generator are not the reader's.
+  out = out.replace(/^(Node +)v\d+\.\d+\.\d+ \(\w+-\w+\)$/gm, '$1vNN.NN.NN (os-arch)');
   return out.replace(/[ \t]+$/gm, '').replace(/\n+$/, '');
 }
 
