@@ -7,6 +7,6 @@ export { ExitCode, findingsExitCode, type ExitCodeValue } from './exit-codes.js'
 export { describeError, isClosedOutput, EXIT_CODE_OF_KIND, type ErrorOutcome } from './error-table.js';
 export * from './flags.js';
 export { connectProgress, targetLabel, type ConnectProgress } from './progress.js';
-export { PlanCommand, planFlags, containerArg, confirmFlags, canPrompt, type SendablePlan } from './plan-command.js';
+export { PlanCommand, planFlags, containerArg, type SendablePlan } from './plan-command.js';
 export { resourceFlags } from './resource-flags.js';
 export { versionInfo } from './version.js';
