@@ -2,7 +2,7 @@
 // is and how to treat the operator, and the one way a plan is carried out: shown, asked
 // about on a terminal, sent, and its outcome returned to print.
 import { Args, Command, Flags } from '@oclif/core';
-import { inCI, output, type Output, type PlanViews, type View } from '../render/index.js';
+import { inCI, output, type Layout, type Output, type PlanViews, type View } from '../render/index.js';
 import { BaseCommand } from './base-command.js';
 import {
   connectOptions,
@@ -67,13 +67,14 @@ export function canPrompt(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 export abstract class PlanCommand<T extends typeof Command> extends BaseCommand<T> {
-  private get planFlags(): PlanFlags {
+  /** The shared flags, whatever else the command has. */
+  private get shared(): PlanFlags {
     return this.flags as unknown as PlanFlags;
   }
 
   /** The library's ControlTarget: the connection, the container, the terminal, the signal. */
   protected planTarget(container: string | undefined) {
-    const f = this.planFlags;
+    const f = this.shared;
     const progress = connectProgress(targetLabel(f));
     return {
       ...connectOptions(f),
@@ -94,7 +95,7 @@ export abstract class PlanCommand<T extends typeof Command> extends BaseCommand<
    */
   protected async carryOut<P extends SendablePlan<O>, O>(plan: P, views: PlanViews<P, O>): Promise<Output> {
     try {
-      if (this.planFlags['dry-run']) return this.narrated(output(plan, views.dryRun));
+      if (this.shared['dry-run']) return this.narrated(output(plan, views.dryRun));
       await this.show(output(plan, views.plan));
       await plan.confirm();
       return this.narrated(output(await plan.send(), views.outcome));
@@ -122,7 +123,7 @@ export abstract class PlanCommand<T extends typeof Command> extends BaseCommand<
   }
 }
 
-function peopleText<V>(view: View<V>, value: V, layout: Parameters<View<V>['text']>[1]): string {
+function peopleText<V>(view: View<V>, value: V, layout: Layout): string {
   const text = view.text(value, layout);
   return text === '' || text.endsWith('\n') ? text : `${text}\n`;
 }
