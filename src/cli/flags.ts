@@ -7,7 +7,6 @@ import chalk from 'chalk';
 import { DEFAULT_SOCKET_PATH } from '../api/socket-path.js';
 import type { OutputFormat } from '../render/index.js';
 import { parseDuration } from '../units/index.js';
-import { usageError } from './errors.js';
 
 export const socketFlag = Flags.string({
   char: 's',
@@ -43,63 +42,15 @@ export const outputFlag = (formats: readonly OutputFormat[], extra: readonly str
     helpValue: accepted.join('|'),
     default: formats[0],
     parse: async (input: string): Promise<string> => {
-      const format = formatNamed(input, accepted);
-      if (format === undefined) throw new Error(`expected one of ${accepted.join(', ')}, not "${input}"`);
-      return format;
+      if (input === 'text' && formats.includes('table')) {
+        process.stderr.write(`${chalk.yellow('Warning:')} -o text is deprecated: use -o table (the default)\n`);
+        return 'table';
+      }
+      if (!accepted.includes(input)) throw new Error(`expected one of ${accepted.join(', ')}, not "${input}"`);
+      return input;
     },
   })();
 };
-
-/** The format an -o value names (`text` is table, with a warning), or undefined. */
-function formatNamed(input: string, accepted: readonly string[]): string | undefined {
-  if (input === 'text' && accepted.includes('table')) {
-    process.stderr.write(`${chalk.yellow('Warning:')} -o text is deprecated: use -o table (the default)\n`);
-    return 'table';
-  }
-  return accepted.includes(input) ? input : undefined;
-}
-
-/** An -o that named the output file before -o meant the format everywhere: the file. */
-export interface LegacyOutputFile {
-  file: string;
-}
-
-/**
- * -o where it named the file to write (plugin bundle) before it meant the format: a
- * format, as everywhere; for one release, a value that names no format is still the
- * file, with a one-line warning that `fileFlag` takes it now.
- */
-export const outputOrLegacyFileFlag = (formats: readonly OutputFormat[], fileFlag: string) =>
-  Flags.custom<string | LegacyOutputFile>({
-    char: 'o',
-    description: `Output format: ${formats.join(', ')}.`,
-    helpValue: formats.join('|'),
-    default: formats[0],
-    parse: async (input: string): Promise<string | LegacyOutputFile> => {
-      const format = formatNamed(input, formats);
-      if (format !== undefined) return format;
-      process.stderr.write(
-        `${chalk.yellow('Warning:')} -o FILE is deprecated: use ${fileFlag} ${input} (-o is the output format now: ${formats.join(', ')})\n`,
-      );
-      return { file: input };
-    },
-  })();
-
-/** The file to write: `fileFlag`'s value, or the old -o FILE; one of them, once. */
-export function fileOf(
-  fileFlag: string,
-  value: string | undefined,
-  output: string | LegacyOutputFile | undefined,
-  example: string,
-): string {
-  const legacy = typeof output === 'object' ? output.file : undefined;
-  if (value !== undefined && legacy !== undefined)
-    throw usageError(`give the file once, with ${fileFlag} (not also -o ${legacy})`);
-  const file = value ?? legacy;
-  if (file === undefined)
-    throw usageError(`${fileFlag} is required: the file to write, such as ${fileFlag} ${example}`);
-  return file;
-}
 
 /** The -o of a command not yet on the one output model: its own choices and default. To go with it. */
 export const legacyOutputFlag = <T extends string>(choices: readonly T[], defaultValue: T) =>
@@ -159,6 +110,20 @@ export const filterFlags = {
       'Only objects with this label on the pod or the container (exact key=value; repeat to require several).',
     multiple: true,
     helpValue: 'KEY=VALUE',
+  }),
+};
+
+/** --yes, --dry-run and --force, shared by update and evict. */
+export const confirmFlags = {
+  yes: Flags.boolean({
+    char: 'y',
+    description:
+      'Send without asking. Required when there is no terminal to ask on (stdin or stdout not a terminal, or CI set).',
+  }),
+  'dry-run': Flags.boolean({ description: 'Connect, show what would change and the request, and send nothing.' }),
+  force: Flags.boolean({
+    description:
+      'Send even to iSulad, which crashes on any update or eviction a plugin sends through NRI (it frees memory the request owns): without it nrictl refuses there, exit 2, nothing sent. Use isula update or crictl update instead.',
   }),
 };
 

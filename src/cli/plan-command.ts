@@ -1,10 +1,11 @@
 // What update and evict share above the library: the flags that say where the container
 // is and how to treat the operator, and the one way a plan is carried out: shown, asked
 // about on a terminal, sent, and its outcome returned to print.
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Command } from '@oclif/core';
 import { inCI, output, type Layout, type Output, type PlanViews, type View } from '../render/index.js';
 import { BaseCommand } from './base-command.js';
 import {
+  confirmFlags,
   connectOptions,
   outputFlag,
   pluginIndexFlag,
@@ -23,20 +24,6 @@ export interface SendablePlan<O> {
   send(): Promise<O>;
   close(): Promise<void>;
 }
-
-/** --yes, --dry-run and --force. */
-export const confirmFlags = {
-  yes: Flags.boolean({
-    char: 'y',
-    description:
-      'Send without asking. Required when there is no terminal to ask on (stdin or stdout not a terminal, or CI set).',
-  }),
-  'dry-run': Flags.boolean({ description: 'Connect, show what would change and the request, and send nothing.' }),
-  force: Flags.boolean({
-    description:
-      'Send even to iSulad, which crashes on any update or eviction a plugin sends through NRI (it frees memory the request owns): without it nrictl refuses there, exit 2, nothing sent. Use isula update or crictl update instead.',
-  }),
-};
 
 /** The <container> argument of update and evict. */
 export const containerArg = Args.string({

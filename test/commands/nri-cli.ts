@@ -179,24 +179,21 @@ const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
  * Runs `nrictl ...args` on a pseudo-terminal (util-linux `script`), typing `keys` in
- * turn: each entry waits until the screen shows its text, then sends its input (or
- * sends nrictl a signal, as a supervisor or a closed terminal would). The
- * terminal is `columns` wide (160 unless given), as the terminal itself reports and
- * as COLUMNS says.
+ * turn: each entry waits until the screen shows its text, then sends its input.
+ * `env` changes the child's environment (COLUMNS is 160 unless it says otherwise; an
+ * undefined value unsets it); `columns` sets the terminal's own width (stty).
  */
 export function nrictlOnTerminal(
   args: string[],
-  keys: Array<{ after: string | RegExp; send: string } | { after: string | RegExp; signal: NodeJS.Signals }>,
-  { columns = 160 }: { columns?: number } = {},
+  keys: Array<{ after: string | RegExp; send: string }>,
+  opts: { env?: NodeJS.ProcessEnv; columns?: number } = {},
 ): Promise<{ code: number | null; screen: string }> {
-  // The terminal's own size (what a prompt library asks the terminal), then `exec`:
-  // node alone in the terminal's foreground group, whatever shell `script` starts.
-  const size = `stty cols ${columns} rows 40`;
-  const cmd = `${size} && exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
-  const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: cliEnv({ CI: undefined, TERM: 'xterm', COLUMNS: String(columns), LINES: '40', SHELL: '/bin/sh' }),
-  });
+  // `exec`: node alone in the terminal's foreground group, whatever shell `script` starts.
+  const size = opts.columns === undefined ? '' : `stty cols ${opts.columns} rows 50; `;
+  const cmd = `${size}exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
+  const env = cliEnv({ CI: undefined, TERM: 'xterm', COLUMNS: '160', LINES: '40', SHELL: '/bin/sh', ...opts.env });
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const child = spawn('script', ['-qfec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env });
   let screen = '';
   let next = 0;
   const pump = (): void => {
@@ -205,9 +202,10 @@ export function nrictlOnTerminal(
     const shown = typeof k.after === 'string' ? screen.includes(k.after) : k.after.test(screen);
     if (!shown) return;
     next++;
-    if ('send' in k) child.stdin.write(k.send);
+    const signal = SIGNAL_KEY.exec(k.send)?.[1] as NodeJS.Signals | undefined;
     // After its `exec`, the shell that `script` started is nrictl: script's only child.
-    else for (const pid of childPids(child.pid!)) process.kill(pid, k.signal);
+    if (signal) for (const pid of childPids(child.pid!)) process.kill(pid, signal);
+    else child.stdin.write(k.send);
     pump();
   };
   const onData = (d: string): void => {
@@ -229,3 +227,10 @@ function childPids(pid: number): number[] {
 }
 
 export const KEY = { down: '\x1b[B', enter: '\r', ctrlC: '\x03' } as const;
+
+/**
+ * A `send` of nrictlOnTerminal that sends nrictl a signal instead of typing, as a
+ * supervisor (SIGTERM) or a closed terminal (SIGHUP) would.
+ */
+export const signalKey = (signal: NodeJS.Signals): string => `\u0000signal:${signal}`;
+const SIGNAL_KEY = /^\u0000signal:(\w+)$/;

@@ -1,7 +1,15 @@
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { nri } from '../../src/api/index.js';
-import { assertBuilt, KEY, nrictl, nrictlOnTerminal, startDemoSim, type SimHandle as Sim } from './nri-cli.js';
+import {
+  assertBuilt,
+  KEY,
+  nrictl,
+  nrictlOnTerminal,
+  signalKey,
+  startDemoSim,
+  type SimHandle as Sim,
+} from './nri-cli.js';
 
 const REDIS = 'c2c3d4e5f6a7';
 type Resources = nri.ILinuxResources;
@@ -271,6 +279,7 @@ describe('nrictl update: the picker', () => {
         { after: 'Send this update to shop/redis-0/redis-exporter?', send: 'y' },
         { after: 'Send this update to shop/redis-0/redis-exporter?', send: KEY.enter },
       ],
+      { columns: 160 },
     );
     expect(t.screen).toContain('kube-system/coredns-76f75df574-8zj4k/coredns');
     expect(t.screen).toMatch(/Applied/);
@@ -305,7 +314,7 @@ describe('nrictl update: the picker', () => {
     const t = await nrictlOnTerminal(
       ['update', '--socket', sim.socketPath, '--cpus', '0-1'],
       [{ after: 'Container to update', send: KEY.ctrlC }],
-      { columns: 80 },
+      { columns: 80, env: { COLUMNS: undefined } },
     );
     // A row wider than the terminal is wrapped by the prompt: its memory column would
     // land on a line of its own. Each row is a line of the screen, cursor moves aside.
@@ -329,7 +338,7 @@ describe('nrictl update: the picker', () => {
     const n = sim.of('updated').length;
     const t = await nrictlOnTerminal(
       ['update', '--socket', sim.socketPath, REDIS, '--memory', '3Gi'],
-      [{ after: 'Send this update to shop/redis-0/redis?', signal: 'SIGTERM' }],
+      [{ after: 'Send this update to shop/redis-0/redis?', send: signalKey('SIGTERM') }],
     );
     expect(t.screen).toMatch(/Error: cancelled: nothing was sent/);
     expect(t.code).toBe(1);
