@@ -12,8 +12,11 @@
 // - dist/commands/**.js: one entry per command, so running a command loads only its own
 //   code; what commands share goes into dist/chunks/;
 // - dist/src/cli/hooks/command-not-found.js (package.json oclif.hooks);
-// - dist/src/cli/oclif.js: the oclif that bin/run.js starts. Commands and hook import
-//   the same chunk, so there is one oclif in the process, not one per bundle.
+// - dist/src/cli/oclif.js: the oclif that bin/run.js starts, with our help class
+//   (package.json oclif.helpClass). Commands and hook import the same chunk, so there is
+//   one oclif in the process, not one per bundle. An entry that imported another part
+//   of oclif than they do would split its chunk in two, and every start-up would load
+//   one file more.
 // The rest of dist/src stays plain tsc output: the SDK exports (nrictl/plugin,
 // nrictl/ttrpc) are libraries that plugin authors import and bundle themselves.
 //

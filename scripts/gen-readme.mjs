@@ -80,11 +80,12 @@ export const TOUR = {
   // Bundles resolve nrictl/plugin through the package's exports, i.e. the built dist/.
   'plugin bundle': [
     {
-      args: ['plugin', 'bundle', 'examples/plugins-ts/cpu-pinner/index.ts', '-o', 'build/10-cpu-pinner'],
+      args: ['plugin', 'bundle', 'examples/plugins-ts/cpu-pinner/index.ts', '--out', 'build/10-cpu-pinner'],
       exit: 0,
       cwd: SCRATCH,
     },
   ],
+  version: [{ args: ['version'], exit: 0 }],
   sim: [
     { args: ['sim', '--scenario', 'demo', '--no-interactive'], exit: 0 },
     // The example's expectations hold; the deliberately wrong ones fail with the diff.
@@ -212,6 +213,8 @@ function normalise(text, scratch) {
   // A bundle's size moves with every change to the SDK; the README shows its shape, not the byte count.
   out = out.replace(/\(\d+ KiB, mode/g, '(NNN KiB, mode');
   out = out.replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z\b/g, 'YYYY-MM-DDThh:mm:ssZ');
+  // `nrictl version`: the Node (and machine) that ran the generator are not the reader's.
+  out = out.replace(/^(Node +)v\d+\.\d+\.\d+ \(\w+-\w+\)$/gm, '$1vNN.NN.NN (os-arch)');
   return out.replace(/[ \t]+$/gm, '').replace(/\n+$/, '');
 }
 

@@ -1,12 +1,15 @@
 import { Args, Flags } from '@oclif/core';
-import path from 'node:path';
-import { BaseCommand, usageError } from '../../src/cli/index.js';
+import { BaseCommand, outputFlag, usageError } from '../../src/cli/index.js';
+import { output, projectView } from '../../src/render/index.js';
+import { createProject } from '../../src/scaffold/index.js';
 
 export default class PluginNew extends BaseCommand<typeof PluginNew> {
   static override summary =
     'Create a TypeScript NRI plugin project: the plugin, a scenario, a test that runs it under the simulator.';
 
   static override description = `Writes a new directory with package.json (depending on nrictl), tsconfig.json, src/index.ts (a working plugin that annotates containers and sets an environment variable a pod asks for), test/scenario.yaml, test/expect.yaml (what the plugin must have done), test/plugin.test.mjs (runs the built plugin under \`nrictl sim --expect\`, launched from a plugin directory as NN-name) and a README. Then: cd NAME && npm install && npm test.
+
+NAME is the plugin's name without an index: the index is --index, and the bundle is named INDEX-NAME (10-demo). A NAME that starts with an index (10-demo) is refused.
 
 The project is written whole into a hidden sibling directory and renamed into place; an existing non-empty directory is never touched.`;
 
@@ -23,7 +26,8 @@ The project is written whole into a hidden sibling directory and renamed into pl
 
   static override args = {
     name: Args.string({
-      description: 'Plugin name: lower-case letters, digits, ".", "_", "-" (also the npm package name).',
+      description:
+        "The plugin's name, such as demo: lower-case letters, digits, '.', '_' and '-', not starting with an index; it also names the npm package.",
       required: true,
     }),
   };
@@ -40,23 +44,21 @@ The project is written whole into a hidden sibling directory and renamed into pl
         'What package.json depends on for nrictl (default: ^ the version running now), e.g. file:nrictl-0.1.0.tgz.',
       helpValue: 'SPEC',
     }),
+    output: outputFlag(['table', 'json', 'yaml']),
   };
 
-  public override async run(): Promise<void> {
-    const { args, flags: f } = await this.parse(PluginNew);
-    if (!/^\d\d$/.test(f.index)) throw usageError(`--index ${f.index}: expected two digits, such as 10`);
-    const { createProject } = await import('../../src/scaffold/index.js');
+  protected override async execute() {
+    const { args, flags } = this;
+    if (!/^\d\d$/.test(flags.index)) throw usageError(`--index ${flags.index}: expected two digits, such as 10`);
     const dev = (this.config.pjson.devDependencies ?? {}) as Record<string, string>;
-    const dir = f.dir ?? args.name;
-    await createProject(dir, {
+    const project = await createProject(flags.dir ?? args.name, {
       name: args.name,
-      index: f.index,
-      nrictlSpec: f.nrictl ?? `^${this.config.version}`,
+      index: flags.index,
+      nrictlSpec: flags.nrictl ?? `^${this.config.version}`,
       // The versions nrictl itself builds with, so an install reuses what its lockfile already pulled.
       typescriptVersion: dev['typescript'] ?? '5.9.3',
       typesNodeVersion: dev['@types/node'] ?? '^20.19.0',
     });
-    const shown = path.isAbsolute(dir) ? dir : `./${dir}`;
-    this.log(`Created ${args.name} in ${shown}. Next:\n  cd ${shown} && npm install && npm test`);
+    return output(project, projectView);
   }
 }

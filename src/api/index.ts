@@ -10,4 +10,5 @@ export * from './resources.js';
 export * from './plain-copy.js';
 export * from './sync-wire.js';
 export * from './runtime-identity.js';
+export { NRI_SCHEMA_VERSION } from './schema-version.js';
 export * from './adjustment.js';

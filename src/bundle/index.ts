@@ -7,6 +7,7 @@
 // CommonJS because plugins await stub.start() at top level, which CommonJS cannot hold.
 // esbuild is loaded only here, so the other commands never pay for it.
 import type { ErrorKind } from '../errors/index.js';
+import { parsePluginName } from '../api/plugin-name.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -61,23 +62,59 @@ export function findEntry(cwd: string, given?: string): string {
   }
   for (const c of candidates) if (existsSync(path.join(cwd, c))) return path.join(cwd, c);
   throw new BundleError(
-    `no entry found in ${cwd} (looked for ${candidates.join(', ')}); give it: nrictl plugin bundle ENTRY -o FILE`,
+    `no entry found in ${cwd} (looked for ${candidates.join(', ')}); give the entry file`,
     'no-entry',
   );
 }
 
-export interface BundleResult {
-  outFile: string;
-  bytes: number;
-  entry: string;
+export interface BundleOptions {
+  /** The entry as given (relative to cwd); undefined: src/index.ts, else package.json's main (findEntry). */
+  entry?: string | undefined;
+  /** The file to write, as given (relative to cwd). */
+  out: string;
+  cwd: string;
+  minify?: boolean | undefined;
 }
 
-export async function bundlePlugin(opts: {
+export interface BundleResult {
+  /** The file written, as it was given. */
+  file: string;
+  bytes: number;
+  /** The entry bundled, relative to cwd. */
+  entry: string;
+  mode: number;
+  /** How a runtime starts it from its plugin directory; undefined when the file is not named NN-name. */
+  plugin: { index: string; name: string } | undefined;
+}
+
+/** Finds the entry, bundles it, and writes the file (atomically, mode 0755). */
+export async function bundlePlugin(opts: BundleOptions): Promise<BundleResult> {
+  const entry = findEntry(opts.cwd, opts.entry);
+  const bytes = await build({ entry, outFile: path.resolve(opts.cwd, opts.out), cwd: opts.cwd, minify: opts.minify });
+  return {
+    file: opts.out,
+    bytes,
+    entry: path.relative(opts.cwd, entry) || entry,
+    mode: BUNDLE_MODE,
+    plugin: runtimeName(path.basename(opts.out)),
+  };
+}
+
+function runtimeName(basename: string): { index: string; name: string } | undefined {
+  try {
+    return parsePluginName(basename);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Bundles `entry` into `outFile`; resolves with the bytes written. */
+async function build(opts: {
   entry: string;
   outFile: string;
   cwd: string;
-  minify?: boolean;
-}): Promise<BundleResult> {
+  minify?: boolean | undefined;
+}): Promise<number> {
   const esbuild = await import('esbuild');
   let result;
   try {
@@ -125,5 +162,5 @@ export async function bundlePlugin(opts: {
         : `could not write ${opts.outFile}: ${(err as Error).message}`;
     throw new BundleError(message, 'write', { cause: err });
   }
-  return { outFile: opts.outFile, bytes: Buffer.byteLength(content), entry: opts.entry };
+  return Buffer.byteLength(content);
 }

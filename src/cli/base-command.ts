@@ -156,9 +156,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
   }
 
-  /** -o, as every command names it; table where a command has none. */
+  /** -o, as every command names it; table where a command has none (or where -o named a file: plugin bundle's old -o). */
   protected get format(): OutputFormat {
-    return (this.flags as { output?: OutputFormat } | undefined)?.output ?? 'table';
+    const output = (this.flags as { output?: unknown } | undefined)?.output;
+    return typeof output === 'string' ? (output as OutputFormat) : 'table';
   }
 
   /** People's layout for this command's stdout. */

@@ -2,6 +2,10 @@
 // glue, and the one table from error kinds to exit codes.
 export { BaseCommand, applyColourPolicy, envOn, type BaseFlags, type BaseArgs } from './base-command.js';
 export { STOP_SIGNALS, stopSignal, type StopReason } from './signals.js';
+export { PlanCommand, planFlags, containerArg, type SendablePlan } from './plan-command.js';
+export { resourceFlags } from './resource-flags.js';
+export { outputOrLegacyFileFlag, fileOf, type LegacyOutputFile } from './output-file-flag.js';
+export { versionInfo } from './version.js';
 export { UserError, usageError } from './errors.js';
 export { ExitCode, findingsExitCode, type ExitCodeValue } from './exit-codes.js';
 export { describeError, isClosedOutput, EXIT_CODE_OF_KIND, type ErrorOutcome } from './error-table.js';

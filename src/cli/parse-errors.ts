@@ -13,13 +13,33 @@ export function longFlagNames(flags: FlagDefinitions): string[] {
   return names;
 }
 
+/** An argument as oclif's RequiredArgsError lists the missing ones. */
+interface ArgDefinition {
+  name?: string;
+  description?: string;
+}
+
+/**
+ * "missing NAME, the plugin's name, such as demo: ...": oclif lists missing arguments
+ * as a table wrapped over several lines, which joined make no sentence.
+ */
+function missingArgs(args: readonly ArgDefinition[]): string {
+  const named = args.filter((a) => a.name);
+  const what = named.map((a) => a.name!.toUpperCase()).join(' and ');
+  const first = named[0]?.description?.trim().replace(/\.$/, '');
+  const about = named.length === 1 && first ? `, ${first.charAt(0).toLowerCase()}${first.slice(1)}` : '';
+  return `missing ${what || 'an argument'}${about}`;
+}
+
 /**
  * oclif's parse errors as one line that keeps the reason: oclif puts it on a second
  * line ("Parsing --buffer \n\tExpected an integer greater than or equal to 1 ...") and
  * ends with "See more help with --help". An unknown long flag gets the closest one
- * the command has.
+ * the command has; a missing argument is named with what it is for.
  */
-export function oneLineParseError(err: Error & { flags?: unknown }, flags: FlagDefinitions): string {
+export function oneLineParseError(err: Error & { flags?: unknown; args?: unknown }, flags: FlagDefinitions): string {
+  if (/^Missing \d+ required args?\b/.test(err.message) && Array.isArray(err.args))
+    return missingArgs(err.args as ArgDefinition[]);
   const lines = err.message
     .split('\n')
     .map((l) => l.trim())

@@ -1,4 +1,4 @@
-// The preview of an update, current -> new for each field it sets, and the check that a
+// What an update changes, current -> new for each field it sets, and the check that a
 // later Synchronize shows the new values. Both walk the same field list.
 import type { nri } from '../api/index.js';
 import { optionalValue } from '../render/index.js';
@@ -112,18 +112,6 @@ export function diffResources(current: Resources, update: Resources): FieldChang
     const after = f.show(update)!;
     return { path: f.path, label: f.label, before, after, unchanged: before === after };
   });
-}
-
-/** Aligned lines: "  cpuset CPUs    CPUs 2,3 -> CPUs 0,1,2,3". */
-export function formatDiff(changes: readonly FieldChange[], notes: Record<string, string> = {}): string {
-  const width = Math.max(0, ...changes.map((c) => c.label.length));
-  return changes
-    .map((c) => {
-      const note = notes[c.path] ? ` (${notes[c.path]})` : '';
-      const tail = c.unchanged ? ' (unchanged)' : '';
-      return `  ${c.label.padEnd(width)}  ${c.before ?? 'unset'} -> ${c.after}${note}${tail}\n`;
-    })
-    .join('');
 }
 
 export interface Verification {

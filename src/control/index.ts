@@ -1,5 +1,5 @@
 // `nrictl update` and `nrictl evict` below the command line: find the container, turn
-// flags into an NRI ContainerUpdate (or ContainerEviction), preview, send, verify.
+// flags into an NRI ContainerUpdate (or ContainerEviction), plan, send, verify.
 export {
   ControlInputError,
   ContainerLookupError,
@@ -7,31 +7,16 @@ export {
   type ControlErrorCode,
   type ContainerCandidate,
 } from './errors.js';
-export { resolveContainer, listContainers, containerName, containerLabel, type ResolvedContainer } from './resolve.js';
+export { resolveContainer, type ResolvedContainer } from './resolve.js';
 export {
   parseResourceFlags,
   buildLinuxResources,
-  isEmptyChange,
   unitWarnings,
-  describeCpuLimit,
-  RESOURCE_FLAG_NAMES,
-  DEFAULT_CPU_PERIOD,
-  CPU_PERIOD_MIN,
-  CPU_PERIOD_MAX,
   type ResourceFlagValues,
   type ResourceChange,
 } from './resource-flags.js';
-export {
-  diffResources,
-  formatDiff,
-  verifyResources,
-  fieldsOf,
-  type FieldChange,
-  type ResourceField,
-  type Verification,
-} from './diff.js';
-export { updateRequest, evictionRequest, requestData } from './request.js';
-export { verifyUpdate, containerStillListed, type VerifyResult, type Reconnect } from './verify.js';
-export { openTarget, type Target, type TargetOptions } from './target.js';
-export { canPrompt, pickContainer, confirmSend } from './prompts.js';
-export { sendToContainer, targetHeading, type ContainerRequest, type SendOptions, type Sent } from './send.js';
+export { diffResources, verifyResources, type FieldChange, type Verification } from './diff.js';
+export type { VerifyResult } from './verify.js';
+export { ControlPlan, type ControlAction, type ControlTarget, type PlannedContainer } from './plan.js';
+export { planUpdate, UpdatePlan, type UpdateChange, type UpdateOutcome } from './update-plan.js';
+export { planEviction, EvictionPlan, type EvictionAfterwards, type EvictionOutcome } from './eviction-plan.js';

@@ -1,6 +1,6 @@
 // Connect and find the container an update or eviction is for: the named one, or the
-// one the operator picks on a terminal. The caller checks canPrompt() before
-// connecting, so that a missing argument without a terminal fails before anything.
+// one the operator picks on a terminal. The plan (plan.ts) refuses before connecting
+// when there is neither a name nor a terminal.
 import { Session, type SessionOptions } from '../session/index.js';
 import { ControlError } from './errors.js';
 import { pickContainer } from './prompts.js';
@@ -29,7 +29,7 @@ export async function openTarget(opts: TargetOptions): Promise<Target> {
   try {
     const target =
       opts.query === undefined
-        ? await pickContainer(session.pods, session.containers, opts.pickMessage)
+        ? await pickContainer(session.pods, session.containers, opts.pickMessage, opts.signal)
         : resolveContainer(opts.query, session.pods, session.containers);
     return { session, target };
   } catch (err) {
@@ -38,9 +38,12 @@ export async function openTarget(opts: TargetOptions): Promise<Target> {
   }
 }
 
-/** A prompt cancelled with Ctrl-C: the same end as a signal while connecting. */
+/**
+ * A prompt ended by Ctrl-C on the terminal (ExitPromptError) or by the stop signal
+ * (SIGTERM, SIGHUP: AbortPromptError): the same end as a signal while connecting.
+ */
 export function asCancelled(err: unknown): unknown {
-  if (err instanceof Error && err.name === 'ExitPromptError')
+  if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError'))
     return new ControlError('cancelled', 'cancelled: nothing was sent', { cause: err });
   return err;
 }

@@ -1,7 +1,7 @@
 // Who the plugin says it is when it registers: explicit options, else what a launching
 // runtime put in the environment, else the executable's name ("10-logger"), as the Go stub does.
 import path from 'node:path';
-import { checkPluginIndex, parsePluginName } from '../api/index.js';
+import { checkPluginIndex, NRI_SCHEMA_VERSION, parsePluginName } from '../api/index.js';
 import { PLUGIN_IDX_ENV, PLUGIN_NAME_ENV } from './connect.js';
 
 export interface PluginIdentity {
@@ -10,7 +10,7 @@ export interface PluginIdentity {
 }
 
 /** The NRI release whose schema this SDK speaks; sent at registration (older runtimes ignore it). */
-export const SDK_NRI_VERSION = 'v0.12.0';
+export const SDK_NRI_VERSION = NRI_SCHEMA_VERSION;
 
 /**
  * Throws PluginNameError when nothing names the plugin properly, before any connection

@@ -26,6 +26,8 @@ export class ScaffoldError extends Error {
 
 /** npm package names and NRI plugin names both accept this; upper case is refused by npm. */
 const NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+/** What a runtime reads as the index of a plugin file name (NN-name). */
+const INDEX_PREFIX = /^(\d\d)-(.*)$/;
 
 export function checkProjectName(name: string): void {
   if (!NAME.test(name)) {
@@ -34,10 +36,34 @@ export function checkProjectName(name: string): void {
       'bad-name',
     );
   }
+  // The index is the project's own setting: its bundle is named index-name, so a name
+  // that starts with one would be built as 10-10-demo and register as "10-demo".
+  const indexed = INDEX_PREFIX.exec(name);
+  if (indexed) {
+    const [, index, rest] = indexed;
+    const alone = rest === '' ? 'the name alone' : `the name alone ("${rest}")`;
+    const bundle = rest === '' ? '' : ` (the bundle is named ${index}-${rest})`;
+    throw new ScaffoldError(
+      `plugin name "${name}" starts with an index: give ${alone} and the index with --index ${index}${bundle}`,
+      'bad-name',
+    );
+  }
 }
 
-/** Writes the project into `dir` (which must not exist, or be empty); returns the files written. */
-export async function createProject(dir: string, spec: ProjectSpec): Promise<string[]> {
+/** What createProject wrote. */
+export interface CreatedProject {
+  /** The directory, as given. */
+  dir: string;
+  name: string;
+  index: string;
+  /** What package.json depends on for nrictl. */
+  nrictl: string;
+  /** The files written, relative to dir. */
+  files: string[];
+}
+
+/** Writes the project into `dir` (which must not exist, or be empty). */
+export async function createProject(dir: string, spec: ProjectSpec): Promise<CreatedProject> {
   checkProjectName(spec.name);
   const entries = await readdir(dir).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
@@ -72,5 +98,5 @@ export async function createProject(dir: string, spec: ProjectSpec): Promise<str
   } finally {
     if (stage !== undefined) await rm(stage, { recursive: true, force: true });
   }
-  return files.map((f) => f.path);
+  return { dir, name: spec.name, index: spec.index, nrictl: spec.nrictlSpec, files: files.map((f) => f.path) };
 }

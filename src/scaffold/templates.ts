@@ -22,7 +22,7 @@ export function packageJson(p: ProjectSpec): string {
       scripts: {
         build: 'tsc -p .',
         test: 'npm run build && node --test test/',
-        bundle: `npm run build && nrictl plugin bundle src/index.ts -o build/${p.index}-${p.name}`,
+        bundle: `npm run build && nrictl plugin bundle src/index.ts --out build/${p.index}-${p.name}`,
       },
       engines: { node: '>=20.12.0' },
       dependencies: { nrictl: p.nrictlSpec },

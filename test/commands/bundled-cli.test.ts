@@ -72,6 +72,16 @@ describe('bin/run.js runs the bundled oclif', () => {
     expect(fromOclifPackage(r.loaded)).toEqual([]);
   });
 
+  it('our help class runs from the bundle too: a mistyped command under --help gets the suggestion', () => {
+    const r = runListing(['sync', 'dmp', '--help']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'Error: unknown command "sync dmp": did you mean sync dump? Run nrictl --help for the list.\n',
+    );
+    expect(r.stdout).toBe('');
+    expect(fromOclifPackage(r.loaded)).toEqual([]);
+  });
+
   it('--debug maps a stack trace back to the TypeScript sources', () => {
     const r = runListing(['sync', 'dump', '--socket', path.join(plugins, 'no.sock'), '--debug']);
     expect(r.code).not.toBe(0);

@@ -36,6 +36,36 @@ describe('usage errors are one line that keeps the reason', () => {
   ])('nrictl %j names the closest command, exits 2 and runs nothing', (args, want) => expectUsageError(args, want));
 });
 
+describe('a mistyped command asked for help gets the same line as when run', () => {
+  const syncDump = 'Error: unknown command "sync dmp": did you mean sync dump? Run nrictl --help for the list.\n';
+  const update = 'Error: unknown command "updat": did you mean update? Run nrictl --help for the list.\n';
+  it.each([
+    [['sync', 'dmp', '--help'], syncDump],
+    [['sync', 'dmp', '-h'], syncDump],
+    [['help', 'sync', 'dmp'], syncDump],
+    [['updat', '--help'], update],
+    [['-h', 'updat'], update],
+    [['help', 'updat'], update],
+    [['frobnicate', '--help'], 'Error: unknown command "frobnicate": run nrictl --help for the list.\n'],
+  ])('nrictl %j names the closest command and exits 2', (args, want) => expectUsageError(args, want));
+
+  it.each([
+    [
+      ['logs', 'extra', '--help'],
+      ['logs', '--help'],
+    ],
+    [
+      ['sync', 'dump', 'x', '-h'],
+      ['sync', 'dump', '--help'],
+    ],
+  ])('nrictl %j: a stray argument, the help of the command named', async (args, same) => {
+    const [stray, plain] = [await runCli(args), await runCli(same)];
+    expect(stray.code, stray.stderr).toBe(0);
+    expect(stray.stdout).toMatch(/USAGE/);
+    expect(stray.stdout).toBe(plain.stdout);
+  });
+});
+
 describe("a stray argument is the named command's usage error, not an unknown command", () => {
   it.each([
     [['logs', 'extra'], 'Error: Unexpected argument: extra\n'],

@@ -3,7 +3,7 @@
 // the repository's dist/, built by `npm test`) as a child process, plain or on a
 // pseudo-terminal.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -202,7 +202,10 @@ export function nrictlOnTerminal(
     const shown = typeof k.after === 'string' ? screen.includes(k.after) : k.after.test(screen);
     if (!shown) return;
     next++;
-    child.stdin.write(k.send);
+    const signal = SIGNAL_KEY.exec(k.send)?.[1] as NodeJS.Signals | undefined;
+    // After its `exec`, the shell that `script` started is nrictl: script's only child.
+    if (signal) for (const pid of childPids(child.pid!)) process.kill(pid, signal);
+    else child.stdin.write(k.send);
     pump();
   };
   const onData = (d: string): void => {
@@ -219,4 +222,15 @@ export function nrictlOnTerminal(
   );
 }
 
-export const KEY = { down: '\x1b[B', enter: '\r' } as const;
+function childPids(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+}
+
+export const KEY = { down: '\x1b[B', enter: '\r', ctrlC: '\x03' } as const;
+
+/**
+ * A `send` of nrictlOnTerminal that sends nrictl a signal instead of typing, as a
+ * supervisor (SIGTERM) or a closed terminal (SIGHUP) would.
+ */
+export const signalKey = (signal: NodeJS.Signals): string => `\u0000signal:${signal}`;
+const SIGNAL_KEY = /^\u0000signal:(\w+)$/;

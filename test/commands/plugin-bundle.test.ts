@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { assertBuilt, BIN, cliEnv, tempDir } from './nri-cli.js';
 
 /** The built CLI run in `cwd` (bundle resolves the entry there). */
@@ -80,7 +81,7 @@ beforeAll(async () => {
   symlinkSync(join(repo, 'node_modules', 'yaml'), join(project, 'node_modules', 'yaml'));
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'demo', type: 'module' }));
   writeFileSync(join(project, 'src', 'index.ts'), PLUGIN);
-  const r = await cli(['plugin', 'bundle', '-o', 'out/10-demo'], project);
+  const r = await cli(['plugin', 'bundle', '--out', 'out/10-demo'], project);
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout).toMatch(/^Wrote out\/10-demo \(\d+ KiB, mode 0755\) from src\/index\.ts\./);
   // Far from any node_modules: everything must be inside.
@@ -128,8 +129,50 @@ describe('nrictl plugin bundle', () => {
     expect(perr).toContain('10-demo up, timeout 2000');
   }, 60_000);
 
+  it('-o is the output format: the result as json and yaml, the same in both', async () => {
+    const dir = join(base.dir, 'formats');
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    writeFileSync(join(dir, 'src', 'index.ts'), 'console.log("plugin");\n');
+    const json = await cli(['plugin', 'bundle', '--out', 'out/20-fmt', '-o', 'json'], dir);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stderr).toBe('');
+    const doc = JSON.parse(json.stdout) as Record<string, unknown>;
+    expect(doc).toEqual({
+      file: 'out/20-fmt',
+      bytes: statSync(join(dir, 'out', '20-fmt')).size,
+      entry: 'src/index.ts',
+      mode: '0755',
+      plugin: { index: '20', name: 'fmt' },
+    });
+    const yaml = await cli(['plugin', 'bundle', '--out', 'plain.js', '-o', 'yaml'], dir);
+    expect(yaml.code, yaml.stderr).toBe(0);
+    expect(YAML.parse(yaml.stdout)).toEqual({ ...doc, file: 'plain.js', plugin: null });
+  });
+
+  it('-o FILE still works this release as --out FILE, with one line of warning', async () => {
+    const dir = join(base.dir, 'legacy');
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    writeFileSync(join(dir, 'src', 'index.ts'), 'console.log("plugin");\n');
+    const r = await cli(['plugin', 'bundle', '-o', 'out/10-old'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(
+      'Warning: -o FILE is deprecated: use --out out/10-old (-o is the output format now: table, json, yaml)\n',
+    );
+    expect(r.stdout).toMatch(/^Wrote out\/10-old \(\d+ KiB, mode 0755\) from src\/index\.ts\.\n/);
+    expect(statSync(join(dir, 'out', '10-old')).mode & 0o777).toBe(0o755);
+    // Both at once, or neither: exit 2, nothing written.
+    const both = await cli(['plugin', 'bundle', '--out', 'a', '-o', 'b'], dir);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/^Error: give the file once, with --out \(not also -o b\)$/m);
+    const none = await cli(['plugin', 'bundle', '-o', 'json'], dir);
+    expect(none.code).toBe(2);
+    expect(none.stderr.trim()).toBe('Error: --out is required: the file to write, such as --out build/10-demo');
+    expect(() => statSync(join(dir, 'a'))).toThrow();
+    expect(() => statSync(join(dir, 'b'))).toThrow();
+  });
+
   it('refuses a missing entry with exit 2 and writes nothing', async () => {
-    const r = await cli(['plugin', 'bundle', 'nope.ts', '-o', join(base.dir, '10-x')], base.dir);
+    const r = await cli(['plugin', 'bundle', 'nope.ts', '--out', join(base.dir, '10-x')], base.dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('nope.ts: no such file');
     expect(() => statSync(join(base.dir, '10-x'))).toThrow();
@@ -139,7 +182,7 @@ describe('nrictl plugin bundle', () => {
     const dir = join(base.dir, 'broken');
     mkdirSync(join(dir, 'src'), { recursive: true });
     writeFileSync(join(dir, 'src', 'index.ts'), "import { nothing } from './missing.js';\nnothing();\n");
-    const r = await cli(['plugin', 'bundle', '-o', '10-x'], dir);
+    const r = await cli(['plugin', 'bundle', '--out', '10-x'], dir);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /could not bundle src\/index\.ts: src\/index\.ts:1:\d+: Could not resolve "\.\/missing\.js"/,

@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { assertBuilt, runCli, tempDir } from './nri-cli.js';
 
 const dirs: Array<{ cleanup(): void }> = [];
@@ -75,5 +76,40 @@ describe('nrictl plugin new', () => {
     const idx = await runCli(['plugin', 'new', 'ok', '--dir', join(base, 'ok'), '--index', '7']);
     expect(idx.code).toBe(2);
     expect(idx.stderr).toContain('--index 7: expected two digits');
+  });
+
+  it('refuses a name that starts with an index, saying where the index goes, and writes nothing', async () => {
+    const base = temp();
+    const r = await runCli(['plugin', 'new', '10-demo', '--dir', join(base, 'x')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'Error: plugin name "10-demo" starts with an index: give the name alone ("demo") and the index with --index 10 (the bundle is named 10-demo)\n',
+    );
+    expect(readdirSync(base)).toEqual([]);
+    // Digits that are no index are a name like any other.
+    const ok = await runCli(['plugin', 'new', '9p', '--dir', join(base, '9p')]);
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+
+  it('a missing name is one line that says what NAME is, exit 2', async () => {
+    const r = await runCli(['plugin', 'new']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      "Error: missing NAME, the plugin's name, such as demo: lower-case letters, digits, '.', '_' and '-', not starting with an index; it also names the npm package\n",
+    );
+  });
+
+  it('-o json and -o yaml: what was written', async () => {
+    const base = temp();
+    const dir = join(base, 'demo');
+    const r = await runCli(['plugin', 'new', 'demo', '--dir', dir, '--index', '20', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { files: string[] };
+    expect(doc).toMatchObject({ dir, name: 'demo', index: '20', nrictl: expect.stringMatching(/^\^\d/) });
+    for (const f of doc.files) expect(existsSync(join(dir, f)), f).toBe(true);
+    const y = await runCli(['plugin', 'new', 'other', '--dir', join(base, 'other'), '-o', 'yaml']);
+    expect(y.code, y.stderr).toBe(0);
+    expect(YAML.parse(y.stdout)).toMatchObject({ name: 'other', index: '10', files: doc.files });
   });
 });

@@ -1,6 +1,15 @@
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { nri } from '../../src/api/index.js';
-import { assertBuilt, KEY, nrictl, nrictlOnTerminal, startDemoSim, type SimHandle as Sim } from './nri-cli.js';
+import {
+  assertBuilt,
+  KEY,
+  nrictl,
+  nrictlOnTerminal,
+  signalKey,
+  startDemoSim,
+  type SimHandle as Sim,
+} from './nri-cli.js';
 
 const REDIS = 'c2c3d4e5f6a7';
 type Resources = nri.ILinuxResources;
@@ -270,6 +279,7 @@ describe('nrictl update: the picker', () => {
         { after: 'Send this update to shop/redis-0/redis-exporter?', send: 'y' },
         { after: 'Send this update to shop/redis-0/redis-exporter?', send: KEY.enter },
       ],
+      { columns: 160 },
     );
     expect(t.screen).toContain('kube-system/coredns-76f75df574-8zj4k/coredns');
     expect(t.screen).toMatch(/Applied/);
@@ -296,6 +306,43 @@ describe('nrictl update: the picker', () => {
         }),
       ),
     );
+  });
+
+  it('on an 80-column terminal every row fits: names are shortened in the middle, whole on a wider one', async () => {
+    const ids = ['c4e5f6a7b8c9', 'c0a1b2c3d4e5', 'c1b2c3d4e5f6', 'c2c3d4e5f6a7', 'c3d4e5f6a7b8'];
+    const n = sim.of('updated').length;
+    const t = await nrictlOnTerminal(
+      ['update', '--socket', sim.socketPath, '--cpus', '0-1'],
+      [{ after: 'Container to update', send: KEY.ctrlC }],
+      { columns: 80, env: { COLUMNS: undefined } },
+    );
+    // A row wider than the terminal is wrapped by the prompt: its memory column would
+    // land on a line of its own. Each row is a line of the screen, cursor moves aside.
+    const lines = stripVTControlCharacters(t.screen).split(/\r?\n/);
+    for (const id of ids) {
+      const rows = lines.filter((l) => l.includes(id));
+      expect(rows.length, id).toBeGreaterThan(0);
+      for (const row of rows) {
+        expect(row, id).toMatch(/ mem \d+[KMG]i$/);
+        expect(row.length, row).toBeLessThanOrEqual(80);
+      }
+    }
+    expect(t.screen).toMatch(/kube-system\/cored\S*…\S*\/coredns +c4e5f6a7b8c9/);
+    // Ctrl-C in the picker: nothing was sent.
+    expect(t.screen).toContain('cancelled: nothing was sent');
+    expect(t.code).toBe(1);
+    expect(sim.of('updated')).toHaveLength(n);
+  });
+
+  it('SIGTERM at the question: "cancelled: nothing was sent", exit 1', async () => {
+    const n = sim.of('updated').length;
+    const t = await nrictlOnTerminal(
+      ['update', '--socket', sim.socketPath, REDIS, '--memory', '3Gi'],
+      [{ after: 'Send this update to shop/redis-0/redis?', send: signalKey('SIGTERM') }],
+    );
+    expect(t.screen).toMatch(/Error: cancelled: nothing was sent/);
+    expect(t.code).toBe(1);
+    expect(sim.of('updated')).toHaveLength(n);
   });
 
   it('on a terminal, a declined confirmation sends nothing', async () => {

@@ -3,12 +3,12 @@ import {
   buildLinuxResources,
   ControlInputError,
   diffResources,
-  formatDiff,
   parseResourceFlags,
   resolveContainer,
   ContainerLookupError,
   verifyResources,
 } from '../../src/control/index.js';
+import { formatDiff } from '../../src/render/index.js';
 
 describe('parseResourceFlags / buildLinuxResources', () => {
   it('sets only the fields given', () => {

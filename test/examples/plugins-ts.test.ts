@@ -31,7 +31,7 @@ beforeAll(async () => {
       'plugin',
       'bundle',
       join(EXAMPLES, name, 'index.ts'),
-      '-o',
+      '--out',
       join(pluginDir(name), `10-${name}`),
     ]);
     if (r.code !== 0) throw new Error(`bundling ${name}: ${r.stderr}`);

@@ -23,6 +23,10 @@ export { sessionNote } from './session-notes.js';
 // and is imported directly by the simulator's command, not through this index.
 export { formatSimEvent } from './sim-event-line.js';
 export { findingsData, findingsText, summaryLine, sortedFindings, countedFindings } from './findings.js';
+export { updateViews, evictionViews, formatDiff, type PlanViews } from './control.js';
+export { bundleView } from './bundle.js';
+export { projectView } from './project.js';
+export { versionView, type VersionInfo } from './version.js';
 export { pluginDirView } from './plugin-dir.js';
 export { lintView } from './lint-report.js';
 export { diagnosisView } from './diagnosis.js';
