@@ -150,6 +150,28 @@ describe('the layer map', () => {
     expect([...importers]).toEqual(['session']);
   });
 
+  it("the runtime's two parts: the adaptation knows nothing of the simulated runtime built on it", () => {
+    // src/runtime/adaptation is the port of containerd/nri pkg/adaptation; src/runtime/sim
+    // embeds it as a container runtime does. The adaptation may use the layer's shared
+    // event vocabulary (src/runtime/events.ts) and nothing else outside its folder.
+    const inside = [...filesUnder('src/runtime/adaptation')];
+    expect(inside.length).toBeGreaterThan(5);
+    const bad: string[] = [];
+    for (const file of inside) {
+      const text = readFileSync(join(root, file), 'utf8');
+      for (const m of text.matchAll(/\bfrom\s+'(\.[^']+)'|\bimport\s*\(\s*'(\.[^']+)'/g)) {
+        const target = relative(root, resolve(root, dirname(file), m[1] ?? m[2])).replace(/\.js$/, '.ts');
+        if (
+          target.startsWith('src/runtime/') &&
+          !target.startsWith('src/runtime/adaptation/') &&
+          target !== 'src/runtime/events.ts'
+        )
+          bad.push(`${file} -> ${target}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
   it('no library layer knows the command line', () => {
     expect(
       edges.filter((e) => e.to.startsWith('src/cli/') && layerOf(e.from) !== 'commands').map((e) => e.from),

@@ -3,7 +3,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { CommandError, executeCommand, parseCommand, QUIT } from './interactive.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from './sim/runtime.js';
 
 export interface CommandLoopOptions {
   /** Output of a command (a dump, the plugin list, help). */

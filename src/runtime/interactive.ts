@@ -3,7 +3,7 @@
 import type { ErrorKind } from '../errors/index.js';
 import { nri } from '../api/index.js';
 import { jsonDocument, toPlain } from '../render/index.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from './sim/runtime.js';
 
 export const INTERACTIVE_HELP = `commands:
   run-pod POD [NAMESPACE]          run a pod sandbox

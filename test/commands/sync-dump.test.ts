@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { generateScenario } from '../../src/runtime/generate.js';
+import { generateScenario } from '../../src/runtime/sim/generate.js';
 import { MODE_BOUND_UNAVAILABLE, modeBound } from '../support/mode-bound.js';
 import { RuntimePeer } from '../plugin/peer.js';
 import { BIN, cliEnv, demoState, runCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';

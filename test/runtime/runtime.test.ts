@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { nri } from '../../src/api/index.js';
 import { Stub } from '../../src/plugin/index.js';
-import { parseScenario } from '../../src/runtime/scenario.js';
-import { runScript } from '../../src/runtime/script.js';
+import { parseScenario } from '../../src/runtime/sim/scenario.js';
+import { runScript } from '../../src/runtime/sim/script.js';
 import { ofType, simPerTest, waitForPlugin, type Sim } from './helpers.js';
 
 const SCENARIO = parseScenario(

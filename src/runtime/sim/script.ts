@@ -3,7 +3,7 @@
 // hide the rest of the run.
 import type { Runtime } from './runtime.js';
 import type { Step } from './scenario.js';
-import { stamp } from './events.js';
+import { stamp } from '../events.js';
 
 export interface ScriptResult {
   steps: number;

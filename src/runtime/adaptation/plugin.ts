@@ -3,7 +3,7 @@
 // a ttrpc client for its Plugin service on connection 1. Follows containerd/nri
 // pkg/adaptation plugin.go: registration deadline, Configure and the event-mask check,
 // split Synchronize, per-request deadlines, and which failures close the plugin.
-import type { ErrorKind } from '../errors/index.js';
+import type { ErrorKind } from '../../errors/index.js';
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import {
@@ -15,8 +15,8 @@ import {
   methodTypes,
   nri,
   type MessageClass,
-} from '../api/index.js';
-import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../mux/index.js';
+} from '../../api/index.js';
+import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../../mux/index.js';
 import {
   Code,
   MESSAGE_LENGTH_MAX,
@@ -26,8 +26,8 @@ import {
   TtrpcProtocolError,
   TtrpcServer,
   type ServerConnection,
-} from '../ttrpc/index.js';
-import { initialSyncChunk, shrinkSyncChunk, type SyncChunk } from './sync-split.js';
+} from '../../ttrpc/index.js';
+import { initialSyncChunk, shrinkSyncChunk, type SyncChunk } from './plugin-sync.js';
 import type { RuntimeVintage } from './vintage.js';
 
 export type PluginFailure =

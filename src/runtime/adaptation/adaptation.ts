@@ -1,32 +1,27 @@
-// The simulated runtime: listens for external plugins, launches pre-started ones, keeps
-// them in invocation order and relays lifecycle events to the subscribed ones under one
-// lock, merging their answers and applying them to the simulated state the way
-// containerd/nri pkg/adaptation (adaptation.go) does.
-import { EventEmitter } from 'node:events';
+// The runtime's side of NRI, as containerd/nri pkg/adaptation (adaptation.go) is for the
+// runtimes that embed it: launch the pre-started plugins and listen for external ones,
+// keep them in invocation order, relay each lifecycle event to the subscribed ones under
+// one lock, merge their answers, call the validators, and drop a plugin that fails. The
+// embedding runtime (src/runtime/sim) owns the containers: it hands the adaptation the
+// state to synchronize new plugins with and applies the updates plugins ask for, as a
+// Go runtime passes its SyncFn and UpdateFn.
+import type { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
-import { Event, eventName, formatEventMask, nri, plainCopy } from '../api/index.js';
-import { applyAdjustment, applyUpdates } from './apply.js';
-import { discoverPlugins } from './discovery.js';
-import { ConflictError, MergeError } from './errors.js';
-import { stamp, type SimEvent, type SimEventInit, type UpdateSource } from './events.js';
-import { launchPlugin, stopPlugin, type LaunchedProcess } from './launcher.js';
-import { closeListener, listenForPlugins, type Listening } from './listener.js';
-import { Lock } from './lock.js';
-import { ResultCollector, type CollectRequest, type PluginResponse } from './merge.js';
-import { PluginConnection, PluginConnectionError, type EncodedRequest } from './plugin-connection.js';
-import type { SimState } from './state.js';
-import { validationRequest, ValidationRejectedError, ValidatorFailedError } from './validation.js';
+import type { Duplex } from 'node:stream';
+import { Event, eventName, formatEventMask, nri } from '../../api/index.js';
+import type { ErrorKind } from '../../errors/index.js';
+import { stamp, type SimEvent, type SimEventInit, type UpdateSource } from '../events.js';
+import { discoverPlugins } from './adaptation-discover.js';
+import { closeListener, listenForPlugins, type Listening } from './adaptation-listen.js';
+import { Lock } from './adaptation-lock.js';
+import { PluginConnection, type EncodedRequest } from './plugin.js';
+import { launchPlugin, stopPlugin, type LaunchedProcess } from './plugin-launch.js';
+import { ResultCollector, type CollectRequest, type PluginResponse } from './result.js';
+import { DEFAULT_REGISTRATION_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './timeouts.js';
+import { validationRequest, ValidationRejectedError, ValidatorFailedError } from './validate.js';
 import { NEWEST_NRI_VERSION, runtimeVintage, type RuntimeVintage } from './vintage.js';
-import type { ErrorKind } from '../errors/index.js';
-import type { RuntimeQuirks } from './presets.js';
-import { dropNewEnv, sparseCreateRequest, wouldAbortOnCreate, wouldCrashOnUpdate } from './quirks.js';
 
-export const DEFAULT_REGISTRATION_TIMEOUT_MS = 5000;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
-/** The NRI version this simulator claims in Configure by default: the newest generation whose rules it follows. */
-export const SIMULATED_NRI_VERSION = NEWEST_NRI_VERSION;
-
-export interface RuntimeOptions {
+export interface AdaptationOptions {
   socketPath?: string;
   /** Do not accept external plugins at all (the runtimes' disable_connections). */
   disableConnections?: boolean;
@@ -48,8 +43,23 @@ export interface RuntimeOptions {
    * costs the simulator nothing per line.
    */
   pluginOutput?: 'events' | 'none';
-  /** Where the runtime imitated departs from the Go adaptation (a preset's quirks). */
-  quirks?: RuntimeQuirks;
+}
+
+/** What the embedding runtime gives the adaptation (Go: the SyncFn and UpdateFn of New()). */
+export interface AdaptationHost {
+  /** Where the adaptation reports, as 'event' (SimEvent); per-call events are built only while it has listeners. */
+  readonly events: EventEmitter;
+  /** The pods and containers a plugin is synchronized with. Called under the lock. */
+  snapshot(): { pods: nri.IPodSandbox[]; containers: nri.IContainer[] };
+  /** Applies the container updates a plugin asked for; returns the failed ones. Called under the lock. */
+  update(plugin: string, updates: nri.IContainerUpdate[], source: UpdateSource): nri.IContainerUpdate[];
+  /**
+   * Where the runtime imitated departs from the Go adaptation (a preset's quirks): an
+   * Error for an answer to CreateContainer it could not take closes the plugin and fails
+   * the request; one for an UpdateContainers request closes the plugin, nothing applied.
+   */
+  refuseCreateAnswer?(plugin: string, rsp: nri.ICreateContainerResponse | null): Error | undefined;
+  refuseUpdateRequest?(plugin: string, req: nri.IUpdateContainersRequest): Error | undefined;
 }
 
 export interface PluginInfo {
@@ -63,10 +73,10 @@ export interface PluginInfo {
   nriVersion: string;
 }
 
-export type CreateResult =
-  | { ok: true; container: nri.IContainer; adjust?: nri.IContainerAdjustment; updates: nri.IContainerUpdate[] }
-  | { ok: false; error: Error };
+/** The merged answers to a CreateContainer, UpdateContainer or StopContainer. */
+export type Merged = ReturnType<ResultCollector['result']> & { request: object; owners: ResultCollector['owners'] };
 
+/** A relayed request failed: a plugin answered with an error, or the relay itself did. */
 export class RuntimeError extends Error {
   override readonly name = 'RuntimeError';
   readonly kind: ErrorKind = 'failed';
@@ -80,11 +90,10 @@ export class RuntimeError extends Error {
 }
 
 type PodRequest = { pod: nri.IPodSandbox };
-const NOTHING_RELAYED: Promise<void> = Promise.resolve();
 type CtrRequest = { pod: nri.IPodSandbox; container: nri.IContainer };
+const NOTHING_RELAYED: Promise<void> = Promise.resolve();
 
-/** Emits 'event' (SimEvent) for everything that happens. */
-export class Runtime extends EventEmitter {
+export class Adaptation {
   private readonly lock = new Lock();
   private active: PluginConnection[] = [];
   private readonly pending = new Set<PluginConnection>();
@@ -95,28 +104,34 @@ export class Runtime extends EventEmitter {
   readonly registrationTimeoutMs: number;
   readonly requestTimeoutMs: number;
   readonly vintage: RuntimeVintage;
+  private readonly events: EventEmitter;
 
   constructor(
-    readonly state: SimState,
-    private readonly opts: RuntimeOptions = {},
+    private readonly host: AdaptationHost,
+    private readonly opts: AdaptationOptions = {},
   ) {
-    super();
+    this.events = host.events;
     this.registrationTimeoutMs = opts.registrationTimeoutMs ?? DEFAULT_REGISTRATION_TIMEOUT_MS;
     this.requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.vintage = runtimeVintage(opts.nriVersion ?? SIMULATED_NRI_VERSION);
+    this.vintage = runtimeVintage(opts.nriVersion ?? NEWEST_NRI_VERSION);
   }
 
   get socketPath(): string | undefined {
     return this.listening?.socketPath;
   }
 
+  /** Runs fn under the adaptation's one lock (Go: r.Lock()), as every relayed event does. */
+  locked<T>(fn: () => Promise<T>): Promise<T> {
+    return this.lock.run(fn);
+  }
+
   private report(e: SimEventInit): void {
-    if (this.observed) this.emit('event', stamp(e));
+    if (this.observed) this.events.emit('event', stamp(e));
   }
 
   /** Whether anyone listens for events: the per-call ones are not even built for nobody. */
   private get observed(): boolean {
-    return this.listenerCount('event') > 0;
+    return this.events.listenerCount('event') > 0;
   }
 
   /** Launches pre-started plugins, then listens, in the runtime's order. */
@@ -144,7 +159,12 @@ export class Runtime extends EventEmitter {
       }));
   }
 
-  private connection(socket: import('node:stream').Duplex, launched?: LaunchedProcess): PluginConnection {
+  /** Whether a live plugin is subscribed to the event. */
+  subscribed(event: Event): boolean {
+    return this.active.some((p) => !p.closed && p.subscribed(event));
+  }
+
+  private connection(socket: Duplex, launched?: LaunchedProcess): PluginConnection {
     const conn = new PluginConnection(socket, {
       ...(launched
         ? {
@@ -161,7 +181,7 @@ export class Runtime extends EventEmitter {
       runtimeName: this.opts.runtimeName ?? 'nrictl-sim',
       runtimeVersion: this.opts.runtimeVersion ?? '0.1.0',
       vintage: this.vintage,
-      onUpdateContainers: (plugin, req) => this.unsolicitedUpdate(plugin, req),
+      onUpdateContainers: (plugin, req) => this.updateContainers(plugin, req),
     });
     conn.on('close', (err?: Error) => {
       const wasActive = this.active.includes(conn);
@@ -211,7 +231,7 @@ export class Runtime extends EventEmitter {
     }
     // All launched plugins are synchronized with one snapshot, before anything else runs.
     await this.lock.run(async () => {
-      const snap = this.state.snapshot();
+      const snap = this.host.snapshot();
       for (const conn of started) {
         if (await this.synchronize(conn, snap)) this.add(conn);
         else await this.stopProcess(conn);
@@ -243,7 +263,7 @@ export class Runtime extends EventEmitter {
       this.reportRegistered(conn);
       // Synchronizing and joining the invocation list happen between events, never during one.
       await this.lock.run(async () => {
-        if (await this.synchronize(conn, this.state.snapshot())) this.add(conn);
+        if (await this.synchronize(conn, this.host.snapshot())) this.add(conn);
       });
     })();
   }
@@ -273,7 +293,7 @@ export class Runtime extends EventEmitter {
         messages: r.messages,
         rttMs: r.rttMs,
       });
-      this.applyUpdates(conn.label, r.updates, 'synchronize');
+      if (r.updates.length > 0) this.host.update(conn.label, r.updates, 'synchronize');
       return true;
     } catch (err) {
       this.report({
@@ -310,7 +330,7 @@ export class Runtime extends EventEmitter {
     await stopPlugin(proc, this.opts.killGraceMs);
   }
 
-  // ---- relaying ------------------------------------------------------------------
+  // ---- relaying (the embedding runtime calls these under locked()) ----------------
 
   /**
    * Calls `method` on every subscribed plugin in order. A plugin that fails fatally is
@@ -357,7 +377,7 @@ export class Runtime extends EventEmitter {
           if (ids.pod !== undefined) e.pod = ids.pod;
           if (ids.container !== undefined) e.container = ids.container;
           if (r.via) e.via = r.via;
-          this.emit('event', e);
+          this.events.emit('event', e);
         }
         each?.(plugin, r.response);
       }
@@ -366,21 +386,22 @@ export class Runtime extends EventEmitter {
     }
   }
 
+  /** The answers of every subscribed plugin to one request, merged as result.go merges them. */
   private async relayCollecting(
     event: Event,
     method: string,
     request: CollectRequest,
     /** The container's id where the request does not carry it (a sparse CreateContainer). */
     containerId?: string,
-  ): Promise<ReturnType<ResultCollector['result']> & { request: object; owners: ResultCollector['owners'] }> {
+  ): Promise<Merged> {
     const collector = new ResultCollector(request);
     await this.relay<PluginResponse>(
       event,
       method,
       collector.request,
       (plugin, rsp) => {
-        if (event === Event.CREATE_CONTAINER && this.opts.quirks?.createNeedsAdjust) {
-          const crash = wouldAbortOnCreate(this.opts.quirks, plugin.label, rsp);
+        if (event === Event.CREATE_CONTAINER && this.host.refuseCreateAnswer) {
+          const crash = this.host.refuseCreateAnswer(plugin.label, rsp);
           if (crash) {
             plugin.close(crash);
             throw new RuntimeError(crash.message, method, { cause: crash });
@@ -398,286 +419,65 @@ export class Runtime extends EventEmitter {
     return Object.assign(collector.result(), { request: collector.request, owners: collector.owners });
   }
 
-  private relayNotice(event: Event, request: PodRequest | CtrRequest): Promise<void> {
+  /** A pod event or a post-event: nothing to merge, an error fails the request. */
+  notify(event: Event, request: PodRequest | CtrRequest): Promise<void> {
     // Most events have no subscriber at all (a plugin that only adjusts containers):
     // then there is nothing to relay, and no async round to pay for it.
-    if (!this.active.some((p) => !p.closed && p.subscribed(event))) {
+    if (!this.subscribed(event)) {
       this.removeClosed();
       return NOTHING_RELAYED;
     }
     return this.relay(event, eventName(event), request);
   }
 
-  private stateChanged(event: string, ids: { pod?: string; container?: string }, state?: string): void {
-    if (!this.observed) return;
-    // Field for field what stamp() makes of { type, event, ...ids, state }, without its spreads.
-    const e: SimEvent & { type: 'state-changed' } = { time: Date.now(), type: 'state-changed', event };
-    if (ids.pod !== undefined) e.pod = ids.pod;
-    if (ids.container !== undefined) e.container = ids.container;
-    if (state) e.state = state;
-    this.emit('event', e);
+  /** UpdatePodSandbox (v0.10+): relayed; plugins may refuse it, they change nothing. */
+  updatePodSandbox(req: nri.IUpdatePodSandboxRequest): Promise<void> {
+    return this.relay(Event.UPDATE_POD_SANDBOX, 'UpdatePodSandbox', req);
   }
 
-  private noteError(event: string, err: unknown, ids: { pod?: string; container?: string } = {}): void {
-    const plugin =
-      (err as { cause?: unknown }).cause instanceof PluginConnectionError
-        ? (err as { cause: PluginConnectionError }).cause.plugin
-        : undefined;
-    this.report({
-      type: 'error',
-      event,
-      ...(plugin ? { plugin } : {}),
-      ...(ids.container ? { container: ids.container } : {}),
-      message: (err as Error).message,
-    });
+  /**
+   * CreateContainer: every answer merged (a conflict throws ConflictError), then, v0.10+,
+   * the validators (ValidationRejectedError, ValidatorFailedError). `sent` is what plugins
+   * are shown; `original` the container as the runtime has it, which validators see.
+   */
+  async createContainer(pod: nri.IPodSandbox, sent: nri.IContainer, original: nri.IContainer): Promise<Merged> {
+    const id = original.id ?? '';
+    const merged = await this.relayCollecting(
+      Event.CREATE_CONTAINER,
+      'CreateContainer',
+      { create: { pod, container: sent } },
+      id,
+    );
+    // Validation is awaited only when there is a validator to wait for.
+    if (this.vintage.validation && this.subscribed(Event.VALIDATE_CONTAINER_ADJUSTMENT)) {
+      await this.validate(pod, original, merged);
+    }
+    this.evict(merged.evictions, 'CreateContainer');
+    return merged;
   }
 
-  // ---- pod lifecycle -------------------------------------------------------------
-
-  runPodSandbox(pod: nri.IPodSandbox): Promise<void> {
-    return this.lock.run(async () => {
-      const p = this.state.addPod(pod);
-      this.stateChanged('RunPodSandbox', { pod: p.id ?? '' }, 'READY');
-      await this.relayNotice(Event.RUN_POD_SANDBOX, { pod: p }).catch((err) =>
-        this.noteError('RunPodSandbox', err, { pod: p.id ?? '' }),
-      );
-    });
+  /** UpdateContainer: plugins may amend the update or update other containers; merged. */
+  async updateContainer(req: nri.IUpdateContainerRequest): Promise<Merged> {
+    const merged = await this.relayCollecting(Event.UPDATE_CONTAINER, 'UpdateContainer', { update: req });
+    this.evict(merged.evictions, 'UpdateContainer');
+    return merged;
   }
 
-  updatePodSandbox(id: string, resources: nri.ILinuxResources, overhead?: nri.ILinuxResources): Promise<void> {
-    return this.lock.run(async () => {
-      const pod = this.state.mustPod(id);
-      if (!this.vintage.podSandboxUpdates) {
-        // Runtimes before v0.10 have no pod sandbox update events: the change just happens.
-        this.state.applyPodResources(id, resources, overhead);
-        this.stateChanged('UpdatePodSandbox', { pod: id });
-        return;
-      }
-      const req: nri.IUpdatePodSandboxRequest = {
-        pod,
-        linuxResources: resources,
-        ...(overhead ? { overheadLinuxResources: overhead } : {}),
-      };
-      try {
-        await this.relay(Event.UPDATE_POD_SANDBOX, 'UpdatePodSandbox', req);
-      } catch (err) {
-        this.noteError('UpdatePodSandbox', err, { pod: id });
-        return;
-      }
-      const updated = this.state.applyPodResources(id, resources, overhead);
-      this.stateChanged('UpdatePodSandbox', { pod: id });
-      await this.relayNotice(Event.POST_UPDATE_POD_SANDBOX, { pod: updated }).catch((err) =>
-        this.noteError('PostUpdatePodSandbox', err, { pod: id }),
-      );
-    });
+  /** StopContainer: plugins may update other containers; merged. */
+  stopContainer(req: nri.IStopContainerRequest): Promise<Merged> {
+    return this.relayCollecting(Event.STOP_CONTAINER, 'StopContainer', { stop: req });
   }
 
-  stopPodSandbox(id: string): Promise<void> {
-    return this.lock.run(async () => {
-      const pod = this.state.mustPod(id);
-      await this.relayNotice(Event.STOP_POD_SANDBOX, { pod }).catch((err) =>
-        this.noteError('StopPodSandbox', err, { pod: id }),
-      );
-      this.stateChanged('StopPodSandbox', { pod: id }, 'NOTREADY');
-    });
-  }
+  // ---- what plugins ask for ------------------------------------------------------
 
-  removePodSandbox(id: string): Promise<void> {
-    return this.lock.run(async () => {
-      const pod = this.state.mustPod(id);
-      await this.relayNotice(Event.REMOVE_POD_SANDBOX, { pod }).catch((err) =>
-        this.noteError('RemovePodSandbox', err, { pod: id }),
-      );
-      this.state.removePod(id, { withContainers: true });
-      this.stateChanged('RemovePodSandbox', { pod: id });
-    });
-  }
-
-  // ---- container lifecycle -------------------------------------------------------
-
-  /** CreateContainer (merged adjustments; a conflict fails the creation), then PostCreateContainer. */
-  createContainer(podId: string, ctr: nri.IContainer): Promise<CreateResult> {
-    return this.lock.run(async () => {
-      const pod = this.state.mustPod(podId);
-      const id = ctr.id ?? '';
-      if (this.state.container(id)) throw new RuntimeError(`container "${id}" already exists`, 'CreateContainer');
-      // Our one copy of the caller's container. Nothing below changes it (the collector
-      // merges into a copy of its own), so it is also what validators are shown as the
-      // original, and then it becomes the state's container.
-      // Fields are assigned, not spread in: see hidden classes in README.md.
-      const proposed: nri.IContainer = plainCopy(ctr);
-      proposed.podSandboxId = podId;
-      proposed.state = nri.ContainerState.CONTAINER_UNKNOWN;
-      let merged;
-      try {
-        const sent = this.opts.quirks?.sparseCreateRequest ? sparseCreateRequest(proposed) : proposed;
-        merged = await this.relayCollecting(
-          Event.CREATE_CONTAINER,
-          'CreateContainer',
-          { create: { pod, container: sent } },
-          id,
-        );
-        // Validation is awaited only when there is a validator to wait for.
-        if (
-          this.vintage.validation &&
-          this.active.some((p) => !p.closed && p.subscribed(Event.VALIDATE_CONTAINER_ADJUSTMENT))
-        ) {
-          await this.validate(pod, proposed, merged);
-        }
-      } catch (err) {
-        if (err instanceof ConflictError) {
-          this.report({
-            type: 'conflict',
-            container: err.containerId || id,
-            field: err.field,
-            ...(err.key !== undefined ? { key: err.key } : {}),
-            plugins: err.plugins,
-            message: err.message,
-          });
-        } else if (err instanceof ValidationRejectedError) {
-          this.report({
-            type: 'rejected',
-            plugin: err.plugin,
-            container: id,
-            reason: err.reason,
-            message: err.message,
-          });
-        } else if (err instanceof ValidatorFailedError) {
-          this.report({
-            type: 'error',
-            plugin: err.plugin,
-            event: 'ValidateContainerAdjustment',
-            container: id,
-            message: err.message,
-          });
-        } else if (!(err instanceof MergeError)) {
-          this.noteError('CreateContainer', err, { container: id });
-        } else {
-          this.report({
-            type: 'error',
-            plugin: err.plugin,
-            event: 'CreateContainer',
-            container: id,
-            message: err.message,
-          });
-        }
-        return { ok: false, error: err as Error };
-      }
-      if (merged.adjust && this.opts.quirks?.ignoresNewEnv) {
-        const sentId = (merged.request as nri.ICreateContainerRequest).container?.id ?? '';
-        for (const dropped of dropNewEnv(this.opts.quirks, merged.adjust, proposed, (key) =>
-          merged.owners.owner(sentId, nri.Field.Env, key),
-        )) {
-          this.report({ type: 'ignored', container: id, ...dropped });
-        }
-      }
-      this.state.adoptContainer(proposed);
-      if (merged.adjust) applyAdjustment(this.state, id, merged.adjust);
-      const created = this.state.setContainerState(id, nri.ContainerState.CONTAINER_CREATED);
-      this.evict(merged.evictions, 'CreateContainer');
-      this.applyUpdates('runtime', merged.updates, 'create');
-      this.stateChanged('CreateContainer', { pod: podId, container: id }, 'CREATED');
-      await this.relayNotice(Event.POST_CREATE_CONTAINER, { pod, container: created }).catch((err) =>
-        this.noteError('PostCreateContainer', err, { container: id }),
-      );
-      return {
-        ok: true,
-        container: plainCopy(created),
-        ...(merged.adjust ? { adjust: merged.adjust } : {}),
-        updates: merged.updates,
-      };
-    });
-  }
-
-  startContainer(id: string): Promise<void> {
-    return this.lock.run(async () => {
-      const { pod, container } = this.ctr(id);
-      await this.relayNotice(Event.START_CONTAINER, { pod, container }).catch((err) =>
-        this.noteError('StartContainer', err, { container: id }),
-      );
-      const running = this.state.setContainerState(id, nri.ContainerState.CONTAINER_RUNNING);
-      this.stateChanged('StartContainer', { pod: pod.id ?? '', container: id }, 'RUNNING');
-      await this.relayNotice(Event.POST_START_CONTAINER, { pod, container: running }).catch((err) =>
-        this.noteError('PostStartContainer', err, { container: id }),
-      );
-    });
-  }
-
-  /** UpdateContainer (plugins may amend the update or update others), then PostUpdateContainer. */
-  updateContainer(id: string, resources: nri.ILinuxResources): Promise<nri.IContainerUpdate[]> {
-    return this.lock.run(async () => {
-      const { pod, container } = this.ctr(id);
-      let merged;
-      try {
-        merged = await this.relayCollecting(Event.UPDATE_CONTAINER, 'UpdateContainer', {
-          update: { pod, container, linuxResources: resources },
-        });
-      } catch (err) {
-        if (err instanceof ConflictError) {
-          this.report({
-            type: 'conflict',
-            container: err.containerId || id,
-            field: err.field,
-            ...(err.key !== undefined ? { key: err.key } : {}),
-            plugins: err.plugins,
-            message: err.message,
-          });
-        } else this.noteError('UpdateContainer', err, { container: id });
-        return [];
-      }
-      // The requested update itself is applied even when no plugin touched it.
-      const own = merged.updates.find((u) => u.containerId === id);
-      const updates = own ? merged.updates : [...merged.updates, { containerId: id, linux: { resources } }];
-      this.evict(merged.evictions, 'UpdateContainer');
-      this.applyUpdates('runtime', updates, 'update');
-      this.stateChanged('UpdateContainer', { pod: pod.id ?? '', container: id });
-      const after = this.state.mustContainer(id);
-      await this.relayNotice(Event.POST_UPDATE_CONTAINER, { pod, container: after }).catch((err) =>
-        this.noteError('PostUpdateContainer', err, { container: id }),
-      );
-      return updates;
-    });
-  }
-
-  stopContainer(id: string): Promise<void> {
-    return this.lock.run(async () => {
-      const { pod, container } = this.ctr(id);
-      try {
-        const merged = await this.relayCollecting(Event.STOP_CONTAINER, 'StopContainer', { stop: { pod, container } });
-        this.applyUpdates('runtime', merged.updates, 'stop');
-      } catch (err) {
-        this.noteError('StopContainer', err, { container: id });
-      }
-      this.state.setContainerState(id, nri.ContainerState.CONTAINER_STOPPED, 0);
-      this.stateChanged('StopContainer', { pod: pod.id ?? '', container: id }, 'STOPPED');
-    });
-  }
-
-  removeContainer(id: string): Promise<void> {
-    return this.lock.run(async () => {
-      const { pod, container } = this.ctr(id);
-      await this.relayNotice(Event.REMOVE_CONTAINER, { pod, container }).catch((err) =>
-        this.noteError('RemoveContainer', err, { container: id }),
-      );
-      this.state.removeContainer(id);
-      this.stateChanged('RemoveContainer', { pod: pod.id ?? '', container: id });
-    });
-  }
-
-  private ctr(id: string): CtrRequest {
-    const container = this.state.mustContainer(id);
-    return { pod: this.state.mustPod(container.podSandboxId ?? ''), container };
-  }
-
-  // ---- updates -------------------------------------------------------------------
-
-  private unsolicitedUpdate(
+  /** A plugin's own UpdateContainers request (Go: plugin.UpdateContainers, then the runtime's UpdateFn). */
+  private updateContainers(
     plugin: PluginConnection,
     req: nri.IUpdateContainersRequest,
   ): Promise<nri.IContainerUpdate[]> {
-    if (this.opts.quirks?.pluginUpdatesCrash) {
+    const crash = this.host.refuseUpdateRequest?.(plugin.label, req);
+    if (crash) {
       // The real runtime goes down with the request: nothing is applied, the plugin's connection ends.
-      const crash = wouldCrashOnUpdate(this.opts.quirks, plugin.label, req);
       this.report({ type: 'error', plugin: plugin.label, event: 'UpdateContainers', message: crash.message });
       plugin.close(crash);
       return Promise.resolve([]);
@@ -691,7 +491,8 @@ export class Runtime extends EventEmitter {
         })),
         'UpdateContainers',
       );
-      return this.applyUpdates(plugin.label, req.update ?? [], 'unsolicited');
+      const updates = req.update ?? [];
+      return updates.length === 0 ? [] : this.host.update(plugin.label, updates, 'unsolicited');
     });
   }
 
@@ -717,12 +518,7 @@ export class Runtime extends EventEmitter {
   }
 
   /** Calls every validator plugin in parallel; throws on the first rejection or failure. */
-  private async validate(
-    pod: nri.IPodSandbox,
-    original: nri.IContainer,
-    merged: { adjust?: nri.IContainerAdjustment; updates: nri.IContainerUpdate[]; owners: ResultCollector['owners'] },
-  ): Promise<void> {
-    if (!this.vintage.validation) return;
+  private async validate(pod: nri.IPodSandbox, original: nri.IContainer, merged: Merged): Promise<void> {
     const validators = this.active.filter((p) => !p.closed && p.subscribed(Event.VALIDATE_CONTAINER_ADJUSTMENT));
     if (validators.length === 0) return;
     const id = original.id ?? '';
@@ -758,17 +554,6 @@ export class Runtime extends EventEmitter {
     this.removeClosed();
     const failure = outcomes.find((e) => e !== undefined);
     if (failure) throw failure;
-  }
-
-  private applyUpdates(plugin: string, updates: nri.IContainerUpdate[], source: UpdateSource): nri.IContainerUpdate[] {
-    if (updates.length === 0) return []; // most requests collect none
-    const outcome = applyUpdates(this.state, updates);
-    const failed = new Set(outcome.failed);
-    for (const u of updates) {
-      if (!u.containerId) continue; // not applied, not failed: the runtime skips it
-      this.report({ type: 'updated', plugin, container: u.containerId, update: u, source, failed: failed.has(u) });
-    }
-    return outcome.failed;
   }
 
   // ---- shutdown ------------------------------------------------------------------

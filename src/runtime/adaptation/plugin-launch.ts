@@ -2,11 +2,11 @@
 // spawns the file with the runtime end of a unix socketpair as fd 3 and an environment
 // of exactly NRI_PLUGIN_NAME, NRI_PLUGIN_IDX and NRI_PLUGIN_SOCKET=3 (nothing else: no
 // PATH, no HOME, as exec.Cmd with an explicit Env), from the runtime's working directory.
-import type { ErrorKind } from '../errors/index.js';
+import type { ErrorKind } from '../../errors/index.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Duplex } from 'node:stream';
-import type { DiscoveredPlugin } from './discovery.js';
+import type { DiscoveredPlugin } from './adaptation-discover.js';
 
 export interface LaunchedProcess {
   plugin: DiscoveredPlugin;
