@@ -18,7 +18,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   units: ['errors'],
   api: ['errors'],
   plugin: ['api', 'mux', 'ttrpc', 'errors'],
-  runtime: ['api', 'mux', 'ttrpc', 'checks', 'render', 'units', 'errors'],
+  // The simulator judges expectations (src/expect: the file and the judging, which know no runtime).
+  runtime: ['api', 'mux', 'ttrpc', 'checks', 'render', 'units', 'expect', 'errors'],
   checks: ['api', 'render', 'errors'],
   render: ['api', 'units', 'errors'],
   session: ['api', 'plugin', 'units', 'checks', 'runtime', 'errors'],
@@ -27,7 +28,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   cli: ['api', 'render', 'session', 'units', 'errors'],
   // trace's probes register through the session's ProbeSet, as every connecting command does.
   trace: ['api', 'render', 'session', 'checks', 'units', 'errors'],
-  expect: ['api', 'runtime', 'errors'],
+  expect: ['api', 'errors'],
   bundle: ['render', 'errors'],
   scaffold: ['errors'],
   commands: [
@@ -53,6 +54,8 @@ const ALLOWED: Record<string, readonly string[]> = {
  * the results they show, and nothing of those layers is loaded for it.
  */
 const TYPES_ALLOWED: Record<string, readonly string[]> = {
+  // sim's prompt and options know the simulator's shapes; the simulator loads with the command.
+  cli: ['runtime'],
   render: ['checks', 'session', 'runtime', 'observe', 'control', 'trace', 'expect', 'scaffold', 'bundle', 'plugin'],
 };
 

@@ -34,6 +34,14 @@ export interface Output<T = unknown> {
   view: View<T>;
   /** Exit code of a check that ran to its end with findings (validate, lint, doctor): 0, 1 or 3. */
   exitCode?: number;
+  /**
+   * The summary that ends a stream of records (sim): in json and yaml it continues the
+   * stream, each item of its data (a list, or one object) one more line or document,
+   * instead of being a document of its own that a line-by-line reader could not take.
+   */
+  endsStream?: boolean;
+  /** Why the run failed, for people: one line on stderr after the value ("Error: ..."). */
+  failure?: string;
 }
 
 /** Pairs a value with its view (keeps the two types tied). */
@@ -49,6 +57,11 @@ export function formatsOf(view: View<never>): OutputFormat[] {
 /** The whole text of an output in a format. */
 export function renderOutput<T>(out: Output<T>, format: OutputFormat, layout: Omit<Layout, 'wide'>): string {
   const { value, view } = out;
+  if (out.endsStream && (format === 'json' || format === 'yaml')) {
+    const data = view.data(value);
+    const items = Array.isArray(data) ? (data as unknown[]) : [data];
+    return items.map((item) => (format === 'json' ? jsonLine(item) : yamlStreamItem(item))).join('');
+  }
   switch (format) {
     case 'json':
       return jsonDocument(view.data(value));

@@ -33,9 +33,16 @@ export {
 export { Runtime, SIMULATED_NRI_VERSION, type RuntimeOptions, type CreateResult } from './sim/runtime.js';
 export { type SimEvent, type SimEventType, type UpdateSource } from './events.js';
 export { formatSimEvent } from './sim-event-line.js';
-export { runScript, runStep, type ScriptResult } from './sim/script.js';
-export { parseCommand, executeCommand, CommandError, INTERACTIVE_HELP, type Command } from './interactive.js';
-export { runCommandLoop, type CommandLoopOptions } from './command-loop.js';
+export { runScript, runStep, stepLabel, type ScriptResult } from './sim/script.js';
+export { runExpectations } from './sim/expectations.js';
+export {
+  runSimulation,
+  type SimulationOptions,
+  type SimulationResult,
+  type SimulationRecord,
+  type ScriptDone,
+} from './sim/run.js';
+export { SimulationInputError } from './sim/inputs.js';
 export { startEmbeddedSimulator, type EmbeddedSimulator } from './sim/embedded.js';
 export { SimState, type PodSandbox, type Container } from './sim/state.js';
 export {

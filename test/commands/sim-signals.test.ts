@@ -142,7 +142,7 @@ describe.skipIf(!hasScript)('nrictl sim on a terminal (needs util-linux script)'
   });
 
   it('--keep-running with a scenario stops on Ctrl-C, as its help says', async () => {
-    const run = simOnTerminal(['--scenario', 'examples/demo.yaml', '--keep-running']);
+    const run = simOnTerminal(['examples/demo.yaml', '--keep-running']);
     const [, socketPath] = await run.shows(LISTENING);
     await run.shows(/script done/);
     run.write('\x03');
@@ -167,7 +167,7 @@ describe('nrictl sim without a terminal', () => {
   ])('%s: runs its (no) steps and exits by itself', async (_what, text) => {
     const file = path.join(tmp, `nosteps-${text.length}.yaml`);
     writeFileSync(file, text);
-    const run = simOnPipes(['--scenario', file]);
+    const run = simOnPipes([file]);
     const [, socketPath] = await run.shows(LISTENING);
     expect(await run.exitWithin(EXIT_BOUND_MS)).toBe(0);
     expect(run.output()).toMatch(/script done: 0 steps, 0 failed/);
@@ -178,7 +178,7 @@ describe('nrictl sim without a terminal', () => {
     '%s while --wait-for-plugins waits stops it and removes the socket',
     async (signal) => {
       const socketPath = socketIn('wait');
-      const run = simOnPipes(['--scenario', 'examples/demo.yaml', '--wait-for-plugins', '1', '--socket', socketPath]);
+      const run = simOnPipes(['examples/demo.yaml', '--wait-for-plugins', '1', '--socket', socketPath]);
       await run.shows(LISTENING);
       run.child.kill(signal);
       expect(await run.exitWithin(EXIT_BOUND_MS)).toBe(0);
@@ -189,7 +189,7 @@ describe('nrictl sim without a terminal', () => {
 
   it('SIGTERM then SIGINT while waiting: the first one already stops it', async () => {
     const socketPath = socketIn('twice');
-    const run = simOnPipes(['--scenario', 'examples/demo.yaml', '--wait-for-plugins', '2', '--socket', socketPath]);
+    const run = simOnPipes(['examples/demo.yaml', '--wait-for-plugins', '2', '--socket', socketPath]);
     await run.shows(LISTENING);
     run.child.kill('SIGTERM');
     run.child.kill('SIGINT');
@@ -198,7 +198,7 @@ describe('nrictl sim without a terminal', () => {
   });
 
   it('SIGTERM stops --keep-running after the script', async () => {
-    const run = simOnPipes(['--scenario', 'examples/demo.yaml', '--keep-running']);
+    const run = simOnPipes(['examples/demo.yaml', '--keep-running']);
     const [, socketPath] = await run.shows(LISTENING);
     await run.shows(/script done/);
     run.child.kill('SIGTERM');

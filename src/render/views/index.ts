@@ -3,3 +3,5 @@
 // only) and build on render's primitives; they decide nothing about what happened.
 export { findingsData, findingsText, summaryLine, sortedFindings, countedFindings } from './findings.js';
 export { pluginDirView } from './plugin-dir.js';
+export { simulationView, simulationJunitView, simulationRecords } from './simulation.js';
+export { textReport, junitReport } from './expectations.js';

@@ -101,6 +101,9 @@ export class Adaptation {
   private listening: Listening | undefined;
   private readonly sockets = new Set<Socket>();
   private stopping = false;
+  // External plugins that dialled while the pre-started ones were still starting.
+  private accepting = false;
+  private readonly early: Socket[] = [];
   readonly registrationTimeoutMs: number;
   readonly requestTimeoutMs: number;
   readonly vintage: RuntimeVintage;
@@ -134,13 +137,26 @@ export class Adaptation {
     return this.events.listenerCount('event') > 0;
   }
 
-  /** Launches pre-started plugins, then listens, in the runtime's order. */
+  /**
+   * Listens, launches the pre-started plugins and waits for each one's registration, then
+   * takes external plugins. Go launches first and listens after; the socket is made first
+   * here so that its path is the first thing reported (a user points plugins at it), but
+   * a plugin that dials it early is taken on only after the pre-started ones, as in Go.
+   * A stop() while starting ends it: nothing is left listening or running.
+   */
   async start(): Promise<{ socketPath: string | undefined }> {
-    if (this.opts.pluginPath) await this.startLaunchedPlugins(this.opts.pluginPath);
     if (!this.opts.disableConnections) {
-      this.listening = await listenForPlugins(this.opts.socketPath, (socket) => this.accept(socket));
-      this.report({ type: 'listening', socketPath: this.listening.socketPath });
+      const listening = await listenForPlugins(this.opts.socketPath, (socket) => this.accept(socket));
+      if (this.stopping) {
+        await closeListener(listening);
+        return { socketPath: undefined };
+      }
+      this.listening = listening;
+      this.report({ type: 'listening', socketPath: listening.socketPath });
     }
+    if (this.opts.pluginPath) await this.startLaunchedPlugins(this.opts.pluginPath);
+    this.accepting = true;
+    for (const socket of this.early.splice(0)) this.accept(socket);
     return { socketPath: this.listening?.socketPath };
   }
 
@@ -202,6 +218,7 @@ export class Adaptation {
     const { plugins } = await discoverPlugins(pluginPath, this.opts.pluginConfigPath);
     const started: PluginConnection[] = [];
     for (const plugin of plugins) {
+      if (this.stopping) return;
       const name = `${plugin.index}-${plugin.name}`;
       let proc: LaunchedProcess;
       try {
@@ -209,6 +226,10 @@ export class Adaptation {
       } catch (err) {
         this.report({ type: 'error', plugin: name, message: (err as Error).message });
         continue;
+      }
+      if (this.stopping) {
+        await stopPlugin(proc, this.opts.killGraceMs);
+        return;
       }
       this.report({ type: 'launched', plugin: name, path: plugin.path, pid: proc.child.pid });
       proc.onOutput((stream, line) => this.report({ type: 'plugin-output', plugin: name, stream, line }));
@@ -220,6 +241,7 @@ export class Adaptation {
         this.reportRegistered(conn);
         started.push(conn);
       } catch (err) {
+        if (this.stopping) return; // stop() closed it: not the plugin's failure
         this.report({
           type: 'error',
           plugin: name,
@@ -229,6 +251,7 @@ export class Adaptation {
         await stopPlugin(proc, this.opts.killGraceMs);
       }
     }
+    if (this.stopping) return;
     // All launched plugins are synchronized with one snapshot, before anything else runs.
     await this.lock.run(async () => {
       const snap = this.host.snapshot();
@@ -244,6 +267,10 @@ export class Adaptation {
       socket.destroy();
       return;
     }
+    if (!this.accepting) {
+      this.early.push(socket);
+      return;
+    }
     this.sockets.add(socket);
     socket.once('close', () => this.sockets.delete(socket));
     const conn = this.connection(socket);
@@ -252,6 +279,7 @@ export class Adaptation {
       try {
         await conn.start();
       } catch (err) {
+        if (this.stopping) return;
         this.report({
           type: 'error',
           plugin: conn.label,
@@ -296,6 +324,7 @@ export class Adaptation {
       if (r.updates.length > 0) this.host.update(conn.label, r.updates, 'synchronize');
       return true;
     } catch (err) {
+      if (this.stopping) return false;
       this.report({
         type: 'error',
         plugin: conn.label,
@@ -564,7 +593,7 @@ export class Adaptation {
     this.stopping = true;
     const all = [...this.active, ...this.pending];
     for (const p of all) p.close();
-    for (const s of this.sockets) s.destroy();
+    for (const s of [...this.sockets, ...this.early.splice(0)]) s.destroy();
     await Promise.all([...this.processes.values()].map((p) => stopPlugin(p, this.opts.killGraceMs)));
     this.processes.clear();
     this.active = [];

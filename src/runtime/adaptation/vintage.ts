@@ -37,6 +37,8 @@ const OLDEST = [0, 3, 0] as const;
 export class VintageError extends Error {
   override readonly name = 'VintageError';
   readonly kind: ErrorKind = 'usage';
+  /** The option at fault: AdaptationOptions.nriVersion. */
+  readonly option = 'nriVersion';
 }
 
 function parse(version: string): [number, number, number] {
