@@ -272,6 +272,21 @@ describe('nrictl sim grammar', () => {
   });
 });
 
+describe('nrictl sim and plugins that leave', () => {
+  it('a pre-started plugin that exits after its work is stopped, not dropped', () => {
+    const dir = mkdtempSync(path.join(tmp, 'leaver-'));
+    writeFileSync(
+      path.join(dir, '10-leaver'),
+      `#!${process.execPath}\nimport { Stub } from ${JSON.stringify(sdk)};\nconst stub = new Stub({ createContainer: () => void setTimeout(() => void stub.stop(), 20) });\nawait stub.start();\n`,
+      { mode: 0o755 },
+    );
+    const r = sim(['demo', '--plugin-dir', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/stopped\s+10-leaver: the plugin exited \(status 0\)/);
+    expect(r.stdout).not.toMatch(/dropped/);
+  });
+});
+
 describe('nrictl sim checks its inputs before anything starts', () => {
   /** Exit 2, one line naming the flag, nothing on stdout: no socket was made, no plugin ran. */
   function refusedBeforeStart(args: string[], message: RegExp): void {

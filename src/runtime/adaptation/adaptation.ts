@@ -15,7 +15,7 @@ import { discoverPlugins } from './adaptation-discover.js';
 import { closeListener, listenForPlugins, type Listening } from './adaptation-listen.js';
 import { Lock } from './adaptation-lock.js';
 import { PluginConnection, type EncodedRequest } from './plugin.js';
-import { launchPlugin, stopPlugin, type LaunchedProcess } from './plugin-launch.js';
+import { DEFAULT_KILL_GRACE_MS, launchPlugin, stopPlugin, type LaunchedProcess } from './plugin-launch.js';
 import { ResultCollector, type CollectRequest, type PluginResponse } from './result.js';
 import { DEFAULT_REGISTRATION_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './timeouts.js';
 import { validationRequest, ValidationRejectedError, ValidatorFailedError } from './validate.js';
@@ -142,7 +142,7 @@ export class Adaptation {
    * takes external plugins. Go launches first and listens after; the socket is made first
    * here so that its path is the first thing reported (a user points plugins at it), but
    * a plugin that dials it early is taken on only after the pre-started ones, as in Go.
-   * A stop() while starting ends it: nothing is left listening or running.
+   * A stop() while starting, or a failure, ends it: nothing is left listening or running.
    */
   async start(): Promise<{ socketPath: string | undefined }> {
     if (!this.opts.disableConnections) {
@@ -154,7 +154,15 @@ export class Adaptation {
       this.listening = listening;
       this.report({ type: 'listening', socketPath: listening.socketPath });
     }
-    if (this.opts.pluginPath) await this.startLaunchedPlugins(this.opts.pluginPath);
+    if (this.opts.pluginPath) {
+      try {
+        await this.startLaunchedPlugins(this.opts.pluginPath);
+      } catch (err) {
+        // Discovery failed (the Go runtime fails its start-up): the socket goes too.
+        await this.stop();
+        throw err;
+      }
+    }
     this.accepting = true;
     for (const socket of this.early.splice(0)) this.accept(socket);
     return { socketPath: this.listening?.socketPath };
@@ -199,19 +207,59 @@ export class Adaptation {
       vintage: this.vintage,
       onUpdateContainers: (plugin, req) => this.updateContainers(plugin, req),
     });
-    conn.on('close', (err?: Error) => {
-      const wasActive = this.active.includes(conn);
-      this.pending.delete(conn);
-      if (wasActive && !this.stopping)
+    conn.on('close', (err?: Error) => this.closed(conn, err));
+    return conn;
+  }
+
+  /**
+   * A plugin's connection ended. While the runtime waited for one of its answers, or on a
+   * failure, the plugin is dropped. A clean end between requests is a plugin that is done:
+   * it stopped. A launched one says how it ended through its exit status, which it is given
+   * the kill grace period to show (then it is stopped as any other).
+   */
+  private closed(conn: PluginConnection, err: Error | undefined): void {
+    const wasActive = this.active.includes(conn);
+    this.pending.delete(conn);
+    const proc = this.processes.get(conn);
+    if (this.stopping) return;
+    if (proc) this.processes.delete(conn);
+    if (!wasActive || err || conn.closedMidCall) {
+      if (wasActive)
         this.report({
           type: 'dropped',
           plugin: conn.label,
-          reason: err?.message ?? 'the plugin closed its connection',
+          reason: err?.message ?? 'the plugin closed its connection while the runtime waited for its answer',
         });
-      const proc = this.processes.get(conn);
-      if (proc && !this.stopping) void stopPlugin(proc, this.opts.killGraceMs);
-    });
-    return conn;
+      if (proc) void stopPlugin(proc, this.opts.killGraceMs);
+      return;
+    }
+    if (!proc) {
+      this.report({ type: 'stopped', plugin: conn.label, reason: 'the plugin closed its connection' });
+      return;
+    }
+    void this.reportExit(conn.label, proc);
+  }
+
+  private async reportExit(plugin: string, proc: LaunchedProcess): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const status = await Promise.race([
+      proc.exited,
+      new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), this.opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+    if (this.stopping) return;
+    if (status === undefined) {
+      this.report({ type: 'stopped', plugin, reason: 'the plugin closed its connection' });
+      await stopPlugin(proc, this.opts.killGraceMs);
+    } else if (status.code === 0) {
+      this.report({ type: 'stopped', plugin, reason: 'the plugin exited (status 0)' });
+    } else {
+      const how = status.signal ? `was killed by ${status.signal}` : `exited with status ${status.code}`;
+      this.report({ type: 'dropped', plugin, reason: `the plugin closed its connection and ${how}` });
+    }
   }
 
   private async startLaunchedPlugins(pluginPath: string): Promise<void> {
@@ -344,11 +392,9 @@ export class Adaptation {
     this.active.sort((a, b) => (a.index < b.index ? -1 : a.index > b.index ? 1 : 0));
   }
 
+  /** Takes closed plugins off the invocation list (their processes are seen to when they close). */
   private removeClosed(): void {
-    const closed = this.active.filter((p) => p.closed);
-    if (closed.length === 0) return;
-    this.active = this.active.filter((p) => !p.closed);
-    for (const p of closed) void this.stopProcess(p);
+    if (this.active.some((p) => p.closed)) this.active = this.active.filter((p) => !p.closed);
   }
 
   private async stopProcess(conn: PluginConnection): Promise<void> {

@@ -8,6 +8,9 @@ import { createInterface } from 'node:readline';
 import type { Duplex } from 'node:stream';
 import type { DiscoveredPlugin } from './adaptation-discover.js';
 
+/** How long a launched plugin gets between SIGTERM and SIGKILL, and to exit by itself after it closed its connection. */
+export const DEFAULT_KILL_GRACE_MS = 1000;
+
 export interface LaunchedProcess {
   plugin: DiscoveredPlugin;
   child: ChildProcess;
@@ -73,7 +76,7 @@ export async function launchPlugin(
  * (SIGKILL) after closing its connection; we close the connection and give the process
  * a short grace period after SIGTERM first, so a plugin can flush its own logs.
  */
-export async function stopPlugin(p: LaunchedProcess, graceMs = 1000): Promise<void> {
+export async function stopPlugin(p: LaunchedProcess, graceMs = DEFAULT_KILL_GRACE_MS): Promise<void> {
   if (p.child.exitCode !== null || p.child.signalCode !== null) return;
   p.child.kill('SIGTERM');
   const timer = setTimeout(() => p.child.kill('SIGKILL'), graceMs);

@@ -134,6 +134,7 @@ export class PluginConnection extends EventEmitter {
   private useStateChange: boolean;
   private closeReason: Error | undefined;
   private isClosed = false;
+  private closedInCall = false;
   private labelOf = { index: '', base: '', label: '??-plugin' };
 
   constructor(
@@ -192,6 +193,11 @@ export class PluginConnection extends EventEmitter {
 
   get whyClosed(): Error | undefined {
     return this.closeReason;
+  }
+
+  /** It closed while the runtime waited for one of its answers: a drop, however cleanly the socket ended. */
+  get closedMidCall(): boolean {
+    return this.closedInCall;
   }
 
   subscribed(event: Event): boolean {
@@ -466,6 +472,7 @@ export class PluginConnection extends EventEmitter {
     if (this.isClosed) return;
     this.isClosed = true;
     this.closeReason = err;
+    this.closedInCall = this.client.inFlight > 0;
     if (this.registrationTimer) clearTimeout(this.registrationTimer);
     this.client.close(err);
     this.serverConn.close();

@@ -116,7 +116,7 @@ async function livePlugins(runtime: Runtime, wanted: number): Promise<void> {
   await new Promise<void>((resolve) => {
     const onEvent = (e: SimEvent): void => {
       if (e.type === 'synchronized') live.add(e.plugin);
-      if (e.type === 'dropped') live.delete(e.plugin);
+      if (e.type === 'dropped' || e.type === 'stopped') live.delete(e.plugin);
       if (live.size >= wanted) {
         runtime.off('event', onEvent);
         resolve();
