@@ -6,7 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExpectationError } from '../../src/expect/index.js';
-import { runSimulation, SimulationInputError, type SimulationRecord } from '../../src/runtime/index.js';
+import {
+  runSimulation,
+  SimulationInputError,
+  startEmbeddedSimulator,
+  type SimulationRecord,
+} from '../../src/runtime/index.js';
 
 let dir: string;
 let socketPath: string;
@@ -81,6 +86,19 @@ describe('runSimulation', () => {
       ),
     ).rejects.toBe(failure);
     expect(listening).toBe(true);
+    expect(existsSync(socketPath)).toBe(false);
+  });
+});
+
+describe('the embedded simulator (--sim)', () => {
+  it('refuses a plugin directory that does not exist (trace --sim demo --plugin-dir /nope)', async () => {
+    const err = await startEmbeddedSimulator({
+      scenario: 'demo',
+      socketDir: dir,
+      runtime: { pluginPath: path.join(dir, 'nope') },
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SimulationInputError);
+    expect(err).toMatchObject({ kind: 'not-found', option: 'pluginDir' });
     expect(existsSync(socketPath)).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import { loadScenario, type Scenario } from './scenario.js';
 import { Runtime, type RuntimeOptions } from './runtime.js';
 import { runScript, type ScriptResult } from './script.js';
 import { SimState } from './state.js';
+import { mustBeDirectory, PLUGIN_DIR_HOLDS } from './inputs.js';
 import path from 'node:path';
 
 export interface EmbeddedSimulator {
@@ -21,6 +22,10 @@ export async function startEmbeddedSimulator(opts: {
   runtime?: Omit<RuntimeOptions, 'socketPath'>;
 }): Promise<EmbeddedSimulator> {
   const scenario = typeof opts.scenario === 'string' ? await loadScenario(opts.scenario) : opts.scenario;
+  // A plugin directory the user named must be there (`trace --sim demo --plugin-dir /nope`), though
+  // a runtime would start with no plugins.
+  if (opts.runtime?.pluginPath !== undefined)
+    await mustBeDirectory(opts.runtime.pluginPath, 'pluginDir', PLUGIN_DIR_HOLDS);
   const runtime = new Runtime(new SimState({ pods: scenario.pods, containers: scenario.containers }), {
     ...opts.runtime,
     ...(opts.socketDir ? { socketPath: path.join(opts.socketDir, 'nri.sock') } : {}),

@@ -14,6 +14,8 @@ import { loadScenario, parseScenarioResources, type Scenario } from './scenario.
 import { stepLabel } from './script.js';
 import type { SimulationOptions } from './run.js';
 
+export const PLUGIN_DIR_HOLDS = 'the NN-name plugin executables';
+
 /** A simulation's input that cannot be used; names the option at fault. Nothing was started. */
 export class SimulationInputError extends Error {
   override readonly name = 'SimulationInputError';
@@ -46,8 +48,7 @@ export async function planSimulation(opts: SimulationOptions): Promise<Simulatio
         'socketPath',
       );
   }
-  if (opts.pluginDir !== undefined)
-    await mustBeDirectory(opts.pluginDir, 'pluginDir', 'the NN-name plugin executables');
+  if (opts.pluginDir !== undefined) await mustBeDirectory(opts.pluginDir, 'pluginDir', PLUGIN_DIR_HOLDS);
   if (opts.confDir !== undefined) await mustBeDirectory(opts.confDir, 'confDir', 'the plugins’ configuration files');
   // The plugins' names too: one the runtime cannot parse fails its start-up, so it fails ours now.
   if (opts.pluginDir !== undefined) await discoverPlugins(opts.pluginDir, opts.confDir);
@@ -99,7 +100,8 @@ export async function planSimulation(opts: SimulationOptions): Promise<Simulatio
   };
 }
 
-async function mustBeDirectory(dir: string, option: string, holding: string): Promise<void> {
+/** A directory the caller named must be one: missing is not-found, anything else usage. */
+export async function mustBeDirectory(dir: string, option: string, holding: string): Promise<void> {
   let isDir: boolean;
   try {
     isDir = (await stat(dir)).isDirectory();
