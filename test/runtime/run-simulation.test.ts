@@ -101,4 +101,17 @@ describe('the embedded simulator (--sim)', () => {
     expect(err).toMatchObject({ kind: 'not-found', option: 'pluginDir' });
     expect(existsSync(socketPath)).toBe(false);
   });
+
+  it('stop() ends a script that is in a pause', async () => {
+    const file = path.join(dir, 'pause.yaml');
+    await writeFile(file, 'pods: [{id: p0, name: web, namespace: shop}]\nsteps:\n  - sleep: 60000\n  - stop-pod: p0\n');
+    const sim = await startEmbeddedSimulator({ scenario: file, socketDir: dir });
+    const script = sim.runScript();
+    await new Promise((r) => setTimeout(r, 50));
+    const started = Date.now();
+    await sim.stop();
+    await expect(script).resolves.toMatchObject({ steps: 1 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(existsSync(socketPath)).toBe(false);
+  });
 });

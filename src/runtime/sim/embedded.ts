@@ -11,8 +11,9 @@ export interface EmbeddedSimulator {
   runtime: Runtime;
   socketPath: string;
   scenario: Scenario;
-  /** Runs the scenario's steps (typically once the caller's plugin is live). */
+  /** Runs the scenario's steps (typically once the caller's plugin is live); stop() cuts it short. */
   runScript(): Promise<ScriptResult>;
+  /** Ends the script where it is (a pause in it too) and stops the runtime. */
   stop(): Promise<void>;
 }
 
@@ -31,11 +32,17 @@ export async function startEmbeddedSimulator(opts: {
     ...(opts.socketDir ? { socketPath: path.join(opts.socketDir, 'nri.sock') } : {}),
   });
   const { socketPath } = await runtime.start();
+  // A pause left in the script must not keep the caller running once it is done
+  // (`nrictl logs --sim demo | head -1`).
+  const stopped = new AbortController();
   return {
     runtime,
     socketPath: socketPath ?? '',
     scenario,
-    runScript: () => runScript(runtime, scenario.steps),
-    stop: () => runtime.stop(),
+    runScript: () => runScript(runtime, scenario.steps, stopped.signal),
+    stop: () => {
+      stopped.abort();
+      return runtime.stop();
+    },
   };
 }
