@@ -57,8 +57,8 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       throw usageError('-o junit reports expectations: give --expect FILE');
     if (this.args.scenario !== undefined && flags.scenario !== undefined)
       throw usageError('give the scenario once, as the argument (--scenario is its old name)');
-    const show = format === 'junit' ? undefined : this.records(records);
-    const toStderr = this.records(records, { stream: process.stderr, format: 'json' });
+    const show = format === 'junit' ? undefined : this.recordWriter(records);
+    const toStderr = this.recordWriter(records, { stream: process.stderr, format: 'json' });
     const result = await runSimulation(
       {
         ...simOptions(flags, this.args.scenario),

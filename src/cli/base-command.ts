@@ -76,7 +76,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const out = await this.execute();
     if (!out) return;
     await this.write(renderOutput(out, this.format, this.layoutBase()));
-    if (out.failure !== undefined) this.printError(out.failure);
+    // A run that failed after its result was made (sim's expectations): the result stands, then the error.
+    if (out.error) throw out.error;
     if (out.exitCode !== undefined && out.exitCode !== 0) process.exitCode = out.exitCode;
   }
 
@@ -85,7 +86,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    * format (a line, a JSON object on its line, a YAML document) and written at once.
    * `to` and `format` send some elsewhere (a plugin's output as JSON lines on stderr).
    */
-  protected records<R>(
+  protected recordWriter<R>(
     view: RecordView<R>,
     to: { stream?: NodeJS.WritableStream; format?: OutputFormat } = {},
   ): (record: R) => void {

@@ -5,7 +5,7 @@ import { Flags } from '@oclif/core';
 import type { Output } from '../render/index.js';
 import { inCI, simulationJunitView, simulationView } from '../render/index.js';
 import type { Runtime, SimulationOptions, SimulationResult } from '../runtime/index.js';
-import { ExitCode } from './exit-codes.js';
+import { UserError } from './errors.js';
 import { confDirFlag, durationFlagWithDefault, pluginDirFlag } from './flags.js';
 
 /** sim's flags; `presets` are the names of the runtime presets (src/runtime's RUNTIME_PRESETS). */
@@ -138,7 +138,7 @@ export function simPrompt(
   };
 }
 
-/** How a finished simulation ends the command: its summary, and exit 1 when expectations failed or went unjudged. */
+/** How a finished simulation ends the command: its summary, then an error (exit 1) when expectations failed or went unjudged. */
 export function simulationOutput(result: SimulationResult, format: string): Output<SimulationResult> {
   const view = format === 'junit' ? simulationJunitView : simulationView;
   const e = result.expectations;
@@ -154,6 +154,6 @@ export function simulationOutput(result: SimulationResult, format: string): Outp
     value: result,
     view,
     endsStream: true,
-    ...(failure !== undefined ? { failure, exitCode: ExitCode.FAILED } : {}),
+    ...(failure !== undefined ? { error: new UserError(failure, 'failed') } : {}),
   };
 }

@@ -40,8 +40,11 @@ export interface Output<T = unknown> {
    * instead of being a document of its own that a line-by-line reader could not take.
    */
   endsStream?: boolean;
-  /** Why the run failed, for people: one line on stderr after the value ("Error: ..."). */
-  failure?: string;
+  /**
+   * What ended the operation after its result was made (a stream whose runtime went
+   * away): the result is printed, then the error as any other, with its kind's exit code.
+   */
+  error?: Error | undefined;
 }
 
 /** Pairs a value with its view (keeps the two types tied). */
