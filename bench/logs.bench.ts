@@ -13,10 +13,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { nri } from '../src/api/index.js';
-import { generateScenario } from '../src/runtime/generate.js';
+import { generateScenario } from '../src/runtime/sim/generate.js';
 import type { SimEvent } from '../src/runtime/events.js';
-import { Runtime } from '../src/runtime/runtime.js';
-import { SimState } from '../src/runtime/state.js';
+import { Runtime } from '../src/runtime/sim/runtime.js';
+import { SimState } from '../src/runtime/sim/state.js';
 import { container, createRoundTrips } from './round-trips.js';
 
 // NRICTL_BIN: measure another build of the CLI (e.g. a copy isolated from concurrent rebuilds).

@@ -1,7 +1,7 @@
 // Shared by the benchmarks that time what a watcher costs the node: a realistic container
 // and a loop of simulator createContainer() round trips.
 import type { nri } from '../src/api/index.js';
-import type { Runtime } from '../src/runtime/runtime.js';
+import type { Runtime } from '../src/runtime/sim/runtime.js';
 
 let seq = 0;
 export function container(podId: string): nri.IContainer {

@@ -2,8 +2,8 @@
 // into SimState and taking the Synchronize snapshot: what `nrictl sim --pods 1000
 // --containers-per-pod 5` pays before the first plugin connects.
 import { performance } from 'node:perf_hooks';
-import { generateScenario } from '../src/runtime/generate.js';
-import { SimState } from '../src/runtime/state.js';
+import { generateScenario } from '../src/runtime/sim/generate.js';
+import { SimState } from '../src/runtime/sim/state.js';
 
 const RUNS = 7;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];

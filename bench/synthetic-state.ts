@@ -3,7 +3,7 @@
 // so that benchmarks and `nrictl sim --generate` draw from one generator. Same seed,
 // same state, so figures are comparable from run to run.
 import type { nri } from '../src/api/index.js';
-import { generateScenario } from '../src/runtime/generate.js';
+import { generateScenario } from '../src/runtime/sim/generate.js';
 
 export interface SyntheticStateOptions {
   pods: number;

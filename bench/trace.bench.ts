@@ -11,8 +11,8 @@ import { mkdtempSync, readFileSync, rmSync, openSync, closeSync } from 'node:fs'
 import os from 'node:os';
 import path from 'node:path';
 import type { SimEvent } from '../src/runtime/events.js';
-import { Runtime } from '../src/runtime/runtime.js';
-import { SimState } from '../src/runtime/state.js';
+import { Runtime } from '../src/runtime/sim/runtime.js';
+import { SimState } from '../src/runtime/sim/state.js';
 import { createRoundTrips } from './round-trips.js';
 
 const BIN = path.resolve(process.env.NRICTL_BIN ?? 'bin/run.js');

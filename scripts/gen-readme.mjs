@@ -87,17 +87,17 @@ export const TOUR = {
   ],
   version: [{ args: ['version'], exit: 0 }],
   sim: [
-    { args: ['sim', '--scenario', 'demo', '--no-interactive'], exit: 0 },
+    { args: ['sim', 'demo'], exit: 0 },
     // The example's expectations hold; the deliberately wrong ones fail with the diff.
     {
-      args: ['sim', '--plugin-path', 'build', '--expect', 'examples/plugins-ts/cpu-pinner/expect.yaml'],
+      args: ['sim', '--plugin-dir', 'build', '--expect', 'examples/plugins-ts/cpu-pinner/expect.yaml'],
       exit: 0,
       cwd: SCRATCH,
       section: 'sim-expect',
       timings: true,
     },
     {
-      args: ['sim', '--plugin-path', 'build', '--expect', 'examples/plugins-ts/cpu-pinner/expect-wrong.yaml'],
+      args: ['sim', '--plugin-dir', 'build', '--expect', 'examples/plugins-ts/cpu-pinner/expect-wrong.yaml'],
       exit: 1,
       cwd: SCRATCH,
       section: 'sim-expect',

@@ -9,14 +9,17 @@ const root = join(dirname(new URL(import.meta.url).pathname), '..');
 
 /** Who may import whom. A layer not listed for another may not import it at all. */
 const ALLOWED: Record<string, readonly string[]> = {
-  // ttrpc and mux stand alone (they could ship on their own): they spell the error kinds out.
-  ttrpc: [],
-  mux: [],
+  // ttrpc and mux stand alone (they could ship on their own): they spell the error kinds out,
+  // and share only framing, the length-prefix decoder and Go's buffer size, which imports nothing.
+  framing: [],
+  ttrpc: ['framing'],
+  mux: ['framing'],
   errors: [],
   units: ['errors'],
   api: ['errors'],
   plugin: ['api', 'mux', 'ttrpc', 'errors'],
-  runtime: ['api', 'mux', 'ttrpc', 'checks', 'render', 'units', 'errors'],
+  // The simulator judges expectations (src/expect: the file and the judging, which know no runtime).
+  runtime: ['api', 'mux', 'ttrpc', 'checks', 'render', 'units', 'expect', 'errors'],
   checks: ['api', 'render', 'errors'],
   render: ['api', 'units', 'errors'],
   session: ['api', 'plugin', 'units', 'checks', 'runtime', 'errors'],
@@ -28,7 +31,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // doctor below the command line: the offline checks, the runtime's answer through the
   // session, the plugins' latency through the tracer; no layer below may reach all three.
   diagnose: ['api', 'checks', 'session', 'trace', 'errors'],
-  expect: ['api', 'runtime', 'errors'],
+  expect: ['api', 'errors'],
   bundle: ['api', 'render', 'errors'],
   scaffold: ['errors'],
   commands: [
@@ -55,6 +58,8 @@ const ALLOWED: Record<string, readonly string[]> = {
  * the results they show, and nothing of those layers is loaded for it.
  */
 const TYPES_ALLOWED: Record<string, readonly string[]> = {
+  // sim's prompt and options know the simulator's shapes; the simulator loads with the command.
+  cli: ['runtime'],
   render: ['checks', 'session', 'runtime', 'observe', 'control', 'trace', 'expect', 'scaffold', 'bundle', 'plugin'],
 };
 
@@ -157,6 +162,28 @@ describe('the layer map', () => {
     // trace's probes, too, register through the session (its ProbeSet).
     const importers = new Set(edges.filter((e) => e.to.startsWith('src/plugin/')).map((e) => layerOf(e.from)));
     expect([...importers]).toEqual(['session']);
+  });
+
+  it("the runtime's two parts: the adaptation knows nothing of the simulated runtime built on it", () => {
+    // src/runtime/adaptation is the port of containerd/nri pkg/adaptation; src/runtime/sim
+    // embeds it as a container runtime does. The adaptation may use the layer's shared
+    // event vocabulary (src/runtime/events.ts) and nothing else outside its folder.
+    const inside = [...filesUnder('src/runtime/adaptation')];
+    expect(inside.length).toBeGreaterThan(5);
+    const bad: string[] = [];
+    for (const file of inside) {
+      const text = readFileSync(join(root, file), 'utf8');
+      for (const m of text.matchAll(/\bfrom\s+'(\.[^']+)'|\bimport\s*\(\s*'(\.[^']+)'/g)) {
+        const target = relative(root, resolve(root, dirname(file), m[1] ?? m[2])).replace(/\.js$/, '.ts');
+        if (
+          target.startsWith('src/runtime/') &&
+          !target.startsWith('src/runtime/adaptation/') &&
+          target !== 'src/runtime/events.ts'
+        )
+          bad.push(`${file} -> ${target}`);
+      }
+    }
+    expect(bad).toEqual([]);
   });
 
   it('no library layer knows the command line', () => {

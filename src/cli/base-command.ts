@@ -3,6 +3,7 @@ import chalk from 'chalk';
 import {
   outputColumns,
   renderOutput,
+  renderRecord,
   withoutColour,
   writeFileAtomic,
   type Layout,
@@ -140,13 +141,38 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /**
+   * Where a stream's records go as they come (sim's events): each one rendered in the -o
+   * format (a line, a JSON object on its line, a YAML document) and written at once.
+   * `to` and `format` send some elsewhere (a plugin's output as JSON lines on stderr).
+   */
+  protected recordWriter<R>(
+    view: RecordView<R>,
+    to: { stream?: NodeJS.WritableStream; format?: OutputFormat } = {},
+  ): (record: R) => void {
+    const stream = to.stream ?? process.stdout;
+    const format = to.format ?? this.format;
+    const layout = this.layout();
+    return (record) => void stream.write(renderRecord(view, record, format, layout));
+  }
+
+  /**
    * One line for an old flag spelling the user typed (oclif's own warning wraps over two):
    * it still works this release, under the name it has now.
    */
   public override warnIfFlagDeprecated(flags: Record<string, unknown>): void {
-    const defs = this.ctor.flags as Record<string, { aliases?: string[]; deprecateAliases?: boolean } | undefined>;
+    const defs = this.ctor.flags as Record<
+      string,
+      { aliases?: string[]; deprecateAliases?: boolean; deprecated?: boolean | { message?: string } } | undefined
+    >;
     for (const name of Object.keys(flags)) {
       const def = defs[name];
+      // A flag that goes away altogether (sim's --scenario, now an argument) says what replaces it.
+      if (def?.deprecated && this.argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`))) {
+        const instead = typeof def.deprecated === 'object' ? def.deprecated.message : undefined;
+        this.warning(
+          `--${name} is deprecated${instead ? `: ${instead}` : ''} (the old name goes away in the next release)`,
+        );
+      }
       if (!def?.deprecateAliases) continue;
       for (const alias of def.aliases ?? []) {
         if (this.argv.some((a) => a === `--${alias}` || a.startsWith(`--${alias}=`))) {

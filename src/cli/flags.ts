@@ -229,6 +229,9 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = Object.freeze({
   events: '--events',
   name: '--plugin-name',
   index: '--plugin-index',
+  nriVersion: '--nri-version',
+  preset: '--preset',
+  generate: '--pods',
 });
 
 export function flagOfOption(option: string): string | undefined {

@@ -1,4 +1,6 @@
-// Expectations for `nrictl sim --expect`: parse the file, run the steps, judge, report.
+// Expectations for `nrictl sim --expect`: parse the file, place each after its step and
+// judge it. Nothing here runs the simulator (src/runtime/sim does, with these) or draws
+// the outcomes (src/render/views/expectations.ts does).
 export {
   ExpectationError,
   loadExpectations,
@@ -7,5 +9,4 @@ export {
   type ExpectationFile,
 } from './file.js';
 export { judge, judgePluginFailures, flatten, type Outcome, type StepRecord } from './check.js';
-export { runExpectations, placeExpectations, stepLabel } from './run.js';
-export { textReport, junitReport } from './report.js';
+export { placeExpectations } from './place.js';

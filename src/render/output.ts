@@ -43,6 +43,12 @@ export interface Output<T = unknown> {
   /** Write the output to this file instead of stdout: atomically, never coloured, never wrapped. */
   file?: string | undefined;
   /**
+   * The summary that ends a stream of records (sim): in json and yaml it continues the
+   * stream, each item of its data (a list, or one object) one more line or document,
+   * instead of being a document of its own that a line-by-line reader could not take.
+   */
+  endsStream?: boolean;
+  /**
    * What ended the operation after its result was made (a stream whose runtime went
    * away): the result is printed, then the error as any other, with its kind's exit code.
    */
@@ -62,6 +68,11 @@ export function formatsOf(view: View<never>): OutputFormat[] {
 /** The whole text of an output in a format. */
 export function renderOutput<T>(out: Output<T>, format: OutputFormat, layout: Omit<Layout, 'wide'>): string {
   const { value, view } = out;
+  if (out.endsStream && (format === 'json' || format === 'yaml')) {
+    const data = view.data(value);
+    const items = Array.isArray(data) ? (data as unknown[]) : [data];
+    return items.map((item) => (format === 'json' ? jsonLine(item) : yamlStreamItem(item))).join('');
+  }
   switch (format) {
     case 'json':
       return jsonDocument(view.data(value));

@@ -14,6 +14,8 @@ export type SimEvent = Base &
     | { type: 'registered'; plugin: string; external: boolean; events: string; nriVersion?: string }
     | { type: 'synchronized'; plugin: string; pods: number; containers: number; messages: number; rttMs: number }
     | { type: 'dropped'; plugin: string; reason: string }
+    /** A plugin that ended its connection between requests, its work done (a launched one exited with 0). */
+    | { type: 'stopped'; plugin: string; reason: string }
     | {
         type: 'invoke';
         event: string;

@@ -1,23 +1,49 @@
-// The runtime side of NRI: the simulator behind `nrictl sim` and every test's peer.
+// The runtime side of NRI: the simulator behind `nrictl sim` and every test's peer. Two
+// parts: adaptation/, the port of containerd/nri pkg/adaptation, and sim/, the simulated
+// container runtime that embeds it (state, scenarios, scripts, presets). This file is the
+// layer's surface; other layers import only from here.
 export {
-  Runtime,
+  Adaptation,
   RuntimeError,
   DEFAULT_REGISTRATION_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
-  SIMULATED_NRI_VERSION,
-  type RuntimeOptions,
+  PluginConnection,
+  PluginConnectionError,
+  LaunchError,
+  ListenError,
+  discoverPlugins,
+  readPluginConfig,
+  ResultCollector,
+  ConflictError,
+  DiscoveryError,
+  MergeError,
+  runtimeVintage,
+  NEWEST_NRI_VERSION,
+  VintageError,
+  ValidationRejectedError,
+  ValidatorFailedError,
+  type AdaptationHost,
+  type AdaptationOptions,
   type PluginInfo,
-  type CreateResult,
-} from './runtime.js';
-export { PluginConnection, PluginConnectionError, type PluginFailure } from './plugin-connection.js';
+  type PluginFailure,
+  type DiscoveredPlugin,
+  type CollectedResult,
+  type RuntimeVintage,
+} from './adaptation/index.js';
+export { Runtime, SIMULATED_NRI_VERSION, type RuntimeOptions, type CreateResult } from './sim/runtime.js';
 export { type SimEvent, type SimEventType, type UpdateSource } from './events.js';
-export { runScript, runStep, type ScriptResult } from './script.js';
-export { parseCommand, executeCommand, CommandError, INTERACTIVE_HELP, type Command } from './interactive.js';
-export { runCommandLoop, type CommandLoopOptions } from './command-loop.js';
-export { startEmbeddedSimulator, type EmbeddedSimulator } from './embedded.js';
-export { ListenError } from './listener.js';
-export { LaunchError } from './launcher.js';
-export { SimState, type PodSandbox, type Container } from './state.js';
+export { runScript, runStep, stepLabel, type ScriptResult } from './sim/script.js';
+export { runExpectations } from './sim/expectations.js';
+export {
+  runSimulation,
+  type SimulationOptions,
+  type SimulationResult,
+  type SimulationRecord,
+  type ScriptDone,
+} from './sim/run.js';
+export { SimulationInputError } from './sim/inputs.js';
+export { startEmbeddedSimulator, type EmbeddedSimulator } from './sim/embedded.js';
+export { SimState, type PodSandbox, type Container } from './sim/state.js';
 export {
   loadScenario,
   parseScenario,
@@ -25,12 +51,8 @@ export {
   STEP_KINDS,
   type Scenario,
   type Step,
-} from './scenario.js';
-export { generateScenario, type GenerateOptions } from './generate.js';
-export { discoverPlugins, readPluginConfig, type DiscoveredPlugin } from './discovery.js';
-export { ResultCollector, type CollectedResult } from './merge.js';
-export { applyAdjustment, applyUpdates, type UpdateOutcome } from './apply.js';
-export { ConflictError, DiscoveryError, MergeError, ScenarioError, StateError } from './errors.js';
-export { runtimeVintage, NEWEST_NRI_VERSION, VintageError, type RuntimeVintage } from './vintage.js';
-export { RUNTIME_PRESETS, type RuntimePreset, type RuntimeQuirks } from './presets.js';
-export { ValidationRejectedError, ValidatorFailedError } from './validation.js';
+} from './sim/scenario.js';
+export { generateScenario, type GenerateOptions } from './sim/generate.js';
+export { applyAdjustment, applyUpdates, type UpdateOutcome } from './sim/apply.js';
+export { ScenarioError, StateError } from './sim/errors.js';
+export { RUNTIME_PRESETS, type RuntimePreset, type RuntimeQuirks } from './sim/presets.js';

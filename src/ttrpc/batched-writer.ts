@@ -10,6 +10,7 @@
 // src/mux/README.md). On a plain socket the bound costs nothing but a few more writes,
 // which cork() still hands to the kernel together.
 import type { Duplex } from 'node:stream';
+import { GO_BUFIO_SIZE } from '../framing/index.js';
 
 /**
  * A stream that can take writes without its Writable queue (a logical connection of
@@ -25,7 +26,7 @@ function isDirect(s: Duplex): s is Duplex & DirectWritable {
 }
 
 /** Go's default bufio size: the largest write a Go peer's first Read takes whole. */
-export const JOIN_MAX = 4096;
+export const JOIN_MAX = GO_BUFIO_SIZE;
 
 export class BatchedWriter {
   #frames: Buffer[] = [];

@@ -74,6 +74,11 @@ export class TtrpcClient extends EventEmitter {
     new FrameReader(stream, decoder, this, (f) => this.#onFrame(f), opts.strictGoFraming);
   }
 
+  /** Calls sent and not yet answered. */
+  get inFlight(): number {
+    return this.#pending.size;
+  }
+
   get closed(): boolean {
     return this.#closed;
   }

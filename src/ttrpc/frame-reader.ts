@@ -2,8 +2,8 @@
 // decoder to the owner, the owner closed with the stream, and reading held while the
 // owner cannot take more (flow control).
 import type { Duplex } from 'node:stream';
+import { GO_BUFIO_SIZE } from '../framing/index.js';
 import type { DecodedFrame, FrameDecoder } from './frame.js';
-import { GoReadCheck } from './go-read-check.js';
 import { TtrpcProtocolError } from './status.js';
 
 export interface FrameReaderOwner {
@@ -30,11 +30,11 @@ export class FrameReader {
   // a delivery is under way, so the position lives here, not in a loop variable.
   #waiting: DecodedFrame[] = [];
   #next = 0;
-  readonly #goCheck: GoReadCheck | undefined;
+  readonly #strictGoFraming: boolean;
 
   /**
    * @param strictGoFraming read as a Go peer over a message-preserving transport must: a
-   *   chunk it could not take closes the owner with a TtrpcProtocolError (see go-read-check.ts).
+   *   chunk it could not take closes the owner with a TtrpcProtocolError (goReadCapacity).
    */
   constructor(
     stream: Duplex,
@@ -43,7 +43,7 @@ export class FrameReader {
     onFrame: (f: DecodedFrame) => void,
     strictGoFraming = false,
   ) {
-    this.#goCheck = strictGoFraming ? new GoReadCheck() : undefined;
+    this.#strictGoFraming = strictGoFraming;
     this.#stream = stream;
     this.#decoder = decoder;
     this.#owner = owner;
@@ -73,11 +73,11 @@ export class FrameReader {
 
   #receive(chunk: Buffer): void {
     if (this.#owner.closed) return;
-    const refused = this.#goCheck?.push(chunk);
-    if (refused) {
+    const capacity = this.#strictGoFraming ? goReadCapacity(this.#decoder) : Infinity;
+    if (chunk.length > capacity) {
       this.#owner.close(
         new TtrpcProtocolError(
-          `the peer sent a chunk of ${refused.length} bytes where a Go ttrpc reader offers ${refused.capacity}: ` +
+          `the peer sent a chunk of ${chunk.length} bytes where a Go ttrpc reader offers ${capacity}: ` +
             'a Go peer fails that read with "cannot allocate memory" and drops the connection (messages must be framed as Go frames them)',
         ),
       );
@@ -103,4 +103,17 @@ export class FrameReader {
       this.#next = 0;
     }
   }
+}
+
+/**
+ * The largest chunk a Go ttrpc peer could take next, where the transport keeps write
+ * boundaries (NRI's multiplexer hands over one frame per Read and fails the Read with
+ * ENOMEM when the frame is larger than the buffer offered). Go's ttrpc reads through a
+ * 4096-byte bufio.Reader, which is empty whenever the transport is read again: a header
+ * read offers the whole buffer; a body read offers a remainder of 4096 bytes or more
+ * directly, a smaller one through the buffer. So the decoder's position says it all.
+ * test/go-peer holds the Go reader this is checked against (test/ttrpc/go-read-check.test.ts).
+ */
+export function goReadCapacity(decoder: FrameDecoder): number {
+  return Math.max(decoder.payloadRemaining, GO_BUFIO_SIZE);
 }

@@ -23,7 +23,7 @@ export {
   type TtrpcStatus,
   type KeyValue,
 } from './messages.js';
-export { GoReadCheck, GO_BUFIO_SIZE, type GoReadRefusal } from './go-read-check.js';
+export { GO_BUFIO_SIZE } from '../framing/index.js';
 export { Code, codeName, TtrpcError, TtrpcProtocolError, TtrpcClosedError, type TtrpcErrorOptions } from './status.js';
 export { TtrpcClient, DEFAULT_MAX_CALLS_IN_FLIGHT, type CallOptions, type TtrpcClientOptions } from './client.js';
 export {

@@ -66,7 +66,6 @@ const SAMPLES: Record<string, Array<[Error, number]>> = {
     [new plugin.PluginError('closed', 'closed', 'gone'), ExitCode.RUNTIME_GONE],
     [new plugin.PluginError('connect', 'path-too-long', 'long'), ExitCode.USAGE],
   ],
-  CommandError: [[new runtime.CommandError('usage: x'), ExitCode.USAGE]],
   ConflictError: [[new runtime.ConflictError('Env', 'A', ['10-a', '20-b'], 'c1'), ExitCode.USAGE]],
   DiscoveryError: [
     [new runtime.DiscoveryError('no dir', '/x', '/x', 'read-dir'), ExitCode.USAGE],
@@ -81,6 +80,10 @@ const SAMPLES: Record<string, Array<[Error, number]>> = {
   PluginConnectionError: [[new runtime.PluginConnectionError('closed', '10-a', 'closed'), ExitCode.FAILED]],
   RuntimeError: [[new runtime.RuntimeError('failed', 'CreateContainer'), ExitCode.FAILED]],
   ScenarioError: [[new runtime.ScenarioError('bad', 'f.yaml', ''), ExitCode.USAGE]],
+  SimulationInputError: [
+    [new runtime.SimulationInputError('/nope does not exist', 'not-found', 'pluginDir'), ExitCode.USAGE],
+    [new runtime.SimulationInputError('/f is not a directory', 'usage', 'confDir'), ExitCode.USAGE],
+  ],
   StateError: [
     [new runtime.StateError('no container "x"', 'unknown-container', 'x'), ExitCode.USAGE],
     [new runtime.StateError('"x" exists', 'duplicate', 'x'), ExitCode.USAGE],

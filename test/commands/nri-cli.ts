@@ -7,9 +7,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.js';
-import { loadScenario } from '../../src/runtime/scenario.js';
-import { SimState } from '../../src/runtime/state.js';
+import { Runtime, type RuntimeOptions } from '../../src/runtime/sim/runtime.js';
+import { loadScenario } from '../../src/runtime/sim/scenario.js';
+import { SimState } from '../../src/runtime/sim/state.js';
 import type { SimEvent } from '../../src/runtime/events.js';
 import type { nri } from '../../src/api/index.js';
 

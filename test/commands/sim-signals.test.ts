@@ -3,7 +3,7 @@
 // prompt, and a scenario with nothing left to do. Each run must end within a bound and
 // leave no socket and no directory of its own behind.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,7 +142,7 @@ describe.skipIf(!hasScript)('nrictl sim on a terminal (needs util-linux script)'
   });
 
   it('--keep-running with a scenario stops on Ctrl-C, as its help says', async () => {
-    const run = simOnTerminal(['--scenario', 'examples/demo.yaml', '--keep-running']);
+    const run = simOnTerminal(['examples/demo.yaml', '--keep-running']);
     const [, socketPath] = await run.shows(LISTENING);
     await run.shows(/script done/);
     run.write('\x03');
@@ -167,7 +167,7 @@ describe('nrictl sim without a terminal', () => {
   ])('%s: runs its (no) steps and exits by itself', async (_what, text) => {
     const file = path.join(tmp, `nosteps-${text.length}.yaml`);
     writeFileSync(file, text);
-    const run = simOnPipes(['--scenario', file]);
+    const run = simOnPipes([file]);
     const [, socketPath] = await run.shows(LISTENING);
     expect(await run.exitWithin(EXIT_BOUND_MS)).toBe(0);
     expect(run.output()).toMatch(/script done: 0 steps, 0 failed/);
@@ -178,7 +178,7 @@ describe('nrictl sim without a terminal', () => {
     '%s while --wait-for-plugins waits stops it and removes the socket',
     async (signal) => {
       const socketPath = socketIn('wait');
-      const run = simOnPipes(['--scenario', 'examples/demo.yaml', '--wait-for-plugins', '1', '--socket', socketPath]);
+      const run = simOnPipes(['examples/demo.yaml', '--wait-for-plugins', '1', '--socket', socketPath]);
       await run.shows(LISTENING);
       run.child.kill(signal);
       expect(await run.exitWithin(EXIT_BOUND_MS)).toBe(0);
@@ -189,7 +189,7 @@ describe('nrictl sim without a terminal', () => {
 
   it('SIGTERM then SIGINT while waiting: the first one already stops it', async () => {
     const socketPath = socketIn('twice');
-    const run = simOnPipes(['--scenario', 'examples/demo.yaml', '--wait-for-plugins', '2', '--socket', socketPath]);
+    const run = simOnPipes(['examples/demo.yaml', '--wait-for-plugins', '2', '--socket', socketPath]);
     await run.shows(LISTENING);
     run.child.kill('SIGTERM');
     run.child.kill('SIGINT');
@@ -198,7 +198,7 @@ describe('nrictl sim without a terminal', () => {
   });
 
   it('SIGTERM stops --keep-running after the script', async () => {
-    const run = simOnPipes(['--scenario', 'examples/demo.yaml', '--keep-running']);
+    const run = simOnPipes(['examples/demo.yaml', '--keep-running']);
     const [, socketPath] = await run.shows(LISTENING);
     await run.shows(/script done/);
     run.child.kill('SIGTERM');
@@ -212,6 +212,49 @@ describe('nrictl sim without a terminal', () => {
     await run.shows(/help \| quit/);
     run.child.kill('SIGINT');
     expect(await run.exitWithin(EXIT_BOUND_MS)).toBe(0);
+    expect(existsSync(path.dirname(socketPath))).toBe(false);
+  });
+});
+
+describe('nrictl sim removes its socket and directory on every way out', () => {
+  it('SIGHUP (a closed terminal) stops it like SIGTERM', async () => {
+    const run = simOnPipes(['demo', '--keep-running']);
+    const [, socketPath] = await run.shows(LISTENING);
+    await run.shows(/script done/);
+    run.child.kill('SIGHUP');
+    expect(await run.exitWithin(EXIT_BOUND_MS)).toBe(0);
+    expect(existsSync(path.dirname(socketPath))).toBe(false);
+  });
+
+  it.each([[[]], [['-o', 'json']]])('a reader that goes away: nrictl sim demo %j | head -1', async (format) => {
+    const cmd = `${[process.execPath, BIN, 'sim', 'demo', ...format].map(quote).join(' ')} | head -1`;
+    const run = watch(
+      spawn('sh', ['-c', cmd], { cwd: repo, env: cliEnv({ CI: '1' }), stdio: ['pipe', 'pipe', 'pipe'] }),
+    );
+    expect(await run.exitWithin(EXIT_BOUND_MS)).toBe(0);
+    const socketPath = /(\/\S+\/nri\.sock)/.exec(run.output())?.[1];
+    expect(socketPath).toBeDefined();
+    expect(existsSync(path.dirname(socketPath!))).toBe(false);
+  });
+
+  it('a second Ctrl-C, while the first still waits for a plugin, ends it at once', async () => {
+    // A pre-started plugin that never answers CreateContainer: the first stop waits for it.
+    const plugins = path.join(mkdtempSync(path.join(tmp, 'hang-')), 'plugins');
+    mkdirSync(plugins);
+    const sdk = path.join(repo, 'dist/src/plugin/index.js');
+    writeFileSync(
+      path.join(plugins, '10-hang'),
+      `#!${process.execPath}\nimport { Stub } from ${JSON.stringify(sdk)};\nawait new Stub({ createContainer: () => new Promise(() => {}) }).start();\n`,
+      { mode: 0o755 },
+    );
+    const run = simOnPipes(['demo', '--plugin-dir', plugins, '--request-timeout', '60s']);
+    const [, socketPath] = await run.shows(LISTENING);
+    await run.shows(/invoke\s+RunPodSandbox|state\s+CreateContainer|registered\s+10-hang/);
+    await new Promise((r) => setTimeout(r, 1500)); // the script is in the CreateContainer that never ends
+    run.child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 1200)); // a second Ctrl-C, well after the first
+    run.child.kill('SIGINT');
+    expect(await run.exitWithin(EXIT_BOUND_MS)).toBe(130);
     expect(existsSync(path.dirname(socketPath))).toBe(false);
   });
 });

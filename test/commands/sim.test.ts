@@ -60,9 +60,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe('nrictl sim --scenario', () => {
+describe('nrictl sim SCENARIO', () => {
   it('prints the socket path first, then registration, events with round-trip times, adjustments and updates', () => {
-    const r = sim(['--scenario', 'examples/demo.yaml', '--plugin-path', plugins]);
+    const r = sim(['examples/demo.yaml', '--plugin-dir', plugins]);
     expect(r.code).toBe(0);
     expect(r.lines[0]).toMatch(/listening\s+\/\S+\/nri\.sock$/);
     const text = r.stdout;
@@ -89,14 +89,14 @@ describe('nrictl sim --scenario', () => {
       scenario,
       'pods:\n  - {id: pod0, name: web, namespace: shop}\nsteps:\n  - create: {id: ctr0, pod: pod0, name: calm}\n  - create: {id: ctr1, pod: pod0, name: clash}\n',
     );
-    const r = sim(['--scenario', scenario, '--plugin-path', dir]);
+    const r = sim([scenario, '--plugin-dir', dir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/conflict\s+.*10-annotate.*20-rival|conflict\s+.*20-rival.*10-annotate/);
     expect(r.stdout).toMatch(/script done: 2 steps, 1 failed/);
   });
 
   it('-o json prints one JSON object per line, every line', () => {
-    const r = sim(['--scenario', 'examples/demo.yaml', '--plugin-path', plugins, '-o', 'json']);
+    const r = sim(['examples/demo.yaml', '--plugin-dir', plugins, '-o', 'json']);
     expect(r.code).toBe(0);
     const objects = r.lines.map(
       (l) =>
@@ -107,6 +107,10 @@ describe('nrictl sim --scenario', () => {
         },
     );
     expect(objects[0].type).toBe('listening');
+    // Printed in order, stamped in order: the socket first, the launched plugin after it, no time going back.
+    expect(objects[1]).toMatchObject({ type: 'launched', plugin: '10-annotate' });
+    const times = objects.map((o) => o.time);
+    expect(times).toEqual([...times].sort());
     // The time format of logs and sync dump: RFC 3339, UTC, milliseconds.
     expect(
       objects.every((o) => typeof o.type === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(o.time)),
@@ -138,7 +142,7 @@ describe('nrictl sim --scenario', () => {
   it('generates 50 pods with 3 containers each and synchronizes them', () => {
     // Without a script the simulator serves until told to stop: here by `quit` on stdin.
     const r = sim(
-      ['--pods', '50', '--containers-per-pod', '3', '--plugin-path', plugins, '-o', 'json', '--interactive'],
+      ['--pods', '50', '--containers-per-pod', '3', '--plugin-dir', plugins, '-o', 'json', '--interactive'],
       'dump\nquit\n',
     );
     expect(r.code).toBe(0);
@@ -156,16 +160,7 @@ describe('nrictl sim --scenario', () => {
   });
 
   it('with --nri-version v0.6.1 delivers start events through StateChange', () => {
-    const r = sim([
-      '--scenario',
-      'examples/demo.yaml',
-      '--plugin-path',
-      plugins,
-      '--nri-version',
-      'v0.6.1',
-      '-o',
-      'json',
-    ]);
+    const r = sim(['examples/demo.yaml', '--plugin-dir', plugins, '--nri-version', 'v0.6.1', '-o', 'json']);
     expect(r.code).toBe(0);
     const starts = r.lines
       .map((l) => JSON.parse(l) as { type: string; event?: string; via?: string })
@@ -189,7 +184,7 @@ describe('nrictl sim --interactive with piped stdin', () => {
       'quit',
       '',
     ].join('\n');
-    const r = sim(['--interactive', '--plugin-path', plugins], input);
+    const r = sim(['--interactive', '--plugin-dir', plugins], input);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/state\s+CreateContainer ctr9 -> CREATED/);
     expect(r.stdout).toMatch(/state\s+StartContainer ctr9 -> RUNNING/);
@@ -211,8 +206,9 @@ describe('nrictl sim --interactive with piped stdin', () => {
 
 describe('nrictl sim flag errors', () => {
   it.each([
-    [['--request-timeout', 'abc'], /--request-timeout abc: expected a positive duration/],
-    [['--scenario', '/nonexistent/scenario.yaml'], /nonexistent\/scenario\.yaml/],
+    [['--request-timeout', 'abc'], /--request-timeout.*'abc'/],
+    [['--registration-timeout', '5'], /--registration-timeout.*'5'.*unit/],
+    [['/nonexistent/scenario.yaml'], /nonexistent\/scenario\.yaml/],
     [['--nri-version', 'v0.2.0'], /--nri-version: .*older than v0\.3\.0/],
   ])('%j gives one clear line and exit 2', (args, message) => {
     const r = sim(args);
@@ -224,10 +220,123 @@ describe('nrictl sim flag errors', () => {
   it('a malformed scenario gives one line naming the file, and exit 2', () => {
     const bad = path.join(tmp, 'bad.yaml');
     writeFileSync(bad, 'pods:\n  - {id: p0, name: [unclosed\n');
-    const r = sim(['--scenario', bad]);
+    const r = sim([bad]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('bad.yaml');
+  });
+});
+
+describe('nrictl sim grammar', () => {
+  it('`nrictl sim demo` runs the built-in scenario and exits by itself', () => {
+    const r = sim(['demo']);
+    expect(r.code).toBe(0);
+    expect(r.lines[0]).toMatch(/listening\s+\/\S+\/nri\.sock$/);
+    expect(r.lines.at(-1)).toBe('script done: 13 steps, 0 failed');
+    expect(r.stderr).toBe('');
+  });
+
+  it('the old spellings still work, each with a one-line warning', () => {
+    const r = sim(['--scenario', 'demo', '--no-interactive', '--plugin-path', plugins, '-o', 'text']);
+    expect(r.code).toBe(0);
+    expect(r.lines.at(-1)).toBe('script done: 13 steps, 0 failed');
+    expect(r.stdout).toMatch(/registered\s+10-annotate pre-started/);
+    expect(r.stderr.trim().split('\n').sort()).toEqual([
+      'Warning: --plugin-path is deprecated: use --plugin-dir (the old name goes away in the next release)',
+      'Warning: --scenario is deprecated: use nrictl sim SCENARIO (the old name goes away in the next release)',
+      'Warning: -o text is deprecated: use -o table (the default)',
+    ]);
+  });
+
+  it('-o yaml streams one document per record, ending with the script', () => {
+    const r = sim(['demo', '-o', 'yaml']);
+    expect(r.code).toBe(0);
+    const docs = r.stdout.split(/^---$/m).filter((d) => d.trim());
+    expect(docs[0]).toMatch(/^\s*time: .*\ntype: listening\nsocketPath: \//);
+    expect(docs.at(-1)).toMatch(/type: script-done\nsteps: 13\nfailed: 0\nstopped: false/);
+  });
+
+  it('-o json ends with the script as one more object', () => {
+    const r = sim(['demo', '-o', 'json']);
+    const last = JSON.parse(r.lines.at(-1)!) as Record<string, unknown>;
+    expect(last).toMatchObject({ type: 'script-done', steps: 13, failed: 0, stopped: false });
+  });
+
+  it('refuses the scenario given twice, and -o junit without --expect', () => {
+    const twice = sim(['demo', '--scenario', 'demo']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/give the scenario once/);
+    const junit = sim(['demo', '-o', 'junit']);
+    expect(junit.code).toBe(2);
+    expect(junit.stderr).toMatch(/-o junit reports expectations: give --expect FILE/);
+  });
+});
+
+describe('nrictl sim and plugins that leave', () => {
+  it('a pre-started plugin that exits after its work is stopped, not dropped', () => {
+    const dir = mkdtempSync(path.join(tmp, 'leaver-'));
+    writeFileSync(
+      path.join(dir, '10-leaver'),
+      `#!${process.execPath}\nimport { Stub } from ${JSON.stringify(sdk)};\nconst stub = new Stub({ createContainer: () => void setTimeout(() => void stub.stop(), 20) });\nawait stub.start();\n`,
+      { mode: 0o755 },
+    );
+    const r = sim(['demo', '--plugin-dir', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/stopped\s+10-leaver: the plugin exited \(status 0\)/);
+    expect(r.stdout).not.toMatch(/dropped/);
+  });
+});
+
+describe('nrictl sim checks its inputs before anything starts', () => {
+  /** Exit 2, one line naming the flag, nothing on stdout: no socket was made, no plugin ran. */
+  function refusedBeforeStart(args: string[], message: RegExp): void {
+    const r = sim(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+  }
+
+  it('a plugin directory that does not exist', () => {
+    refusedBeforeStart(
+      ['demo', '--plugin-dir', '/nonexistent/plugins'],
+      /^Error: --plugin-dir: \/nonexistent\/plugins does not exist/,
+    );
+  });
+
+  it('a plugin directory that is a file', () => {
+    const file = path.join(tmp, 'plugin.mjs');
+    refusedBeforeStart(['demo', '--plugin-dir', file], /^Error: --plugin-dir: .*plugin\.mjs is not a directory/);
+  });
+
+  it('a configuration directory that does not exist', () => {
+    refusedBeforeStart(
+      ['demo', '--plugin-dir', plugins, '--conf-dir', '/nonexistent/conf.d'],
+      /^Error: --conf-dir: \/nonexistent\/conf\.d does not exist/,
+    );
+  });
+
+  it('an expectation after a step the scenario does not have, before any plugin starts', () => {
+    const dir = mkdtempSync(path.join(tmp, 'wrong-step-'));
+    const marker = path.join(dir, 'plugin-ran');
+    mkdirSync(path.join(dir, 'plugins'));
+    // A plugin that leaves a mark when it runs at all.
+    writeFileSync(
+      path.join(dir, 'plugins', '10-mark'),
+      `#!/bin/sh\ntouch ${marker}\nexec ${process.execPath} ${path.join(tmp, 'plugin.mjs')}\n`,
+      { mode: 0o755 },
+    );
+    writeFileSync(
+      path.join(dir, 'expect.yaml'),
+      'scenario: ' +
+        path.join(repo, 'examples/demo.yaml') +
+        '\nexpect:\n  - after: create no-such-container\n    result: succeeded\n',
+    );
+    refusedBeforeStart(
+      ['--plugin-dir', path.join(dir, 'plugins'), '--expect', path.join(dir, 'expect.yaml')],
+      /expect\.yaml: expect\[0\]\.after: no step "create no-such-container"/,
+    );
+    expect(existsSync(marker)).toBe(false);
   });
 });
 
@@ -286,15 +395,11 @@ describe('nrictl sim socket permissions', () => {
 describe('nrictl sim --wait-for-plugins', () => {
   it('holds the script until an external plugin has synchronized, which then sees every scripted event', async () => {
     const { Stub } = await import('../../src/plugin/index.js');
-    const child = spawn(
-      process.execPath,
-      [BIN, 'sim', '--scenario', 'examples/demo.yaml', '--wait-for-plugins', '1', '-o', 'json'],
-      {
-        cwd: repo,
-        env: cliEnv({ CI: '1' }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [BIN, 'sim', 'examples/demo.yaml', '--wait-for-plugins', '1', '-o', 'json'], {
+      cwd: repo,
+      env: cliEnv({ CI: '1' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const lines: Array<{ type: string; event?: string; plugin?: string; socketPath?: string }> = [];
     let buf = '';
     const seen = (pred: (l: (typeof lines)[number]) => boolean) =>

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { generateScenario } from '../../src/runtime/generate.js';
+import { generateScenario } from '../../src/runtime/sim/generate.js';
 import { MODE_BOUND_UNAVAILABLE, modeBound } from '../support/mode-bound.js';
 import { RuntimePeer } from '../plugin/peer.js';
 import { BIN, cliEnv, demoState, nrictlOnTerminal, runCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';

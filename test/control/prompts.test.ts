@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { choiceLines } from '../../src/control/prompts.js';
 import { listContainers } from '../../src/control/resolve.js';
-import { loadScenario } from '../../src/runtime/scenario.js';
+import { loadScenario } from '../../src/runtime/sim/scenario.js';
 
 describe('the update picker', () => {
   it('aligns its columns across containers of different name lengths', async () => {

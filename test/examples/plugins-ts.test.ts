@@ -44,7 +44,7 @@ describe('example plugins pass their expectation files', () => {
   it('cpu-pinner: pins what the pod annotation asks, leaves the rest, fails a bad cpuset', async () => {
     const r = await cli([
       'sim',
-      '--plugin-path',
+      '--plugin-dir',
       pluginDir('cpu-pinner'),
       '--expect',
       join(EXAMPLES, 'cpu-pinner', 'expect.yaml'),
@@ -56,9 +56,9 @@ describe('example plugins pass their expectation files', () => {
   it('env-injector: injects what its conf.d file says, in the namespaces it names', async () => {
     const r = await cli([
       'sim',
-      '--plugin-path',
+      '--plugin-dir',
       pluginDir('env-injector'),
-      '--plugin-config-path',
+      '--conf-dir',
       join(EXAMPLES, 'env-injector', 'conf.d'),
       '--expect',
       join(EXAMPLES, 'env-injector', 'expect.yaml'),
@@ -70,7 +70,7 @@ describe('example plugins pass their expectation files', () => {
   it('env-injector without its configuration fails the same expectations (the file is really read)', async () => {
     const r = await cli([
       'sim',
-      '--plugin-path',
+      '--plugin-dir',
       pluginDir('env-injector'),
       '--expect',
       join(EXAMPLES, 'env-injector', 'expect.yaml'),
@@ -84,7 +84,7 @@ describe('example plugins pass their expectation files', () => {
   it('memory-limit-validator: a container without a memory limit is refused (NRI v0.10+)', async () => {
     const r = await cli([
       'sim',
-      '--plugin-path',
+      '--plugin-dir',
       pluginDir('memory-limit-validator'),
       '--expect',
       join(EXAMPLES, 'memory-limit-validator', 'expect.yaml'),
@@ -108,7 +108,7 @@ describe('example plugins pass their expectation files', () => {
       'sim',
       '--nri-version',
       'v0.9.0',
-      '--plugin-path',
+      '--plugin-dir',
       pluginDir('memory-limit-validator'),
       '--expect',
       join(EXAMPLES, 'memory-limit-validator', 'expect.yaml'),
@@ -122,7 +122,7 @@ describe('a deliberately wrong expectation', () => {
   it("cpu-pinner's expect-wrong.yaml (shown in the README) fails, naming the plugin or the scenario behind each actual value", async () => {
     const r = await cli([
       'sim',
-      '--plugin-path',
+      '--plugin-dir',
       pluginDir('cpu-pinner'),
       '--expect',
       join(EXAMPLES, 'cpu-pinner', 'expect-wrong.yaml'),
@@ -149,9 +149,9 @@ describe('a deliberately wrong expectation', () => {
     );
     const args = [
       'sim',
-      '--plugin-path',
+      '--plugin-dir',
       pluginDir('env-injector'),
-      '--plugin-config-path',
+      '--conf-dir',
       join(EXAMPLES, 'env-injector', 'conf.d'),
       '--expect',
       wrong,
@@ -188,8 +188,8 @@ describe('a deliberately wrong expectation', () => {
       file,
       `scenario: ${scenario}\nexpect:\n  - after: create ctr-checkout\n    result: failed\n    conflict: [20-env-injector, 10-env-injector]\n`,
     );
-    const conf = ['--plugin-config-path', join(EXAMPLES, 'env-injector', 'conf.d')];
-    const r = await cli(['sim', '--plugin-path', two, ...conf, '--expect', file]);
+    const conf = ['--conf-dir', join(EXAMPLES, 'env-injector', 'conf.d')];
+    const r = await cli(['sim', '--plugin-dir', two, ...conf, '--expect', file]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain(
       'PASS after step 1 (create ctr-checkout): conflict between 10-env-injector and 20-env-injector',
@@ -199,7 +199,7 @@ describe('a deliberately wrong expectation', () => {
       file,
       `scenario: ${scenario}\nexpect:\n  - after: create ctr-checkout\n    conflict: [10-env-injector, 30-other]\n`,
     );
-    const bad = await cli(['sim', '--plugin-path', two, ...conf, '--expect', file]);
+    const bad = await cli(['sim', '--plugin-dir', two, ...conf, '--expect', file]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain(
       'conflict: expected between 10-env-injector and 30-other, actual between 10-env-injector and 20-env-injector',

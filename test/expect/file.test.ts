@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseExpectations, placeExpectations, ExpectationError } from '../../src/expect/index.js';
-import { parseScenarioResources, parseScenario } from '../../src/runtime/index.js';
+import { parseScenarioResources, parseScenario, stepLabel } from '../../src/runtime/index.js';
 
 const parse = (text: string) => parseExpectations(text, '/x/expect.yaml', parseScenarioResources);
 
@@ -37,7 +37,7 @@ describe('expectation files', () => {
     const place = (after: string | number) =>
       placeExpectations(
         { file: 'e.yaml', noPluginFailures: false, expectations: [{ where: 'expect[0]', after }] },
-        s.steps,
+        s.steps.map(stepLabel),
       );
     expect(place('create c').get(0)).toHaveLength(1);
     expect(() => place('create d')).toThrow(/no step "create d" \(steps: create c, start c, stop c, start c\)/);

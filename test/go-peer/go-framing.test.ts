@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nri } from '../../src/api/index.js';
 import { Stub } from '../../src/plugin/index.js';
-import { generateScenario } from '../../src/runtime/generate.js';
+import { generateScenario } from '../../src/runtime/sim/generate.js';
 import { ofType, startSim, waitFor, type Sim } from '../runtime/helpers.js';
 import { GoMux } from './go-mux.js';
 import { GoChannel } from './go-ttrpc.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { nri } from '../../src/api/index.js';
-import { applyAdjustment, applyUpdates } from '../../src/runtime/apply.js';
-import { ResultCollector } from '../../src/runtime/merge.js';
-import { SimState } from '../../src/runtime/state.js';
+import { applyAdjustment, applyUpdates } from '../../src/runtime/sim/apply.js';
+import { ResultCollector } from '../../src/runtime/adaptation/result.js';
+import { SimState } from '../../src/runtime/sim/state.js';
 
 function state(): SimState {
   return new SimState({

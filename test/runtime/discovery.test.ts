@@ -2,8 +2,8 @@ import { chmod, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { discoverPlugins } from '../../src/runtime/discovery.js';
-import { DiscoveryError } from '../../src/runtime/errors.js';
+import { discoverPlugins } from '../../src/runtime/adaptation/adaptation-discover.js';
+import { DiscoveryError } from '../../src/runtime/adaptation/errors.js';
 
 let root: string;
 let plugins: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { generateScenario } from '../../src/runtime/generate.js';
-import { SimState } from '../../src/runtime/state.js';
+import { generateScenario } from '../../src/runtime/sim/generate.js';
+import { SimState } from '../../src/runtime/sim/state.js';
 
 describe('generateScenario', () => {
   it('is deterministic for a seed and differs between seeds', () => {

@@ -8,10 +8,10 @@ import { nri, PLUGIN_SERVICE, RUNTIME_SERVICE } from '../../src/api/index.js';
 import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../../src/mux/index.js';
 import { Stub } from '../../src/plugin/index.js';
 import { TtrpcClient, TtrpcServer } from '../../src/ttrpc/index.js';
-import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.js';
-import { SimState } from '../../src/runtime/state.js';
+import { Runtime, type RuntimeOptions } from '../../src/runtime/sim/runtime.js';
+import { SimState } from '../../src/runtime/sim/state.js';
 import type { SimEvent } from '../../src/runtime/events.js';
-import type { Scenario } from '../../src/runtime/scenario.js';
+import type { Scenario } from '../../src/runtime/sim/scenario.js';
 
 export interface Sim {
   runtime: Runtime;

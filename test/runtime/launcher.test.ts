@@ -1,5 +1,6 @@
 // Pre-started plugins: real executables in a temp plugin directory, launched with the
 // runtime end of a socketpair as fd 3, named by their file.
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,10 +90,69 @@ describe('pre-started plugins', () => {
     expect(ofType(sim.events, 'launched').map((e) => e.plugin)).toEqual(['10-recorder']);
   }, 30_000);
 
-  it('fails discovery as a whole when an executable is misnamed, launching nothing', async () => {
+  it('fails discovery as a whole when an executable is misnamed, launching nothing and leaving no socket', async () => {
     const dir = await pluginDir({ '10-recorder': { text: RECORDER }, logger: {} });
-    await expect(startSim(undefined, { pluginPath: dir })).rejects.toThrow(/logger.*idx-pluginname expected/);
+    const sockDir = await mkdtemp(path.join(os.tmpdir(), 'sock-'));
+    dirs.push(sockDir);
+    const socketPath = path.join(sockDir, 'nri.sock');
+    await expect(startSim(undefined, { pluginPath: dir, socketPath })).rejects.toThrow(
+      /logger.*idx-pluginname expected/,
+    );
+    expect(existsSync(socketPath)).toBe(false);
   });
+
+  it('reports the socket first and every event in time order, launched plugins after it', async () => {
+    const dir = await pluginDir({ '10-recorder': { text: RECORDER }, '20-recorder': { text: RECORDER } });
+    sim = await startSim(undefined, { pluginPath: dir, registrationTimeoutMs: 15_000 });
+    await waitForPlugin(sim, '20-recorder');
+    const types = sim.events
+      .filter((e) => e.type !== 'plugin-output')
+      .map((e) => `${e.type} ${'plugin' in e ? e.plugin : ''}`);
+    expect(types.slice(0, 7)).toEqual([
+      'listening ',
+      'launched 10-recorder',
+      'registered 10-recorder',
+      'launched 20-recorder',
+      'registered 20-recorder',
+      'synchronized 10-recorder',
+      'synchronized 20-recorder',
+    ]);
+    const times = sim.events.map((e) => e.time);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  }, 30_000);
+
+  it('reports a plugin that exits after its work as stopped, and one that fails as dropped', async () => {
+    // Each one leaves when it sees its container: cleanly (exit 0), or with status 3.
+    const leaver = (code: number): string =>
+      sdkPluginSource(`
+const stub = new Stub({
+  createContainer: (_pod, ctr) => {
+    if (ctr.name === process.env.NRI_PLUGIN_NAME) setTimeout(() => void stub.stop().then(() => process.exit(${code})), 50);
+  },
+});
+await stub.start();
+`);
+    const dir = await pluginDir({ '10-done': { text: leaver(0) }, '20-broken': { text: leaver(3) } });
+    sim = await startSim(
+      { pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] },
+      { pluginPath: dir, registrationTimeoutMs: 15_000 },
+    );
+    await waitForPlugin(sim, '20-broken');
+    await sim.runtime.createContainer('p', { id: 'c1', name: 'done' });
+    await sim.runtime.createContainer('p', { id: 'c2', name: 'broken' });
+    await waitFor(
+      'both to end',
+      () =>
+        sim!.runtime.plugins().length === 0 &&
+        sim!.events.filter((e) => e.type === 'stopped' || e.type === 'dropped').length === 2,
+    );
+    expect(ofType(sim.events, 'stopped')).toMatchObject([
+      { plugin: '10-done', reason: 'the plugin exited (status 0)' },
+    ]);
+    expect(ofType(sim.events, 'dropped')).toMatchObject([
+      { plugin: '20-broken', reason: 'the plugin closed its connection and exited with status 3' },
+    ]);
+  }, 30_000);
 
   it('reports a plugin that exits without registering and goes on', async () => {
     const dir = await pluginDir({

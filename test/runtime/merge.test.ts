@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nri } from '../../src/api/index.js';
-import { ConflictError, MergeError } from '../../src/runtime/errors.js';
-import { ResultCollector } from '../../src/runtime/merge.js';
+import { ConflictError, MergeError } from '../../src/runtime/adaptation/errors.js';
+import { ResultCollector } from '../../src/runtime/adaptation/result.js';
 
 const pod: nri.IPodSandbox = { id: 'pod0', name: 'web', namespace: 'default' };
 function createReq(): nri.ICreateContainerRequest {

@@ -182,8 +182,8 @@ describe('socket', () => {
     const shared = path.join(sim.dir, 'shared');
     await mkdir(shared);
     await chmod(shared, 0o775);
-    const { Runtime } = await import('../../src/runtime/runtime.js');
-    const { SimState } = await import('../../src/runtime/state.js');
+    const { Runtime } = await import('../../src/runtime/sim/runtime.js');
+    const { SimState } = await import('../../src/runtime/sim/state.js');
     const r = new Runtime(new SimState(), { socketPath: path.join(shared, 'nri.sock') });
     await expect(r.start()).rejects.toThrow(/writable by group or others/);
     // A live socket is not taken over.
@@ -194,9 +194,9 @@ describe('socket', () => {
   it('refuses a path longer than a unix socket path can be, before binding anything', async () => {
     sim = await startSim();
     const { readdir } = await import('node:fs/promises');
-    const { Runtime } = await import('../../src/runtime/runtime.js');
-    const { SimState } = await import('../../src/runtime/state.js');
-    const { ListenError } = await import('../../src/runtime/listener.js');
+    const { Runtime } = await import('../../src/runtime/sim/runtime.js');
+    const { SimState } = await import('../../src/runtime/sim/state.js');
+    const { ListenError } = await import('../../src/runtime/adaptation/adaptation-listen.js');
     const long = path.join(sim.dir, `${'s'.repeat(134 - sim.dir.length - 1)}`);
     expect(Buffer.byteLength(long)).toBe(134);
     const before = await readdir(sim.dir);

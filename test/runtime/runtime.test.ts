@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { nri } from '../../src/api/index.js';
 import { Stub } from '../../src/plugin/index.js';
-import { parseScenario } from '../../src/runtime/scenario.js';
-import { runScript } from '../../src/runtime/script.js';
-import { ofType, simPerTest, waitForPlugin, type Sim } from './helpers.js';
+import { parseScenario } from '../../src/runtime/sim/scenario.js';
+import { runScript } from '../../src/runtime/sim/script.js';
+import { ofType, simPerTest, waitFor, waitForPlugin, type Sim } from './helpers.js';
 
 const SCENARIO = parseScenario(
   `
@@ -102,6 +102,20 @@ describe('Runtime with SDK plugins over a real socket', () => {
       'container',
     ]);
     expect(sim.runtime.state.container('ctr1')).toBeUndefined();
+  });
+
+  it('reports an external plugin that leaves between requests as stopped, not dropped', async () => {
+    sim = await perTest.start(SCENARIO);
+    const s = plugin('one-shot', '30', { createContainer: () => undefined });
+    await s.start();
+    await waitForPlugin(sim, '30-one-shot');
+    await s.stop();
+    await waitFor('the stop report', () => ofType(sim!.events, 'stopped').length > 0);
+    expect(ofType(sim.events, 'stopped')).toMatchObject([
+      { plugin: '30-one-shot', reason: 'the plugin closed its connection' },
+    ]);
+    expect(ofType(sim.events, 'dropped')).toEqual([]);
+    expect(sim.runtime.plugins()).toEqual([]);
   });
 
   it('invokes only subscribed plugins, in index order', async () => {

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nri } from '../../src/api/index.js';
-import { ScenarioError } from '../../src/runtime/errors.js';
-import { loadScenario, parseScenario } from '../../src/runtime/scenario.js';
+import { ScenarioError } from '../../src/runtime/sim/errors.js';
+import { loadScenario, parseScenario } from '../../src/runtime/sim/scenario.js';
 import { nriV061 } from '../fixtures/index.js';
 
 const FIXTURE = nriV061('scenario.json');

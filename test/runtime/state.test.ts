@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nri } from '../../src/api/index.js';
-import { StateError } from '../../src/runtime/errors.js';
-import { SimState } from '../../src/runtime/state.js';
+import { StateError } from '../../src/runtime/sim/errors.js';
+import { SimState } from '../../src/runtime/sim/state.js';
 
 function state(): SimState {
   return new SimState({

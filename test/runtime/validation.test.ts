@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { nri } from '../../src/api/index.js';
 import { Stub } from '../../src/plugin/index.js';
-import { parseScenario } from '../../src/runtime/scenario.js';
+import { parseScenario } from '../../src/runtime/sim/scenario.js';
 import { ofType, simPerTest, waitForPlugin, type Sim } from './helpers.js';
 
 const perTest = simPerTest();

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordSink } from '../../src/render/index.js';
 import { ofType, simPerTest, waitForPlugin, type Sim } from '../runtime/helpers.js';
-import { parseScenario } from '../../src/runtime/scenario.js';
+import { parseScenario } from '../../src/runtime/sim/scenario.js';
 import {
   latencyFindings,
   planProbes,

@@ -1,9 +1,11 @@
-// GoReadCheck against the Go reader of test/go-peer (written apart from it, step for step
-// after bufio.Reader and the mux's conn.Read): for any messages cut into any frames, both
-// must refuse the same frame, or neither.
+// The strict Go framing rule of the ttrpc reader (goReadCapacity: what a Go peer could
+// take next, read off the frame decoder's position) against the Go reader of test/go-peer
+// (written apart from it, step for step after bufio.Reader and the mux's conn.Read): for
+// any messages cut into any frames, both must refuse the same frame, or neither.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GoReadCheck } from '../../src/ttrpc/go-read-check.js';
+import { FrameDecoder } from '../../src/ttrpc/frame.js';
+import { goReadCapacity } from '../../src/ttrpc/frame-reader.js';
 import { GoMuxConn, type GoMux } from '../go-peer/go-mux.js';
 import { GoChannel } from '../go-peer/go-ttrpc.js';
 
@@ -42,19 +44,33 @@ async function goRefuses(frames: Buffer[], messages: number): Promise<number> {
   return -1;
 }
 
-function checkRefuses(frames: Buffer[]): number {
-  const check = new GoReadCheck();
-  return frames.findIndex((f) => check.push(f) !== undefined);
+/** A reader with the rule: the capacity a Go peer offers for each frame, then the frame decoded. */
+function strictReader(): { push(frame: Buffer): number | undefined } {
+  const decoder = new FrameDecoder();
+  return {
+    push(frame) {
+      const capacity = goReadCapacity(decoder);
+      if (frame.length > capacity) return capacity;
+      decoder.push(Buffer.from(frame));
+      return undefined;
+    },
+  };
 }
 
-describe('GoReadCheck', () => {
+function checkRefuses(frames: Buffer[]): number {
+  const reader = strictReader();
+  return frames.findIndex((f) => reader.push(f) !== undefined);
+}
+
+describe('goReadCapacity', () => {
   it('takes what a Go writer sends and refuses a message in one frame over 4096 bytes', () => {
-    const c = new GoReadCheck();
+    const r = strictReader();
     const big = message(10_000, 1);
-    expect(c.push(big.subarray(0, 4096))).toBeUndefined();
-    expect(c.push(big.subarray(4096))).toBeUndefined();
-    expect(c.push(Buffer.concat([message(100, 3), message(200, 5)]))).toBeUndefined();
-    expect(new GoReadCheck().push(message(5000, 1))).toEqual({ length: 5010, capacity: 4096 });
+    expect(r.push(big.subarray(0, 4096))).toBeUndefined();
+    // The rest of the body, 5914 bytes, is read straight into a buffer of its size.
+    expect(r.push(big.subarray(4096))).toBeUndefined();
+    expect(r.push(Buffer.concat([message(100, 3), message(200, 5)]))).toBeUndefined();
+    expect(strictReader().push(message(5000, 1))).toBe(4096);
   });
 
   it('agrees with the Go reader model on any messages cut into any frames', async () => {

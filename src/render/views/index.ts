@@ -27,6 +27,9 @@ export { updateViews, evictionViews, formatDiff, type PlanViews } from './contro
 export { bundleView } from './bundle.js';
 export { projectView } from './project.js';
 export { versionView, type VersionInfo } from './version.js';
+// The simulator's stream and its end (`nrictl sim`), and the expectations' reports.
+export { simulationView, simulationJunitView, simulationRecords } from './simulation.js';
+export { textReport, junitReport } from './expectations.js';
 export { pluginDirView } from './plugin-dir.js';
 export { lintView } from './lint-report.js';
 export { diagnosisView } from './diagnosis.js';

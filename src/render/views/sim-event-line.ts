@@ -21,6 +21,8 @@ export function formatSimEvent(e: SimEvent): string {
       return `${t} ${tag('synchronized', chalk.green)} ${e.plugin}: ${e.pods} pods, ${e.containers} containers in ${e.messages} message${e.messages === 1 ? '' : 's'} (${ms(e.rttMs)})`;
     case 'dropped':
       return `${t} ${tag('dropped', chalk.red)} ${e.plugin}: ${e.reason}`;
+    case 'stopped':
+      return `${t} ${tag('stopped', chalk.cyan)} ${e.plugin}: ${e.reason}`;
     case 'invoke':
       return `${t} ${tag('invoke')} ${eventColumn(e.event, false)} -> ${e.plugin} ${chalk.dim(ms(e.rttMs))}${e.container ? ` ${e.container}` : e.pod ? ` ${e.pod}` : ''}${e.via ? chalk.dim(` (via ${e.via})`) : ''}`;
     case 'adjusted':

@@ -1,5 +1,6 @@
-// Expectation outcomes for people (a diff per failure) and for CI systems (JUnit XML).
-import type { Outcome } from './check.js';
+// Expectation outcomes (`nrictl sim --expect`) for people, a diff per failure, and for CI
+// systems, JUnit XML.
+import type { Outcome } from '../../expect/index.js';
 
 export function textReport(outcomes: readonly Outcome[]): string {
   const lines: string[] = [];

@@ -3,8 +3,8 @@
 // 1.7.0-1.7.13 vendor v0.3/v0.4, later 1.7 releases and iSulad 2.1.5 speak v0.6.1, and
 // containerd 2.x / CRI-O newer ones. Each flag below is a difference we read in the Go
 // sources at those tags or saw in the v0.6.1 wire capture.
-import type { ErrorKind } from '../errors/index.js';
-import { ALL_EVENTS_MASK, LEGACY_EVENTS_MASK } from '../api/index.js';
+import type { ErrorKind } from '../../errors/index.js';
+import { ALL_EVENTS_MASK, LEGACY_EVENTS_MASK } from '../../api/index.js';
 
 export const NEWEST_NRI_VERSION = 'v0.12.0';
 
@@ -37,6 +37,8 @@ const OLDEST = [0, 3, 0] as const;
 export class VintageError extends Error {
   override readonly name = 'VintageError';
   readonly kind: ErrorKind = 'usage';
+  /** The option at fault: AdaptationOptions.nriVersion. */
+  readonly option = 'nriVersion';
 }
 
 function parse(version: string): [number, number, number] {

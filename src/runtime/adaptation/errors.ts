@@ -1,7 +1,8 @@
-// Typed errors of the pure half of the simulator. Each names the file, plugin or
-// container involved so that a command can print the message as it is.
+// Typed errors of the adaptation's rules: plugin discovery and merging the answers.
+// Each names the file, plugin or container involved so that a command can print the
+// message as it is.
 
-import type { ErrorKind } from '../errors/index.js';
+import type { ErrorKind } from '../../errors/index.js';
 export class DiscoveryError extends Error {
   override readonly name = 'DiscoveryError';
   constructor(
@@ -19,20 +20,6 @@ export class DiscoveryError extends Error {
   /** A plugin directory the runtime cannot use is the caller's to fix (the Go runtime fails start-up). */
   get kind(): ErrorKind {
     return this.reason === 'read-dir' ? 'not-found' : 'usage';
-  }
-}
-
-export class ScenarioError extends Error {
-  override readonly name = 'ScenarioError';
-  readonly kind: ErrorKind = 'usage';
-  constructor(
-    message: string,
-    readonly file: string,
-    /** Where inside the document, e.g. "containers[2].resources.cpu_quota"; '' for the whole file. */
-    readonly path: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
   }
 }
 
@@ -68,21 +55,5 @@ export class MergeError extends Error {
     readonly reason: 'update-during-creation',
   ) {
     super(message);
-  }
-}
-
-/** An operation on the simulated state named a pod or container that does not exist, or is in the way. */
-export class StateError extends Error {
-  override readonly name = 'StateError';
-  constructor(
-    message: string,
-    readonly reason: 'unknown-pod' | 'unknown-container' | 'duplicate' | 'pod-has-containers',
-    readonly id: string,
-  ) {
-    super(message);
-  }
-
-  get kind(): ErrorKind {
-    return this.reason === 'unknown-pod' || this.reason === 'unknown-container' ? 'not-found' : 'conflict';
   }
 }

@@ -3,7 +3,7 @@
 // the fixtures' scenario.json, with snake_case resource keys.
 import { readFile } from 'node:fs/promises';
 import YAML from 'yaml';
-import { nri } from '../api/index.js';
+import { nri } from '../../api/index.js';
 import { ScenarioError } from './errors.js';
 import { BUILTIN_SCENARIOS, resolveScenarioPath } from './builtin-scenarios.js';
 

@@ -2,8 +2,8 @@
 // Configure request, which generation of the Go adaptation it vendors (or follows), and
 // where it departs from the Go adaptation's rules: its quirks, each seen on the real
 // runtime. A plugin author meets a quirk here before a node does.
-import { ISULAD_REPORTS } from '../api/index.js';
-import { NEWEST_NRI_VERSION } from './vintage.js';
+import { ISULAD_REPORTS } from '../../api/index.js';
+import { NEWEST_NRI_VERSION } from '../adaptation/index.js';
 
 /** Where a runtime does not do what the Go adaptation of its vintage would. */
 export interface RuntimeQuirks {

@@ -1,7 +1,7 @@
 // What the runtimes with quirks (presets.ts) do where the Go adaptation would do otherwise.
-// Each function judges one answer or request; runtime.ts decides when to ask.
-import { nri } from '../api/index.js';
-import { PluginConnectionError } from './plugin-connection.js';
+// Each function judges one answer or request; runtime.ts hands them to the adaptation.
+import { nri } from '../../api/index.js';
+import { PluginConnectionError } from '../adaptation/index.js';
 import type { RuntimeQuirks } from './presets.js';
 
 /** The container as iSulad hands it to CreateContainer: name, pod id and an empty linux. */

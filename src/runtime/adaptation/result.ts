@@ -3,7 +3,7 @@
 // runtime does (containerd/nri pkg/adaptation result.go). Plugins are applied in
 // invocation order; each later plugin is sent `collector.request`, which already
 // carries the earlier plugins' changes, as in the Go runtime.
-import { isEmptyAdjustment, nri, plainCopy } from '../api/index.js';
+import { isEmptyAdjustment, nri, plainCopy } from '../../api/index.js';
 import { MergeError } from './errors.js';
 import { Owners } from './owners.js';
 

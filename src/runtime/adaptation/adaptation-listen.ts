@@ -2,13 +2,13 @@
 // socket in it; for a given path we refuse directories others can write to, and remove
 // an old socket only when nothing answers on it (the Go runtime removes it blindly,
 // which would cut a running runtime off from its plugins).
-import type { ErrorKind } from '../errors/index.js';
+import type { ErrorKind } from '../../errors/index.js';
 import { rmSync } from 'node:fs';
 import { chmod, lstat, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { socketPathOverLimit, socketPathTooLongMessage } from '../api/socket-path.js';
+import { socketPathOverLimit, socketPathTooLongMessage } from '../../api/socket-path.js';
 
 export class ListenError extends Error {
   override readonly name = 'ListenError';

@@ -2,8 +2,10 @@
 // stream (a terminal or a pipe) until `quit`, end of input or the caller's signal.
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { CommandError, executeCommand, parseCommand, QUIT } from './interactive.js';
-import type { Runtime } from './runtime.js';
+import { CommandError, executeCommand, parseCommand, QUIT } from './commands.js';
+
+export { INTERACTIVE_HELP } from './commands.js';
+import type { Runtime } from '../../runtime/index.js';
 
 export interface CommandLoopOptions {
   /** Output of a command (a dump, the plugin list, help). */
@@ -23,6 +25,8 @@ export async function runCommandLoop(runtime: Runtime, input: Readable, opts: Co
   const rl = createInterface({ input });
   const stop = (): void => rl.close();
   opts.signal.addEventListener('abort', stop, { once: true });
+  // A stop that came while the prompt was loading: the listener above will never fire.
+  if (opts.signal.aborted) stop();
   try {
     for await (const line of rl) {
       if (opts.signal.aborted) break;

@@ -2,11 +2,14 @@
 // spawns the file with the runtime end of a unix socketpair as fd 3 and an environment
 // of exactly NRI_PLUGIN_NAME, NRI_PLUGIN_IDX and NRI_PLUGIN_SOCKET=3 (nothing else: no
 // PATH, no HOME, as exec.Cmd with an explicit Env), from the runtime's working directory.
-import type { ErrorKind } from '../errors/index.js';
+import type { ErrorKind } from '../../errors/index.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Duplex } from 'node:stream';
-import type { DiscoveredPlugin } from './discovery.js';
+import type { DiscoveredPlugin } from './adaptation-discover.js';
+
+/** How long a launched plugin gets between SIGTERM and SIGKILL, and to exit by itself after it closed its connection. */
+export const DEFAULT_KILL_GRACE_MS = 1000;
 
 export interface LaunchedProcess {
   plugin: DiscoveredPlugin;
@@ -73,7 +76,7 @@ export async function launchPlugin(
  * (SIGKILL) after closing its connection; we close the connection and give the process
  * a short grace period after SIGTERM first, so a plugin can flush its own logs.
  */
-export async function stopPlugin(p: LaunchedProcess, graceMs = 1000): Promise<void> {
+export async function stopPlugin(p: LaunchedProcess, graceMs = DEFAULT_KILL_GRACE_MS): Promise<void> {
   if (p.child.exitCode !== null || p.child.signalCode !== null) return;
   p.child.kill('SIGTERM');
   const timer = setTimeout(() => p.child.kill('SIGKILL'), graceMs);

@@ -1,6 +1,6 @@
 // The simulated runtime's view of the node: pods and containers as NRI describes
 // them. Lifecycle steps mutate it; Synchronize and dumps read snapshots of it.
-import { nri, overlayResources, plainCopy } from '../api/index.js';
+import { nri, overlayResources, plainCopy } from '../../api/index.js';
 import { StateError } from './errors.js';
 
 export type PodSandbox = nri.IPodSandbox;

@@ -3,7 +3,7 @@
 // a ttrpc client for its Plugin service on connection 1. Follows containerd/nri
 // pkg/adaptation plugin.go: registration deadline, Configure and the event-mask check,
 // split Synchronize, per-request deadlines, and which failures close the plugin.
-import type { ErrorKind } from '../errors/index.js';
+import type { ErrorKind } from '../../errors/index.js';
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import {
@@ -15,8 +15,8 @@ import {
   methodTypes,
   nri,
   type MessageClass,
-} from '../api/index.js';
-import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../mux/index.js';
+} from '../../api/index.js';
+import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../../mux/index.js';
 import {
   Code,
   MESSAGE_LENGTH_MAX,
@@ -26,8 +26,8 @@ import {
   TtrpcProtocolError,
   TtrpcServer,
   type ServerConnection,
-} from '../ttrpc/index.js';
-import { initialSyncChunk, shrinkSyncChunk, type SyncChunk } from './sync-split.js';
+} from '../../ttrpc/index.js';
+import { initialSyncChunk, shrinkSyncChunk, type SyncChunk } from './plugin-sync.js';
 import type { RuntimeVintage } from './vintage.js';
 
 export type PluginFailure =
@@ -134,6 +134,7 @@ export class PluginConnection extends EventEmitter {
   private useStateChange: boolean;
   private closeReason: Error | undefined;
   private isClosed = false;
+  private closedInCall = false;
   private labelOf = { index: '', base: '', label: '??-plugin' };
 
   constructor(
@@ -192,6 +193,11 @@ export class PluginConnection extends EventEmitter {
 
   get whyClosed(): Error | undefined {
     return this.closeReason;
+  }
+
+  /** It closed while the runtime waited for one of its answers: a drop, however cleanly the socket ended. */
+  get closedMidCall(): boolean {
+    return this.closedInCall;
   }
 
   subscribed(event: Event): boolean {
@@ -466,6 +472,7 @@ export class PluginConnection extends EventEmitter {
     if (this.isClosed) return;
     this.isClosed = true;
     this.closeReason = err;
+    this.closedInCall = this.client.inFlight > 0;
     if (this.registrationTimer) clearTimeout(this.registrationTimer);
     this.client.close(err);
     this.serverConn.close();

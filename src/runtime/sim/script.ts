@@ -3,7 +3,21 @@
 // hide the rest of the run.
 import type { Runtime } from './runtime.js';
 import type { Step } from './scenario.js';
-import { stamp } from './events.js';
+import { stamp } from '../events.js';
+
+/** "create ctr-web", "run-pod pod0", "sleep 200": how a step is named in `after:`. */
+export function stepLabel(step: Step): string {
+  switch (step.kind) {
+    case 'run-pod':
+      return `run-pod ${step.pod.id ?? ''}`;
+    case 'create':
+      return `create ${step.container.id ?? ''}`;
+    case 'sleep':
+      return `sleep ${step.ms}`;
+    default:
+      return `${step.kind} ${step.id}`;
+  }
+}
 
 export interface ScriptResult {
   steps: number;

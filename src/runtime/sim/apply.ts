@@ -1,7 +1,7 @@
 // What the runtime does with a merged result: apply a CreateContainer adjustment to
 // the simulated container, and carry out container updates (UpdateContainers from a
 // plugin, or the updates collected during a request).
-import type { nri } from '../api/index.js';
+import type { nri } from '../../api/index.js';
 import type { SimState } from './state.js';
 
 function removalKey(key: string | null | undefined): [string, boolean] {

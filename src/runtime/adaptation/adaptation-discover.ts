@@ -2,8 +2,8 @@
 // CRI-O) does with its plugin directory on start, before launching anything.
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parsePluginName } from '../api/index.js';
-import { lookupPluginConfig } from '../checks/index.js';
+import { parsePluginName } from '../../api/index.js';
+import { lookupPluginConfig } from '../../checks/index.js';
 import { DiscoveryError } from './errors.js';
 
 export interface DiscoveredPlugin {

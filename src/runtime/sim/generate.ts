@@ -3,7 +3,7 @@
 // form is what `nrictl sim --generate` serves; detail 'full' adds what containerd hands
 // a plugin for a kubelet pod besides (env, mounts, namespaces, cgroup paths, more
 // labels and annotations), the weight of a real node's state for encoding benchmarks.
-import { nri } from '../api/index.js';
+import { nri } from '../../api/index.js';
 import type { Scenario } from './scenario.js';
 
 export interface GenerateOptions {

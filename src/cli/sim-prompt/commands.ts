@@ -1,9 +1,9 @@
 // Line-based control of a running simulator: one command per line, so one terminal can
 // drive events while another runs `nrictl logs`. Parsing is pure; execution returns text.
-import type { ErrorKind } from '../errors/index.js';
-import { nri } from '../api/index.js';
-import { jsonDocument, toPlain } from '../render/index.js';
-import type { Runtime } from './runtime.js';
+import type { ErrorKind } from '../../errors/index.js';
+import { nri } from '../../api/index.js';
+import { jsonDocument, toPlain } from '../../render/index.js';
+import type { Runtime } from '../../runtime/index.js';
 
 export const INTERACTIVE_HELP = `commands:
   run-pod POD [NAMESPACE]          run a pod sandbox

@@ -4,8 +4,8 @@
 // container as it was before any plugin touched it, the merged adjustment and updates,
 // who owns which field, and every plugin in invocation order. Validators run in
 // parallel; one rejection or failure fails the creation.
-import type { ErrorKind } from '../errors/index.js';
-import type { nri } from '../api/index.js';
+import type { ErrorKind } from '../../errors/index.js';
+import type { nri } from '../../api/index.js';
 import type { Owners } from './owners.js';
 
 export function validationRequest(

@@ -3,7 +3,7 @@
 // the first plugin that sets it; a second plugin setting it is a conflict; a plugin
 // that removes an entry leaves a removal mark, after which only that same plugin may
 // set the entry again.
-import { nri } from '../api/index.js';
+import { nri } from '../../api/index.js';
 import { ConflictError } from './errors.js';
 
 const REMOVED = '-';

@@ -1,0 +1,159 @@
+// What `nrictl sim` needs of the command line besides the base command: its flags, the
+// simulation options they make, the interactive prompt that drives a running simulator,
+// and how a finished simulation ends the command (its exit code and failure line).
+import { Flags } from '@oclif/core';
+import type { Output } from '../render/index.js';
+import { inCI, simulationJunitView, simulationView } from '../render/index.js';
+import type { Runtime, SimulationOptions, SimulationResult } from '../runtime/index.js';
+import { UserError } from './errors.js';
+import { confDirFlag, durationFlagWithDefault, pluginDirFlag } from './flags.js';
+
+/** sim's flags; `presets` are the names of the runtime presets (src/runtime's RUNTIME_PRESETS). */
+export const simFlags = (presets: readonly string[]) => ({
+  socket: Flags.string({
+    description: 'Listen on this socket (default: a fresh 0700 directory with a 0600 socket).',
+    helpValue: 'PATH',
+  }),
+  'plugin-dir': pluginDirFlag('Directory of pre-started plugins to launch (NN-name executables); it must exist.'),
+  'conf-dir': confDirFlag(
+    'Drop-in configuration directory for pre-started plugins (NN-name.conf, else name.conf); it must exist.',
+  ),
+  'registration-timeout': durationFlagWithDefault('Time a plugin gets to register, such as 5s or 500ms.', '5s'),
+  'request-timeout': durationFlagWithDefault('Time a plugin gets to answer each request, such as 2s.', '2s'),
+  scenario: Flags.string({
+    description: 'The scenario (now the SCENARIO argument).',
+    hidden: true,
+    deprecated: { message: 'use nrictl sim SCENARIO' },
+    helpValue: 'FILE',
+    exclusive: ['pods'],
+  }),
+  pods: Flags.integer({ description: 'Generate this many pods instead of reading a scenario.', min: 0 }),
+  'containers-per-pod': Flags.integer({ description: 'Containers per generated pod.', default: 2, min: 0 }),
+  'nri-version': Flags.string({
+    description:
+      'Behave like the Go NRI runtime adaptation of this version: v0.3.0 and v0.4.0 (containerd 1.7.0-1.7.13), v0.6.1 (iSulad 2.1.5, later containerd 1.7), up to the newest (default).',
+    helpValue: 'VERSION',
+  }),
+  preset: Flags.string({
+    description:
+      "A runtime people run: sets --runtime-name, --runtime-version and --nri-version (each can still be given), and imitates where that runtime departs from the Go adaptation. isulad-2.1.5: an answer to CreateContainer without an adjust message, or any UpdateContainers from a plugin, would crash iSulad (sim reports it and drops the plugin); new environment variables are ignored; CreateContainer carries only the container's name, its pod's id and an empty linux.",
+    options: [...presets],
+  }),
+  'runtime-name': Flags.string({ description: 'Runtime name sent in Configure (default nrictl-sim).' }),
+  'runtime-version': Flags.string({ description: 'Runtime version sent in Configure (default 0.1.0).' }),
+  'wait-for-plugins': Flags.integer({
+    description:
+      'Before the script starts, wait until this many plugins have registered and synchronized (launched ones included), so a plugin started in another terminal sees every scripted event.',
+    min: 1,
+    helpValue: 'N',
+  }),
+  'keep-running': Flags.boolean({
+    description: 'Keep serving plugins after the script is done (until Ctrl-C or SIGTERM).',
+  }),
+  interactive: Flags.boolean({
+    description: 'Read commands from stdin (default when stdin is a terminal and CI is unset).',
+    allowNo: true,
+  }),
+  expect: Flags.string({
+    description:
+      'Expectation file: a scenario (its scenario: key, or SCENARIO) and what must hold after named steps (container env, annotations, mounts, devices, rlimits, resources; step result; conflicts; no plugin failures). Exit 0 when all hold, 1 with a diff naming the plugin that set each differing value. A step it names that the scenario lacks: exit 2 before anything starts.',
+    helpValue: 'FILE',
+    exclusive: ['pods', 'keep-running'],
+  }),
+  'plugin-output': Flags.option({
+    description:
+      "Pre-started plugins' stdout and stderr: lines (each line shown like the other events, in the -o format), json (each line one JSON object on stderr, keeping stdout for the simulator's events) or none (not read at all: the cheapest for plugins that log every event).",
+    options: ['lines', 'json', 'none'] as const,
+    default: 'lines',
+  })(),
+});
+
+/** The values of simFlags, as parsed. */
+export interface SimFlagValues {
+  socket?: string | undefined;
+  'plugin-dir'?: string | undefined;
+  'conf-dir'?: string | undefined;
+  'registration-timeout': number;
+  'request-timeout': number;
+  scenario?: string | undefined;
+  pods?: number | undefined;
+  'containers-per-pod': number;
+  'nri-version'?: string | undefined;
+  preset?: string | undefined;
+  'runtime-name'?: string | undefined;
+  'runtime-version'?: string | undefined;
+  'wait-for-plugins'?: number | undefined;
+  'keep-running'?: boolean | undefined;
+  expect?: string | undefined;
+  'plugin-output': 'lines' | 'json' | 'none';
+}
+
+/** The simulation the flags and the SCENARIO argument ask for. */
+export function simOptions(
+  f: SimFlagValues,
+  scenarioArg: string | undefined,
+): Omit<SimulationOptions, 'onEvent' | 'drive'> {
+  const scenario = scenarioArg ?? f.scenario;
+  const defined = <T extends object>(o: T): T =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  return defined({
+    scenario,
+    generate: f.pods === undefined ? undefined : { pods: f.pods, containersPerPod: f['containers-per-pod'] },
+    expect: f.expect,
+    socketPath: f.socket,
+    pluginDir: f['plugin-dir'],
+    confDir: f['conf-dir'],
+    registrationTimeoutMs: f['registration-timeout'],
+    requestTimeoutMs: f['request-timeout'],
+    preset: f.preset,
+    nriVersion: f['nri-version'],
+    runtimeName: f['runtime-name'],
+    runtimeVersion: f['runtime-version'],
+    waitForPlugins: f['wait-for-plugins'],
+    keepRunning: f['keep-running'],
+    pluginOutput: f['plugin-output'] === 'none' ? 'none' : 'events',
+  });
+}
+
+/**
+ * The prompt that drives a running simulator from stdin (`--interactive`, the default on
+ * a terminal outside CI), or undefined. Loaded only when it runs: it needs readline and
+ * the protobuf bindings (for `dump`). Its help is for people: not printed with -o json/yaml.
+ */
+export function simPrompt(
+  interactive: boolean | undefined,
+  format: string,
+): ((runtime: Runtime, signal: AbortSignal) => Promise<void>) | undefined {
+  if (!(interactive ?? (Boolean(process.stdin.isTTY) && !inCI()))) return undefined;
+  return async (runtime, signal) => {
+    const { runCommandLoop, INTERACTIVE_HELP } = await import('./sim-prompt/loop.js');
+    const print = (text: string): void => void process.stdout.write(`${text}\n`);
+    if (signal.aborted) return;
+    if (format !== 'json' && format !== 'yaml') print(INTERACTIVE_HELP);
+    await runCommandLoop(runtime, process.stdin, {
+      print,
+      printError: (line) => void process.stderr.write(`${line}\n`),
+      signal,
+    });
+  };
+}
+
+/** How a finished simulation ends the command: its summary, then an error (exit 1) when expectations failed or went unjudged. */
+export function simulationOutput(result: SimulationResult, format: string): Output<SimulationResult> {
+  const view = format === 'junit' ? simulationJunitView : simulationView;
+  const e = result.expectations;
+  const failure =
+    e === undefined
+      ? undefined
+      : result.stopped
+        ? `stopped before every expectation of ${e.file} was judged`
+        : e.failed > 0
+          ? `${e.failed} expectation(s) of ${e.file} failed (see the diff above)`
+          : undefined;
+  return {
+    value: result,
+    view,
+    endsStream: true,
+    ...(failure !== undefined ? { error: new UserError(failure, 'failed') } : {}),
+  };
+}

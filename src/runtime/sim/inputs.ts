@@ -1,0 +1,116 @@
+// Everything `nrictl sim` is given, checked and read before anything starts: the socket
+// path, the plugin and configuration directories (and the plugins' names in one), the
+// runtime imitated, the scenario and the expectation file with the steps it names. A
+// mistake in any of them ends the run here, before a socket exists or a plugin runs.
+import { stat } from 'node:fs/promises';
+import { socketPathOverLimit, socketPathTooLongMessage } from '../../api/socket-path.js';
+import type { ErrorKind } from '../../errors/index.js';
+import { loadExpectations, placeExpectations, type ExpectationFile } from '../../expect/index.js';
+import { discoverPlugins, runtimeVintage } from '../adaptation/index.js';
+import { generateScenario } from './generate.js';
+import { RUNTIME_PRESETS } from './presets.js';
+import type { RuntimeOptions } from './runtime.js';
+import { loadScenario, parseScenarioResources, type Scenario } from './scenario.js';
+import { stepLabel } from './script.js';
+import type { SimulationOptions } from './run.js';
+
+export const PLUGIN_DIR_HOLDS = 'the NN-name plugin executables';
+
+/** A simulation's input that cannot be used; names the option at fault. Nothing was started. */
+export class SimulationInputError extends Error {
+  override readonly name = 'SimulationInputError';
+  constructor(
+    message: string,
+    readonly kind: ErrorKind,
+    /** The SimulationOptions field: "pluginDir", "confDir", "socketPath", ... */
+    readonly option: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What a simulation runs, read and checked. */
+export interface SimulationPlan {
+  scenario: Scenario;
+  /** A scenario was named: its steps run (none, if it has none), then the run ends unless told to stay. */
+  scripted: boolean;
+  expectations?: ExpectationFile;
+  runtime: RuntimeOptions;
+}
+
+export async function planSimulation(opts: SimulationOptions): Promise<SimulationPlan> {
+  if (opts.socketPath !== undefined) {
+    const bytes = socketPathOverLimit(opts.socketPath);
+    if (bytes !== undefined)
+      throw new SimulationInputError(
+        `${socketPathTooLongMessage(opts.socketPath, bytes)}; pick a shorter path`,
+        'usage',
+        'socketPath',
+      );
+  }
+  if (opts.pluginDir !== undefined) await mustBeDirectory(opts.pluginDir, 'pluginDir', PLUGIN_DIR_HOLDS);
+  if (opts.confDir !== undefined) await mustBeDirectory(opts.confDir, 'confDir', 'the plugins’ configuration files');
+  // The plugins' names too: one the runtime cannot parse fails its start-up, so it fails ours now.
+  if (opts.pluginDir !== undefined) await discoverPlugins(opts.pluginDir, opts.confDir);
+  const preset = RUNTIME_PRESETS[opts.preset ?? 'newest'];
+  if (preset === undefined)
+    throw new SimulationInputError(
+      `unknown preset "${opts.preset}" (known: ${Object.keys(RUNTIME_PRESETS).join(', ')})`,
+      'usage',
+      'preset',
+    );
+  const nriVersion = opts.nriVersion ?? preset.nriVersion;
+  runtimeVintage(nriVersion);
+  if (opts.scenario !== undefined && opts.generate !== undefined)
+    throw new SimulationInputError('give a scenario or generated pods, not both', 'usage', 'generate');
+
+  let expectations: ExpectationFile | undefined;
+  if (opts.expect !== undefined) {
+    expectations = await loadExpectations(opts.expect, parseScenarioResources);
+    if (opts.scenario === undefined && expectations.scenario === undefined)
+      throw new SimulationInputError(
+        `${opts.expect}: name the scenario, with scenario: in the file or as the SCENARIO argument`,
+        'usage',
+        'expect',
+      );
+  }
+  const scenarioFile = opts.scenario ?? expectations?.scenario;
+  let scenario: Scenario = { file: '', pods: [], containers: [], steps: [] };
+  if (scenarioFile !== undefined) scenario = await loadScenario(scenarioFile);
+  else if (opts.generate !== undefined) scenario = generateScenario(opts.generate);
+  // An expectation after a step the scenario does not have is found now, not after the run.
+  if (expectations) placeExpectations(expectations, scenario.steps.map(stepLabel));
+
+  return {
+    scenario,
+    scripted: scenarioFile !== undefined,
+    ...(expectations ? { expectations } : {}),
+    runtime: {
+      ...(opts.socketPath !== undefined ? { socketPath: opts.socketPath } : {}),
+      ...(opts.pluginDir !== undefined ? { pluginPath: opts.pluginDir } : {}),
+      ...(opts.confDir !== undefined ? { pluginConfigPath: opts.confDir } : {}),
+      ...(opts.registrationTimeoutMs !== undefined ? { registrationTimeoutMs: opts.registrationTimeoutMs } : {}),
+      ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
+      runtimeName: opts.runtimeName ?? preset.runtimeName,
+      runtimeVersion: opts.runtimeVersion ?? preset.runtimeVersion,
+      nriVersion,
+      pluginOutput: opts.pluginOutput ?? 'events',
+      ...(preset.quirks ? { quirks: preset.quirks } : {}),
+    },
+  };
+}
+
+/** A directory the caller named must be one: missing is not-found, anything else usage. */
+export async function mustBeDirectory(dir: string, option: string, holding: string): Promise<void> {
+  let isDir: boolean;
+  try {
+    isDir = (await stat(dir)).isDirectory();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT')
+      throw new SimulationInputError(`${dir} does not exist: give the directory of ${holding}`, 'not-found', option);
+    throw new SimulationInputError(`cannot read ${dir}: ${code ?? (err as Error).message}`, 'usage', option);
+  }
+  if (!isDir)
+    throw new SimulationInputError(`${dir} is not a directory: give the directory of ${holding}`, 'usage', option);
+}

@@ -1,0 +1,127 @@
+// `nrictl sim` as one library call: check every input, start the simulated runtime
+// (pre-started plugins launched and registered, as the Go adaptation's Start does),
+// wait for the external plugins asked for, run the scenario's script or judge its
+// expectations, hand the runtime to an interactive driver or keep serving, and stop,
+// removing the socket, on every way out: the end, an error, or the signal.
+import type { Outcome } from '../../expect/index.js';
+import type { SimEvent } from '../events.js';
+import { runExpectations } from './expectations.js';
+import { planSimulation } from './inputs.js';
+import { Runtime } from './runtime.js';
+import { runScript } from './script.js';
+import { SimState } from './state.js';
+
+export interface SimulationOptions {
+  /** A scenario file, or a built-in one by name (demo): its pods and containers, and its steps as the script. */
+  scenario?: string;
+  /** Generated pods and containers instead of a scenario (no script: served until stopped). */
+  generate?: { pods: number; containersPerPod: number };
+  /** An expectation file: the scenario's steps are run one by one and judged (its scenario: key names one, if `scenario` does not). */
+  expect?: string;
+  /** Listen here; else a fresh 0700 directory with a 0600 socket, removed on the way out. */
+  socketPath?: string;
+  /** Pre-started plugins: a directory of NN-name executables, which must exist. */
+  pluginDir?: string;
+  /** Their drop-in configuration directory (NN-name.conf, else name.conf), which must exist. */
+  confDir?: string;
+  registrationTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** A runtime people run (RUNTIME_PRESETS), default newest: its name, version, NRI version and quirks. */
+  preset?: string;
+  nriVersion?: string;
+  runtimeName?: string;
+  runtimeVersion?: string;
+  /** Before the script: wait until this many plugins are live (registered and synchronized; pre-started ones count). */
+  waitForPlugins?: number;
+  /** After the script, serve until the signal. */
+  keepRunning?: boolean;
+  /** Pre-started plugins' output: plugin-output events per line, or not read at all. */
+  pluginOutput?: 'events' | 'none';
+  /** The run's records as they come: every event, in the order it happened, and the script's end. */
+  onRecord?: (r: SimulationRecord) => void;
+  /** After the script (or without one), the runtime is driven by this until it resolves: an interactive prompt. */
+  drive?: (runtime: Runtime, signal: AbortSignal) => Promise<void>;
+}
+
+/** The script ran to its end, or as far as it got before the signal: said when it happens. */
+export interface ScriptDone {
+  time: number;
+  type: 'script-done';
+  steps: number;
+  failed: number;
+  stopped: boolean;
+}
+
+/** What a simulation reports as it runs. */
+export type SimulationRecord = SimEvent | ScriptDone;
+
+export interface SimulationResult {
+  /** The socket plugins could dial (undefined when the run ended before it listened). */
+  socketPath?: string;
+  /** The scenario's script, when one ran without expectations. */
+  script?: { steps: number; failed: number };
+  /** The expectations judged, when an expectation file was given. */
+  expectations?: { file: string; outcomes: Outcome[]; failed: number };
+  /** The signal ended the run (Ctrl-C, SIGTERM, SIGHUP, a closed output). */
+  stopped: boolean;
+}
+
+/**
+ * Runs a simulation until its script is done (or, without one, or with keepRunning, until
+ * the signal). Throws before anything starts when an input cannot be used
+ * (SimulationInputError, ScenarioError, ExpectationError, ...). No fixed waits: pre-started
+ * plugins are awaited through their registration, external ones with waitForPlugins.
+ */
+export async function runSimulation(opts: SimulationOptions, signal: AbortSignal): Promise<SimulationResult> {
+  const plan = await planSimulation(opts);
+  const result: SimulationResult = { stopped: false };
+  if (signal.aborted) return { ...result, stopped: true };
+  const runtime = new Runtime(new SimState(plan.scenario), plan.runtime);
+  const onRecord = opts.onRecord;
+  if (onRecord) runtime.on('event', onRecord);
+  const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  try {
+    await Promise.race([runtime.start(), stopped]);
+    if (runtime.socketPath !== undefined) result.socketPath = runtime.socketPath;
+    if (plan.scripted && !signal.aborted) {
+      if (opts.waitForPlugins !== undefined) await Promise.race([livePlugins(runtime, opts.waitForPlugins), stopped]);
+      if (signal.aborted) {
+        // Stopped while waiting: nothing ran.
+      } else if (plan.expectations) {
+        const outcomes = await runExpectations(runtime, plan.scenario.steps, plan.expectations, signal);
+        const failed = outcomes.filter((o) => !o.ok).length;
+        result.expectations = { file: plan.expectations.file, outcomes, failed };
+      } else {
+        result.script = await runScript(runtime, plan.scenario.steps, signal);
+        onRecord?.({ time: Date.now(), type: 'script-done', ...result.script, stopped: signal.aborted });
+      }
+    }
+    if (!signal.aborted) {
+      if (opts.drive) await opts.drive(runtime, signal);
+      else if (opts.keepRunning || !plan.scripted) await stopped;
+    }
+  } finally {
+    await runtime.stop();
+    if (onRecord) runtime.off('event', onRecord);
+  }
+  result.stopped = signal.aborted;
+  return result;
+}
+
+/** Resolves once `wanted` plugins are live (synchronized and not dropped since); the caller races it against a stop. */
+async function livePlugins(runtime: Runtime, wanted: number): Promise<void> {
+  const live = new Set<string>();
+  for (const p of runtime.plugins()) live.add(p.name); // plugins() lists the live (synchronized) ones
+  if (live.size >= wanted) return;
+  await new Promise<void>((resolve) => {
+    const onEvent = (e: SimEvent): void => {
+      if (e.type === 'synchronized') live.add(e.plugin);
+      if (e.type === 'dropped' || e.type === 'stopped') live.delete(e.plugin);
+      if (live.size >= wanted) {
+        runtime.off('event', onEvent);
+        resolve();
+      }
+    };
+    runtime.on('event', onEvent);
+  });
+}

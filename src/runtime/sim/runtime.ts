@@ -1,0 +1,348 @@
+// The simulated container runtime: the pods and containers of a node (SimState) and
+// the NRI adaptation it embeds, as containerd embeds containerd/nri. Each lifecycle
+// call changes the state and has the adaptation relay the event around it, under the
+// adaptation's one lock; it applies what the plugins' merged answers adjust and update,
+// and reports every step as a SimEvent.
+import { EventEmitter } from 'node:events';
+import { Event, nri, plainCopy } from '../../api/index.js';
+import {
+  Adaptation,
+  ConflictError,
+  MergeError,
+  NEWEST_NRI_VERSION,
+  PluginConnectionError,
+  RuntimeError,
+  ValidationRejectedError,
+  ValidatorFailedError,
+  type AdaptationOptions,
+  type PluginInfo,
+  type RuntimeVintage,
+} from '../adaptation/index.js';
+import { stamp, type SimEvent, type SimEventInit, type UpdateSource } from '../events.js';
+import { applyAdjustment, applyUpdates } from './apply.js';
+import type { RuntimeQuirks } from './presets.js';
+import { dropNewEnv, sparseCreateRequest, wouldAbortOnCreate, wouldCrashOnUpdate } from './quirks.js';
+import type { SimState } from './state.js';
+
+/** The NRI version this simulator claims in Configure by default: the newest generation whose rules it follows. */
+export const SIMULATED_NRI_VERSION = NEWEST_NRI_VERSION;
+
+export interface RuntimeOptions extends AdaptationOptions {
+  /** Where the runtime imitated departs from the Go adaptation (a preset's quirks). */
+  quirks?: RuntimeQuirks;
+}
+
+export type CreateResult =
+  | { ok: true; container: nri.IContainer; adjust?: nri.IContainerAdjustment; updates: nri.IContainerUpdate[] }
+  | { ok: false; error: Error };
+
+type CtrRequest = { pod: nri.IPodSandbox; container: nri.IContainer };
+
+/** Emits 'event' (SimEvent) for everything that happens. */
+export class Runtime extends EventEmitter {
+  private readonly nri: Adaptation;
+
+  constructor(
+    readonly state: SimState,
+    private readonly opts: RuntimeOptions = {},
+  ) {
+    super();
+    const quirks = opts.quirks;
+    this.nri = new Adaptation(
+      {
+        events: this,
+        snapshot: () => this.state.snapshot(),
+        update: (plugin, updates, source) => this.applyUpdates(plugin, updates, source),
+        ...(quirks?.createNeedsAdjust
+          ? { refuseCreateAnswer: (plugin, rsp) => wouldAbortOnCreate(quirks, plugin, rsp) }
+          : {}),
+        ...(quirks?.pluginUpdatesCrash
+          ? { refuseUpdateRequest: (plugin, req) => wouldCrashOnUpdate(quirks, plugin, req) }
+          : {}),
+      },
+      opts,
+    );
+  }
+
+  get socketPath(): string | undefined {
+    return this.nri.socketPath;
+  }
+
+  get registrationTimeoutMs(): number {
+    return this.nri.registrationTimeoutMs;
+  }
+
+  get requestTimeoutMs(): number {
+    return this.nri.requestTimeoutMs;
+  }
+
+  get vintage(): RuntimeVintage {
+    return this.nri.vintage;
+  }
+
+  /** Launches pre-started plugins, then listens, in the runtime's order. */
+  start(): Promise<{ socketPath: string | undefined }> {
+    return this.nri.start();
+  }
+
+  /** The live plugins in invocation order. */
+  plugins(): PluginInfo[] {
+    return this.nri.plugins();
+  }
+
+  /** Stops listening, disconnects external plugins and stops launched ones. */
+  stop(): Promise<void> {
+    return this.nri.stop();
+  }
+
+  private report(e: SimEventInit): void {
+    if (this.observed) this.emit('event', stamp(e));
+  }
+
+  /** Whether anyone listens for events: the per-call ones are not even built for nobody. */
+  private get observed(): boolean {
+    return this.listenerCount('event') > 0;
+  }
+
+  private stateChanged(event: string, ids: { pod?: string; container?: string }, state?: string): void {
+    if (!this.observed) return;
+    // Field for field what stamp() makes of { type, event, ...ids, state }, without its spreads.
+    const e: SimEvent & { type: 'state-changed' } = { time: Date.now(), type: 'state-changed', event };
+    if (ids.pod !== undefined) e.pod = ids.pod;
+    if (ids.container !== undefined) e.container = ids.container;
+    if (state) e.state = state;
+    this.emit('event', e);
+  }
+
+  private noteError(event: string, err: unknown, ids: { pod?: string; container?: string } = {}): void {
+    const plugin =
+      (err as { cause?: unknown }).cause instanceof PluginConnectionError
+        ? (err as { cause: PluginConnectionError }).cause.plugin
+        : undefined;
+    this.report({
+      type: 'error',
+      event,
+      ...(plugin ? { plugin } : {}),
+      ...(ids.container ? { container: ids.container } : {}),
+      message: (err as Error).message,
+    });
+  }
+
+  private noteConflict(err: ConflictError, id: string): void {
+    this.report({
+      type: 'conflict',
+      container: err.containerId || id,
+      field: err.field,
+      ...(err.key !== undefined ? { key: err.key } : {}),
+      plugins: err.plugins,
+      message: err.message,
+    });
+  }
+
+  // ---- pod lifecycle -------------------------------------------------------------
+
+  runPodSandbox(pod: nri.IPodSandbox): Promise<void> {
+    return this.nri.locked(async () => {
+      const p = this.state.addPod(pod);
+      this.stateChanged('RunPodSandbox', { pod: p.id ?? '' }, 'READY');
+      await this.nri
+        .notify(Event.RUN_POD_SANDBOX, { pod: p })
+        .catch((err) => this.noteError('RunPodSandbox', err, { pod: p.id ?? '' }));
+    });
+  }
+
+  updatePodSandbox(id: string, resources: nri.ILinuxResources, overhead?: nri.ILinuxResources): Promise<void> {
+    return this.nri.locked(async () => {
+      const pod = this.state.mustPod(id);
+      if (!this.vintage.podSandboxUpdates) {
+        // Runtimes before v0.10 have no pod sandbox update events: the change just happens.
+        this.state.applyPodResources(id, resources, overhead);
+        this.stateChanged('UpdatePodSandbox', { pod: id });
+        return;
+      }
+      const req: nri.IUpdatePodSandboxRequest = {
+        pod,
+        linuxResources: resources,
+        ...(overhead ? { overheadLinuxResources: overhead } : {}),
+      };
+      try {
+        await this.nri.updatePodSandbox(req);
+      } catch (err) {
+        this.noteError('UpdatePodSandbox', err, { pod: id });
+        return;
+      }
+      const updated = this.state.applyPodResources(id, resources, overhead);
+      this.stateChanged('UpdatePodSandbox', { pod: id });
+      await this.nri
+        .notify(Event.POST_UPDATE_POD_SANDBOX, { pod: updated })
+        .catch((err) => this.noteError('PostUpdatePodSandbox', err, { pod: id }));
+    });
+  }
+
+  stopPodSandbox(id: string): Promise<void> {
+    return this.nri.locked(async () => {
+      const pod = this.state.mustPod(id);
+      await this.nri
+        .notify(Event.STOP_POD_SANDBOX, { pod })
+        .catch((err) => this.noteError('StopPodSandbox', err, { pod: id }));
+      this.stateChanged('StopPodSandbox', { pod: id }, 'NOTREADY');
+    });
+  }
+
+  removePodSandbox(id: string): Promise<void> {
+    return this.nri.locked(async () => {
+      const pod = this.state.mustPod(id);
+      await this.nri
+        .notify(Event.REMOVE_POD_SANDBOX, { pod })
+        .catch((err) => this.noteError('RemovePodSandbox', err, { pod: id }));
+      this.state.removePod(id, { withContainers: true });
+      this.stateChanged('RemovePodSandbox', { pod: id });
+    });
+  }
+
+  // ---- container lifecycle -------------------------------------------------------
+
+  /** CreateContainer (merged adjustments; a conflict fails the creation), then PostCreateContainer. */
+  createContainer(podId: string, ctr: nri.IContainer): Promise<CreateResult> {
+    return this.nri.locked(async () => {
+      const pod = this.state.mustPod(podId);
+      const id = ctr.id ?? '';
+      if (this.state.container(id)) throw new RuntimeError(`container "${id}" already exists`, 'CreateContainer');
+      // Our one copy of the caller's container. Nothing below changes it (the collector
+      // merges into a copy of its own), so it is also what validators are shown as the
+      // original, and then it becomes the state's container.
+      // Fields are assigned, not spread in: see hidden classes in README.md.
+      const proposed: nri.IContainer = plainCopy(ctr);
+      proposed.podSandboxId = podId;
+      proposed.state = nri.ContainerState.CONTAINER_UNKNOWN;
+      let merged;
+      try {
+        const sent = this.opts.quirks?.sparseCreateRequest ? sparseCreateRequest(proposed) : proposed;
+        merged = await this.nri.createContainer(pod, sent, proposed);
+      } catch (err) {
+        this.noteCreateFailure(err, id);
+        return { ok: false, error: err as Error };
+      }
+      if (merged.adjust && this.opts.quirks?.ignoresNewEnv) {
+        const sentId = (merged.request as nri.ICreateContainerRequest).container?.id ?? '';
+        for (const dropped of dropNewEnv(this.opts.quirks, merged.adjust, proposed, (key) =>
+          merged.owners.owner(sentId, nri.Field.Env, key),
+        )) {
+          this.report({ type: 'ignored', container: id, ...dropped });
+        }
+      }
+      this.state.adoptContainer(proposed);
+      if (merged.adjust) applyAdjustment(this.state, id, merged.adjust);
+      const created = this.state.setContainerState(id, nri.ContainerState.CONTAINER_CREATED);
+      this.applyUpdates('runtime', merged.updates, 'create');
+      this.stateChanged('CreateContainer', { pod: podId, container: id }, 'CREATED');
+      await this.nri
+        .notify(Event.POST_CREATE_CONTAINER, { pod, container: created })
+        .catch((err) => this.noteError('PostCreateContainer', err, { container: id }));
+      return {
+        ok: true,
+        container: plainCopy(created),
+        ...(merged.adjust ? { adjust: merged.adjust } : {}),
+        updates: merged.updates,
+      };
+    });
+  }
+
+  private noteCreateFailure(err: unknown, id: string): void {
+    if (err instanceof ConflictError) this.noteConflict(err, id);
+    else if (err instanceof ValidationRejectedError) {
+      this.report({ type: 'rejected', plugin: err.plugin, container: id, reason: err.reason, message: err.message });
+    } else if (err instanceof ValidatorFailedError) {
+      this.report({
+        type: 'error',
+        plugin: err.plugin,
+        event: 'ValidateContainerAdjustment',
+        container: id,
+        message: err.message,
+      });
+    } else if (err instanceof MergeError) {
+      this.report({ type: 'error', plugin: err.plugin, event: 'CreateContainer', container: id, message: err.message });
+    } else this.noteError('CreateContainer', err, { container: id });
+  }
+
+  startContainer(id: string): Promise<void> {
+    return this.nri.locked(async () => {
+      const { pod, container } = this.ctr(id);
+      await this.nri
+        .notify(Event.START_CONTAINER, { pod, container })
+        .catch((err) => this.noteError('StartContainer', err, { container: id }));
+      const running = this.state.setContainerState(id, nri.ContainerState.CONTAINER_RUNNING);
+      this.stateChanged('StartContainer', { pod: pod.id ?? '', container: id }, 'RUNNING');
+      await this.nri
+        .notify(Event.POST_START_CONTAINER, { pod, container: running })
+        .catch((err) => this.noteError('PostStartContainer', err, { container: id }));
+    });
+  }
+
+  /** UpdateContainer (plugins may amend the update or update others), then PostUpdateContainer. */
+  updateContainer(id: string, resources: nri.ILinuxResources): Promise<nri.IContainerUpdate[]> {
+    return this.nri.locked(async () => {
+      const { pod, container } = this.ctr(id);
+      let merged;
+      try {
+        merged = await this.nri.updateContainer({ pod, container, linuxResources: resources });
+      } catch (err) {
+        if (err instanceof ConflictError) this.noteConflict(err, id);
+        else this.noteError('UpdateContainer', err, { container: id });
+        return [];
+      }
+      // The requested update itself is applied even when no plugin touched it.
+      const own = merged.updates.find((u) => u.containerId === id);
+      const updates = own ? merged.updates : [...merged.updates, { containerId: id, linux: { resources } }];
+      this.applyUpdates('runtime', updates, 'update');
+      this.stateChanged('UpdateContainer', { pod: pod.id ?? '', container: id });
+      const after = this.state.mustContainer(id);
+      await this.nri
+        .notify(Event.POST_UPDATE_CONTAINER, { pod, container: after })
+        .catch((err) => this.noteError('PostUpdateContainer', err, { container: id }));
+      return updates;
+    });
+  }
+
+  stopContainer(id: string): Promise<void> {
+    return this.nri.locked(async () => {
+      const { pod, container } = this.ctr(id);
+      try {
+        const merged = await this.nri.stopContainer({ pod, container });
+        this.applyUpdates('runtime', merged.updates, 'stop');
+      } catch (err) {
+        this.noteError('StopContainer', err, { container: id });
+      }
+      this.state.setContainerState(id, nri.ContainerState.CONTAINER_STOPPED, 0);
+      this.stateChanged('StopContainer', { pod: pod.id ?? '', container: id }, 'STOPPED');
+    });
+  }
+
+  removeContainer(id: string): Promise<void> {
+    return this.nri.locked(async () => {
+      const { pod, container } = this.ctr(id);
+      await this.nri
+        .notify(Event.REMOVE_CONTAINER, { pod, container })
+        .catch((err) => this.noteError('RemoveContainer', err, { container: id }));
+      this.state.removeContainer(id);
+      this.stateChanged('RemoveContainer', { pod: pod.id ?? '', container: id });
+    });
+  }
+
+  private ctr(id: string): CtrRequest {
+    const container = this.state.mustContainer(id);
+    return { pod: this.state.mustPod(container.podSandboxId ?? ''), container };
+  }
+
+  /** Carries out container updates, from the runtime's own merge or a plugin's request; returns the failed ones. */
+  private applyUpdates(plugin: string, updates: nri.IContainerUpdate[], source: UpdateSource): nri.IContainerUpdate[] {
+    if (updates.length === 0) return []; // most requests collect none
+    const outcome = applyUpdates(this.state, updates);
+    const failed = new Set(outcome.failed);
+    for (const u of updates) {
+      if (!u.containerId) continue; // not applied, not failed: the runtime skips it
+      this.report({ type: 'updated', plugin, container: u.containerId, update: u, source, failed: failed.has(u) });
+    }
+    return outcome.failed;
+  }
+}
