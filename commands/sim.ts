@@ -2,7 +2,7 @@
 import { Flags } from '@oclif/core';
 import { socketPathOverLimit, socketPathTooLongMessage } from '../src/api/socket-path.js';
 import { BaseCommand, ExitCode, outputFlag, usageError, UserError } from '../src/cli/index.js';
-import { parseGoDuration } from '../src/checks/index.js';
+import { parseDuration } from '../src/units/index.js';
 import { RUNTIME_PRESETS } from '../src/runtime/index.js';
 import type { Runtime, Scenario, SimEvent } from '../src/runtime/index.js';
 import type { ExpectationFile } from '../src/expect/index.js';
@@ -272,10 +272,7 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
 }
 
 function duration(flag: string, text: string): number {
-  const ms = parseGoDuration(text);
-  if (ms === undefined || ms <= 0)
-    throw usageError(`${flag} ${text}: expected a positive duration such as 5s, 2s or 500ms`);
-  return ms;
+  return Math.ceil(parseDuration(text, { what: flag }));
 }
 
 /** Resolves once `wanted` plugins are live (synchronized and not dropped since); the caller races it against a stop. */

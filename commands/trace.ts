@@ -193,9 +193,6 @@ async function parseTraceEvents(text: string | undefined): Promise<number | unde
 
 async function parseDurationFlag(flag: string, text: string | undefined): Promise<number | undefined> {
   if (text === undefined) return undefined;
-  const { parseGoDuration } = await import('../src/checks/index.js');
-  const ms = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) * 1000 : parseGoDuration(text);
-  if (ms === undefined || !(ms > 0))
-    throw usageError(`${flag} "${text}" is not a positive duration; write e.g. ${flag} 30s`);
-  return ms;
+  const { parseDuration } = await import('../src/units/index.js');
+  return Math.ceil(parseDuration(text, { what: flag }));
 }

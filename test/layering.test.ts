@@ -15,7 +15,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   mux: [],
   plugin: ['api', 'mux', 'ttrpc'],
   runtime: ['api', 'mux', 'ttrpc', 'checks', 'render', 'units'],
-  checks: ['api', 'render'],
+  checks: ['api', 'render', 'units'],
   render: ['api', 'units'],
   session: ['api', 'plugin', 'units', 'checks', 'runtime'],
   observe: ['api', 'render', 'session', 'units'],

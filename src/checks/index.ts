@@ -49,4 +49,3 @@ export {
   type Verdict,
   type VerdictStatus,
 } from './doctor.js';
-export { parseGoDuration } from './runtime-config/duration.js';

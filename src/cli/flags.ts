@@ -39,9 +39,9 @@ export const timeoutFlag = Flags.string({
   helpValue: 'DURATION',
 });
 
-/** --timeout as milliseconds; undefined when not given. Throws DurationError (exit 2). */
+/** --timeout as whole milliseconds (rounded up); undefined when not given. Throws DurationError (exit 2). */
 export function timeoutMs(text: string | undefined): number | undefined {
-  return text === undefined ? undefined : parseDuration(text, '--timeout');
+  return text === undefined ? undefined : Math.ceil(parseDuration(text, { what: '--timeout' }));
 }
 
 export const simFlag = Flags.string({

@@ -1,5 +1,5 @@
 import { parse, TomlError } from 'smol-toml';
-import { parseGoDuration } from './duration.js';
+import { goDurationMs } from './duration.js';
 import {
   checkTable,
   Collector,
@@ -137,9 +137,8 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
   if (typeof v.plugin_path === 'string') settings.pluginPath = v.plugin_path;
   if (typeof v.plugin_config_path === 'string') settings.pluginConfigPath = v.plugin_config_path;
   if (typeof v.plugin_registration_timeout === 'string')
-    settings.registrationTimeoutMs = parseGoDuration(v.plugin_registration_timeout)!;
-  if (typeof v.plugin_request_timeout === 'string')
-    settings.requestTimeoutMs = parseGoDuration(v.plugin_request_timeout)!;
+    settings.registrationTimeoutMs = goDurationMs(v.plugin_registration_timeout)!;
+  if (typeof v.plugin_request_timeout === 'string') settings.requestTimeoutMs = goDurationMs(v.plugin_request_timeout)!;
   if (v.disable_connections === true) settings.externalConnections = false;
   markInvalid(settings, invalid, SETTING_OF);
 

@@ -1,6 +1,6 @@
 import { parse, TomlError } from 'smol-toml';
 import { timeoutFindings } from './containerd.js';
-import { parseGoDuration } from './duration.js';
+import { goDurationMs } from './duration.js';
 import {
   checkTable,
   Collector,
@@ -117,9 +117,9 @@ function apply(s: NriSettings, layer: CrioLayer): void {
   if (typeof v.nri_plugin_dir === 'string') s.pluginPath = v.nri_plugin_dir;
   if (typeof v.nri_plugin_config_dir === 'string') s.pluginConfigPath = v.nri_plugin_config_dir;
   if (typeof v.nri_plugin_registration_timeout === 'string')
-    s.registrationTimeoutMs = parseGoDuration(v.nri_plugin_registration_timeout)!;
+    s.registrationTimeoutMs = goDurationMs(v.nri_plugin_registration_timeout)!;
   if (typeof v.nri_plugin_request_timeout === 'string')
-    s.requestTimeoutMs = parseGoDuration(v.nri_plugin_request_timeout)!;
+    s.requestTimeoutMs = goDurationMs(v.nri_plugin_request_timeout)!;
   if (typeof v.nri_disable_connections === 'boolean') s.externalConnections = !v.nri_disable_connections;
 }
 

@@ -9,7 +9,6 @@ import { lintIsulad } from './isulad.js';
 import type { RuntimeConfigReport } from './schema.js';
 
 export type { NriSettings, RuntimeConfigReport } from './schema.js';
-export { parseGoDuration } from './duration.js';
 export { nearestKey } from './keys.js';
 
 /** Where each runtime keeps its configuration, relative to the node's root. */

@@ -1,5 +1,6 @@
 import { finding, type Finding, type RuntimeKind, type Severity } from '../finding.js';
-import { parseGoDuration } from './duration.js';
+import { configDuration } from './duration.js';
+import { excerpt } from '../../units/index.js';
 import { nearestKey, typeName } from './keys.js';
 
 export type KeyType = 'bool' | 'string' | 'duration' | 'seconds' | 'string-list' | 'table';
@@ -137,11 +138,11 @@ function typeProblem(value: unknown, type: KeyType): string | undefined {
       return Number.isInteger(value) && (value as number) >= 0
         ? undefined
         : `is ${t === 'number' ? 'not a whole number' : `a ${t}`}, not whole seconds`;
-    case 'duration':
+    case 'duration': {
       if (t !== 'string') return `is a ${t}, not a duration string such as "5s"`;
-      return parseGoDuration(value as string) === undefined
-        ? `"${String(value)}" is not a duration such as "5s" or "500ms"`
-        : undefined;
+      const d = configDuration(value as string);
+      return 'error' in d ? `"${excerpt(value as string)}" is not a duration (${d.error})` : undefined;
+    }
   }
 }
 
