@@ -23,7 +23,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   cli: ['api', 'render', 'session', 'units'],
   // trace's probes register through the session's ProbeSet, as every connecting command does.
   trace: ['api', 'render', 'session', 'checks', 'units'],
-  expect: ['api', 'runtime'],
+  expect: ['api', 'runtime', 'checks', 'units'],
   bundle: ['render'],
   scaffold: [],
   commands: [

@@ -16,7 +16,14 @@ export {
   type PluginDirReport,
   type PlannedPlugin,
 } from './plugin-dir.js';
-export { checkConfDir, confDirMissing, type ConfDirOptions, type ConfDirReport, type ConfFileUse } from './conf-dir.js';
+export {
+  checkConfDir,
+  confDirMissing,
+  CONFIG_SIZE_MAX,
+  type ConfDirOptions,
+  type ConfDirReport,
+  type ConfFileUse,
+} from './conf-dir.js';
 export { lookupPluginConfig, DEFAULT_PLUGIN_CONFIG_PATH, type ConfigLookup } from './config-lookup.js';
 export {
   checkSocket,
@@ -49,3 +56,15 @@ export {
   type Verdict,
   type VerdictStatus,
 } from './doctor.js';
+export {
+  readInputFile,
+  readInputBytes,
+  notText,
+  specialFileProblem,
+  formatLimit,
+  InputFileError,
+  INPUT_LIMITS,
+  type InputFileProblem,
+  type ReadInputOptions,
+} from './input-file.js';
+export { parseInputDocument, nestingProblem, InputDocumentError, MAX_NESTING } from './input-document.js';

@@ -58,6 +58,9 @@ const USAGE_ERRORS = new Set([
   'PlacementError',
   'MetricsAddressError',
   'OutputFileError',
+  'InputFileError',
+  'InputDocumentError',
+  'ExpectationError',
 ]);
 
 /** A write to stdout or stderr whose reader went away (`| head`): a normal end. */

@@ -12,6 +12,7 @@ import {
   type SettingName,
 } from './schema.js';
 import { DEFAULT_SOCKET_PATH } from '../defaults.js';
+import { excerpt } from '../../units/index.js';
 
 export const CONTAINERD_NRI_PLUGIN = 'io.containerd.nri.v1.nri';
 
@@ -93,7 +94,7 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
     out.add(
       'warning',
       'nri-key-outside-section',
-      `"${stray}" is outside ${label}: containerd ignores it there`,
+      `"${excerpt(stray)}" is outside ${label}: containerd ignores it there`,
       `move it into the ${label} section`,
     );
   }
@@ -102,7 +103,7 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
       out.add(
         'warning',
         'nri-section-misnamed',
-        `[plugins."${key}"] is not the NRI plugin's section: containerd ignores it`,
+        `[plugins."${excerpt(key)}"] is not the NRI plugin's section: containerd ignores it`,
         `rename the section to ${label}`,
       );
     }

@@ -13,6 +13,7 @@ import {
   type SettingName,
 } from './schema.js';
 import { DEFAULT_SOCKET_PATH } from '../defaults.js';
+import { excerpt } from '../../units/index.js';
 
 const NRI_KEYS: Record<string, KeySpec> = {
   enable_nri: { type: 'bool' },
@@ -80,7 +81,7 @@ function parseLayer(file: string, text: string, out: Collector): CrioLayer | und
         out.add(
           'warning',
           'nri-key-outside-section',
-          `"${key}" is in [crio.${table}], not ${LABEL}: CRI-O ignores it there`,
+          `"${excerpt(key)}" is in [crio.${excerpt(table)}], not ${LABEL}: CRI-O ignores it there`,
           `move it into ${LABEL}`,
         );
       }
@@ -144,7 +145,7 @@ export function lintCrio(files: Array<{ file: string; text: string }>): RuntimeC
           out.add(
             'info',
             'overrides-earlier-file',
-            `${LABEL} "${key}" overrides the value from ${earlier}`,
+            `${LABEL} "${excerpt(key)}" overrides the value from ${earlier}`,
             'nothing to do, if meant',
           );
         setBy.set(key, file);

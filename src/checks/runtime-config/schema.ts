@@ -36,7 +36,8 @@ export type SettingName = Exclude<keyof NriSettings, 'runtime' | 'invalid'>;
 /** A value as the file writes it, for messages: strings quoted, tables and lists as JSON. */
 export function asWritten(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
-  return JSON.stringify(value) ?? String(value);
+  if (typeof value === 'string') return JSON.stringify(excerpt(value));
+  return excerpt(JSON.stringify(value) ?? String(value));
 }
 
 /** Records the keys of `invalid` that map to a setting; the setting's value no longer counts. */
@@ -91,18 +92,19 @@ export function checkTable(
   const known = Object.keys(schema);
   for (const [key, value] of Object.entries(table)) {
     const spec = schema[key];
+    const shown = excerpt(key);
     if (!spec) {
       const near = nearestKey(key, known);
       out.add(
         'warning',
         'unknown-key',
-        `${section}: unknown key "${key}"${near ? ` (did you mean "${near}"?)` : ''}: ${runtimeName} ignores it`,
-        near ? `rename "${key}" to "${near}"` : `remove "${key}"`,
+        `${section}: unknown key "${shown}"${near ? ` (did you mean "${near}"?)` : ''}: ${runtimeName} ignores it`,
+        near ? `rename "${shown}" to "${near}"` : `remove "${shown}"`,
       );
       continue;
     }
     if (spec.obsolete) {
-      out.add('warning', 'obsolete-key', `${section}: "${key}" ${spec.obsolete}`, `remove "${key}"`);
+      out.add('warning', 'obsolete-key', `${section}: "${shown}" ${spec.obsolete}`, `remove "${shown}"`);
       continue;
     }
     const problem = typeProblem(value, spec.type);
@@ -110,8 +112,8 @@ export function checkTable(
       out.add(
         'error',
         'wrong-type',
-        `${section}: "${key}" ${problem}: ${runtimeName} refuses the configuration`,
-        `write "${key}" as ${describe(spec.type)}`,
+        `${section}: "${shown}" ${problem}: ${runtimeName} refuses the configuration`,
+        `write "${shown}" as ${describe(spec.type)}`,
       );
       invalid[key] = value;
       continue;
