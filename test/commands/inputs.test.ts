@@ -3,7 +3,7 @@
 // values, binary configuration, symlink loops, a socket path over the kernel's limit.
 // The built CLI in a child process, bounded by a timeout: a hang fails the test instead
 // of the run.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -211,5 +211,30 @@ describe('findings say what they saw', () => {
     expect(v.stdout).toContain('a loop of symlinks that never reaches a file (ELOOP)');
     const l = run(['lint', conf, '--plugin-path', plugins, '-o', 'json']);
     expect(codes(l.stdout)).toEqual(['error:symlink-loop', 'warning:symlink-loop']);
+  });
+
+  it('doctor with a socket path over the unix limit: a usage finding with its own code and fix', async () => {
+    // A real socket at a 230-byte path: bound by a child through a relative path from its directory.
+    const dir = join(t.dir, 'x'.repeat(200));
+    mkdirSync(dir);
+    const child = spawn(
+      process.execPath,
+      ['-e', "require('net').createServer().listen('nri.sock', () => console.log('listening'))"],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise((resolve) => child.stdout.once('data', resolve));
+      const long = join(dir, 'nri.sock');
+      const r = run(['doctor', '--socket', long, '--root', t.dir, '-o', 'json']);
+      const doc = JSON.parse(r.stdout) as { findings: Array<{ code: string; message: string; fix: string }> };
+      const f = doc.findings.find((x) => x.code === 'socket-path-too-long');
+      expect(f?.message).toBe(
+        `socket path ${long} is ${Buffer.byteLength(long)} bytes long; a unix socket path can have at most 107 bytes: no client can connect at it`,
+      );
+      expect(f?.fix).toBe("give a path of at most 107 bytes: a symlink to the socket's directory will do");
+      expect(doc.findings.map((x) => x.code)).not.toContain('runtime-not-answering');
+    } finally {
+      child.kill();
+    }
   });
 });
