@@ -143,7 +143,7 @@ export class LogStream extends EventEmitter {
       signal.addEventListener('abort', () => resolve({ kind: 'stopped' }), { once: true });
     });
     const started = await Promise.race([this.watch.start().then(() => undefined), aborted]);
-    if (started) return { end: started, summary: await this.finish(0) };
+    if (started) return { end: started, summary: await this.finish(0, true) };
     this.registrations++;
     this.emit('registered');
 
@@ -160,7 +160,10 @@ export class LogStream extends EventEmitter {
       ? sim.runScript().then((): LogEnd => ({ kind: 'script-done' }))
       : new Promise<LogEnd>(() => {});
     const end = await Promise.race([aborted, gone, outputClosed, scriptDone]);
-    return { end, summary: await this.finish(end.kind === 'output-closed' ? 0 : flushTimeoutMs) };
+    return {
+      end,
+      summary: await this.finish(end.kind === 'output-closed' ? 0 : flushTimeoutMs, end.kind === 'stopped'),
+    };
   }
 
   summary(): LogSummary {
@@ -170,11 +173,12 @@ export class LogStream extends EventEmitter {
   }
 
   /**
-   * Unregisters by closing the connection, then writes what is queued (for at most
-   * flushTimeoutMs: a blocked output must not keep us forever) and the last drop notice.
+   * Unregisters by closing the connection (at once when the user stopped us), then writes
+   * what is queued (for at most flushTimeoutMs: a blocked output must not keep us forever)
+   * and the last drop notice.
    */
-  private async finish(flushTimeoutMs: number): Promise<LogSummary> {
-    await this.watch.stop();
+  private async finish(flushTimeoutMs: number, stopped = false): Promise<LogSummary> {
+    await this.watch.stop({ immediate: stopped });
     const r = await this.queue.end(flushTimeoutMs);
     return { ...this.summary(), flushed: r.complete };
   }

@@ -196,8 +196,14 @@ export class Stub extends EventEmitter {
     return nri.UpdateContainersResponse.decode(payload).failed;
   }
 
-  /** Closes the connection cleanly; a start() still pending rejects. */
-  async stop(): Promise<void> {
+  /**
+   * Closes the connection; a start() still pending rejects. By default cleanly: what is
+   * queued for the runtime still goes out, for at most a few seconds should it not read.
+   * With `immediate` the connection is dropped at once, queued answers with it: for a
+   * call that timed out, or a user who stopped the program, whose deadline must hold
+   * against a runtime that stopped reading.
+   */
+  async stop(opts: { immediate?: boolean } = {}): Promise<void> {
     this.#stopping = true;
     if (this.#closed) return;
     const sock = this.#socket;
@@ -205,7 +211,8 @@ export class Stub extends EventEmitter {
       this.#teardown(undefined);
       return;
     }
-    this.#mux.close();
+    if (opts.immediate) this.#mux.destroy();
+    else this.#mux.close();
     if (sock && !sock.destroyed) await new Promise<void>((resolve) => sock.once('close', () => resolve()));
   }
 
