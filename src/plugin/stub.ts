@@ -27,7 +27,7 @@ import { connectTo, endpointOf, resolveTarget } from './connect.js';
 import { PluginError, pluginErrors, type Endpoint, type PluginStep } from './errors.js';
 import { handledEventsMask, subscriptionMask, type PluginHandlers } from './handlers.js';
 import { pluginIdentity, SDK_NRI_VERSION } from './identity.js';
-import { eventMethods, registerPluginService } from './plugin-service.js';
+import { eventMethods, gatedEventMethods, registerPluginService } from './plugin-service.js';
 
 export interface StubOptions {
   /** Else NRI_PLUGIN_NAME, else from the executable's name. */
@@ -89,6 +89,9 @@ export class Stub extends EventEmitter {
   #registered = false;
   #configured = false;
   #synchronized = false;
+  /** Set once our Synchronize answer is on its way: what to run when the plugin goes live. */
+  #syncAnswered: (() => void) | undefined;
+  #wentLive = false;
   #closed = false;
   #stopping = false;
   #shutdownRequested = false;
@@ -231,7 +234,8 @@ export class Stub extends EventEmitter {
     registerPluginService(
       server,
       {
-        ...eventMethods(this.#handlers),
+        // Nothing the runtime sends reaches the handlers before registration completed.
+        ...gatedEventMethods(eventMethods(this.#handlers), () => this.#live(), this.fullName),
         Configure: (req: nri.ConfigureRequest) => this.#configure(req),
         Synchronize: (req: nri.SynchronizeRequest) => this.#synchronize(req),
         Shutdown: async () => {
@@ -266,6 +270,7 @@ export class Stub extends EventEmitter {
     try {
       await client.call(RUNTIME_SERVICE, RuntimeMethod.RegisterPlugin, req);
       this.#registered = true;
+      this.#goLive();
     } catch (err) {
       // A closed connection or our own timeout is reported by whoever closed it.
       if (err instanceof TtrpcClosedError || this.#closed) return;
@@ -360,13 +365,31 @@ export class Stub extends EventEmitter {
     // Settle after the answer is on its way, so "live" means the runtime has it.
     setImmediate(() => {
       if (this.#closed) return;
-      this.#clearTimer();
-      this.emit('synchronized');
-      const w = this.#startWaiter;
-      this.#startWaiter = undefined;
-      w?.resolve();
-      then?.();
+      this.#syncAnswered = then ?? (() => {});
+      this.#goLive();
     });
+  }
+
+  /**
+   * start() resolves once both have happened, in either order: the runtime answered
+   * RegisterPlugin, and our Synchronize answer is on its way. As Go's stub.Start(), which
+   * returns only after RegisterPlugin returned and Configure was served.
+   */
+  #goLive(): void {
+    const then = this.#syncAnswered;
+    if (!this.#registered || !then || this.#wentLive || this.#closed) return;
+    this.#wentLive = true;
+    this.#clearTimer();
+    this.emit('synchronized');
+    const w = this.#startWaiter;
+    this.#startWaiter = undefined;
+    w?.resolve();
+    then();
+  }
+
+  /** Registered (RegisterPlugin answered), configured and synchronized: events may reach the handlers. */
+  #live(): boolean {
+    return this.#registered && this.#configured && this.#synchronized && !this.#closed;
   }
 
   /** The first registration step not yet done. */
@@ -375,6 +398,7 @@ export class Stub extends EventEmitter {
     if (!this.#registered && !this.#configured) return 'register';
     if (!this.#configured) return 'configure';
     if (!this.#synchronized) return 'synchronize';
+    if (!this.#registered) return 'register'; // configured and synchronized, RegisterPlugin still unanswered
     return 'closed';
   }
 
@@ -429,7 +453,7 @@ export class Stub extends EventEmitter {
       );
       return;
     }
-    if (!this.#synchronized) return; // start() already rejected and said why
+    if (!this.#wentLive) return; // start() already rejected and said why
     const err = this.#stopping || this.#shutdownRequested ? undefined : closedError(this.#endpoint, 'closed', cause);
     try {
       this.#handlers.onClose?.(err);

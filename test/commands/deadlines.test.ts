@@ -1,7 +1,8 @@
 // Deadlines that hold against a runtime that stops reading (issue 20, item 5): a timed-out
 // call or a stop signal tears the connection down at once, with no grace period for
-// queued answers that nobody reads. Real hostile peers over real unix sockets
-// (stalled-runtime.ts), the built CLI in a child process. The margins are generous for a loaded machine and
+// queued answers that nobody reads; and nothing a runtime sends before the registration
+// completed is printed. Real hostile peers over real unix sockets (stalled-runtime.ts), the
+// built CLI in a child process. The margins are generous for a loaded machine and
 // still far below the 5 s grace period that ended these runs before.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, startCli } from './nri-cli.js';
@@ -59,5 +60,17 @@ describe('a runtime that keeps sending requests but stops reading our answers', 
     cli.child.kill('SIGTERM');
     await cli.exited;
     expect(Date.now() - signalled).toBeLessThan(MARGIN_MS);
+  });
+});
+
+describe('before the registration completes, nothing the runtime sends is printed', () => {
+  it('logs against a peer that never answers RegisterPlugin and sends 1,000 StateChange events: exit 5, no event printed', async () => {
+    const rt = await hostile('unregistered-flood');
+    const cli = startCli(['logs', '--socket', rt.socketPath, '--timeout', '1s']);
+    const { code } = await cli.exited;
+    expect(rt.sent()).toBe(1000);
+    expect(code).toBe(5);
+    expect(cli.stdout()).toBe('');
+    expect(cli.stderr()).toMatch(/registration of plugin 99-nrictl-logs not completed within 1s/);
   });
 });
