@@ -105,5 +105,6 @@ describe('excerpt', () => {
     expect(excerpt('abc')).toBe('abc');
     expect(excerpt('a'.repeat(61))).toBe(`${'a'.repeat(60)}…`);
     expect(excerpt('a\nb')).toBe('a\\nb');
+    expect(excerpt('a\rb\u0000c\u2028')).toBe('a\\rb\\u0000c\\u2028');
   });
 });
