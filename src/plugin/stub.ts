@@ -57,6 +57,8 @@ export interface RuntimeInfo {
 }
 
 const DEFAULT_REGISTRATION_TIMEOUT_MS = 5000;
+/** The longest wait setTimeout takes (src/units has it too; this layer imports no units). */
+const TIMER_MAX_MS = 2 ** 31 - 1;
 /** containerd's and CRI-O's default, and what runtimes of NRI v0.6 and older (which do not say) apply. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
 
@@ -402,10 +404,14 @@ export class Stub extends EventEmitter {
     return 'closed';
   }
 
-  /** (Re)arms the bound on start(), counted from when start() was called. */
+  /**
+   * (Re)arms the bound on start(), counted from when start() was called. A bound past what
+   * setTimeout can wait (2^31-1 ms; a runtime's Configure may say more) waits that long:
+   * Node would fire a longer timer at once, failing the registration on the spot.
+   */
   #armTimer(totalMs: number): void {
     this.#clearTimer();
-    const left = Math.max(totalMs - (Date.now() - this.#startedAt), 0);
+    const left = Math.min(Math.max(totalMs - (Date.now() - this.#startedAt), 0), TIMER_MAX_MS);
     this.#timer = setTimeout(() => {
       this.#failStart(pluginErrors.timeout(this.#endpoint, this.fullName, this.#step(), totalMs));
     }, left);

@@ -180,6 +180,17 @@ describe('nothing the runtime sends reaches the handlers before registration com
   });
 });
 
+describe('a registration timeout from the runtime past what a timer can wait', () => {
+  it('waits instead of failing at once (Node fires a timer of 2^31 ms or more immediately)', async () => {
+    const { session, started } = await setup({ runPodSandbox: () => {} });
+    await session.registered;
+    await session.call('Configure', { ...MODERN_CONFIGURE, registrationTimeout: 2 ** 31 * 10 });
+    await new Promise((r) => setTimeout(r, 50));
+    await session.call('Synchronize', {});
+    await started;
+  });
+});
+
 describe('events', () => {
   it('delivers the dedicated RPC and the legacy StateChange to the same handler', async () => {
     const got: string[] = [];
