@@ -20,7 +20,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   plugin: ['api', 'mux', 'ttrpc', 'errors'],
   // The simulator judges expectations (src/expect: the file and the judging, which know no runtime).
   runtime: ['api', 'mux', 'ttrpc', 'checks', 'render', 'units', 'expect', 'errors'],
-  checks: ['api', 'render', 'errors'],
+  checks: ['api', 'render', 'units', 'errors'],
   render: ['api', 'units', 'errors'],
   session: ['api', 'plugin', 'units', 'checks', 'runtime', 'errors'],
   observe: ['api', 'render', 'session', 'units', 'errors'],
@@ -31,7 +31,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // doctor below the command line: the offline checks, the runtime's answer through the
   // session, the plugins' latency through the tracer; no layer below may reach all three.
   diagnose: ['api', 'checks', 'session', 'trace', 'errors'],
-  expect: ['api', 'errors'],
+  expect: ['api', 'checks', 'units', 'errors'],
   bundle: ['api', 'render', 'errors'],
   scaffold: ['errors'],
   commands: [

@@ -1,8 +1,9 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { lookupPluginConfig } from './config-lookup.js';
 import { configSyntaxError } from './config-syntax.js';
-import { probeEntry, type EntryFacts } from './entry.js';
+import { kindOf, probeEntry, type EntryFacts, type EntryKind } from './entry.js';
+import { InputFileError, notText, readInputBytes, specialFileProblem } from './input-file.js';
 import { isMissing, pathErrorFrom } from './errors.js';
 import { finding, type Finding, type RuntimeKind, type Severity } from './finding.js';
 import { deniedToUs, directoryChainFindings, fileWriteFindings, notCheckedFinding } from './permissions.js';
@@ -122,53 +123,85 @@ export function checkConfDir(
       continue;
     }
 
-    // Read no more than a plugin could ever receive: past the limit, the size is the finding.
-    const tooLarge = facts.target?.isFile() === true && facts.target.size > CONFIG_SIZE_MAX;
-    let text: string;
-    try {
-      text = tooLarge ? '' : readFileSync(path, 'utf8');
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
-      if (deniedToUs(code)) {
-        findings.push(
-          notCheckedFinding(
-            path,
-            `its syntax and size${users.length > 0 ? ` (the configuration of ${users.join(', ')})` : ''}`,
-            code,
-          ),
-        );
-        if (facts.target)
-          findings.push(...fileWriteFindings(facts.linkTarget ?? path, facts.target, 'config', checkOwner));
-      } else if (code === 'ENOENT') {
-        add(
-          'warning',
-          'dangling-config-link',
-          `symlink to ${facts.linkTarget ?? '?'}, which does not exist: the runtime treats the file as absent${/^\d\d-/.test(file) ? ' and falls back to name.conf' : ''}`,
-          `fix the link or remove it`,
-        );
-      } else if (users.length > 0) {
-        add(
-          'error',
-          'config-unreadable',
-          `cannot be read (${code}) but is the configuration of ${users.join(', ')}: containerd and CRI-O fail plugin discovery and start no pre-installed plugin`,
-          `make it a readable regular file (chmod 0644), or remove it`,
-        );
-      } else {
-        add(
-          'warning',
-          'config-unreadable',
-          `cannot be read (${code}); no plugin uses it today`,
-          'make it readable or remove it',
-        );
-      }
+    const readers = users.length > 0 ? users.join(', ') : undefined;
+    const special = (kind: EntryKind): void => {
+      add(
+        readers ? 'error' : 'warning',
+        'config-not-a-regular-file',
+        readers
+          ? `${specialFileProblem(kind)}, and the configuration of ${readers}: the runtime blocks or fails reading it in plugin discovery, and no pre-installed plugin starts`
+          : `${specialFileProblem(kind)}; no plugin reads it today, but one named so would block or fail the runtime's plugin discovery; nrictl does not open it`,
+        'replace it with a regular file, or remove it',
+      );
+    };
+    // A FIFO, socket or device is judged by stat and never opened: a FIFO blocks its reader.
+    if (facts.target && !facts.target.isFile() && !facts.target.isDirectory()) {
+      special(kindOf(facts.target));
       continue;
+    }
+
+    // Read no more than a plugin could ever receive: past the limit, the size is the finding.
+    let tooLarge = facts.target?.isFile() === true && facts.target.size > CONFIG_SIZE_MAX;
+    let bytes: Buffer = Buffer.alloc(0);
+    try {
+      if (!tooLarge) bytes = readInputBytes(path, { what: 'configuration file', maxBytes: CONFIG_SIZE_MAX });
+    } catch (err) {
+      if (!(err instanceof InputFileError)) throw err;
+      if (err.reason === 'too-large') {
+        tooLarge = true; // it grew after we looked
+      } else if (err.reason === 'not-a-regular-file') {
+        special(err.details.fileKind ?? 'other'); // it was replaced after we looked
+        continue;
+      } else {
+        const code = err.code ?? 'EIO';
+        if (deniedToUs(code)) {
+          findings.push(
+            notCheckedFinding(
+              path,
+              `its syntax and size${users.length > 0 ? ` (the configuration of ${users.join(', ')})` : ''}`,
+              code,
+            ),
+          );
+          if (facts.target)
+            findings.push(...fileWriteFindings(facts.linkTarget ?? path, facts.target, 'config', checkOwner));
+        } else if (code === 'ELOOP') {
+          add(
+            readers ? 'error' : 'warning',
+            'symlink-loop',
+            `symlink to ${facts.linkTarget ?? '?'}, a loop of links that never reaches a file (ELOOP)${readers ? `, and the configuration of ${readers}: containerd and CRI-O fail plugin discovery and start no pre-installed plugin` : '; no plugin uses it today'}`,
+            'point the link at a regular file, or remove it',
+          );
+        } else if (code === 'ENOENT') {
+          add(
+            'warning',
+            'dangling-config-link',
+            `symlink to ${facts.linkTarget ?? '?'}, which does not exist: the runtime treats the file as absent${/^\d\d-/.test(file) ? ' and falls back to name.conf' : ''}`,
+            `fix the link or remove it`,
+          );
+        } else if (users.length > 0) {
+          add(
+            'error',
+            'config-unreadable',
+            `cannot be read (${code}) but is the configuration of ${users.join(', ')}: containerd and CRI-O fail plugin discovery and start no pre-installed plugin`,
+            `make it a readable regular file (chmod 0644), or remove it`,
+          );
+        } else {
+          add(
+            'warning',
+            'config-unreadable',
+            `cannot be read (${code}); no plugin uses it today`,
+            'make it readable or remove it',
+          );
+        }
+        continue;
+      }
     }
 
     if ((users.length > 0 || pluginsUnknown) && tooLarge) {
       add(
         'warning',
         'config-too-large',
-        `${facts.target!.size} bytes: the runtime sends a plugin its configuration in one Configure request, which ttrpc limits to ${TTRPC_MESSAGE_LIMIT} bytes (4 MiB) in all; ${users.length > 0 ? users.join(', ') : 'a plugin'} never ${users.length > 1 ? 'get' : 'gets'} it, and Configure fails`,
+        `${facts.target?.size ?? 'over 4 MiB of'} bytes: the runtime sends a plugin its configuration in one Configure request, which ttrpc limits to ${TTRPC_MESSAGE_LIMIT} bytes (4 MiB) in all; ${users.length > 0 ? users.join(', ') : 'a plugin'} never ${users.length > 1 ? 'get' : 'gets'} it, and Configure fails`,
         `keep it under ${CONFIG_SIZE_MAX} bytes: move bulky data into a file the plugin reads itself`,
       );
     } else if (users.length > 0) {
@@ -203,7 +236,19 @@ export function checkConfDir(
 
     // Only text the runtime hands to a plugin is worth parsing: an orphan or a
     // shadowed file is never read, and its finding already says so.
-    const syntax = (users.length > 0 || pluginsUnknown) && !tooLarge ? configSyntaxError(text) : undefined;
+    const handedOn = (users.length > 0 || pluginsUnknown) && !tooLarge;
+    const binary = handedOn ? notText(bytes) : undefined;
+    if (binary) {
+      add(
+        'warning',
+        'config-not-text',
+        binary.kind === 'nul'
+          ? `not text (a NUL byte at offset ${binary.offset}): no plugin can read it as YAML or JSON`
+          : `not text (bytes that are not UTF-8 at offset ${binary.offset}): no plugin can read it as YAML or JSON, and the runtime sends it in Configure as a protobuf string, which must be UTF-8`,
+        `replace ${path} with the plugin's YAML or JSON configuration`,
+      );
+    }
+    const syntax = handedOn && !binary ? configSyntaxError(bytes.toString('utf8')) : undefined;
     if (syntax) {
       add(
         'warning',

@@ -1,6 +1,7 @@
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PLUGIN_CONFIG_PATH } from './defaults.js';
+import { kindOf, type EntryKind } from './entry.js';
 import { deniedToUs } from './permissions.js';
 
 /** The runtime's default drop-in directory for plugin configuration. */
@@ -12,8 +13,13 @@ export interface ConfigLookup {
   candidates: [string, string];
   /** The file the Go adaptation passes; undefined when neither exists (the plugin gets ""). */
   path?: string;
-  /** A candidate that exists but cannot be read: the Go adaptation fails plugin discovery. */
-  error?: { path: string; code: string };
+  /**
+   * A candidate that exists but cannot be read: the Go adaptation fails plugin discovery.
+   * `code` is the errno (EACCES, EISDIR), or 'not-a-regular-file' with `kind` for a FIFO,
+   * socket or device, which the Go adaptation would block on or fail to read, and nrictl
+   * never opens.
+   */
+  error?: { path: string; code: string; kind?: EntryKind };
   /** iSulad opens only NN-name.conf and does not start the plugin when that fails. */
   isulad: { path?: string; skipsPlugin: boolean };
 }
@@ -22,34 +28,41 @@ export function lookupPluginConfig(confDir: string, index: string, name: string)
   const candidates: [string, string] = [join(confDir, `${index}-${name}.conf`), join(confDir, `${name}.conf`)];
   const result: ConfigLookup = { candidates, isulad: { skipsPlugin: true } };
   for (const path of candidates) {
-    try {
-      readFileSync(path);
-      result.path = path;
-      break;
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
-      // Only "does not exist" moves on to the next candidate, as in the runtime.
-      if (code !== 'ENOENT') {
-        result.error = { path, code };
-        break;
-      }
-    }
+    const seen = tryToRead(path);
+    // Only "does not exist" moves on to the next candidate, as in the runtime.
+    if (seen.code === 'ENOENT') continue;
+    if (seen.code === undefined) result.path = path;
+    else result.error = { path, code: seen.code, ...(seen.kind ? { kind: seen.kind } : {}) };
+    break;
   }
   // Denied to us but not to root: whether iSulad can read it is not known here (the
   // caller reports the check as not made), so it is not said to skip the plugin.
-  const readable = readableByOpenAndRead(candidates[0]);
-  if (readable !== false) result.isulad = { path: candidates[0], skipsPlugin: false };
+  const first = tryToRead(candidates[0]);
+  if (first.code === undefined || deniedToUs(first.code)) result.isulad = { path: candidates[0], skipsPlugin: false };
   return result;
 }
 
-function readableByOpenAndRead(path: string): boolean | 'denied-to-us' {
+/**
+ * Whether the runtime could read the file, by opening it and reading a byte, without
+ * ever blocking: a special file is judged by stat and not opened; the open is
+ * non-blocking and checked again through the descriptor, should the path have become a
+ * FIFO in between. code undefined: readable; 'ENOENT': absent (a dangling link too).
+ */
+function tryToRead(path: string): { code?: string; kind?: EntryKind } {
+  const special = (st: Stats) =>
+    !st.isFile() && !st.isDirectory() ? { code: 'not-a-regular-file', kind: kindOf(st) } : undefined;
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    const notRegular = special(statSync(path));
+    if (notRegular) return notRegular;
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    const raced = special(fstatSync(fd));
+    if (raced) return raced;
     readSync(fd, Buffer.alloc(1), 0, 1, 0);
-    return true;
+    return {};
   } catch (err) {
-    return deniedToUs((err as NodeJS.ErrnoException).code) ? 'denied-to-us' : false;
+    const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
+    return { code };
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

@@ -1,4 +1,6 @@
 import { createRequire } from 'node:module';
+import { excerpt } from '../units/index.js';
+import { nestingProblem } from './input-document.js';
 
 type YamlModule = typeof import('yaml');
 let yaml: YamlModule | undefined;
@@ -26,11 +28,17 @@ export function configSyntaxError(text: string): string | undefined {
       // Not JSON after all (or broken JSON): the YAML parser decides and words the error.
     }
   }
+  // The YAML parser recurses per level: deep enough, it reports a stack overflow at a wrong
+  // position, or (a regular expression compiled near the stack's end) aborts the process.
+  // Depth is judged first, by a parser that stops at MAX_NESTING.
+  const deep = nestingProblem(text);
+  if (deep) return deep;
   const doc = loadYaml().parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   const err = doc.errors[0];
   if (!err) return undefined;
+  if (err.message.includes('Maximum call stack size exceeded')) return 'nested too deeply to read';
   const line = err.linePos?.[0]?.line;
-  return `${line ? `line ${line}: ` : ''}${err.message.split('\n')[0]}`;
+  return `${line ? `line ${line}: ` : ''}${excerpt(err.message.split('\n')[0], 200)}`;
 }
 
 // Only an object or array is worth the attempt: YAML configurations start otherwise.

@@ -161,7 +161,7 @@ export function diagnoseNode(opts: DoctorOptions = {}): OfflineDiagnosis {
     const socket = checkSocket(resolved.socketPath, { checkOwner: opts.socketPath === undefined ? true : checkOwner });
     for (const f of socket) add(f);
     canConnect = !socket.some((f) =>
-      ['socket-missing', 'socket-unreadable', 'not-a-socket', 'not-checked'].includes(f.code),
+      ['socket-missing', 'socket-unreadable', 'not-a-socket', 'not-checked', 'socket-path-too-long'].includes(f.code),
     );
   }
 

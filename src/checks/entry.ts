@@ -14,8 +14,10 @@ export interface EntryFacts {
   linkText?: string;
   /** The resolved target path, for symlinks. */
   linkTarget?: string;
-  /** Through links (stat): what exec() and iSulad's stat() see; undefined when the link dangles. */
+  /** Through links (stat): what exec() and iSulad's stat() see; undefined when the link dangles or loops. */
   target?: Stats;
+  /** Why stat through the link failed: ENOENT (dangling), ELOOP (a loop of links), ... */
+  targetError?: string;
   /** The kind of the target (or of the entry when it is no link). */
   kind: EntryKind;
 }
@@ -59,8 +61,9 @@ export function probeEntry(path: string): EntryFacts {
   try {
     facts.target = statSync(path);
     facts.kind = kindOf(facts.target);
-  } catch {
+  } catch (err) {
     facts.target = undefined;
+    facts.targetError = (err as NodeJS.ErrnoException).code ?? 'EIO';
   }
   return facts;
 }

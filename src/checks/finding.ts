@@ -17,7 +17,16 @@ export interface Finding {
 const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 export function finding(severity: Severity, path: string, code: string, message: string, fix: string): Finding {
-  return { severity, path, code, message: oneLine(message), fix: oneLine(fix) };
+  return { severity, path, code, message: bounded(oneLine(message)), fix: bounded(oneLine(fix)) };
+}
+
+/**
+ * The sites that quote input cut it to an excerpt; this is the backstop, so that no
+ * finding ever carries a file's worth of text.
+ */
+const FINDING_TEXT_MAX = 4096;
+function bounded(text: string): string {
+  return text.length > FINDING_TEXT_MAX ? `${text.slice(0, FINDING_TEXT_MAX)}…` : text;
 }
 
 /**

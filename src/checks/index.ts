@@ -17,7 +17,14 @@ export {
   type PlannedPlugin,
 } from './plugin-dir.js';
 export { validatePluginDir, type ValidateOptions } from './validate.js';
-export { checkConfDir, confDirMissing, type ConfDirOptions, type ConfDirReport, type ConfFileUse } from './conf-dir.js';
+export {
+  checkConfDir,
+  confDirMissing,
+  CONFIG_SIZE_MAX,
+  type ConfDirOptions,
+  type ConfDirReport,
+  type ConfFileUse,
+} from './conf-dir.js';
 export { lookupPluginConfig, DEFAULT_PLUGIN_CONFIG_PATH, type ConfigLookup } from './config-lookup.js';
 export {
   checkSocket,
@@ -50,4 +57,15 @@ export {
 } from './doctor.js';
 export { concludeDiagnosis, latencyUnmeasured, checkNodeRoot, type Diagnosis } from './diagnosis.js';
 export { lintPaths, type LintOptions, type LintReport } from './lint.js';
-export { parseGoDuration } from './runtime-config/duration.js';
+export {
+  readInputFile,
+  readInputBytes,
+  notText,
+  specialFileProblem,
+  formatLimit,
+  InputFileError,
+  INPUT_LIMITS,
+  type InputFileProblem,
+  type ReadInputOptions,
+} from './input-file.js';
+export { parseInputDocument, nestingProblem, InputDocumentError, MAX_NESTING } from './input-document.js';

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 // bindings (~45 ms CPU) that an offline directory check never uses.
 import { parsePluginName } from '../api/plugin-name.js';
 import { DEFAULT_PLUGIN_CONFIG_PATH, lookupPluginConfig } from './config-lookup.js';
+import { specialFileProblem } from './input-file.js';
 import { DEFAULT_PLUGIN_PATH } from './defaults.js';
 import { KIND_LABEL, modeString, probeEntry, type EntryFacts, type EntryKind } from './entry.js';
 import { pathErrorFrom } from './errors.js';
@@ -193,10 +194,15 @@ export function checkPluginDir(dir: string, opts: PluginDirOptions = {}): Plugin
       );
     } else if (lookup.error) {
       discoveryFails = discoveryFails || !isulad;
+      const special = lookup.error.kind;
       add(
         sev('error', 'warning'),
         'config-unreadable',
-        `its configuration ${lookup.error.path} cannot be read (${lookup.error.code}): containerd and CRI-O fail plugin discovery; iSulad skips the plugin`,
+        special
+          ? `its configuration ${lookup.error.path} ${specialFileProblem(special)}: the runtime blocks or fails reading it in plugin discovery, and no pre-installed plugin starts`
+          : lookup.error.code === 'ELOOP'
+            ? `its configuration ${lookup.error.path} is a loop of symlinks that never reaches a file (ELOOP): containerd and CRI-O fail plugin discovery; iSulad skips the plugin`
+            : `its configuration ${lookup.error.path} cannot be read (${lookup.error.code}): containerd and CRI-O fail plugin discovery; iSulad skips the plugin`,
         `make ${lookup.error.path} a readable regular file, or remove it`,
       );
     }
@@ -221,7 +227,15 @@ export function checkPluginDir(dir: string, opts: PluginDirOptions = {}): Plugin
         'nothing to do',
       );
     }
-    if (!target) {
+    if (!target && facts.targetError === 'ELOOP') {
+      launches = false;
+      add(
+        sev('error', 'warning'),
+        'symlink-loop',
+        `symlink to ${facts.linkTarget ?? facts.linkText ?? '?'}, a loop of links that never reaches a file (ELOOP); ${LAUNCH_FAILS}; iSulad skips it`,
+        `point the link at the plugin binary, or remove it: ln -sf <plugin binary> ${path}`,
+      );
+    } else if (!target) {
       launches = false;
       add(
         sev('error', 'warning'),

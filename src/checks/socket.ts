@@ -1,5 +1,6 @@
 import { lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
+import { socketPathOverLimit, socketPathTooLongMessage, UNIX_SOCKET_PATH_MAX_BYTES } from '../api/socket-path.js';
 import { DEFAULT_SOCKET_PATH } from './defaults.js';
 import { modeString } from './entry.js';
 import { finding, type Finding } from './finding.js';
@@ -27,6 +28,21 @@ export const SOCKET_EXPOSURE_CODES: ReadonlySet<string> = new Set([
 export function checkSocket(path: string = DEFAULT_SOCKET_PATH, opts: SocketCheckOptions = {}): Finding[] {
   const checkOwner = opts.checkOwner ?? true;
   const out: Finding[] = [];
+  // The kernel takes at most 107 bytes: no client (nrictl, a plugin) can connect at a
+  // longer path, whatever is there, so that is the one thing to say.
+  const tooLong = socketPathOverLimit(path);
+  if (tooLong !== undefined) {
+    out.push(
+      finding(
+        'error',
+        path,
+        'socket-path-too-long',
+        `${socketPathTooLongMessage(path, tooLong)}: no client can connect at it`,
+        `give a path of at most ${UNIX_SOCKET_PATH_MAX_BYTES} bytes: a symlink to the socket's directory will do`,
+      ),
+    );
+    return out;
+  }
   let self: Stats;
   try {
     self = lstatSync(path);

@@ -59,12 +59,12 @@ export const outputFlag = (formats: readonly OutputFormat[], extra: readonly str
 export const legacyOutputFlag = <T extends string>(choices: readonly T[], defaultValue: T) =>
   Flags.option({ char: 'o', description: 'Output format.', options: choices, default: defaultValue })();
 
-/** A duration flag in milliseconds: "2s", "500ms", "1m30s"; a bare number is refused. */
+/** A duration flag in whole milliseconds (rounded up): "2s", "500ms", "1m30s"; a bare number is refused. */
 export const durationFlag = (description: string) =>
   Flags.custom<number>({
     description,
     helpValue: 'DURATION',
-    parse: async (input: string): Promise<number> => parseDuration(input),
+    parse: async (input: string): Promise<number> => Math.ceil(parseDuration(input)),
   })();
 
 /** The same, with a default ("2s"). */
@@ -72,9 +72,9 @@ export const durationFlagWithDefault = (description: string, defaultValue: strin
   Flags.custom<number>({
     description,
     helpValue: 'DURATION',
-    default: parseDuration(defaultValue),
+    default: Math.ceil(parseDuration(defaultValue)),
     defaultHelp: async () => defaultValue,
-    parse: async (input: string): Promise<number> => parseDuration(input),
+    parse: async (input: string): Promise<number> => Math.ceil(parseDuration(input)),
   })();
 
 export const timeoutFlag = durationFlag(

@@ -14,19 +14,26 @@
 //       resources: { cpus: "0-1", memory_limit: 268435456 }  # scenario keys
 //       conflict: [10-a, 20-b]       # these two plugins conflicted during the step
 import type { ErrorKind } from '../errors/index.js';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import YAML from 'yaml';
 import type { nri } from '../api/index.js';
+import {
+  INPUT_LIMITS,
+  InputDocumentError,
+  InputFileError,
+  parseInputDocument,
+  readInputFile,
+} from '../checks/index.js';
+import { excerpt } from '../units/index.js';
 
 export class ExpectationError extends Error {
+  override readonly name = 'ExpectationError';
   readonly kind: ErrorKind = 'usage';
   constructor(
     message: string,
     readonly file: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
-    this.name = 'ExpectationError';
+    super(message, options);
   }
 }
 
@@ -79,13 +86,15 @@ export function parseExpectations(
   };
   let doc: unknown;
   try {
-    doc = YAML.parse(text);
+    doc = parseInputDocument(text);
   } catch (err) {
-    fail('(top level)', `${(err as Error).message.split('\n')[0]} (fix the YAML/JSON syntax there)`);
+    if (!(err instanceof InputDocumentError)) throw err;
+    throw new ExpectationError(`${file}: ${err.problem} (fix the YAML/JSON syntax there)`, file, { cause: err });
   }
   if (!isMap(doc)) fail('(top level)', 'expected a map with expect: and optionally scenario: and no-plugin-failures:');
   const top = doc as Record<string, unknown>;
-  for (const k of Object.keys(top)) if (!TOP_KEYS.includes(k)) fail(k, `unknown key (known: ${TOP_KEYS.join(', ')})`);
+  for (const k of Object.keys(top))
+    if (!TOP_KEYS.includes(k)) fail(excerpt(k, 40), `unknown key (known: ${TOP_KEYS.join(', ')})`);
   const items = top.expect ?? [];
   if (!Array.isArray(items)) fail('expect', 'expected a list of "- after: STEP ..." entries');
   const scalar = (v: unknown, where: string): string => {
@@ -97,7 +106,7 @@ export function parseExpectations(
     if (!isMap(v)) fail(where, 'expected a map of NAME: value (null: must be absent)');
     const out: Record<string, string | null> = {};
     for (const [k, val] of Object.entries(v as Record<string, unknown>))
-      out[k] = val === null ? null : scalar(val, `${where}.${k}`);
+      out[k] = val === null ? null : scalar(val, `${where}.${excerpt(k, 40)}`);
     return out;
   };
   const list = (v: unknown, where: string, key: string): Array<Record<string, unknown>> => {
@@ -110,7 +119,7 @@ export function parseExpectations(
     if (!isMap(raw)) fail(where, 'expected a map starting with after: STEP');
     const m = raw as Record<string, unknown>;
     for (const k of Object.keys(m))
-      if (!ITEM_KEYS.includes(k)) fail(`${where}.${k}`, `unknown key (known: ${ITEM_KEYS.join(', ')})`);
+      if (!ITEM_KEYS.includes(k)) fail(`${where}.${excerpt(k, 40)}`, `unknown key (known: ${ITEM_KEYS.join(', ')})`);
     const after = m.after;
     if (typeof after !== 'string' && !(typeof after === 'number' && Number.isInteger(after) && after > 0)) {
       fail(`${where}.after`, 'missing: name the step as "<kind> <id>" (e.g. create ctr-web) or its number');
@@ -154,18 +163,30 @@ export function parseExpectations(
   };
 }
 
+/**
+ * Reads an expectation file: a regular file of at most INPUT_LIMITS.expectations bytes
+ * (64 MiB), refused before it is read otherwise.
+ */
 export async function loadExpectations(
   file: string,
   parseResources: (v: unknown, file: string, path: string) => nri.ILinuxResources,
 ): Promise<ExpectationFile> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = readInputFile(file, { what: 'expectation file', maxBytes: INPUT_LIMITS.expectations });
   } catch (err) {
-    throw new ExpectationError(
-      `${file}: cannot read the expectation file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message} (check the path)`,
-      file,
-    );
+    if (!(err instanceof InputFileError)) throw err;
+    const fix =
+      err.reason === 'missing'
+        ? 'check the path'
+        : err.reason === 'too-large'
+          ? 'split it into smaller files'
+          : err.reason === 'unreadable'
+            ? 'check its permissions'
+            : 'give the path of a regular file';
+    throw new ExpectationError(`${file}: cannot read the expectation file: it ${err.problem} (${fix})`, file, {
+      cause: err,
+    });
   }
-  return parseExpectations(text, file, parseResources);
+  return Promise.resolve(parseExpectations(text, file, parseResources));
 }

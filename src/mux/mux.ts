@@ -110,8 +110,25 @@ export class Mux extends EventEmitter {
     return conn;
   }
 
-  /** Closes the trunk; every logical connection is destroyed with err, or a MuxClosedError. */
+  /**
+   * Closes the trunk; every logical connection is destroyed with err, or a MuxClosedError.
+   * Without err it ends the trunk so that queued frames still reach the peer, for at most
+   * END_GRACE_MS; with err, or through destroy(), it tears the trunk down at once.
+   */
   close(err?: Error): void {
+    this.shut(err, err !== undefined);
+  }
+
+  /**
+   * Closes the trunk at once: like close(), but queued frames are dropped instead of
+   * waited for. For a call that timed out or a user who stopped the program: a peer that
+   * stopped reading must not hold the process for the grace period.
+   */
+  destroy(err?: Error): void {
+    this.shut(err, true);
+  }
+
+  private shut(err: Error | undefined, now: boolean): void {
     if (this.isClosed) return;
     this.isClosed = true;
     const trunk = this.trunk;
@@ -132,7 +149,7 @@ export class Mux extends EventEmitter {
     }
     this.releaseWriters(err ?? new MuxClosedError(`${this.label}: trunk closed`));
 
-    if (err || trunk.destroyed || trunk.writableFinished) {
+    if (now || trunk.destroyed || trunk.writableFinished) {
       trunk.destroy();
     } else {
       const guard = setTimeout(() => trunk.destroy(), END_GRACE_MS);

@@ -155,7 +155,7 @@ export class LogStream extends EventEmitter {
       signal.addEventListener('abort', end, { once: true });
     });
     const started = await Promise.race([this.watch.start().then(() => undefined), aborted]);
-    if (started) return { end: started, summary: await this.finish(0) };
+    if (started) return { end: started, summary: await this.finish(0, true) };
     this.registrations++;
     const target = this.opts.target;
     this.notes({
@@ -184,7 +184,7 @@ export class LogStream extends EventEmitter {
     const scriptDone = sim ? sim.runScript().then((): LogEnd => 'script-done') : new Promise<LogEnd>(() => {});
     const end = await Promise.race([aborted, gone, scriptDone]);
     // A reader that went away (`nrictl logs | head`) reads nothing more: no wait for it.
-    const summary = await this.finish(end === 'output-closed' ? 0 : flushTimeoutMs);
+    const summary = await this.finish(end === 'output-closed' ? 0 : flushTimeoutMs, end === 'stopped');
     return error ? { end, summary, error } : { end, summary };
   }
 
@@ -195,11 +195,11 @@ export class LogStream extends EventEmitter {
   }
 
   /**
-   * Unregisters by closing the connection, then writes what is queued (for at most
-   * flushTimeoutMs: a blocked output must not keep us forever).
+   * Unregisters by closing the connection (at once when the user stopped us), then writes
+   * what is queued (for at most flushTimeoutMs: a blocked output must not keep us forever).
    */
-  private async finish(flushTimeoutMs: number): Promise<LogSummary> {
-    await this.watch.stop();
+  private async finish(flushTimeoutMs: number, stopped = false): Promise<LogSummary> {
+    await this.watch.stop({ immediate: stopped });
     const r = await this.sink.end(flushTimeoutMs);
     return this.summary(r.complete);
   }

@@ -114,6 +114,33 @@ export function eventMethods(h: PluginHandlers): Omit<PluginServiceImpl, 'Config
   };
 }
 
+/**
+ * The event methods, each refused (Code.FailedPrecondition, nothing dispatched) while
+ * `live()` is false. A runtime sends events only to plugins it has registered, configured
+ * and synchronized; a peer that sends them earlier (one that never answered RegisterPlugin
+ * and floods StateChange, say) must not reach the handlers, and through them the output.
+ */
+export function gatedEventMethods(
+  methods: Omit<PluginServiceImpl, 'Configure' | 'Synchronize' | 'Shutdown'>,
+  live: () => boolean,
+  pluginName: string,
+): Omit<PluginServiceImpl, 'Configure' | 'Synchronize' | 'Shutdown'> {
+  const gated = {} as Record<string, MethodImpl>;
+  for (const [method, impl] of Object.entries<MethodImpl>(methods)) {
+    gated[method] = (req: never, ctx: HandlerContext) => {
+      if (!live()) {
+        throw new TtrpcError(
+          Code.FailedPrecondition,
+          `plugin ${pluginName} is not registered yet: events come after RegisterPlugin, Configure and Synchronize`,
+          { service: PLUGIN_SERVICE, method },
+        );
+      }
+      return impl(req, ctx);
+    };
+  }
+  return gated as Omit<PluginServiceImpl, 'Configure' | 'Synchronize' | 'Shutdown'>;
+}
+
 /** f of a handler's result: at once for a plain value, after it settles for a promise. */
 function then<T, U>(result: T | PromiseLike<T>, f: (value: T) => U): U | Promise<U> {
   return isPromise(result) ? Promise.resolve(result).then(f) : f(result);

@@ -27,7 +27,7 @@ import { connectTo, endpointOf, resolveTarget } from './connect.js';
 import { PluginError, pluginErrors, type Endpoint, type PluginStep } from './errors.js';
 import { handledEventsMask, subscriptionMask, type PluginHandlers } from './handlers.js';
 import { pluginIdentity, SDK_NRI_VERSION } from './identity.js';
-import { eventMethods, registerPluginService } from './plugin-service.js';
+import { eventMethods, gatedEventMethods, registerPluginService } from './plugin-service.js';
 
 export interface StubOptions {
   /** Else NRI_PLUGIN_NAME, else from the executable's name. */
@@ -57,6 +57,8 @@ export interface RuntimeInfo {
 }
 
 const DEFAULT_REGISTRATION_TIMEOUT_MS = 5000;
+/** The longest wait setTimeout takes (src/units has it too; this layer imports no units). */
+const TIMER_MAX_MS = 2 ** 31 - 1;
 /** containerd's and CRI-O's default, and what runtimes of NRI v0.6 and older (which do not say) apply. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
 
@@ -89,6 +91,9 @@ export class Stub extends EventEmitter {
   #registered = false;
   #configured = false;
   #synchronized = false;
+  /** Set once our Synchronize answer is on its way: what to run when the plugin goes live. */
+  #syncAnswered: (() => void) | undefined;
+  #wentLive = false;
   #closed = false;
   #stopping = false;
   #shutdownRequested = false;
@@ -196,8 +201,14 @@ export class Stub extends EventEmitter {
     return nri.UpdateContainersResponse.decode(payload).failed;
   }
 
-  /** Closes the connection cleanly; a start() still pending rejects. */
-  async stop(): Promise<void> {
+  /**
+   * Closes the connection; a start() still pending rejects. By default cleanly: what is
+   * queued for the runtime still goes out, for at most a few seconds should it not read.
+   * With `immediate` the connection is dropped at once, queued answers with it: for a
+   * call that timed out, or a user who stopped the program, whose deadline must hold
+   * against a runtime that stopped reading.
+   */
+  async stop(opts: { immediate?: boolean } = {}): Promise<void> {
     this.#stopping = true;
     if (this.#closed) return;
     const sock = this.#socket;
@@ -205,7 +216,8 @@ export class Stub extends EventEmitter {
       this.#teardown(undefined);
       return;
     }
-    this.#mux.close();
+    if (opts.immediate) this.#mux.destroy();
+    else this.#mux.close();
     if (sock && !sock.destroyed) await new Promise<void>((resolve) => sock.once('close', () => resolve()));
   }
 
@@ -224,7 +236,8 @@ export class Stub extends EventEmitter {
     registerPluginService(
       server,
       {
-        ...eventMethods(this.#handlers),
+        // Nothing the runtime sends reaches the handlers before registration completed.
+        ...gatedEventMethods(eventMethods(this.#handlers), () => this.#live(), this.fullName),
         Configure: (req: nri.ConfigureRequest) => this.#configure(req),
         Synchronize: (req: nri.SynchronizeRequest) => this.#synchronize(req),
         Shutdown: async () => {
@@ -259,6 +272,7 @@ export class Stub extends EventEmitter {
     try {
       await client.call(RUNTIME_SERVICE, RuntimeMethod.RegisterPlugin, req);
       this.#registered = true;
+      this.#goLive();
     } catch (err) {
       // A closed connection or our own timeout is reported by whoever closed it.
       if (err instanceof TtrpcClosedError || this.#closed) return;
@@ -353,13 +367,31 @@ export class Stub extends EventEmitter {
     // Settle after the answer is on its way, so "live" means the runtime has it.
     setImmediate(() => {
       if (this.#closed) return;
-      this.#clearTimer();
-      this.emit('synchronized');
-      const w = this.#startWaiter;
-      this.#startWaiter = undefined;
-      w?.resolve();
-      then?.();
+      this.#syncAnswered = then ?? (() => {});
+      this.#goLive();
     });
+  }
+
+  /**
+   * start() resolves once both have happened, in either order: the runtime answered
+   * RegisterPlugin, and our Synchronize answer is on its way. As Go's stub.Start(), which
+   * returns only after RegisterPlugin returned and Configure was served.
+   */
+  #goLive(): void {
+    const then = this.#syncAnswered;
+    if (!this.#registered || !then || this.#wentLive || this.#closed) return;
+    this.#wentLive = true;
+    this.#clearTimer();
+    this.emit('synchronized');
+    const w = this.#startWaiter;
+    this.#startWaiter = undefined;
+    w?.resolve();
+    then();
+  }
+
+  /** Registered (RegisterPlugin answered), configured and synchronized: events may reach the handlers. */
+  #live(): boolean {
+    return this.#registered && this.#configured && this.#synchronized && !this.#closed;
   }
 
   /** The first registration step not yet done. */
@@ -368,13 +400,18 @@ export class Stub extends EventEmitter {
     if (!this.#registered && !this.#configured) return 'register';
     if (!this.#configured) return 'configure';
     if (!this.#synchronized) return 'synchronize';
+    if (!this.#registered) return 'register'; // configured and synchronized, RegisterPlugin still unanswered
     return 'closed';
   }
 
-  /** (Re)arms the bound on start(), counted from when start() was called. */
+  /**
+   * (Re)arms the bound on start(), counted from when start() was called. A bound past what
+   * setTimeout can wait (2^31-1 ms; a runtime's Configure may say more) waits that long:
+   * Node would fire a longer timer at once, failing the registration on the spot.
+   */
   #armTimer(totalMs: number): void {
     this.#clearTimer();
-    const left = Math.max(totalMs - (Date.now() - this.#startedAt), 0);
+    const left = Math.min(Math.max(totalMs - (Date.now() - this.#startedAt), 0), TIMER_MAX_MS);
     this.#timer = setTimeout(() => {
       this.#failStart(pluginErrors.timeout(this.#endpoint, this.fullName, this.#step(), totalMs));
     }, left);
@@ -422,7 +459,7 @@ export class Stub extends EventEmitter {
       );
       return;
     }
-    if (!this.#synchronized) return; // start() already rejected and said why
+    if (!this.#wentLive) return; // start() already rejected and said why
     const err = this.#stopping || this.#shutdownRequested ? undefined : closedError(this.#endpoint, 'closed', cause);
     try {
       this.#handlers.onClose?.(err);

@@ -104,8 +104,9 @@ export class ProbeSet extends EventEmitter {
     // The first failure, in the order they happen: the probes stopped because of it then
     // fail too ("stopped during ..."), and must not hide it.
     const failures: Array<{ err: unknown; stub: Stub }> = [];
-    const stopAll = (): Promise<unknown> => Promise.all(stubs.map((s) => s.stop().catch(() => {})));
-    const onAbort = (): void => void stopAll();
+    const stopAll = (immediate = false): Promise<unknown> =>
+      Promise.all(stubs.map((s) => s.stop({ immediate }).catch(() => {})));
+    const onAbort = (): void => void stopAll(true);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       await Promise.all(
@@ -121,7 +122,7 @@ export class ProbeSet extends EventEmitter {
     }
     const first = failures[0];
     if (first || opts.signal?.aborted) {
-      await stopAll();
+      await stopAll(opts.signal?.aborted === true);
       if (owned) await endpoint.close();
       if (opts.signal?.aborted || !first) throw cancelled('while registering');
       throw fromPluginError(first.err, {
@@ -193,17 +194,18 @@ export class ProbeSet extends EventEmitter {
       });
     }
     if (this.signal) {
-      const onAbort = (): void => void this.close();
+      // Stopped by the user: the probes leave at once, whatever the runtime still has to read.
+      const onAbort = (): void => void this.finish(undefined, true);
       if (this.signal.aborted) onAbort();
       else this.signal.addEventListener('abort', onAbort, { once: true });
       this.once('end', () => this.signal!.removeEventListener('abort', onAbort));
     }
   }
 
-  private finish(err: SessionError | undefined): Promise<void> {
+  private finish(err: SessionError | undefined, immediate = false): Promise<void> {
     this.ending = true;
     this.closing ??= (async () => {
-      await Promise.all(this.stubs.map((s) => s.stop().catch(() => {})));
+      await Promise.all(this.stubs.map((s) => s.stop({ immediate }).catch(() => {})));
       if (this.ownsEndpoint) await this.endpoint.close();
       this.emit('end', err);
     })();

@@ -73,7 +73,8 @@ export class Session implements SessionState {
       },
     );
     stub.once('configured', () => opts.onProgress?.('receiving'));
-    const onAbort = (): void => void stub.stop();
+    // Stopped by the user: at once, whatever the runtime still has to read from us.
+    const onAbort = (): void => void stub.stop({ immediate: true });
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       await stub.start();
@@ -128,16 +129,21 @@ export class Session implements SessionState {
         this.opts.signal,
       );
     } catch (err) {
-      await this.stub.stop().catch(() => {});
+      // Timed out or stopped: the runtime may have stopped reading, and our deadline holds
+      // only if nothing waits for it to read what is queued.
+      await this.stub.stop({ immediate: true }).catch(() => {});
       if (err instanceof Aborted)
         throw cancelled('while waiting for the answer to UpdateContainers', 'the request may still be applied');
       throw fromPluginError(err, { ...context(this.endpoint, this.stub, this.opts, true), callTimeoutMs: ms });
     }
   }
 
-  /** Leaves the runtime; an embedded simulator keeps running until close(). */
+  /**
+   * Leaves the runtime; an embedded simulator keeps running until close(). Cleanly, unless
+   * the session's signal fired: then at once.
+   */
   async disconnect(): Promise<void> {
-    await this.stub.stop().catch(() => {});
+    await this.stub.stop({ immediate: this.opts.signal?.aborted === true }).catch(() => {});
   }
 
   /** Disconnects and stops the simulator, if any. Safe to call twice. */

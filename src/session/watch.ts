@@ -84,11 +84,15 @@ export class EventWatch extends EventEmitter {
     }
   }
 
-  /** Leaves the runtime (and stops a simulator); a pending reconnect is abandoned. */
-  async stop(): Promise<void> {
+  /**
+   * Leaves the runtime (and stops a simulator); a pending reconnect is abandoned. With
+   * `immediate` (the user stopped the command) the connection is dropped at once, not
+   * ended cleanly: a runtime that stopped reading must not delay the end.
+   */
+  async stop(opts: { immediate?: boolean } = {}): Promise<void> {
     this.stopped = true;
     this.wake?.();
-    await this.stub?.stop().catch(() => {});
+    await this.stub?.stop(opts).catch(() => {});
     await this.endpoint?.close();
     this.end(undefined);
   }

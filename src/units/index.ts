@@ -3,4 +3,12 @@
 // (and a command's flag parsing) can use it without loading anything else.
 export { formatBytes, parseQuantity, QuantityError } from './quantity.js';
 export { parseCpuset, formatCpuset, canonicalCpuset, describeCpuset, CpusetError, CPUSET_MAX } from './cpuset.js';
-export { parseDuration, formatDuration, DurationError } from './duration.js';
+export {
+  parseDuration,
+  formatDuration,
+  DurationError,
+  TIMER_MAX_MS,
+  GO_DURATION_MAX_MS,
+  type DurationRules,
+} from './duration.js';
+export { excerpt } from './excerpt.js';

@@ -7,7 +7,6 @@ import {
   lintRuntimeConfigs,
   UnknownConfigFormatError,
 } from '../../src/checks/index.js';
-import { parseGoDuration } from '../../src/checks/runtime-config/index.js';
 import { codesOf, tempDir } from './helpers.js';
 
 let t: ReturnType<typeof tempDir>;
@@ -276,6 +275,34 @@ describe('one finding per fault, and never a default in place of an invalid valu
   });
 });
 
+describe('timeouts are read as Go reads them, by the one duration parser', () => {
+  const containerd = (name: string, registration: string, request: string) =>
+    lintRuntimeConfig(
+      file(
+        name,
+        `version = 2\n[plugins."io.containerd.nri.v1.nri"]\n  disable = false\n  plugin_registration_timeout = "${registration}"\n  plugin_request_timeout = "${request}"\n`,
+      ),
+    );
+
+  it('Go syntax: 1h2m3.5s, 300ms, 1.5h; and values beyond a Node timer are still valid to the runtime', () => {
+    const r = containerd('a/config.toml', '1h2m3.5s', '300ms');
+    expect(r.settings.registrationTimeoutMs).toBe(3_723_500);
+    expect(r.settings.requestTimeoutMs).toBe(300);
+    expect(containerd('b/config.toml', '1.5h', '600h').settings.requestTimeoutMs).toBe(600 * 3_600_000);
+    expect(codesOf(containerd('c/config.toml', '1.5h', '600h').findings)).toEqual(['info:nri-settings']);
+  });
+
+  it('zero parses, as in Go, and is its own finding; a bare number is a wrong type that says a unit is missing', () => {
+    expect(codesOf(containerd('d/config.toml', '5s', '0').findings)).toEqual([
+      'error:timeout-not-positive',
+      'info:nri-settings',
+    ]);
+    const bare = containerd('e/config.toml', '5s', '2');
+    expect(codesOf(bare.findings)).toEqual(['error:wrong-type', 'info:nri-settings']);
+    expect(bare.findings[0].message).toContain('"2" is not a duration (a duration needs a unit, such as 2s or 500ms)');
+  });
+});
+
 describe('messages are one line', () => {
   it('a JSON syntax error names line and column, without the text V8 copies into its message', () => {
     const r = lintRuntimeConfig(file('daemon.json', '{\n  "nri-support": true,\n  "a": }\n'));
@@ -306,12 +333,5 @@ describe('discovery and formats', () => {
   it('recognises content when the name says nothing, and refuses what it cannot recognise', () => {
     expect(lintRuntimeConfig(file('x.conf', '[crio.nri]\nenable_nri = true\n')).format).toBe('crio');
     expect(() => lintRuntimeConfig(file('y.conf', 'hello'))).toThrow(UnknownConfigFormatError);
-  });
-
-  it('parses Go durations', () => {
-    expect(parseGoDuration('1m30s')).toBe(90000);
-    expect(parseGoDuration('250ms')).toBe(250);
-    expect(parseGoDuration('5')).toBeUndefined();
-    expect(parseGoDuration('5 s')).toBeUndefined();
   });
 });

@@ -32,6 +32,16 @@ async function socketAt(path: string, mode: number): Promise<string> {
 // Owner checks as root; otherwise the files are ours and not root's.
 const check = (path: string) => checkSocket(path, { checkOwner: AS_ROOT });
 
+describe('checkSocket: a path no client can connect at', () => {
+  it('is socket-path-too-long over 107 bytes, whether or not anything is there', () => {
+    const long = join(dir, 'x'.repeat(120), 'nri.sock');
+    const findings = check(long);
+    expect(codesOf(findings)).toEqual(['error:socket-path-too-long']);
+    expect(findings[0].message).toContain('a unix socket path can have at most 107 bytes');
+    expect(codesOf(check(join(dir, 'x'.repeat(50), 'nri.sock')))).toEqual(['error:socket-missing']);
+  });
+});
+
 describe('checkSocket: who can connect', () => {
   it("accepts the runtime's own 0755 socket in a 0700 or a 0755 directory: only root can connect", async () => {
     const path = await socketAt(join(dir, 'nri.sock'), 0o755);

@@ -97,6 +97,14 @@ const SAMPLES: Record<string, Array<[Error, number]>> = {
     [new checks.CheckPathError('/x', 'not-a-directory', undefined, { option: 'root' }), ExitCode.USAGE],
   ],
   UnknownConfigFormatError: [[new checks.UnknownConfigFormatError('/x'), ExitCode.USAGE]],
+  InputFileError: [
+    [new checks.InputFileError('/x', 'scenario', 'missing', 'does not exist'), ExitCode.USAGE],
+    [
+      new checks.InputFileError('/x', 'scenario', 'not-a-regular-file', 'is a fifo, not a regular file'),
+      ExitCode.USAGE,
+    ],
+  ],
+  InputDocumentError: [[new checks.InputDocumentError('line 1, column 2: bad', 1, 2, 'syntax'), ExitCode.USAGE]],
   AtomicWriteError: [[new render.AtomicWriteError('/x', 'rename', new Error('EROFS')), ExitCode.FAILED]],
   MetricsAddressError: [[new render.MetricsAddressError('bad address'), ExitCode.USAGE]],
   OutputFileError: [[new render.OutputFileError('--output-file', 'empty'), ExitCode.USAGE]],

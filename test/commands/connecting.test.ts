@@ -146,7 +146,22 @@ describe('checked before connecting', () => {
   it('--timeout without a unit is exit 2', async () => {
     const r = await runCli(['sync', 'dump', '--sim', 'examples/demo.yaml', '--timeout', '5']);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe("Error: --timeout: invalid duration '5': it has no unit; write 5s or 5ms");
+    expect(r.stderr.trim()).toBe('Error: --timeout 5: a duration needs a unit, such as 2s or 500ms');
+  });
+
+  it('--timeout beyond the timer limit is exit 2 in one line, not an instant timeout', async () => {
+    // Node fires a timer of 2^31 ms or more at once (TimeoutOverflowWarning): 600h failed registration, exit 5.
+    const r = await runCli(['sync', 'dump', '--sim', 'examples/demo.yaml', '--timeout', '600h']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      'Error: --timeout 600h: longer than the longest wait nrictl can time, 596h31m23.647s (2^31-1 ms)',
+    );
+  });
+
+  it('--timeout takes Go duration syntax', async () => {
+    const r = await runCli(['sync', 'dump', '--sim', 'examples/demo.yaml', '--timeout', '1m2.5s']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
   });
 });
 

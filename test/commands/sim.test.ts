@@ -206,8 +206,8 @@ describe('nrictl sim --interactive with piped stdin', () => {
 
 describe('nrictl sim flag errors', () => {
   it.each([
-    [['--request-timeout', 'abc'], /--request-timeout.*'abc'/],
-    [['--registration-timeout', '5'], /--registration-timeout.*'5'.*unit/],
+    [['--request-timeout', 'abc'], /--request-timeout abc: write numbers with units/],
+    [['--registration-timeout', '5'], /--registration-timeout 5: a duration needs a unit, such as 2s or 500ms/],
     [['/nonexistent/scenario.yaml'], /nonexistent\/scenario\.yaml/],
     [['--nri-version', 'v0.2.0'], /--nri-version: .*older than v0\.3\.0/],
   ])('%j gives one clear line and exit 2', (args, message) => {

@@ -347,6 +347,24 @@ describe('Mux over a real unix socket', () => {
     expect(r.error).toBeInstanceOf(MuxClosedError);
   });
 
+  it('destroy() tears the trunk down at once when the peer stopped reading; close() would wait its grace period', async () => {
+    const { client, server } = await pair();
+    server.pause(); // the peer stops reading
+    const mux = new Mux(client);
+    const conn = sink(mux.open(PLUGIN_SERVICE_CONN));
+    // More than the kernel's buffers take: the rest waits in the socket for a reader that never comes.
+    const chunk = Buffer.alloc(64 * 1024, 1);
+    for (let i = 0; i < 64; i++) conn.write(chunk);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(client.writableLength).toBeGreaterThan(0);
+    const closed = once(client, 'close');
+    const started = Date.now();
+    mux.destroy();
+    await closed;
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(mux.closed).toBe(true);
+  });
+
   it('respects backpressure: a slow reader pauses the trunk and the writer waits for drain', async () => {
     const p = await pair();
     const a = new Mux(p.client);

@@ -126,6 +126,71 @@ describe('registration, configuration and synchronization', () => {
   });
 });
 
+describe('nothing the runtime sends reaches the handlers before registration completed', () => {
+  it('refuses events before RegisterPlugin was answered, and serves Configure and Synchronize meanwhile', async () => {
+    let answerRegistration!: () => void;
+    const registrationAnswered = new Promise<void>((resolve) => (answerRegistration = resolve));
+    const seen: string[] = [];
+    const { stub, session, started } = await setup(
+      { runPodSandbox: (p) => void seen.push(p.id ?? '') },
+      {},
+      { register: () => registrationAnswered },
+    );
+    await session.registered;
+    // A peer that has not answered RegisterPlugin sends events: each is refused, none is handled.
+    for (let i = 0; i < 20; i++) {
+      await expect(
+        session.call('StateChange', { event: Event.RUN_POD_SANDBOX, pod: pod(`early-${i}`) }),
+      ).rejects.toMatchObject({ code: Code.FailedPrecondition });
+    }
+    await expect(session.call('RunPodSandbox', { pod: pod('early') })).rejects.toMatchObject({
+      code: Code.FailedPrecondition,
+      message: expect.stringContaining('plugin 10-tester is not registered yet') as string,
+    });
+    // Configure and Synchronize are served all the same (a Go runtime may send them before
+    // our RegisterPlugin answer arrives); events stay refused, and start() waits for the answer.
+    await session.call('Configure', MODERN_CONFIGURE);
+    await session.call('Synchronize', {});
+    await expect(session.call('RunPodSandbox', { pod: pod('still-early') })).rejects.toMatchObject({
+      code: Code.FailedPrecondition,
+    });
+    let resolved = false;
+    void started.then(() => (resolved = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(resolved).toBe(false);
+    answerRegistration();
+    await started;
+    await session.call('RunPodSandbox', { pod: pod('live') });
+    expect(seen).toEqual(['live']);
+    expect(stub.runtime?.name).toBe(MODERN_CONFIGURE.runtimeName);
+  });
+
+  it('refuses events before Synchronize, though RegisterPlugin was answered and Configure served', async () => {
+    const seen: string[] = [];
+    const { session, started } = await setup({ runPodSandbox: (p) => void seen.push(p.id ?? '') });
+    await session.registered;
+    await session.call('Configure', MODERN_CONFIGURE);
+    await expect(session.call('RunPodSandbox', { pod: pod('early') })).rejects.toMatchObject({
+      code: Code.FailedPrecondition,
+    });
+    await session.call('Synchronize', {});
+    await started;
+    await session.call('RunPodSandbox', { pod: pod('live') });
+    expect(seen).toEqual(['live']);
+  });
+});
+
+describe('a registration timeout from the runtime past what a timer can wait', () => {
+  it('waits instead of failing at once (Node fires a timer of 2^31 ms or more immediately)', async () => {
+    const { session, started } = await setup({ runPodSandbox: () => {} });
+    await session.registered;
+    await session.call('Configure', { ...MODERN_CONFIGURE, registrationTimeout: 2 ** 31 * 10 });
+    await new Promise((r) => setTimeout(r, 50));
+    await session.call('Synchronize', {});
+    await started;
+  });
+});
+
 describe('events', () => {
   it('delivers the dedicated RPC and the legacy StateChange to the same handler', async () => {
     const got: string[] = [];

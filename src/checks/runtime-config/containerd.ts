@@ -1,5 +1,5 @@
 import { parse, TomlError } from 'smol-toml';
-import { parseGoDuration } from './duration.js';
+import { goDurationMs } from './duration.js';
 import {
   checkTable,
   Collector,
@@ -12,6 +12,7 @@ import {
   type SettingName,
 } from './schema.js';
 import { DEFAULT_SOCKET_PATH } from '../defaults.js';
+import { excerpt } from '../../units/index.js';
 
 export const CONTAINERD_NRI_PLUGIN = 'io.containerd.nri.v1.nri';
 
@@ -93,7 +94,7 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
     out.add(
       'warning',
       'nri-key-outside-section',
-      `"${stray}" is outside ${label}: containerd ignores it there`,
+      `"${excerpt(stray)}" is outside ${label}: containerd ignores it there`,
       `move it into the ${label} section`,
     );
   }
@@ -102,7 +103,7 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
       out.add(
         'warning',
         'nri-section-misnamed',
-        `[plugins."${key}"] is not the NRI plugin's section: containerd ignores it`,
+        `[plugins."${excerpt(key)}"] is not the NRI plugin's section: containerd ignores it`,
         `rename the section to ${label}`,
       );
     }
@@ -137,9 +138,8 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
   if (typeof v.plugin_path === 'string') settings.pluginPath = v.plugin_path;
   if (typeof v.plugin_config_path === 'string') settings.pluginConfigPath = v.plugin_config_path;
   if (typeof v.plugin_registration_timeout === 'string')
-    settings.registrationTimeoutMs = parseGoDuration(v.plugin_registration_timeout)!;
-  if (typeof v.plugin_request_timeout === 'string')
-    settings.requestTimeoutMs = parseGoDuration(v.plugin_request_timeout)!;
+    settings.registrationTimeoutMs = goDurationMs(v.plugin_registration_timeout)!;
+  if (typeof v.plugin_request_timeout === 'string') settings.requestTimeoutMs = goDurationMs(v.plugin_request_timeout)!;
   if (v.disable_connections === true) settings.externalConnections = false;
   markInvalid(settings, invalid, SETTING_OF);
 

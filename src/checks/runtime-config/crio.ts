@@ -1,6 +1,6 @@
 import { parse, TomlError } from 'smol-toml';
 import { timeoutFindings } from './containerd.js';
-import { parseGoDuration } from './duration.js';
+import { goDurationMs } from './duration.js';
 import {
   checkTable,
   Collector,
@@ -13,6 +13,7 @@ import {
   type SettingName,
 } from './schema.js';
 import { DEFAULT_SOCKET_PATH } from '../defaults.js';
+import { excerpt } from '../../units/index.js';
 
 const NRI_KEYS: Record<string, KeySpec> = {
   enable_nri: { type: 'bool' },
@@ -80,7 +81,7 @@ function parseLayer(file: string, text: string, out: Collector): CrioLayer | und
         out.add(
           'warning',
           'nri-key-outside-section',
-          `"${key}" is in [crio.${table}], not ${LABEL}: CRI-O ignores it there`,
+          `"${excerpt(key)}" is in [crio.${excerpt(table)}], not ${LABEL}: CRI-O ignores it there`,
           `move it into ${LABEL}`,
         );
       }
@@ -117,9 +118,9 @@ function apply(s: NriSettings, layer: CrioLayer): void {
   if (typeof v.nri_plugin_dir === 'string') s.pluginPath = v.nri_plugin_dir;
   if (typeof v.nri_plugin_config_dir === 'string') s.pluginConfigPath = v.nri_plugin_config_dir;
   if (typeof v.nri_plugin_registration_timeout === 'string')
-    s.registrationTimeoutMs = parseGoDuration(v.nri_plugin_registration_timeout)!;
+    s.registrationTimeoutMs = goDurationMs(v.nri_plugin_registration_timeout)!;
   if (typeof v.nri_plugin_request_timeout === 'string')
-    s.requestTimeoutMs = parseGoDuration(v.nri_plugin_request_timeout)!;
+    s.requestTimeoutMs = goDurationMs(v.nri_plugin_request_timeout)!;
   if (typeof v.nri_disable_connections === 'boolean') s.externalConnections = !v.nri_disable_connections;
 }
 
@@ -144,7 +145,7 @@ export function lintCrio(files: Array<{ file: string; text: string }>): RuntimeC
           out.add(
             'info',
             'overrides-earlier-file',
-            `${LABEL} "${key}" overrides the value from ${earlier}`,
+            `${LABEL} "${excerpt(key)}" overrides the value from ${earlier}`,
             'nothing to do, if meant',
           );
         setBy.set(key, file);

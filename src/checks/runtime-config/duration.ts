@@ -1,33 +1,24 @@
-const UNIT_MS: Record<string, number> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  μs: 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-};
+import { DurationError, GO_DURATION_MAX_MS, parseDuration, type DurationRules } from '../../units/index.js';
 
-/** Parses a Go duration string ("5s", "1m30s", "250ms") into milliseconds; undefined when invalid. */
-export function parseGoDuration(text: string): number | undefined {
-  const s = text.trim();
-  if (s === '0') return 0;
-  const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/gy;
-  let sign = 1;
-  let rest = s;
-  if (rest.startsWith('-') || rest.startsWith('+')) {
-    sign = rest.startsWith('-') ? -1 : 1;
-    rest = rest.slice(1);
+/**
+ * Timeouts in containerd's and CRI-O's configs are read with Go's time.ParseDuration:
+ * zero and negative values parse (their own finding, timeout-not-positive, says what they
+ * do), and anything up to Go's int64 nanoseconds is a valid value for the runtime.
+ */
+const AS_GO_READS_IT: DurationRules = { allowZero: true, allowNegative: true, maxMs: GO_DURATION_MAX_MS };
+
+/** Milliseconds of a config's duration value, or why the runtime would refuse it. */
+export function configDuration(text: string): { ms: number } | { error: string } {
+  try {
+    return { ms: parseDuration(text, AS_GO_READS_IT) };
+  } catch (err) {
+    if (err instanceof DurationError) return { error: err.reason };
+    throw err;
   }
-  if (rest === '') return undefined;
-  let total = 0;
-  re.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  let consumed = 0;
-  while ((m = re.exec(rest)) !== null) {
-    total += Number(m[1]) * UNIT_MS[m[2]];
-    consumed = re.lastIndex;
-  }
-  return consumed === rest.length ? sign * total : undefined;
+}
+
+/** Milliseconds of a config's duration value; undefined when the runtime would refuse it. */
+export function goDurationMs(text: string): number | undefined {
+  const d = configDuration(text);
+  return 'ms' in d ? d.ms : undefined;
 }

@@ -1,16 +1,17 @@
 import type { ErrorKind } from '../../errors/index.js';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CheckPathError, pathErrorFrom } from '../errors.js';
 import { deniedToUs } from '../permissions.js';
-import type { RuntimeKind } from '../finding.js';
+import { KIND_LABEL } from '../entry.js';
+import { finding, type Finding, type RuntimeKind } from '../finding.js';
+import { INPUT_LIMITS, InputFileError, readInputFile } from '../input-file.js';
 import { lintContainerd } from './containerd.js';
 import { lintCrio } from './crio.js';
 import { lintIsulad } from './isulad.js';
 import type { RuntimeConfigReport } from './schema.js';
 
 export type { NriSettings, RuntimeConfigReport } from './schema.js';
-export { parseGoDuration } from './duration.js';
 export { nearestKey } from './keys.js';
 
 /** Where each runtime keeps its configuration, relative to the node's root. */
@@ -35,15 +36,56 @@ export function detectFormat(file: string, text: string): RuntimeKind | undefine
   return undefined;
 }
 
-function readConfig(file: string): string {
+/**
+ * The config's text, read as the other inputs are (src/checks/input-file.ts). A FIFO,
+ * socket or device, or a file over INPUT_LIMITS.runtimeConfig, is a finding on that file
+ * (its text taken as empty) when its name says which runtime it belongs to; a path the
+ * checks cannot use at all throws CheckPathError.
+ */
+function readConfig(file: string): { text: string; unusable?: Finding } {
   try {
-    if (statSync(file).isDirectory())
-      throw new CheckPathError(file, 'not-a-file', undefined, { role: 'runtime config' });
-    return readFileSync(file, 'utf8');
+    return { text: readInputFile(file, { what: 'runtime config', maxBytes: INPUT_LIMITS.runtimeConfig }) };
   } catch (err) {
-    if (err instanceof CheckPathError) throw err;
-    throw pathErrorFrom(file, err, 'runtime config');
+    if (!(err instanceof InputFileError)) throw err;
+    const role = { role: 'runtime config', cause: err };
+    switch (err.reason) {
+      case 'missing':
+      case 'unreadable':
+        throw pathErrorFrom(file, err.details.cause ?? err, 'runtime config');
+      case 'directory':
+        throw new CheckPathError(file, 'not-a-file', undefined, role);
+      case 'not-a-regular-file':
+        if (detectFormat(file, '') === undefined)
+          throw new CheckPathError(file, 'not-a-file', `a ${KIND_LABEL[err.details.fileKind ?? 'other']}`, role);
+        return {
+          text: '',
+          unusable: finding(
+            'error',
+            file,
+            'runtime-config-not-a-regular-file',
+            `${err.problem}: the runtime blocks or fails reading its configuration at start; nrictl does not open it`,
+            'make it a regular file',
+          ),
+        };
+      case 'too-large':
+        if (detectFormat(file, '') === undefined) throw new CheckPathError(file, 'unreadable', err.problem, role);
+        return {
+          text: '',
+          unusable: finding(
+            'warning',
+            file,
+            'runtime-config-too-large',
+            `not checked: it ${err.problem} for a runtime config`,
+            'check that this is the runtime config you meant',
+          ),
+        };
+    }
   }
+}
+
+/** The report of a config nrictl did not read: its settings as an empty file gives them, and the one finding. */
+function unusableReport(report: RuntimeConfigReport, unusable: Finding): RuntimeConfigReport {
+  return { ...report, findings: [unusable] };
 }
 
 export class UnknownConfigFormatError extends Error {
@@ -56,17 +98,7 @@ export class UnknownConfigFormatError extends Error {
 
 /** Lints one runtime configuration file. Throws CheckPathError or UnknownConfigFormatError. */
 export function lintRuntimeConfig(file: string): RuntimeConfigReport {
-  const text = readConfig(file);
-  switch (detectFormat(file, text)) {
-    case 'isulad':
-      return lintIsulad(file, text);
-    case 'crio':
-      return lintCrio([{ file, text }])[0];
-    case 'containerd':
-      return lintContainerd(file, text);
-    default:
-      throw new UnknownConfigFormatError(file);
-  }
+  return lintRuntimeConfigs([file])[0];
 }
 
 /**
@@ -76,12 +108,14 @@ export function lintRuntimeConfig(file: string): RuntimeConfigReport {
 export function lintRuntimeConfigs(files: string[]): RuntimeConfigReport[] {
   const crio: Array<{ file: string; text: string }> = [];
   const reports: RuntimeConfigReport[] = [];
+  const unusable = new Map<string, Finding>();
   for (const file of files) {
-    const text = readConfig(file);
-    const format = detectFormat(file, text);
-    if (format === 'crio') crio.push({ file, text });
-    else if (format === 'isulad') reports.push(lintIsulad(file, text));
-    else if (format === 'containerd') reports.push(lintContainerd(file, text));
+    const read = readConfig(file);
+    if (read.unusable) unusable.set(file, read.unusable);
+    const format = detectFormat(file, read.text);
+    if (format === 'crio') crio.push({ file, text: read.text });
+    else if (format === 'isulad') reports.push(lintIsulad(file, read.text));
+    else if (format === 'containerd') reports.push(lintContainerd(file, read.text));
     else throw new UnknownConfigFormatError(file);
   }
   if (crio.length) {
@@ -90,7 +124,10 @@ export function lintRuntimeConfigs(files: string[]): RuntimeConfigReport[] {
     );
     reports.push(...lintCrio(ordered));
   }
-  return reports;
+  return reports.map((r) => {
+    const f = unusable.get(r.file);
+    return f ? unusableReport(r, f) : r;
+  });
 }
 
 function crioRank(file: string): number {

@@ -9,6 +9,7 @@ import {
 } from './schema.js';
 import { nearestKey, typeName } from './keys.js';
 import { DEFAULT_SOCKET_PATH } from '../defaults.js';
+import { excerpt } from '../../units/index.js';
 
 const NRI_KEYS: Record<string, KeySpec> = {
   'nri-support': { type: 'bool' },
@@ -85,6 +86,7 @@ export function lintIsulad(file: string, text: string): RuntimeConfigReport {
   const invalid: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(cfg)) {
     const spec = NRI_KEYS[key];
+    const shown = excerpt(key);
     if (!spec) {
       // daemon.json holds much more than NRI; only keys that look meant for NRI are ours to judge.
       const hyphenated = key.replace(/_/g, '-');
@@ -92,8 +94,8 @@ export function lintIsulad(file: string, text: string): RuntimeConfigReport {
         out.add(
           'warning',
           'underscore-key-ignored',
-          `"${key}" is an old underscore spelling: iSulad reads "${hyphenated}" and ignores this key`,
-          `rename "${key}" to "${hyphenated}"`,
+          `"${shown}" is an old underscore spelling: iSulad reads "${hyphenated}" and ignores this key`,
+          `rename "${shown}" to "${hyphenated}"`,
         );
         continue;
       }
@@ -102,8 +104,8 @@ export function lintIsulad(file: string, text: string): RuntimeConfigReport {
         out.add(
           'warning',
           'unknown-key',
-          `unknown key "${key}" (did you mean "${near}"?): iSulad ignores it`,
-          `rename "${key}" to "${near}"`,
+          `unknown key "${shown}" (did you mean "${near}"?): iSulad ignores it`,
+          `rename "${shown}" to "${near}"`,
         );
       }
       continue;
@@ -119,8 +121,8 @@ export function lintIsulad(file: string, text: string): RuntimeConfigReport {
       out.add(
         'error',
         'wrong-type',
-        `"${key}" is a ${t}, not ${spec.type === 'bool' ? 'a boolean' : spec.type === 'string' ? 'a string' : 'a whole number of seconds'}: iSulad refuses daemon.json`,
-        `write "${key}" as ${spec.type === 'seconds' ? 'an integer (seconds)' : spec.type === 'bool' ? 'true or false' : 'a quoted string'}`,
+        `"${shown}" is a ${t}, not ${spec.type === 'bool' ? 'a boolean' : spec.type === 'string' ? 'a string' : 'a whole number of seconds'}: iSulad refuses daemon.json`,
+        `write "${shown}" as ${spec.type === 'seconds' ? 'an integer (seconds)' : spec.type === 'bool' ? 'true or false' : 'a quoted string'}`,
       );
       invalid[key] = value;
       continue;

@@ -15,6 +15,7 @@ function distance(a: string, b: string): number {
 
 /** The known key an unknown one was most likely meant to be, if any is close. */
 export function nearestKey(key: string, known: readonly string[]): string | undefined {
+  if (key.length > 64) return undefined; // no typo; and the distance costs its length times each key's
   const norm = (s: string) => s.toLowerCase().replace(/[-_]/g, '');
   let best: string | undefined;
   let bestD = Infinity;

@@ -1,5 +1,6 @@
 import { finding, type Finding, type RuntimeKind, type Severity } from '../finding.js';
-import { parseGoDuration } from './duration.js';
+import { configDuration } from './duration.js';
+import { excerpt } from '../../units/index.js';
 import { nearestKey, typeName } from './keys.js';
 
 export type KeyType = 'bool' | 'string' | 'duration' | 'seconds' | 'string-list' | 'table';
@@ -35,7 +36,8 @@ export type SettingName = Exclude<keyof NriSettings, 'runtime' | 'invalid'>;
 /** A value as the file writes it, for messages: strings quoted, tables and lists as JSON. */
 export function asWritten(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
-  return JSON.stringify(value) ?? String(value);
+  if (typeof value === 'string') return JSON.stringify(excerpt(value));
+  return excerpt(JSON.stringify(value) ?? String(value));
 }
 
 /** Records the keys of `invalid` that map to a setting; the setting's value no longer counts. */
@@ -90,18 +92,19 @@ export function checkTable(
   const known = Object.keys(schema);
   for (const [key, value] of Object.entries(table)) {
     const spec = schema[key];
+    const shown = excerpt(key);
     if (!spec) {
       const near = nearestKey(key, known);
       out.add(
         'warning',
         'unknown-key',
-        `${section}: unknown key "${key}"${near ? ` (did you mean "${near}"?)` : ''}: ${runtimeName} ignores it`,
-        near ? `rename "${key}" to "${near}"` : `remove "${key}"`,
+        `${section}: unknown key "${shown}"${near ? ` (did you mean "${near}"?)` : ''}: ${runtimeName} ignores it`,
+        near ? `rename "${shown}" to "${near}"` : `remove "${shown}"`,
       );
       continue;
     }
     if (spec.obsolete) {
-      out.add('warning', 'obsolete-key', `${section}: "${key}" ${spec.obsolete}`, `remove "${key}"`);
+      out.add('warning', 'obsolete-key', `${section}: "${shown}" ${spec.obsolete}`, `remove "${shown}"`);
       continue;
     }
     const problem = typeProblem(value, spec.type);
@@ -109,8 +112,8 @@ export function checkTable(
       out.add(
         'error',
         'wrong-type',
-        `${section}: "${key}" ${problem}: ${runtimeName} refuses the configuration`,
-        `write "${key}" as ${describe(spec.type)}`,
+        `${section}: "${shown}" ${problem}: ${runtimeName} refuses the configuration`,
+        `write "${shown}" as ${describe(spec.type)}`,
       );
       invalid[key] = value;
       continue;
@@ -137,11 +140,11 @@ function typeProblem(value: unknown, type: KeyType): string | undefined {
       return Number.isInteger(value) && (value as number) >= 0
         ? undefined
         : `is ${t === 'number' ? 'not a whole number' : `a ${t}`}, not whole seconds`;
-    case 'duration':
+    case 'duration': {
       if (t !== 'string') return `is a ${t}, not a duration string such as "5s"`;
-      return parseGoDuration(value as string) === undefined
-        ? `"${String(value)}" is not a duration such as "5s" or "500ms"`
-        : undefined;
+      const d = configDuration(value as string);
+      return 'error' in d ? `"${excerpt(value as string)}" is not a duration (${d.error})` : undefined;
+    }
   }
 }
 

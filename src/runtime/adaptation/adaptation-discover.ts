@@ -1,9 +1,15 @@
 // What a Go NRI runtime (containerd/nri pkg/adaptation, embedded by containerd and
 // CRI-O) does with its plugin directory on start, before launching anything.
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parsePluginName } from '../../api/index.js';
-import { lookupPluginConfig } from '../../checks/index.js';
+import {
+  CONFIG_SIZE_MAX,
+  InputFileError,
+  lookupPluginConfig,
+  readInputFile,
+  specialFileProblem,
+} from '../../checks/index.js';
 import { DiscoveryError } from './errors.js';
 
 export interface DiscoveredPlugin {
@@ -93,7 +99,10 @@ export async function discoverPlugins(pluginPath: string, pluginConfigPath?: str
 
 /**
  * The drop-in lookup (NN-name.conf, then name.conf; only "does not exist" moves on), by
- * the rules src/checks already implements for `nrictl lint`, so that the two agree.
+ * the rules src/checks already implements for `nrictl lint`, so that the two agree. The
+ * file is read as every input is (readInputFile): a FIFO, socket or device, where the Go
+ * runtime would block or fail, fails discovery here with a message, and nothing larger
+ * than one Configure request can carry is read.
  */
 export async function readPluginConfig(
   pluginPath: string,
@@ -105,17 +114,21 @@ export async function readPluginConfig(
   const failed = (configPath: string, reason: string, cause?: unknown): DiscoveryError =>
     new DiscoveryError(
       `failed to discover plugins in ${pluginPath}: cannot read configuration ${configPath} of plugin ` +
-        `"${index}-${name}": ${reason} (fix its permissions or remove it)`,
+        `"${index}-${name}": ${reason} (make it a readable regular file, or remove it)`,
       pluginPath,
       configPath,
       'read-config',
       { cause },
     );
-  if (lookup.error) throw failed(lookup.error.path, lookup.error.code);
+  if (lookup.error) {
+    const e = lookup.error;
+    throw failed(e.path, e.kind ? `it ${specialFileProblem(e.kind)}` : e.code);
+  }
   if (!lookup.path) return undefined;
   try {
-    return { config: await readFile(lookup.path, 'utf8'), configPath: lookup.path };
+    const config = readInputFile(lookup.path, { what: 'plugin configuration', maxBytes: CONFIG_SIZE_MAX });
+    return Promise.resolve({ config, configPath: lookup.path });
   } catch (err) {
-    throw failed(lookup.path, (err as Error).message, err);
+    throw failed(lookup.path, err instanceof InputFileError ? `it ${err.problem}` : (err as Error).message, err);
   }
 }

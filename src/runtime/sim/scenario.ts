@@ -1,9 +1,15 @@
 // Scenario files: the pods and containers a simulated runtime starts with, and an
 // optional script of lifecycle steps. YAML or JSON (JSON is YAML), in the shape of
 // the fixtures' scenario.json, with snake_case resource keys.
-import { readFile } from 'node:fs/promises';
-import YAML from 'yaml';
 import { nri } from '../../api/index.js';
+import {
+  INPUT_LIMITS,
+  InputDocumentError,
+  InputFileError,
+  parseInputDocument,
+  readInputFile,
+} from '../../checks/index.js';
+import { excerpt } from '../../units/index.js';
 import { ScenarioError } from './errors.js';
 import { BUILTIN_SCENARIOS, resolveScenarioPath } from './builtin-scenarios.js';
 
@@ -146,15 +152,26 @@ function isMap(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** What a value is, for messages; a string is quoted by its excerpt, never whole. */
 function describe(v: unknown): string {
   if (v === null || v === undefined) return 'nothing';
   if (Array.isArray(v)) return 'a list';
   if (isMap(v)) return 'a map';
-  return `${typeof v} ${JSON.stringify(v)}`;
+  // What is left is a scalar (number, boolean): JSON writes it as the document did.
+  return `${typeof v} ${typeof v === 'string' ? JSON.stringify(excerpt(v)) : JSON.stringify(v)}`;
+}
+
+/** Ids for a message: the first few, and how many there are in all. */
+function someOf(ids: Iterable<string>, max = 8): string {
+  const all = [...ids];
+  if (all.length === 0) return '(none)';
+  const shown = all.slice(0, max).map((id) => excerpt(id, 40));
+  return all.length > max ? `${shown.join(', ')}, ... (${all.length} in all)` : shown.join(', ');
 }
 
 /** Closest known key by edit distance, to turn a typo into a suggestion. */
 function closest(key: string, known: readonly string[]): string | undefined {
+  if (key.length > 64) return undefined; // not a typo, and the distance costs its length times each key's
   let best: string | undefined;
   let bestD = Infinity;
   for (const k of known) {
@@ -192,7 +209,7 @@ class Reader {
       if (!known.includes(k)) {
         const guess = closest(k, known);
         this.fail(
-          `${path}.${k}`.replace(/^\./, ''),
+          `${path}.${excerpt(k, 40)}`.replace(/^\./, ''),
           'unknown key',
           guess ? `did you mean ${guess}?` : `known keys: ${known.join(', ')}`,
         );
@@ -222,7 +239,7 @@ class Reader {
         'write "key: value" entries, quoting values like "true" or "1"',
       );
     const out: Record<string, string> = {};
-    for (const [k, val] of Object.entries(v)) out[k] = this.str(val, `${path}.${k}`, 'quote the value');
+    for (const [k, val] of Object.entries(v)) out[k] = this.str(val, `${path}.${excerpt(k, 40)}`, 'quote the value');
     return out;
   }
 
@@ -317,7 +334,7 @@ class Reader {
       env: this.stringList(m.env, `${path}.env`, 'write a list of "NAME=value" strings'),
     };
     ctr.env!.forEach((e, i) => {
-      if (!e.includes('=')) this.fail(`${path}.env[${i}]`, `"${e}" has no "="`, 'write NAME=value');
+      if (!e.includes('=')) this.fail(`${path}.env[${i}]`, `"${excerpt(e)}" has no "="`, 'write NAME=value');
     });
     if (m.pid !== undefined) ctr.pid = this.int(m.pid, `${path}.pid`, 'uint', 'a process id');
     if (m.resources !== undefined) ctr.linux = { resources: this.resources(m.resources, `${path}.resources`) };
@@ -351,7 +368,7 @@ class Reader {
       );
     }
     const [kind, arg] = Object.entries(v)[0];
-    const p = `${path}.${kind}`;
+    const p = `${path}.${excerpt(kind, 40)}`;
     switch (kind) {
       case 'run-pod':
         return { kind, pod: this.pod(arg, p) };
@@ -402,56 +419,61 @@ function fakeUid(id: string): string {
 function checkReferences(r: Reader, s: Omit<Scenario, 'file'>): void {
   const pods = new Set<string>();
   const ctrs = new Set<string>();
+  // Which containers each pod holds, so that removing a pod costs its own containers, not all of them.
+  const podContainers = new Map<string, string[]>();
+  const addContainer = (c: nri.IContainer): void => {
+    ctrs.add(c.id!);
+    const list = podContainers.get(c.podSandboxId!);
+    if (list) list.push(c.id!);
+    else podContainers.set(c.podSandboxId!, [c.id!]);
+  };
+  const q = (id: string | null | undefined): string => JSON.stringify(excerpt(id ?? '', 40));
   s.pods.forEach((p, i) => {
-    if (pods.has(p.id!)) r.fail(`pods[${i}].id`, `duplicate pod id "${p.id}"`, 'give every pod a unique id');
+    if (pods.has(p.id!)) r.fail(`pods[${i}].id`, `duplicate pod id ${q(p.id)}`, 'give every pod a unique id');
     pods.add(p.id!);
   });
   s.containers.forEach((c, i) => {
     if (ctrs.has(c.id!))
-      r.fail(`containers[${i}].id`, `duplicate container id "${c.id}"`, 'give every container a unique id');
+      r.fail(`containers[${i}].id`, `duplicate container id ${q(c.id)}`, 'give every container a unique id');
     if (!pods.has(c.podSandboxId!))
-      r.fail(
-        `containers[${i}].pod`,
-        `no pod "${c.podSandboxId}"`,
-        `use one of the ids under pods: ${[...pods].join(', ') || '(none)'}`,
-      );
-    ctrs.add(c.id!);
+      r.fail(`containers[${i}].pod`, `no pod ${q(c.podSandboxId)}`, `use one of the ids under pods: ${someOf(pods)}`);
+    addContainer(c);
   });
   s.steps.forEach((step, i) => {
     const p = `steps[${i}].${step.kind}`;
     switch (step.kind) {
       case 'run-pod':
-        if (pods.has(step.pod.id!)) r.fail(`${p}.id`, `pod "${step.pod.id}" already exists`, 'use a new pod id');
+        if (pods.has(step.pod.id!)) r.fail(`${p}.id`, `pod ${q(step.pod.id)} already exists`, 'use a new pod id');
         pods.add(step.pod.id!);
         break;
       case 'create':
         if (ctrs.has(step.container.id!))
-          r.fail(`${p}.id`, `container "${step.container.id}" already exists`, 'use a new container id');
+          r.fail(`${p}.id`, `container ${q(step.container.id)} already exists`, 'use a new container id');
         if (!pods.has(step.container.podSandboxId!))
           r.fail(
             `${p}.pod`,
-            `no pod "${step.container.podSandboxId}" at this step`,
+            `no pod ${q(step.container.podSandboxId)} at this step`,
             'run the pod first with a run-pod step, or list it under pods',
           );
-        ctrs.add(step.container.id!);
+        addContainer(step.container);
         break;
       case 'start':
       case 'stop':
       case 'update':
       case 'remove':
-        if (!ctrs.has(step.id)) r.fail(p, `no container "${step.id}" at this step`, 'create it first, or check the id');
+        if (!ctrs.has(step.id))
+          r.fail(p, `no container ${q(step.id)} at this step`, 'create it first, or check the id');
         if (step.kind === 'remove') ctrs.delete(step.id);
         break;
       case 'stop-pod':
       case 'update-pod':
       case 'remove-pod':
-        if (!pods.has(step.id)) r.fail(p, `no pod "${step.id}" at this step`, 'run it first, or check the id');
+        if (!pods.has(step.id)) r.fail(p, `no pod ${q(step.id)} at this step`, 'run it first, or check the id');
         if (step.kind === 'remove-pod') {
           pods.delete(step.id);
           // A removed pod takes its containers with it, as in a CRI runtime.
-          for (const c of [...s.containers, ...s.steps.flatMap((x) => (x.kind === 'create' ? [x.container] : []))]) {
-            if (c.podSandboxId === step.id) ctrs.delete(c.id!);
-          }
+          for (const id of podContainers.get(step.id) ?? []) ctrs.delete(id);
+          podContainers.delete(step.id);
         }
         break;
       case 'sleep':
@@ -465,17 +487,14 @@ export function parseScenario(text: string, file: string): Scenario {
   const r: Reader = new Reader(file);
   let doc: unknown;
   try {
-    doc = YAML.parse(text);
+    doc = parseInputDocument(text);
   } catch (err) {
-    const e = err as Error & { linePos?: Array<{ line: number; col: number }> };
-    const where = e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
-    const problem = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-    throw new ScenarioError(
-      `${file}: ${where || '(top level)'}: ${problem} (fix the YAML/JSON syntax there)`,
-      file,
-      '',
-      { cause: err },
-    );
+    if (!(err instanceof InputDocumentError)) throw err;
+    const fix =
+      err.reason === 'too-deep'
+        ? 'a scenario nests a few levels: check the brackets and indentation there'
+        : 'fix the YAML/JSON syntax there';
+    throw new ScenarioError(`${file}: ${err.problem} (${fix})`, file, '', { cause: err });
   }
   const top = r.map(doc ?? {}, '', ['pods', 'containers', 'steps']);
   const list = (key: string): unknown[] => {
@@ -496,21 +515,29 @@ export function parseScenario(text: string, file: string): Scenario {
   return { file, ...scenario };
 }
 
-/** Reads a scenario file, or a built-in one by name (`demo`). */
+/**
+ * Reads a scenario file, or a built-in one by name (`demo`): a regular file of at most
+ * INPUT_LIMITS.scenario bytes (64 MiB), refused before it is read otherwise.
+ */
 export async function loadScenario(file: string): Promise<Scenario> {
   let text: string;
   try {
-    text = await readFile(resolveScenarioPath(file), 'utf8');
+    text = readInputFile(resolveScenarioPath(file), { what: 'scenario', maxBytes: INPUT_LIMITS.scenario });
   } catch (err) {
-    const builtins = Object.keys(BUILTIN_SCENARIOS).join(', ');
-    throw new ScenarioError(
-      `${file}: cannot read the scenario: ${(err as Error).message} (check the path, or name a built-in scenario: ${builtins})`,
-      file,
-      '',
-      { cause: err },
-    );
+    if (!(err instanceof InputFileError)) throw err;
+    const fix =
+      err.reason === 'missing'
+        ? `check the path, or name a built-in scenario: ${Object.keys(BUILTIN_SCENARIOS).join(', ')}`
+        : err.reason === 'too-large'
+          ? 'split it into smaller scenarios'
+          : err.reason === 'unreadable'
+            ? 'check its permissions'
+            : 'give the path of a regular file';
+    throw new ScenarioError(`${file}: cannot read the scenario: it ${err.problem} (${fix})`, file, '', {
+      cause: err,
+    });
   }
-  return parseScenario(text, file);
+  return Promise.resolve(parseScenario(text, file));
 }
 
 /** One scenario-style resources map (snake_case keys, as in steps) read into LinuxResources; for expectation files. */
