@@ -299,13 +299,17 @@ function summaryOf(help) {
 
 /** One line per command: what it does, and where its whole reference is. */
 function commandIndex(helps, problems) {
+  const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'));
   const rows = helps.map(({ id, r }) => {
     if (r.code !== 0) problems.push(`nrictl ${id} --help exited ${r.code}: ${r.stderr.trim()}`);
     const page = `man/nrictl-${slug(id)}.1`;
     const man = statSafe(join(root, page)) ? `[${page}](${page})` : '-';
-    return `| \`nrictl ${id}\` | ${summaryOf(normalise(r.stdout, root)).replace(/\|/g, '\\|')} | ${man} |`;
+    // The -o formats, as the command's flag declares them (test/commands/every-format.test.ts runs each).
+    const formats = manifest.commands[id.replace(/ /g, ':')]?.flags.output?.helpValue?.split('|') ?? [];
+    const o = formats.length === 0 ? '-' : formats.join(', ');
+    return `| \`nrictl ${id}\` | ${summaryOf(normalise(r.stdout, root)).replace(/\|/g, '\\|')} | ${o} | ${man} |`;
   });
-  return ['| Command | What it does | Man page |', '|---|---|---|', ...rows].join('\n');
+  return ['| Command | What it does | `-o` | Man page |', '|---|---|---|---|', ...rows].join('\n');
 }
 
 function statSafe(path) {

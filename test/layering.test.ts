@@ -1,4 +1,4 @@
-// Holds the layer map of docs/contracts.md: which layer may import which, and that an
+// Holds the layer map of docs/architecture.md: which layer may import which, and that an
 // import from another layer goes through that layer's index.ts. Static and dynamic
 // imports count alike (a lazy import is still a dependency); so do `import type` ones.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -7,61 +7,30 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(dirname(new URL(import.meta.url).pathname), '..');
 
-/** Who may import whom. A layer not listed for another may not import it at all. */
-const ALLOWED: Record<string, readonly string[]> = {
-  // ttrpc and mux stand alone (they could ship on their own): they spell the error kinds out,
-  // and share only framing, the length-prefix decoder and Go's buffer size, which imports nothing.
-  framing: [],
-  ttrpc: ['framing'],
-  mux: ['framing'],
-  errors: [],
-  units: ['errors'],
-  api: ['errors'],
-  plugin: ['api', 'mux', 'ttrpc', 'errors'],
-  // The simulator judges expectations (src/expect: the file and the judging, which know no runtime).
-  runtime: ['api', 'mux', 'ttrpc', 'checks', 'render', 'units', 'expect', 'errors'],
-  checks: ['api', 'render', 'units', 'errors'],
-  render: ['api', 'units', 'errors'],
-  session: ['api', 'plugin', 'units', 'checks', 'runtime', 'errors'],
-  observe: ['api', 'render', 'session', 'units', 'errors'],
-  control: ['api', 'render', 'session', 'units', 'errors'],
-  cli: ['api', 'render', 'session', 'units', 'errors'],
-  // trace's probes register through the session's ProbeSet, as every connecting command does.
-  trace: ['api', 'render', 'session', 'checks', 'units', 'errors'],
-  // doctor below the command line: the offline checks, the runtime's answer through the
-  // session, the plugins' latency through the tracer; no layer below may reach all three.
-  diagnose: ['api', 'checks', 'session', 'trace', 'errors'],
-  expect: ['api', 'checks', 'units', 'errors'],
-  bundle: ['api', 'render', 'errors'],
-  scaffold: ['errors'],
-  commands: [
-    'api',
-    'units',
-    'checks',
-    'render',
-    'runtime',
-    'session',
-    'observe',
-    'control',
-    'trace',
-    'diagnose',
-    'expect',
-    'bundle',
-    'scaffold',
-    'cli',
-    'errors',
-  ],
-};
-
 /**
- * Type-only imports a layer may make beyond ALLOWED: render's views know the shapes of
- * the results they show, and nothing of those layers is loaded for it.
+ * Who may import whom: the table of docs/architecture.md, the one description of the
+ * layers. A layer not listed for another may not import it at all; "types only" layers
+ * may be named in `import type` (render's views know the shapes of the results they show).
  */
-const TYPES_ALLOWED: Record<string, readonly string[]> = {
-  // sim's prompt and options know the simulator's shapes; the simulator loads with the command.
-  cli: ['runtime'],
-  render: ['checks', 'session', 'runtime', 'observe', 'control', 'trace', 'expect', 'scaffold', 'bundle', 'plugin'],
-};
+const { ALLOWED, TYPES_ALLOWED } = layerTable(readFileSync(join(root, 'docs', 'architecture.md'), 'utf8'));
+
+function layerTable(doc: string): {
+  ALLOWED: Record<string, readonly string[]>;
+  TYPES_ALLOWED: Record<string, readonly string[]>;
+} {
+  const block = /<!-- layers -->\n([\s\S]*?)<!-- \/layers -->/.exec(doc)?.[1] ?? '';
+  const allowed: Record<string, string[]> = {};
+  const types: Record<string, string[]> = {};
+  const list = (cell: string) => (cell.trim() === '-' ? [] : cell.split(',').map((l) => l.trim()));
+  for (const row of block.split('\n').slice(2)) {
+    const cells = row.split('|').slice(1, -1);
+    if (cells.length !== 4) continue;
+    const layer = cells[0]!.trim();
+    allowed[layer] = list(cells[2]!);
+    types[layer] = list(cells[3]!);
+  }
+  return { ALLOWED: allowed, TYPES_ALLOWED: types };
+}
 
 /** Files that import nothing and may be imported directly, so that light code need not load their layer's index. */
 const LEAF_FILES = new Set([
@@ -121,6 +90,16 @@ function crossLayerImports(): Edge[] {
 
 describe('the layer map', () => {
   const edges = crossLayerImports();
+
+  it('docs/architecture.md has one row for each folder of src/, and commands', () => {
+    const folders = readdirSync(join(root, 'src'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect(Object.keys(ALLOWED).sort()).toEqual([...folders, 'commands'].sort());
+    for (const [layer, may] of Object.entries(ALLOWED))
+      for (const other of [...may, ...TYPES_ALLOWED[layer]!])
+        expect(ALLOWED, `${layer} names ${other}`).toHaveProperty(other);
+  });
 
   it('finds the imports it checks', () => {
     // The walk really parsed the sources: commands import the session and the CLI layer.

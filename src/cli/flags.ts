@@ -64,7 +64,7 @@ export const durationFlag = (description: string) =>
   Flags.custom<number>({
     description,
     helpValue: 'DURATION',
-    parse: async (input: string): Promise<number> => Math.ceil(parseDuration(input)),
+    parse: async (input: string, _cmd, opts): Promise<number> => flagDuration(input, opts.name),
   })();
 
 /** The same, with a default ("2s"). */
@@ -74,8 +74,13 @@ export const durationFlagWithDefault = (description: string, defaultValue: strin
     helpValue: 'DURATION',
     default: Math.ceil(parseDuration(defaultValue)),
     defaultHelp: async () => defaultValue,
-    parse: async (input: string): Promise<number> => Math.ceil(parseDuration(input)),
+    parse: async (input: string, _cmd, opts): Promise<number> => flagDuration(input, opts.name),
   })();
+
+/** Whole milliseconds (rounded up); the error names the flag: "--timeout 5: a duration needs a unit". */
+function flagDuration(input: string, flag: string | undefined): number {
+  return Math.ceil(parseDuration(input, flag === undefined ? {} : { what: `--${flag}` }));
+}
 
 export const timeoutFlag = durationFlag(
   "How long to wait for the runtime: for the registration and for each answer, such as 5s or 500ms (default: the runtime's own request timeout, else 2s; the registration its own bound, else 5s).",

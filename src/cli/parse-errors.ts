@@ -46,7 +46,13 @@ export function oneLineParseError(err: Error & { flags?: unknown; args?: unknown
     .filter((l) => l !== '' && l !== 'See more help with --help');
   const [first = err.message.trim(), ...rest] = lines;
   const parsing = /^Parsing (--\S+)$/.exec(first);
-  let line = parsing ? `${parsing[1]}: ${rest.join('; ')}` : [first, ...rest].join(': ').replace(/:: /g, ': ');
+  // A flag's own parse error may name the flag already ("--timeout 5: a duration needs a unit").
+  const reason = rest.join('; ');
+  let line = parsing
+    ? reason.startsWith(`${parsing[1]} `)
+      ? reason
+      : `${parsing[1]}: ${reason}`
+    : [first, ...rest].join(': ').replace(/:: /g, ': ');
   if (/^The following errors? occurred:/.test(first) && rest.length > 0) line = rest.join('; ');
   if (Array.isArray(err.flags)) {
     const known = longFlagNames(flags);

@@ -58,7 +58,7 @@ describe('a FIFO, socket or device where a file is expected: a finding or exit 2
     const { plugins, conf } = dirs();
     writeElf(join(plugins, '70-fifo'));
     mkfifo(join(conf, '70-fifo.conf'));
-    const r = run(['lint', conf, '--plugin-path', plugins]);
+    const r = run(['lint', conf, '--plugin-dir', plugins]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(
       'is a fifo, not a regular file, and the configuration of 70-fifo: the runtime blocks or fails reading it in plugin discovery',
@@ -72,7 +72,7 @@ describe('a FIFO, socket or device where a file is expected: a finding or exit 2
     symlinkSync('/dev/zero', join(conf, '10-a.conf'));
     const server = await listenSocket(join(conf, '20-b.conf'));
     try {
-      const r = run(['lint', conf, '--plugin-path', plugins, '-o', 'json']);
+      const r = run(['lint', conf, '--plugin-dir', plugins, '-o', 'json']);
       expect(codes(r.stdout)).toEqual(
         expect.arrayContaining(['error:config-not-a-regular-file', 'warning:config-not-a-regular-file']),
       );
@@ -115,8 +115,8 @@ describe('a FIFO, socket or device where a file is expected: a finding or exit 2
     mkfifo(fifo);
     symlinkSync('/dev/zero', join(t.dir, 'zero.yaml'));
     for (const args of [
-      ['--scenario', fifo],
-      ['--scenario', join(t.dir, 'zero.yaml')],
+      [fifo],
+      [join(t.dir, 'zero.yaml')],
       ['--expect', fifo],
     ]) {
       const r = run(['sim', ...args]);
@@ -130,7 +130,7 @@ describe('a FIFO, socket or device where a file is expected: a finding or exit 2
     const { plugins, conf } = dirs();
     writeElf(join(plugins, '10-a'));
     mkfifo(join(conf, '10-a.conf'));
-    const r = run(['sim', '--plugin-path', plugins, '--plugin-config-path', conf, '--scenario', 'demo']);
+    const r = run(['sim', '--plugin-dir', plugins, '--conf-dir', conf, 'demo']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain(`cannot read configuration ${join(conf, '10-a.conf')} of plugin "10-a": it is a fifo`);
   });
@@ -141,7 +141,7 @@ describe('large and hostile scenarios', () => {
     const big = join(t.dir, 'big.yaml');
     writeFileSync(big, '');
     truncateSync(big, 100 * 1024 * 1024);
-    const r = run(['sim', '--scenario', big]);
+    const r = run(['sim', big]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
       `Error: ${big}: cannot read the scenario: it is 104857600 bytes, over nrictl's 64 MiB limit (split it into smaller scenarios)`,
@@ -151,14 +151,14 @@ describe('large and hostile scenarios', () => {
   it('400 KB of nesting: "nested deeper than 100 levels at line L", not a stack overflow or a wrong column', () => {
     const deep = join(t.dir, 'deep.yaml');
     writeFileSync(deep, `pods:\n  - id: p\n    labels: ${'['.repeat(400_000)}\n`);
-    const r = run(['sim', '--scenario', deep]);
+    const r = run(['sim', deep]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
       `Error: ${deep}: nested deeper than 100 levels at line 3 (a scenario nests a few levels: check the brackets and indentation there)`,
     );
     const json = join(t.dir, 'deep.json');
     writeFileSync(json, `{"pods": ${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
-    expect(run(['sim', '--scenario', json]).stderr).toContain('nested deeper than 100 levels at line 1');
+    expect(run(['sim', json]).stderr).toContain('nested deeper than 100 levels at line 1');
   });
 
   it('a 200,000-character value or key gives a short one-line error', () => {
@@ -169,7 +169,7 @@ describe('large and hostile scenarios', () => {
     const env = join(t.dir, 'env.yaml');
     writeFileSync(env, `pods: [{id: p}]\ncontainers:\n  - {id: c, pod: p, env: ["${'e'.repeat(200_000)}"]}\n`);
     for (const f of [value, key, env]) {
-      const r = run(['sim', '--scenario', f]);
+      const r = run(['sim', f]);
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr.length).toBeLessThan(400);
@@ -193,7 +193,7 @@ describe('findings say what they saw', () => {
     const { plugins, conf } = dirs();
     writeElf(join(plugins, '20-baz'));
     writeFileSync(join(conf, '20-baz.conf'), bytes);
-    const r = run(['lint', conf, '--plugin-path', plugins, '--strict', '-o', 'json']);
+    const r = run(['lint', conf, '--plugin-dir', plugins, '--strict', '-o', 'json']);
     expect(r.code).toBe(3);
     expect(codes(r.stdout)).toEqual(['warning:config-not-text', 'info:config-used']);
   });
@@ -209,7 +209,7 @@ describe('findings say what they saw', () => {
     expect(codes(v.stdout)).toEqual(expect.arrayContaining(['error:symlink-loop', 'error:symlink-loop']));
     expect(codes(v.stdout)).not.toContain('error:dangling-symlink');
     expect(v.stdout).toContain('a loop of symlinks that never reaches a file (ELOOP)');
-    const l = run(['lint', conf, '--plugin-path', plugins, '-o', 'json']);
+    const l = run(['lint', conf, '--plugin-dir', plugins, '-o', 'json']);
     expect(codes(l.stdout)).toEqual(['error:symlink-loop', 'warning:symlink-loop']);
   });
 

@@ -94,16 +94,13 @@ describe('trace on the simulator', () => {
       expect([...byLabel.keys()]).toEqual(['30-sleepy', '50-setenv', 'group 60-a+61-b', 'probe hop 62->63']);
       const sleepy = byLabel.get('30-sleepy')!;
       expect(sleepy.changes).toEqual([]);
-      // The simulator's own round trip for the plugin is the reference. Both clocks run
-      // in this one process, on a machine shared with other tests: a timer counts from
-      // the event loop's cached time (so a 40 ms sleep may measure a few ms less) and a
-      // stall of the loop lands in one measurement and not the other. Attribution gone
-      // wrong moves the whole sleep into another segment (40 ms off), which a quarter
-      // of the sleep still catches; so does the check on the next segment below.
-      const ref = truth[i].rttMs;
-      expect(ref).toBeGreaterThanOrEqual(SLEEP_MS / 2);
-      expect(Math.abs(sleepy.ms! - ref)).toBeLessThanOrEqual(Math.max(0.2 * ref, SLEEP_MS / 4));
-      expect(byLabel.get('50-setenv')!.ms!).toBeLessThan(SLEEP_MS / 2);
+      // The sleep lands in the sleeping plugin's segment. Load only lengthens what is
+      // measured (a timer counts from the loop's cached time, so a sleep may read a few ms
+      // short, never much more); attribution gone wrong moves the whole sleep into
+      // another segment, which leaves this one far under the sleep and another the longest.
+      expect(truth[i].rttMs).toBeGreaterThanOrEqual(SLEEP_MS * 0.75);
+      expect(sleepy.ms!).toBeGreaterThanOrEqual(SLEEP_MS * 0.75);
+      for (const s of r.segments) if (s !== sleepy) expect(s.ms ?? 0, s.label).toBeLessThan(sleepy.ms!);
       expect(byLabel.get('50-setenv')!.changes).toEqual([
         { field: 'annotations', key: 'example.com/traced', new: 'yes' },
         { field: 'env', key: 'FOO', new: 'bar' },
