@@ -25,9 +25,9 @@ function layerTable(doc: string): {
   for (const row of block.split('\n').slice(2)) {
     const cells = row.split('|').slice(1, -1);
     if (cells.length !== 4) continue;
-    const layer = cells[0]!.trim();
-    allowed[layer] = list(cells[2]!);
-    types[layer] = list(cells[3]!);
+    const layer = cells[0].trim();
+    allowed[layer] = list(cells[2]);
+    types[layer] = list(cells[3]);
   }
   return { ALLOWED: allowed, TYPES_ALLOWED: types };
 }
@@ -97,7 +97,7 @@ describe('the layer map', () => {
       .map((e) => e.name);
     expect(Object.keys(ALLOWED).sort()).toEqual([...folders, 'commands'].sort());
     for (const [layer, may] of Object.entries(ALLOWED))
-      for (const other of [...may, ...TYPES_ALLOWED[layer]!])
+      for (const other of [...may, ...TYPES_ALLOWED[layer]])
         expect(ALLOWED, `${layer} names ${other}`).toHaveProperty(other);
   });
 

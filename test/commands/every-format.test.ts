@@ -78,7 +78,7 @@ function readAs(format: string, stdout: string): unknown[] {
   }
   if (format === 'yaml') {
     const docs = YAML.parseAllDocuments(text);
-    for (const d of docs) if (d.errors.length > 0) throw new Error(d.errors[0]!.message);
+    for (const d of docs) if (d.errors.length > 0) throw new Error(d.errors[0].message);
     return docs.map((d) => d.toJS() as unknown);
   }
   if (format === 'junit') {
@@ -113,7 +113,7 @@ describe('every command in every -o format', () => {
     const bundle = invocation('plugin:bundle');
     const { cwd } = placeFor(bundle, 'sim', 'junit');
     expect(nrictl(bundle.args, cwd).status).toBe(0);
-    const expectRun = (TOUR as Record<string, TourEntry[]>).sim!.find((e) => e.args.includes('--expect'))!;
+    const expectRun = (TOUR as Record<string, TourEntry[]>).sim.find((e) => e.args.includes('--expect'))!;
     const r = nrictl([...expectRun.args, '-o', 'junit'], cwd);
     expect(r.status, r.stderr).toBe(0);
     expect(readAs('junit', r.stdout)[0]).toMatch(/<testcase /);

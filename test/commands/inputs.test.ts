@@ -114,11 +114,7 @@ describe('a FIFO, socket or device where a file is expected: a finding or exit 2
     const fifo = join(t.dir, 'fifo.yaml');
     mkfifo(fifo);
     symlinkSync('/dev/zero', join(t.dir, 'zero.yaml'));
-    for (const args of [
-      [fifo],
-      [join(t.dir, 'zero.yaml')],
-      ['--expect', fifo],
-    ]) {
+    for (const args of [[fifo], [join(t.dir, 'zero.yaml')], ['--expect', fifo]]) {
       const r = run(['sim', ...args]);
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
