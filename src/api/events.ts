@@ -13,7 +13,7 @@ export type Event = nri.Event;
 type ConfigureRequest = nri.IConfigureRequest;
 
 /** Subscribable events, in enum order (UNKNOWN and LAST are markers, not events). */
-export const SUBSCRIBABLE_EVENTS: readonly Event[] = Object.freeze(
+const SUBSCRIBABLE_EVENTS: readonly Event[] = Object.freeze(
   Array.from({ length: Event.LAST - 1 }, (_, i) => (i + 1) as Event),
 );
 
@@ -61,7 +61,7 @@ export function eventsOfMask(mask: number): Event[] {
   return SUBSCRIBABLE_EVENTS.filter((e) => (mask & eventBit(e)) !== 0);
 }
 
-export function unknownMaskBits(mask: number): number {
+function unknownMaskBits(mask: number): number {
   return mask & ~ALL_EVENTS_MASK;
 }
 

@@ -18,7 +18,7 @@ const MEMORY_FIELDS = [
 ] as const;
 const CPU_OPTIONAL_FIELDS = ['shares', 'quota', 'period', 'realtimeRuntime', 'realtimePeriod'] as const;
 
-export function cloneResources(r: Resources | null | undefined): Resources {
+function cloneResources(r: Resources | null | undefined): Resources {
   return r ? plainCopy(r) : {};
 }
 

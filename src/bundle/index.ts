@@ -13,9 +13,9 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../render/index.js';
 
-export const BUNDLE_MODE = 0o755;
+const BUNDLE_MODE = 0o755;
 /** The oldest Node that runs the bundle as it is (module syntax detection on by default). */
-export const BUNDLE_MIN_NODE = '20.19.0';
+const BUNDLE_MIN_NODE = '20.19.0';
 
 export class BundleError extends Error {
   constructor(
@@ -43,7 +43,7 @@ const PRELUDE = [
 ].join('\n');
 
 /** The entry: the one given, else src/index.ts, else package.json's main, in `cwd`. */
-export function findEntry(cwd: string, given?: string): string {
+function findEntry(cwd: string, given?: string): string {
   if (given !== undefined) {
     const p = path.resolve(cwd, given);
     if (!existsSync(p))

@@ -1,13 +1,5 @@
-export {
-  finding,
-  sortFindings,
-  countFindings,
-  type Finding,
-  type Severity,
-  type FindingCounts,
-  type RuntimeKind,
-} from './finding.js';
-export { CheckPathError, isMissing } from './errors.js';
+export { finding, type Finding, type Severity, type FindingCounts, type RuntimeKind } from './finding.js';
+export { CheckPathError } from './errors.js';
 export {
   checkPluginDir,
   listDiscoverable,
@@ -19,35 +11,23 @@ export {
 export { validatePluginDir, type ValidateOptions } from './validate.js';
 export {
   checkConfDir,
-  confDirMissing,
   CONFIG_SIZE_MAX,
   type ConfDirOptions,
   type ConfDirReport,
   type ConfFileUse,
 } from './conf-dir.js';
 export { lookupPluginConfig, DEFAULT_PLUGIN_CONFIG_PATH, type ConfigLookup } from './config-lookup.js';
-export {
-  checkSocket,
-  socketExposureFindings,
-  SOCKET_EXPOSURE_CODES,
-  DEFAULT_SOCKET_PATH,
-  type SocketCheckOptions,
-} from './socket.js';
+export { checkSocket, socketExposureFindings, type SocketCheckOptions } from './socket.js';
 export {
   lintRuntimeConfig,
   lintRuntimeConfigs,
   findRuntimeConfigs,
-  detectFormat,
   UnknownConfigFormatError,
-  RUNTIME_CONFIG_LOCATIONS,
   type NriSettings,
   type RuntimeConfigReport,
 } from './runtime-config/index.js';
-export { runningAsRoot } from './permissions.js';
 export {
   diagnoseNode,
-  connectionFindings,
-  doctorVerdict,
   type DoctorOptions,
   type DoctorPaths,
   type OfflineDiagnosis,
@@ -59,13 +39,11 @@ export { concludeDiagnosis, latencyUnmeasured, checkNodeRoot, type Diagnosis } f
 export { lintPaths, type LintOptions, type LintReport } from './lint.js';
 export {
   readInputFile,
-  readInputBytes,
   notText,
   specialFileProblem,
-  formatLimit,
   InputFileError,
   INPUT_LIMITS,
   type InputFileProblem,
   type ReadInputOptions,
 } from './input-file.js';
-export { parseInputDocument, nestingProblem, InputDocumentError, MAX_NESTING } from './input-document.js';
+export { parseInputDocument, InputDocumentError, MAX_NESTING } from './input-document.js';

@@ -56,7 +56,7 @@ export interface ReadInputOptions {
 }
 
 /** "64 MiB", "4 MiB", "512 KiB", "100 bytes". */
-export function formatLimit(bytes: number): string {
+function formatLimit(bytes: number): string {
   if (bytes >= MiB && bytes % MiB === 0) return `${bytes / MiB} MiB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   return `${bytes} bytes`;

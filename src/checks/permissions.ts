@@ -4,7 +4,7 @@ import { finding, type Finding } from './finding.js';
 import { modeString } from './entry.js';
 
 /** Whether nrictl runs as root: only then is "permission denied" the runtime's problem too. */
-export function runningAsRoot(): boolean {
+function runningAsRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }
 

@@ -66,7 +66,7 @@ export function pluginDirMissing(dir: string): Finding {
 }
 
 /** Reads a directory the way the runtime does: sorted by name. Throws CheckPathError. */
-export function readPluginDir(dir: string): string[] {
+function readPluginDir(dir: string): string[] {
   try {
     return readdirSync(dir).sort(byBytes);
   } catch (err) {

@@ -30,7 +30,7 @@ export function sniffRunnable(path: string): Runnable {
   }
 }
 
-export function classify(head: Buffer): Runnable {
+function classify(head: Buffer): Runnable {
   if (head.length === 0) return { kind: 'empty' };
   if (head.length >= 4 && head[0] === 0x7f && head.toString('latin1', 1, 4) === 'ELF') return { kind: 'elf' };
   // The newest NRI recognises WASM by the module magic and version 1, not by the name.
@@ -50,9 +50,9 @@ export function classify(head: Buffer): Runnable {
  * The Go runtime starts plugins with an environment of only the NRI variables, so a
  * `#!/usr/bin/env cmd` script finds cmd through the C library's default search path.
  */
-export const DEFAULT_EXEC_PATH = ['/bin', '/usr/bin'];
+const DEFAULT_EXEC_PATH = ['/bin', '/usr/bin'];
 
-export function isExecutableFile(path: string): boolean {
+function isExecutableFile(path: string): boolean {
   try {
     const st = statSync(path);
     return st.isFile() && (st.mode & 0o111) !== 0;

@@ -6,15 +6,13 @@ import { modeString } from './entry.js';
 import { finding, type Finding } from './finding.js';
 import { deniedToUs, notCheckedFinding } from './permissions.js';
 
-export { DEFAULT_SOCKET_PATH };
-
 export interface SocketCheckOptions {
   /** Require root ownership (default true: the runtime creates it as root). */
   checkOwner?: boolean;
 }
 
 /** The codes that say someone besides the socket's owner can connect to it or replace it. */
-export const SOCKET_EXPOSURE_CODES: ReadonlySet<string> = new Set([
+const SOCKET_EXPOSURE_CODES: ReadonlySet<string> = new Set([
   'socket-writable-by-others',
   'socket-dir-writable-by-others',
   'socket-dir-owned-by-another-user',

@@ -278,7 +278,7 @@ function drained(stream: NodeJS.WriteStream): Promise<void> {
 }
 
 /** An environment switch: set and not empty, 0, false, no or off. */
-export function envOn(value: string | undefined): boolean {
+function envOn(value: string | undefined): boolean {
   return value !== undefined && !['', '0', 'false', 'no', 'off'].includes(value.trim().toLowerCase());
 }
 

@@ -12,7 +12,7 @@ export interface ErrorOutcome {
 }
 
 /** The exit code of each kind of failure. */
-export const EXIT_CODE_OF_KIND: Readonly<Record<ErrorKind, ExitCodeValue>> = Object.freeze({
+const EXIT_CODE_OF_KIND: Readonly<Record<ErrorKind, ExitCodeValue>> = Object.freeze({
   usage: ExitCode.USAGE,
   'not-found': ExitCode.USAGE,
   conflict: ExitCode.USAGE,

@@ -55,10 +55,6 @@ export const outputFlag = (formats: readonly OutputFormat[], extra: readonly str
   })();
 };
 
-/** The -o of a command not yet on the one output model: its own choices and default. To go with it. */
-export const legacyOutputFlag = <T extends string>(choices: readonly T[], defaultValue: T) =>
-  Flags.option({ char: 'o', description: 'Output format.', options: choices, default: defaultValue })();
-
 /** A duration flag in whole milliseconds (rounded up): "2s", "500ms", "1m30s"; a bare number is refused. */
 export const durationFlag = (description: string) =>
   Flags.custom<number>({

@@ -4,7 +4,7 @@ import { closestName } from './suggest.js';
 export type FlagDefinitions = Record<string, { char?: string; allowNo?: boolean; type?: string } | undefined>;
 
 /** Every spelling a command accepts for its long flags: --color and --no-color alike. */
-export function longFlagNames(flags: FlagDefinitions): string[] {
+function longFlagNames(flags: FlagDefinitions): string[] {
   const names: string[] = [];
   for (const [name, def] of Object.entries(flags)) {
     names.push(name);

@@ -49,7 +49,7 @@ interface PlanFlags extends ConnectFlags {
 }
 
 /** Both ends are a terminal and no CI system says otherwise: the operator can be asked. */
-export function canPrompt(env: NodeJS.ProcessEnv = process.env): boolean {
+function canPrompt(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(process.stdin.isTTY) && Boolean(process.stdout.isTTY) && !inCI(env);
 }
 

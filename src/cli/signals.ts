@@ -4,7 +4,7 @@
 // starts listening before oclif loads, so a signal in the first moments is not lost to
 // Node's default handler (which ends the process with 130 and no word).
 
-export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
 
 /** What bin/run.js leaves behind: the signals that came before a command took over. */

@@ -82,7 +82,7 @@ function scalarFields(): ResourceField[] {
 }
 
 /** The fields an update sets, including one per hugepage size and per unified key. */
-export function fieldsOf(update: Resources): ResourceField[] {
+function fieldsOf(update: Resources): ResourceField[] {
   const fields = scalarFields().filter((f) => f.show(update) !== undefined);
   for (const h of update?.hugepageLimits ?? []) {
     const size = h.pageSize ?? '';

@@ -12,7 +12,7 @@ export interface ResolvedContainer {
 }
 
 /** "shop/redis-0/redis"; a container whose pod is unknown shows "?" for it. */
-export function containerName(container: nri.IContainer, pod: nri.IPodSandbox | undefined): string {
+function containerName(container: nri.IContainer, pod: nri.IPodSandbox | undefined): string {
   const podPart = pod ? `${pod.namespace ? `${pod.namespace}/` : ''}${pod.name ?? ''}` : '?';
   return `${podPart}/${container.name ?? ''}`;
 }

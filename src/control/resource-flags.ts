@@ -71,12 +71,12 @@ export interface ResourceChange {
 }
 
 // Kernel bounds: cpu.cfs_period_us takes 1 ms to 1 s; cpu.shares 2 to 262144.
-export const CPU_PERIOD_MIN = 1000;
-export const CPU_PERIOD_MAX = 1_000_000;
-export const CPU_SHARES_MIN = 2;
-export const CPU_SHARES_MAX = 262_144;
+const CPU_PERIOD_MIN = 1000;
+const CPU_PERIOD_MAX = 1_000_000;
+const CPU_SHARES_MIN = 2;
+const CPU_SHARES_MAX = 262_144;
 /** The kernel's CFS period when none is set. */
-export const DEFAULT_CPU_PERIOD = 100_000;
+const DEFAULT_CPU_PERIOD = 100_000;
 
 const INTEGER = /^[+-]?\d+$/;
 

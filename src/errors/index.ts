@@ -3,7 +3,7 @@
 // class name. ttrpc and mux, which must stand alone, spell the same kinds without
 // importing this file.
 
-export const ERROR_KINDS = [
+const ERROR_KINDS = [
   /** The caller's input is wrong: a flag value, a file's content, a name. Nothing was done. */
   'usage',
   /** The input names something that is not there: a file, a directory, a container. */
@@ -38,7 +38,7 @@ export interface KindedError extends Error {
   readonly option?: string;
 }
 
-export function isErrorKind(value: unknown): value is ErrorKind {
+function isErrorKind(value: unknown): value is ErrorKind {
   return typeof value === 'string' && (ERROR_KINDS as readonly string[]).includes(value);
 }
 

@@ -22,7 +22,7 @@ export interface Outcome {
 const show = (v: unknown): string => (v === undefined || v === null ? 'absent' : JSON.stringify(v));
 
 /** Unwraps Optional* ({ value }) and flattens to dotted paths of leaves. */
-export function flatten(v: unknown, prefix = '', out: Map<string, unknown> = new Map()): Map<string, unknown> {
+function flatten(v: unknown, prefix = '', out: Map<string, unknown> = new Map()): Map<string, unknown> {
   if (v === null || v === undefined) return out;
   if (typeof v === 'object' && !Array.isArray(v)) {
     const keys = Object.keys(v);

@@ -8,5 +8,5 @@ export {
   type Expectation,
   type ExpectationFile,
 } from './file.js';
-export { judge, judgePluginFailures, flatten, type Outcome, type StepRecord } from './check.js';
+export { judge, judgePluginFailures, type Outcome, type StepRecord } from './check.js';
 export { placeExpectations } from './place.js';

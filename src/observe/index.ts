@@ -1,11 +1,10 @@
 // What `nrictl logs` and `nrictl sync dump` do above the session: filter pods and
 // containers, note events on the reply path and push them into the caller's sink.
-export { ObjectFilter, FilterError, globMatcher, parseLabel, type FilterSpec } from './filters.js';
-export { EventLog, type LoggedEvent, type EventLogCounts } from './event-log.js';
+export { ObjectFilter, FilterError, type FilterSpec } from './filters.js';
+export { type LoggedEvent, type EventLogCounts } from './event-log.js';
 export {
   watchEvents,
   DEFAULT_LOG_QUEUE_CAPACITY,
-  DEFAULT_LOG_EVENTS,
   type LogStreamOptions,
   type LogSummary,
   type LogEnd,

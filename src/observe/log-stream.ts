@@ -90,7 +90,7 @@ export function watchEvents(opts: LogStreamOptions, signal: AbortSignal, flushTi
 }
 
 /** Emits 'registered' once the first registration is done. */
-export class LogStream extends EventEmitter {
+class LogStream extends EventEmitter {
   readonly watch: EventWatch;
   readonly log: EventLog;
   private registrations = 0;

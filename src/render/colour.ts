@@ -20,11 +20,6 @@ export function severityColour(severity: Severity, text: string): string {
   return SEVERITY_STYLE[severity](text);
 }
 
-/** A severity as a fixed-width, coloured label: "error  ", "warning", ... */
-export function severityLabel(severity: Severity): string {
-  return severityColour(severity, severity.padEnd(7));
-}
-
 /** True when the colour policy lets escape codes through. */
 export function colourEnabled(): boolean {
   return chalk.level > 0;
@@ -50,7 +45,7 @@ export function stripColour(text: string): string {
 }
 
 /** Length of an ID that crictl prints: unambiguous in practice, fits a table. */
-export const SHORT_ID_LENGTH = 13;
+const SHORT_ID_LENGTH = 13;
 
 /** The first 13 characters of an ID, like crictl's truncated IDs. */
 export function shortId(id: string | null | undefined): string {

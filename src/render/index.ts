@@ -2,19 +2,8 @@
 // (tables, event lines, colours) and for programs (JSON, YAML), and gets it out
 // without ever making the runtime wait (bounded queue, atomic files). It reads
 // NRI types but does not load the protobuf module, and speaks no protocol.
+export { chalk, shortId, withoutColour, type Severity } from './colour.js';
 export {
-  chalk,
-  colourEnabled,
-  severityColour,
-  severityLabel,
-  shortId,
-  SHORT_ID_LENGTH,
-  stripColour,
-  withoutColour,
-  type Severity,
-} from './colour.js';
-export {
-  OUTPUT_FORMATS,
   output,
   formatsOf,
   renderOutput,
@@ -25,28 +14,12 @@ export {
   type RecordView,
   type Layout,
 } from './output.js';
-export {
-  toPlain,
-  jsonDocument,
-  jsonLine,
-  yamlDocument,
-  yamlStreamItem,
-  renderDocument,
-  type DataFormat,
-  type MessageType,
-} from './format.js';
-export {
-  renderStateTable,
-  stateTableRows,
-  stateTableHead,
-  renderCompactTable,
-  type StateTableOptions,
-} from './state-table.js';
+export { toPlain, jsonDocument, type DataFormat, type MessageType } from './format.js';
+export { type StateTableOptions } from './state-table.js';
 export { OUTPUT_CLOSED, outputClosed, discardingSink, type RecordSink, type Note, type NoteView } from './stream.js';
 export {
   containerStateName,
   optionalValue,
-  podDisplayName,
   summariseResources,
   type Pod,
   type Container,
@@ -55,13 +28,12 @@ export {
 } from './nri-view.js';
 export { writeFileAtomic, AtomicWriteError, type AtomicContent } from './atomic-write.js';
 export { BoundedOutputQueue, defaultDropNotice, type BoundedQueueOptions } from './bounded-queue.js';
-export { makeTerminalWritesAsync } from './terminal-output.js';
 export { requestedResources } from './nri-view.js';
 export { outputFilePath, OutputFileError } from './output-file.js';
-export { renderFindings, type FindingRow, type FindingsLayoutOptions } from './findings-layout.js';
+export { type FindingRow, type FindingsLayoutOptions } from './findings-layout.js';
 export { outputColumns } from './output-width.js';
 export { alignColumns } from './columns.js';
 export { spinner, inCI, type Spinner } from './spinner.js';
 export { nonBlockingStdout } from './output-sink.js';
-export { serveMetrics, parseMetricsAddress, MetricsAddressError, type MetricsServer } from './metrics-server.js';
+export { serveMetrics, MetricsAddressError, type MetricsServer } from './metrics-server.js';
 export * from './views/index.js';

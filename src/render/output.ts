@@ -7,7 +7,7 @@
 //   name   one name per line, where the value is a list of pods, containers or plugins
 import { jsonDocument, jsonLine, yamlDocument, yamlStreamItem } from './format.js';
 
-export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'yaml', 'name'] as const;
+const OUTPUT_FORMATS = ['table', 'wide', 'json', 'yaml', 'name'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** How people's text is laid out. */

@@ -3,22 +3,13 @@
 // container runtime that embeds it (state, scenarios, scripts, presets). This file is the
 // layer's surface; other layers import only from here.
 export {
-  Adaptation,
   RuntimeError,
-  DEFAULT_REGISTRATION_TIMEOUT_MS,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  PluginConnection,
   PluginConnectionError,
   LaunchError,
   ListenError,
-  discoverPlugins,
-  readPluginConfig,
-  ResultCollector,
   ConflictError,
   DiscoveryError,
   MergeError,
-  runtimeVintage,
-  NEWEST_NRI_VERSION,
   VintageError,
   ValidationRejectedError,
   ValidatorFailedError,
@@ -30,10 +21,9 @@ export {
   type CollectedResult,
   type RuntimeVintage,
 } from './adaptation/index.js';
-export { Runtime, SIMULATED_NRI_VERSION, type RuntimeOptions, type CreateResult } from './sim/runtime.js';
+export { Runtime, type RuntimeOptions, type CreateResult } from './sim/runtime.js';
 export { type SimEvent, type SimEventType, type UpdateSource } from './events.js';
-export { runScript, runStep, stepLabel, type ScriptResult } from './sim/script.js';
-export { runExpectations } from './sim/expectations.js';
+export { runScript, stepLabel, type ScriptResult } from './sim/script.js';
 export {
   runSimulation,
   type SimulationOptions,
@@ -44,15 +34,8 @@ export {
 export { SimulationInputError } from './sim/inputs.js';
 export { startEmbeddedSimulator, type EmbeddedSimulator } from './sim/embedded.js';
 export { SimState, type PodSandbox, type Container } from './sim/state.js';
-export {
-  loadScenario,
-  parseScenario,
-  parseScenarioResources,
-  STEP_KINDS,
-  type Scenario,
-  type Step,
-} from './sim/scenario.js';
+export { parseScenario, parseScenarioResources, type Scenario, type Step } from './sim/scenario.js';
 export { generateScenario, type GenerateOptions } from './sim/generate.js';
-export { applyAdjustment, applyUpdates, type UpdateOutcome } from './sim/apply.js';
+export { type UpdateOutcome } from './sim/apply.js';
 export { ScenarioError, StateError } from './sim/errors.js';
 export { RUNTIME_PRESETS, type RuntimePreset, type RuntimeQuirks } from './sim/presets.js';

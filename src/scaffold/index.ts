@@ -29,7 +29,7 @@ const NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 /** What a runtime reads as the index of a plugin file name (NN-name). */
 const INDEX_PREFIX = /^(\d\d)-(.*)$/;
 
-export function checkProjectName(name: string): void {
+function checkProjectName(name: string): void {
   if (!NAME.test(name)) {
     throw new ScaffoldError(
       `plugin name "${name}": use lower-case letters, digits, '.', '_' and '-', starting with a letter or digit (it names the npm package and the plugin)`,

@@ -11,7 +11,7 @@ export interface ProjectSpec {
   typesNodeVersion: string;
 }
 
-export function packageJson(p: ProjectSpec): string {
+function packageJson(p: ProjectSpec): string {
   return `${JSON.stringify(
     {
       name: p.name,
@@ -33,7 +33,7 @@ export function packageJson(p: ProjectSpec): string {
   )}\n`;
 }
 
-export function tsconfigJson(): string {
+function tsconfigJson(): string {
   return `${JSON.stringify(
     {
       compilerOptions: {
@@ -54,7 +54,7 @@ export function tsconfigJson(): string {
   )}\n`;
 }
 
-export function indexTs(p: ProjectSpec): string {
+function indexTs(p: ProjectSpec): string {
   return `// ${p.name}: an NRI plugin. Every container created gets an annotation saying the
 // plugin saw it, and, when its pod asks with the annotation "${p.name}.nri.io/env",
 // that NAME=value pair in its environment.
@@ -85,7 +85,7 @@ try {
 `;
 }
 
-export function scenarioYaml(p: ProjectSpec): string {
+function scenarioYaml(p: ProjectSpec): string {
   return `# A pod that asks for an environment variable through ${p.name}'s annotation, one that
 # does not, and a container in each. test/expect.yaml says what the plugin must do.
 pods:
@@ -112,7 +112,7 @@ steps:
 `;
 }
 
-export function expectYaml(p: ProjectSpec): string {
+function expectYaml(p: ProjectSpec): string {
   return `# What ${p.name} must have done after each step of scenario.yaml; checked by
 # \`nrictl sim --plugin-path DIR --expect test/expect.yaml\` (npm test does it). A value
 # that differs is reported with the plugin that set it.
@@ -129,7 +129,7 @@ expect:
 `;
 }
 
-export function testMjs(p: ProjectSpec): string {
+function testMjs(p: ProjectSpec): string {
   return `// Runs the built plugin under nrictl's simulated runtime, launched from a plugin
 // directory as ${p.index}-${p.name} the way containerd would start it, drives
 // test/scenario.yaml and checks test/expect.yaml; a failure shows the diff.
@@ -162,7 +162,7 @@ test('the plugin does what test/expect.yaml says', () => {
 `;
 }
 
-export function readmeMd(p: ProjectSpec): string {
+function readmeMd(p: ProjectSpec): string {
   return `# ${p.name}
 
 An NRI plugin written with [nrictl](https://www.npmjs.com/package/nrictl)'s SDK. It
@@ -187,7 +187,7 @@ external plugin: \`./build/${p.index}-${p.name} --socket /var/run/nri/nri.sock\`
 `;
 }
 
-export function gitignore(): string {
+function gitignore(): string {
   return 'node_modules/\ndist/\nbuild/\n';
 }
 

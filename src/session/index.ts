@@ -1,10 +1,9 @@
 // A transient-plugin session against a runtime socket or the embedded simulator:
 // connect, register, take the state, call, close; with deadlines, reconnect and the
 // socket check. Every connecting command goes through here.
-export { SessionError, SIM_HINT, type SessionErrorCode } from './errors.js';
+export { SessionError, type SessionErrorCode } from './errors.js';
 export { checkIdentity } from './identity.js';
 export { openEndpoint, isEndpoint, type Endpoint, type SessionTarget, type EmbeddedRuntime } from './endpoint.js';
-export { socketExposure } from './socket-exposure.js';
 export { Session, fetchState, type SessionOptions, type SessionState, type SessionPhase } from './session.js';
 export { ProbeSet, type ProbeSetOptions, type ProbeSpec, type ProbeInfo } from './probes.js';
 export { probeRuntime, type ProbeOutcome } from './probe.js';

@@ -6,7 +6,7 @@ import type { Endpoint, SessionTarget } from '../session/index.js';
 import { runTrace } from './run.js';
 import type { TraceSummary } from './stats.js';
 
-export const DOCTOR_TRACE_MS = 3000;
+const DOCTOR_TRACE_MS = 3000;
 
 export interface DoctorTraceOptions {
   /** The socket doctor checked, or the endpoint it opened (its --sim simulator). */

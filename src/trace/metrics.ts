@@ -5,7 +5,7 @@ import type { RecordSink } from '../render/index.js';
 import type { TraceRecord } from './tracer.js';
 
 /** Seconds: from half a millisecond to past the 2 s default request timeout. */
-export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 5];
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 5];
 
 export class TraceMetrics {
   readonly registry = new Registry();

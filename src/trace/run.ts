@@ -83,7 +83,7 @@ export interface TraceResult {
 }
 
 /** Which plugins are installed where, from the simulator, the plugin directory and --index. */
-export function installedPlugins(
+function installedPlugins(
   opts: Pick<TraceRunOptions, 'pluginDir' | 'indexes' | 'configTimeout'> & { sim?: SimulatedRuntime | undefined },
 ): {
   plugins: InstalledPlugin[];

@@ -22,7 +22,7 @@ import { LatencyStats, type TraceSummary } from './stats.js';
 import { Tracer, type TraceRecord } from './tracer.js';
 
 /** What trace follows unless told otherwise: the events whose request plugins adjust, and Stop. */
-export const DEFAULT_TRACE_EVENTS =
+const DEFAULT_TRACE_EVENTS =
   eventBit(Event.CREATE_CONTAINER) | eventBit(Event.UPDATE_CONTAINER) | eventBit(Event.STOP_CONTAINER);
 /** Container events a probe can follow (pod events have no container to correlate by). */
 export const TRACEABLE_EVENTS: readonly Event[] = [

@@ -38,7 +38,7 @@ export interface DecodedFrame {
   oversize?: true;
 }
 
-export function isKnownMessageType(type: number): type is MessageType {
+function isKnownMessageType(type: number): type is MessageType {
   return type === MessageType.Request || type === MessageType.Response || type === MessageType.Data;
 }
 

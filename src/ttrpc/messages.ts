@@ -45,7 +45,7 @@ export function encodeRequest(r: TtrpcRequest): Buffer {
 }
 
 /** The request encoded after `headroom` bytes left for the caller (a frame header), saving a copy. */
-export function encodeRequestAfter(headroom: number, r: TtrpcRequest): Buffer {
+function encodeRequestAfter(headroom: number, r: TtrpcRequest): Buffer {
   return encodeRequestWithPrefix(
     headroom,
     encodeRequestPrefix(r.service, r.method),

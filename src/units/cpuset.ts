@@ -3,7 +3,7 @@
 
 import type { ErrorKind } from '../errors/index.js';
 /** Well above any kernel's NR_CPUS; it stops "0-4000000000" from allocating a huge list. */
-export const CPUSET_MAX = 65535;
+const CPUSET_MAX = 65535;
 
 export class CpusetError extends Error {
   readonly kind: ErrorKind = 'usage';

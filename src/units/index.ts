@@ -2,7 +2,7 @@
 // (2s). Pure functions over strings and numbers; imports nothing, so that any layer
 // (and a command's flag parsing) can use it without loading anything else.
 export { formatBytes, parseQuantity, QuantityError } from './quantity.js';
-export { parseCpuset, formatCpuset, canonicalCpuset, describeCpuset, CpusetError, CPUSET_MAX } from './cpuset.js';
+export { parseCpuset, formatCpuset, canonicalCpuset, describeCpuset, CpusetError } from './cpuset.js';
 export {
   parseDuration,
   formatDuration,

@@ -14,7 +14,7 @@ import {
 import { DEFAULT_SOCKET_PATH } from '../defaults.js';
 import { excerpt } from '../../units/index.js';
 
-export const CONTAINERD_NRI_PLUGIN = 'io.containerd.nri.v1.nri';
+const CONTAINERD_NRI_PLUGIN = 'io.containerd.nri.v1.nri';
 
 const NRI_KEYS: Record<string, KeySpec> = {
   disable: { type: 'bool' },

@@ -12,10 +12,8 @@ import { lintIsulad } from './isulad.js';
 import type { RuntimeConfigReport } from './schema.js';
 
 export type { NriSettings, RuntimeConfigReport } from './schema.js';
-export { nearestKey } from './keys.js';
-
 /** Where each runtime keeps its configuration, relative to the node's root. */
-export const RUNTIME_CONFIG_LOCATIONS = {
+const RUNTIME_CONFIG_LOCATIONS = {
   containerd: ['/etc/containerd/config.toml'],
   crio: ['/etc/crio/crio.conf'],
   crioDropIns: '/etc/crio/crio.conf.d',
@@ -26,7 +24,7 @@ export const RUNTIME_CONFIG_LOCATIONS = {
  * Recognises a runtime config by its name first, its content second: JSON is iSulad's
  * daemon.json, TOML with a [crio...] table is CRI-O, other TOML is containerd.
  */
-export function detectFormat(file: string, text: string): RuntimeKind | undefined {
+function detectFormat(file: string, text: string): RuntimeKind | undefined {
   const name = basename(file);
   const trimmed = text.trimStart();
   if (name.endsWith('.json') || trimmed.startsWith('{')) return 'isulad';

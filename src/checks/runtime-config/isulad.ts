@@ -27,7 +27,7 @@ const NRI_KEYS: Record<string, KeySpec> = {
  * JSON.parse's reason with a line and column instead of an offset, and without the
  * copy of the text V8 puts into some messages.
  */
-export function jsonErrorText(text: string, err: Error): string {
+function jsonErrorText(text: string, err: Error): string {
   let reason = err.message.replace(/^(.*?), (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '$1');
   const at = /\s+in JSON at position (\d+)(?: \(line \d+ column \d+\))?/.exec(reason);
   if (!at) return reason;
@@ -39,7 +39,7 @@ export function jsonErrorText(text: string, err: Error): string {
 }
 
 /** The key iSulad reads its plugin request timeout from: lcr's daemon.json schema misspells it. */
-export const ISULAD_REQUEST_TIMEOUT_KEY = 'plugin-requst-timeout';
+const ISULAD_REQUEST_TIMEOUT_KEY = 'plugin-requst-timeout';
 const ISULAD_READS = `iSulad (2.1.5, and its master as of 2025-07) reads the request timeout from "${ISULAD_REQUEST_TIMEOUT_KEY}"`;
 
 const SETTING_OF: Record<string, SettingName> = {

@@ -34,7 +34,7 @@ export interface NriSettings {
 export type SettingName = Exclude<keyof NriSettings, 'runtime' | 'invalid'>;
 
 /** A value as the file writes it, for messages: strings quoted, tables and lists as JSON. */
-export function asWritten(value: unknown): string {
+function asWritten(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'string') return JSON.stringify(excerpt(value));
   return excerpt(JSON.stringify(value) ?? String(value));

@@ -46,7 +46,7 @@ export function eventDisplayName(event: number | string): string {
 }
 
 /** The width of the event name column: "PostUpdatePodSandbox"; the rare longer one just pushes the line. */
-export const EVENT_NAME_WIDTH = 20;
+const EVENT_NAME_WIDTH = 20;
 
 function eventColour(name: string): (s: string) => string {
   if (name.startsWith('Post')) return (s) => chalk.dim(s);
@@ -81,7 +81,7 @@ export function dataTime(time: Date | number): string {
  * then the container's name and short id (none for a pod event, and no id where the
  * runtime sends none: iSulad's CreateContainer).
  */
-export function eventSubject(pod: Pod | null | undefined, container: Container | null | undefined): string {
+function eventSubject(pod: Pod | null | undefined, container: Container | null | undefined): string {
   const parts: string[] = [];
   if (pod) parts.push(chalk.bold(podDisplayName(pod)));
   if (container) {
@@ -119,7 +119,7 @@ const RESOURCE_FIELDS: Array<[keyof ResourceSummary, string]> = [
 ];
 
 /** "cpus=0-3 memory=512Mi quota=50000 period=100000": the fields that are set. */
-export function describeResources(res: Resources | null | undefined): string {
+function describeResources(res: Resources | null | undefined): string {
   const s = summariseResources(res);
   return RESOURCE_FIELDS.filter(([k]) => s[k] !== undefined)
     .map(([k, label]) => `${label}=${s[k]}`)

@@ -10,7 +10,7 @@ import { fitProse } from '../wrap.js';
 const RANK = { error: 0, warning: 1, info: 2 } as const;
 
 /** Errors first, then warnings, then notes; within a severity by path, so output is stable. */
-export function sortedFindings(findings: readonly Finding[]): Finding[] {
+function sortedFindings(findings: readonly Finding[]): Finding[] {
   return [...findings].sort(
     (a, b) => RANK[a.severity] - RANK[b.severity] || a.path.localeCompare(b.path) || a.code.localeCompare(b.code),
   );

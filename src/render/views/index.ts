@@ -2,19 +2,7 @@
 // (../output.ts). Views know the shapes of the library layers' results (type imports
 // only) and build on render's primitives; they decide nothing about what happened.
 // The one event renderer, shared by logs' lines, trace's blocks and the simulator's lines.
-export {
-  formatEventLine,
-  formatClock,
-  dataTime,
-  eventDisplayName,
-  eventColumn,
-  eventHead,
-  describeResources,
-  describeResourceChange,
-  EVENT_NAME_WIDTH,
-  type EventRecord,
-  type EventName,
-} from './events.js';
+export { type EventRecord, type EventName } from './events.js';
 export { logEventView, logNoteView, logSummaryView, loggedEventData } from './logs.js';
 export { traceRecordView, traceSummaryView, traceNoteView } from './trace.js';
 export { runtimeStateView } from './runtime-state.js';
@@ -22,14 +10,13 @@ export { sessionNote } from './session-notes.js';
 // The simulator's lines; its data form (sim-event-data.ts) loads the protobuf bindings
 // and is imported directly by the simulator's command, not through this index.
 export { formatSimEvent } from './sim-event-line.js';
-export { findingsData, findingsText, summaryLine, sortedFindings, countedFindings } from './findings.js';
+export { countedFindings } from './findings.js';
 export { updateViews, evictionViews, formatDiff, type PlanViews } from './control.js';
 export { bundleView } from './bundle.js';
 export { projectView } from './project.js';
 export { versionView, type VersionInfo } from './version.js';
 // The simulator's stream and its end (`nrictl sim`), and the expectations' reports.
 export { simulationView, simulationJunitView, simulationRecords } from './simulation.js';
-export { textReport, junitReport } from './expectations.js';
 export { pluginDirView } from './plugin-dir.js';
 export { lintView } from './lint-report.js';
 export { diagnosisView } from './diagnosis.js';

@@ -14,7 +14,7 @@ import type { RecordView } from '../output.js';
 import { dataTime } from './events.js';
 import { formatSimEvent } from './sim-event-line.js';
 
-export function simEventData(e: SimEvent): Record<string, unknown> {
+function simEventData(e: SimEvent): Record<string, unknown> {
   const out: Record<string, unknown> = { ...e, time: dataTime(e.time) };
   if (e.type === 'adjusted') out.adjust = toPlain(e.adjust, nri.ContainerAdjustment);
   if (e.type === 'updated') out.update = toPlain(e.update, nri.ContainerUpdate);

@@ -12,7 +12,7 @@ import { sessionNote } from './session-notes.js';
 const ms = (x: number | undefined): string => (x === undefined ? '-' : `${x.toFixed(2)} ms`);
 
 /** "env FOO: (unset) -> bar". */
-export function formatChange(c: Change): string {
+function formatChange(c: Change): string {
   return `${c.field} ${c.key}: ${c.old ?? '(unset)'} -> ${c.new ?? '(removed)'}`;
 }
 

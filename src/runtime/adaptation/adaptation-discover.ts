@@ -104,7 +104,7 @@ export async function discoverPlugins(pluginPath: string, pluginConfigPath?: str
  * runtime would block or fail, fails discovery here with a message, and nothing larger
  * than one Configure request can carry is read.
  */
-export async function readPluginConfig(
+async function readPluginConfig(
   pluginPath: string,
   pluginConfigPath: string,
   index: string,

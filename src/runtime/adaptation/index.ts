@@ -8,12 +8,11 @@ export {
   type Merged,
   type PluginInfo,
 } from './adaptation.js';
-export { DEFAULT_REGISTRATION_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './timeouts.js';
-export { PluginConnection, PluginConnectionError, type PluginFailure } from './plugin.js';
+export { PluginConnectionError, type PluginFailure } from './plugin.js';
 export { LaunchError } from './plugin-launch.js';
 export { ListenError } from './adaptation-listen.js';
-export { discoverPlugins, readPluginConfig, type DiscoveredPlugin } from './adaptation-discover.js';
-export { ResultCollector, type CollectedResult } from './result.js';
+export { discoverPlugins, type DiscoveredPlugin } from './adaptation-discover.js';
+export { type CollectedResult } from './result.js';
 export { ConflictError, DiscoveryError, MergeError } from './errors.js';
 export { runtimeVintage, NEWEST_NRI_VERSION, VintageError, type RuntimeVintage } from './vintage.js';
 export { ValidationRejectedError, ValidatorFailedError } from './validate.js';

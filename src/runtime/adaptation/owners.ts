@@ -13,7 +13,7 @@ interface ContainerOwners {
   compound: Map<nri.Field, Map<string, string>>;
 }
 
-export function fieldName(field: nri.Field): string {
+function fieldName(field: nri.Field): string {
   return nri.Field[field] ?? `Field(${field})`;
 }
 

@@ -4,7 +4,7 @@
 // below 8 objects per message (pkg/adaptation plugin.go, recalcObjsPerSyncMsg).
 // `syncChunkSize` lets a test or a user force the split on a small state.
 
-export const MIN_OBJECTS_PER_SYNC_MESSAGE = 8;
+const MIN_OBJECTS_PER_SYNC_MESSAGE = 8;
 
 export interface SyncChunk {
   pods: number;

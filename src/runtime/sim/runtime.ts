@@ -9,7 +9,6 @@ import {
   Adaptation,
   ConflictError,
   MergeError,
-  NEWEST_NRI_VERSION,
   PluginConnectionError,
   RuntimeError,
   ValidationRejectedError,
@@ -23,9 +22,6 @@ import { applyAdjustment, applyUpdates } from './apply.js';
 import type { RuntimeQuirks } from './presets.js';
 import { dropNewEnv, sparseCreateRequest, wouldAbortOnCreate, wouldCrashOnUpdate } from './quirks.js';
 import type { SimState } from './state.js';
-
-/** The NRI version this simulator claims in Configure by default: the newest generation whose rules it follows. */
-export const SIMULATED_NRI_VERSION = NEWEST_NRI_VERSION;
 
 export interface RuntimeOptions extends AdaptationOptions {
   /** Where the runtime imitated departs from the Go adaptation (a preset's quirks). */

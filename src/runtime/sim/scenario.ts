@@ -32,7 +32,7 @@ export interface Scenario {
   steps: Step[];
 }
 
-export const STEP_KINDS = [
+const STEP_KINDS = [
   'run-pod',
   'update-pod',
   'stop-pod',
