@@ -40,7 +40,7 @@ function runOnce(scenario: string): Sample {
   const start = process.hrtime.bigint();
   const r = spawnSync(
     process.execPath,
-    ['--import', REPORT, runJs, 'sim', '--scenario', scenario, '--no-interactive'],
+    ['--import', REPORT, runJs, 'sim', scenario, '--no-interactive'],
     {
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1' },
