@@ -60,6 +60,8 @@ function writeChecksums(): void {
     ...readdirSync(path.join(GO_REFERENCE_FIXTURES, 'hooks.d')).map((f) => `hooks.d/${f}`),
   ].sort();
   const sum = (f: string): string =>
-    createHash('sha256').update(readFileSync(path.join(GO_REFERENCE_FIXTURES, f))).digest('hex');
+    createHash('sha256')
+      .update(readFileSync(path.join(GO_REFERENCE_FIXTURES, f)))
+      .digest('hex');
   writeFileSync(path.join(GO_REFERENCE_FIXTURES, 'SHA256SUMS'), files.map((f) => `${sum(f)}  ${f}\n`).join(''));
 }
