@@ -35,10 +35,10 @@ export function nrictlArgv(...args: string[]): string[] {
 /** argv for process.execPath: `nrictl sim ...`. */
 export function simArgv(run: SimRun): string[] {
   const argv = nrictlArgv('sim');
-  if (run.scenario !== undefined) argv.push('--scenario', run.scenario);
+  if (run.scenario !== undefined) argv.push(run.scenario);
   if (run.expect !== undefined) argv.push('--expect', run.expect);
-  if (run.pluginDir !== undefined) argv.push('--plugin-path', run.pluginDir);
-  if (run.pluginConfigDir !== undefined) argv.push('--plugin-config-path', run.pluginConfigDir);
+  if (run.pluginDir !== undefined) argv.push('--plugin-dir', run.pluginDir);
+  if (run.pluginConfigDir !== undefined) argv.push('--conf-dir', run.pluginConfigDir);
   if (run.waitForPlugins !== undefined) argv.push('--wait-for-plugins', String(run.waitForPlugins));
   if (run.pluginOutput !== undefined) argv.push('--plugin-output', run.pluginOutput);
   if (run.keepRunning) argv.push('--keep-running');

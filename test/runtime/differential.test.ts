@@ -60,9 +60,7 @@ for (const f of loadGoFixtures()) {
             conflict,
           );
         });
-        // Known difference, see the report of branch bench-go: the simulator words its
-        // conflict errors in its own way (src/runtime/errors.ts ConflictError).
-        it.fails(`${id}: the conflict message reads as Go's`, () => {
+        it(`${id}: the conflict message reads as Go's`, () => {
           expect(sim(id).messages).toEqual([go.error]);
         });
       } else if (!go.ok) {
@@ -72,9 +70,8 @@ for (const f of loadGoFixtures()) {
           expect(sim(id).messages).toHaveLength(1);
           expect(sim(id).messages[0]).toContain(own);
         });
-        // Known difference, see the report of branch bench-go: Go hands on the plugin's
-        // ttrpc status as is; the simulator names the plugin and the request instead.
-        it.fails(`${id}: the failure message reads as Go's`, () => {
+        // Go hands the runtime the plugin's ttrpc status as is, naming no plugin.
+        it(`${id}: the failure message reads as Go's`, () => {
           expect(sim(id).messages).toEqual([go.error]);
         });
       }

@@ -48,8 +48,9 @@ describe('validator plugins', () => {
     });
     const r = await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' });
     expect(r.ok).toBe(false);
-    expect(r.ok ? '' : r.error.message).toMatch(
-      /validator "90-policy" rejected container adjustment of ctr0, reason: no privileged annotations/,
+    // Go's words (pkg/api validate.go ValidationResult): the container is the event's, not the message's.
+    expect(r.ok ? '' : r.error.message).toBe(
+      'validator "90-policy" rejected container adjustment, reason: no privileged annotations',
     );
     expect(ofType(sim.events, 'rejected')).toMatchObject([
       { plugin: '90-policy', container: 'ctr0', reason: 'no privileged annotations' },

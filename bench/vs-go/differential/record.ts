@@ -1,7 +1,8 @@
 // Records the Go reference's results for every differential case into
 // test/fixtures/go-reference/<case>.json (see the README there). Needs the Go reference:
 //   NRI_GO_REFERENCE=DIR node --import tsx bench/vs-go/differential/record.ts [CASE...]
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { GO_REFERENCE_FIXTURES, type GoFixture } from '../../../test/runtime/differential/fixture.js';
@@ -49,4 +50,18 @@ for (const c of CASES) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+writeChecksums();
 process.exitCode = failed ? 1 : 0;
+
+/** SHA256SUMS of every fixture and hook file (sha256sum's format), which a test checks. */
+function writeChecksums(): void {
+  const files = [
+    ...readdirSync(GO_REFERENCE_FIXTURES).filter((f) => f.endsWith('.json')),
+    ...readdirSync(path.join(GO_REFERENCE_FIXTURES, 'hooks.d')).map((f) => `hooks.d/${f}`),
+  ].sort();
+  const sum = (f: string): string =>
+    createHash('sha256')
+      .update(readFileSync(path.join(GO_REFERENCE_FIXTURES, f)))
+      .digest('hex');
+  writeFileSync(path.join(GO_REFERENCE_FIXTURES, 'SHA256SUMS'), files.map((f) => `${sum(f)}  ${f}\n`).join(''));
+}

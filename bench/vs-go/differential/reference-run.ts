@@ -9,6 +9,7 @@ import type { GoReference } from '../reference.js';
 import { refrtArgs } from '../refrt.js';
 import { DIFF_POD as POD, type DiffCase } from '../../../test/runtime/differential/cases.js';
 import { containersSeen } from './logger-log.js';
+import { setterPlugin } from './setter.js';
 
 /** Writes the plugin directory and drop-ins of a case; loggers log to DIR/NN-name.log. */
 export function writePlugins(
@@ -23,7 +24,7 @@ export function writePlugins(
   const logs = new Map<string, string>();
   for (const p of c.plugins) {
     const id = `${p.index}-${p.name}`;
-    symlinkSync(ref.plugin(p.sample), path.join(pluginDir, id));
+    symlinkSync(p.sample === 'setter' ? setterPlugin(ref) : ref.plugin(p.sample), path.join(pluginDir, id));
     let config = p.config;
     if (p.sample === 'logger') {
       const log = path.join(dir, `${id}.log`);

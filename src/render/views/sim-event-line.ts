@@ -33,12 +33,14 @@ export function formatSimEvent(e: SimEvent): string {
       return `${t} ${tag('evict-ignored', chalk.dim)} ${e.container} by ${e.plugin} (${e.via}): ${e.reason} ${chalk.dim('(NRI runtimes drop evictions)')}`;
     case 'ignored':
       return `${t} ${tag('ignored', chalk.yellow)} ${e.container}${e.plugin ? ` by ${e.plugin}` : ''}: ${e.message}`;
+    // The messages are the Go library's, which name neither the container nor the
+    // event: the line adds them.
     case 'rejected':
-      return `${t} ${tag('rejected', chalk.red)} ${e.message}`;
+      return `${t} ${tag('rejected', chalk.red)} ${e.container}: ${e.message}`;
     case 'conflict':
-      return `${t} ${tag('conflict', chalk.red)} ${e.message}`;
+      return `${t} ${tag('conflict', chalk.red)} ${e.container}: ${e.message}`;
     case 'error':
-      return `${t} ${tag('error', chalk.red)} ${e.plugin ? `${e.plugin}: ` : ''}${e.message}`;
+      return `${t} ${tag('error', chalk.red)} ${e.plugin ? `${e.plugin}: ` : ''}${e.plugin && e.event && !e.message.startsWith(`${e.event}: `) ? `${e.event}: ` : ''}${e.message}`;
     case 'plugin-output':
       return `${t} ${tag(e.plugin, chalk.dim)} ${e.stream === 'stderr' ? chalk.dim(e.line) : e.line}`;
     case 'state-changed':

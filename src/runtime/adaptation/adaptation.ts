@@ -14,7 +14,9 @@ import { stamp, type SimEvent, type SimEventInit, type UpdateSource } from '../e
 import { discoverPlugins } from './adaptation-discover.js';
 import { closeListener, listenForPlugins, type Listening } from './adaptation-listen.js';
 import { Lock } from './adaptation-lock.js';
-import { PluginConnection, type EncodedRequest } from './plugin.js';
+import { TtrpcError } from '../../ttrpc/index.js';
+import { goErrorText, goStatusText } from './go-text.js';
+import { PluginConnection, PluginConnectionError, type EncodedRequest } from './plugin.js';
 import { DEFAULT_KILL_GRACE_MS, launchPlugin, stopPlugin, type LaunchedProcess } from './plugin-launch.js';
 import { ResultCollector, type CollectRequest, type PluginResponse } from './result.js';
 import { DEFAULT_REGISTRATION_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './timeouts.js';
@@ -436,7 +438,12 @@ export class Adaptation {
         try {
           r = await plugin.call<T>(method, request, encoded);
         } catch (err) {
-          throw new RuntimeError(`${method}: ${(err as Error).message}`, method, { cause: err });
+          // A plugin that answered with an error: the Go library hands the runtime that
+          // status as it is (its text names no plugin; the cause and the event do).
+          const status =
+            err instanceof PluginConnectionError && err.cause instanceof TtrpcError ? err.cause : undefined;
+          const text = status ? goStatusText(status) : `${method}: ${(err as Error).message}`;
+          throw new RuntimeError(text, method, { cause: err });
         }
         if (r === null) continue; // dropped; reported by its close
         if (this.observed) {
@@ -611,7 +618,7 @@ export class Adaptation {
         try {
           r = await v.call<nri.IValidateContainerAdjustmentResponse>('ValidateContainerAdjustment', req, encoded);
         } catch (err) {
-          return new ValidatorFailedError(v.label, id, (err as Error).message, { cause: err });
+          return new ValidatorFailedError(v.label, id, goErrorText(err), { cause: err });
         }
         // A fatal failure closed the plugin; unlike other events, validation still fails.
         if (r === null) return new ValidatorFailedError(v.label, id, v.whyClosed?.message ?? 'connection closed');

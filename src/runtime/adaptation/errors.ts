@@ -1,8 +1,9 @@
 // Typed errors of the adaptation's rules: plugin discovery and merging the answers.
-// Each names the file, plugin or container involved so that a command can print the
-// message as it is.
+// Each names the file or plugin involved so that a command can print the message as it
+// is; the container is a field of its own where the Go library leaves it out.
 
 import type { ErrorKind } from '../../errors/index.js';
+import { goQuote } from './go-text.js';
 export class DiscoveryError extends Error {
   override readonly name = 'DiscoveryError';
   constructor(
@@ -23,7 +24,12 @@ export class DiscoveryError extends Error {
   }
 }
 
-/** Two plugins set the same field of the same container: the runtime fails the request. */
+/**
+ * Two plugins set the same field of the same container: the runtime fails the request.
+ * The message is the Go library's (pkg/api owners.go Conflict), newcomer first, the key
+ * after one space (so a field without key ends in a space, as Go's does); the container
+ * is not in it, as it is not in Go's: it is `containerId`.
+ */
 export class ConflictError extends Error {
   override readonly name = 'ConflictError';
   readonly kind: ErrorKind = 'conflict';
@@ -36,11 +42,7 @@ export class ConflictError extends Error {
     readonly plugins: [string, string],
     readonly containerId: string,
   ) {
-    const what = key === undefined ? field : `${field} ${JSON.stringify(key)}`;
-    super(
-      `conflicting changes to container "${containerId}": plugin "${plugins[1]}" tried to set ${what}, ` +
-        `which plugin "${plugins[0]}" already set`,
-    );
+    super(`plugins ${goQuote(plugins[1])} and ${goQuote(plugins[0])} both tried to set ${field} ${key ?? ''}`);
   }
 }
 

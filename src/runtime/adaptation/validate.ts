@@ -6,6 +6,7 @@
 // parallel; one rejection or failure fails the creation.
 import type { ErrorKind } from '../../errors/index.js';
 import type { nri } from '../../api/index.js';
+import { goQuote } from './go-text.js';
 import type { Owners } from './owners.js';
 
 export function validationRequest(
@@ -26,7 +27,7 @@ export function validationRequest(
   };
 }
 
-/** A validator said no. The message follows the runtime's wording, so logs compare. */
+/** A validator said no. The message is the Go library's (pkg/api validate.go), so logs compare. */
 export class ValidationRejectedError extends Error {
   override readonly name = 'ValidationRejectedError';
   readonly kind: ErrorKind = 'refused';
@@ -36,12 +37,17 @@ export class ValidationRejectedError extends Error {
     readonly reason: string,
   ) {
     super(
-      `validator "${plugin}" rejected container adjustment of ${containerId}, reason: ${reason || 'unknown rejection reason'}`,
+      `validator ${goQuote(plugin)} rejected container adjustment, reason: ${reason || 'unknown rejection reason'}`,
     );
   }
 }
 
-/** A validator could not answer (error status, timeout, closed): the creation fails too. */
+/**
+ * A validator could not answer (error status, timeout, closed): the creation fails too.
+ * Worded as the Go library's plugin.ValidateContainerAdjustment wraps the failure; the
+ * detail is the plugin's status as Go prints it, or, for a timeout or a closed
+ * connection, the simulator's own account of it (Go's is `context deadline exceeded`).
+ */
 export class ValidatorFailedError extends Error {
   override readonly name = 'ValidatorFailedError';
   readonly kind: ErrorKind = 'failed';
@@ -51,6 +57,6 @@ export class ValidatorFailedError extends Error {
     detail: string,
     options?: { cause?: unknown },
   ) {
-    super(`validator plugin ${plugin} failed to validate the adjustment of ${containerId}: ${detail}`, options);
+    super(`validator plugin ${plugin} failed: ${detail}`, options);
   }
 }

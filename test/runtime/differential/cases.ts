@@ -259,6 +259,63 @@ export const CASES: DiffCase[] = [
     containers: three().slice(0, 1),
   },
   {
+    name: 'conflict-logger-pair-env',
+    about: 'two loggers add the same env variable, nothing else: a conflict on a keyed field (Env SHARED)',
+    plugins: [
+      {
+        index: '10',
+        name: 'logger-a',
+        sample: 'logger',
+        config: loggerConfig({ events: ['CreateContainer'], addEnv: 'SHARED' }),
+      },
+      {
+        index: '20',
+        name: 'logger-b',
+        sample: 'logger',
+        config: loggerConfig({ events: ['CreateContainer'], addEnv: 'SHARED' }),
+      },
+    ],
+    podAnnotations: {},
+    containers: three().slice(0, 2),
+  },
+  {
+    name: 'conflict-setter-pair-memory',
+    about:
+      'two setters (bench/vs-go/differential/setter, not an NRI sample) set the memory limit: a conflict on an unkeyed field (MemLimit)',
+    plugins: [
+      { index: '10', name: 'setter-a', sample: 'setter', config: 'memoryLimit: 268435456\n' },
+      { index: '20', name: 'setter-b', sample: 'setter', config: 'memoryLimit: 536870912\n' },
+    ],
+    podAnnotations: {},
+    containers: three().slice(0, 1),
+  },
+  {
+    name: 'setter-pair-disjoint',
+    about: 'two setters set different fields (memory limit; CPU shares and an env variable): merged, no conflict',
+    plugins: [
+      { index: '10', name: 'setter-a', sample: 'setter', config: 'memoryLimit: 268435456\n' },
+      { index: '20', name: 'setter-b', sample: 'setter', config: 'cpuShares: 512\nenv: {TIER: gold}\n' },
+    ],
+    podAnnotations: {},
+    containers: three().slice(0, 1),
+  },
+  {
+    name: 'setter-then-logger-set-env',
+    about:
+      'a setter sets MODE, which the container already has, then a logger sets (removes and adds) it: no conflict, the value of the logger wins',
+    plugins: [
+      { index: '10', name: 'setter', sample: 'setter', config: 'env: {MODE: dev}\n' },
+      {
+        index: '20',
+        name: 'logger',
+        sample: 'logger',
+        config: loggerConfig({ events: ['CreateContainer'], setEnv: 'MODE' }),
+      },
+    ],
+    podAnnotations: {},
+    containers: three().slice(0, 1),
+  },
+  {
     name: 'hook-injector-pair',
     about: 'two hook-injectors: hooks accumulate, no conflict',
     plugins: [

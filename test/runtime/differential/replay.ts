@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { nri } from '../../../src/api/index.js';
 import { Stub } from '../../../src/plugin/index.js';
 import { Runtime, SimState, type SimEvent } from '../../../src/runtime/index.js';
+import { Code, TtrpcError } from '../../../src/ttrpc/index.js';
 import { pluginId, type GoFixture, type GoJson } from './fixture.js';
 import { fromSim, goToSim } from './nri-json.js';
 
@@ -48,8 +49,11 @@ export async function replay(f: GoFixture): Promise<Replayed[]> {
             current!.calls.push(id);
             current!.handed[id] = fromSim('Container', ctr);
             const go = f.go.creates.find((c) => c.container === ctr.id)?.calls.find((c) => c.plugin === id);
+            // The status the Go plugin sent: code Unknown and its error's text, as the Go
+            // stub's ttrpc server makes of a handler's error (the SDK would add its name).
             if (go?.failed)
-              throw new Error(
+              throw new TtrpcError(
+                Code.Unknown,
                 f.go.creates.find((c) => c.container === ctr.id)!.error!.replace(GO_PLUGIN_ERROR_PREFIX, ''),
               );
             return go?.adjust ? { adjust: goToSim('ContainerAdjustment', go.adjust) } : {};
