@@ -38,15 +38,11 @@ interface Sample {
 
 function runOnce(scenario: string): Sample {
   const start = process.hrtime.bigint();
-  const r = spawnSync(
-    process.execPath,
-    ['--import', REPORT, runJs, 'sim', scenario, '--no-interactive'],
-    {
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
-      maxBuffer: 64 * MB,
-    },
-  );
+  const r = spawnSync(process.execPath, ['--import', REPORT, runJs, 'sim', scenario, '--no-interactive'], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+    maxBuffer: 64 * MB,
+  });
   const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
   const m = /@usage ([\d.]+) (\d+)/.exec(r.stderr);
   return {
