@@ -208,7 +208,7 @@ describe('nrictl plugin new', () => {
     const dir = join(base, 'demo');
     const r = await runCli(['plugin', 'new', 'demo', '--dir', dir, '--index', '20', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
-    const doc = JSON.parse(r.stdout) as { files: string[] };
+    const doc = JSON.parse(r.stdout) as { files: string[]; nrictl: string };
     expect(doc).toMatchObject({
       dir,
       name: 'demo',
