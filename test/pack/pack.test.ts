@@ -44,7 +44,7 @@ let packed: string[];
 let env: NodeJS.ProcessEnv;
 
 function run(cmd: string, args: string[], cwd: string, extraEnv: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
-  const r = spawnSync(cmd, args, { cwd, env: { ...env, ...extraEnv }, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(cmd, args, { cwd, env: { ...env, ...extraEnv }, encoding: 'utf8', timeout: 240_000 });
   if (r.error) throw r.error;
   return r;
 }

@@ -76,8 +76,8 @@ function tsconfig(dir: string, extra: Record<string, unknown> = {}, include = ['
 const EXAMPLES = ['cpu-pinner', 'env-injector', 'memory-limit-validator'];
 
 /**
- * The README's plugin and the example plugins (examples/plugins-ts, which the package does
- * not ship), compiled by tsc (which type-checks them) into readme/out, in one program:
+ * The README's plugin and the example plugins (examples/plugins-ts, as the installed
+ * package ships them), compiled by tsc (which type-checks them) into readme/out, in one program:
  * once per run, tsc is slow here.
  */
 let readmeDir: string | undefined;
@@ -90,7 +90,10 @@ function compiledReadmePlugin(): string {
   writeFileSync(join(dir, '10-readme.ts'), readmePlugin());
   for (const name of EXAMPLES) {
     mkdirSync(join(dir, 'examples', name), { recursive: true });
-    copyFileSync(join(repo, 'examples', 'plugins-ts', name, 'index.ts'), join(dir, 'examples', name, 'index.ts'));
+    copyFileSync(
+      join(app, 'node_modules', 'nrictl', 'examples', 'plugins-ts', name, 'index.ts'),
+      join(dir, 'examples', name, 'index.ts'),
+    );
   }
   ok(run(process.execPath, [tsc, '-p', '.'], { cwd: dir, env }), 'tsc on the README plugin and the example plugins');
   return (readmeDir = dir);
