@@ -10,7 +10,6 @@ import { projectFiles, type ProjectSpec } from './templates.js';
 
 export type { ProjectSpec } from './templates.js';
 export { ScaffoldError } from './errors.js';
-export type { NrictlDependency } from './nrictl-dependency.js';
 
 /** What `plugin new` asks for. */
 export interface NewProject extends Omit<ProjectSpec, 'nrictlSpec'> {

@@ -45,7 +45,7 @@ export function dependencyOnGiven(spec: string, projectDir: string, cwd = proces
 }
 
 /** Why `root` cannot be packed as it is, or undefined when it is a built package. */
-export function notBuilt(root: string): string | undefined {
+function notBuilt(root: string): string | undefined {
   const missing = BUILT.filter((f) => !existsSync(path.join(root, f)));
   return missing.length === 0 ? undefined : `it is not built (no ${missing.join(', ')})`;
 }
