@@ -9,12 +9,20 @@
 //
 //   node scripts/gen-readme.mjs            rewrite README.md
 //   node scripts/gen-readme.mjs --check    exit 1 if README.md is stale (CI)
+//   ... --from-sources                      run the tour from the checkout's sources (see below)
 //
-// Every command runs from the TypeScript sources (bin/dev.js), not dist/ (only a plugin
-// bundle, which resolves nrictl/plugin through package.json exports, reads dist/: the
-// npm scripts build first): no other process rebuilding dist/ can pull the sources from
-// under us. Each runs exactly as printed, from the top of the checkout (the plugin
-// commands, which write files, from a scratch directory: see SCRATCH), against what the repository ships
+// Every command runs from nrictl as a user gets it: the checkout is packed (`npm pack`,
+// as built: the npm scripts build first) and the tarball installed with `npm install -g`
+// into a temporary prefix; each tour command runs exactly as printed from the installed
+// package's directory, where the README tells a reader to run the tour after
+// `npm install -g` (the plugin commands too: they write demo/ and build/ there, one after
+// another in the order of TOUR). So what the package ships is what the tour uses, and no
+// other process rebuilding the checkout's dist/ can pull it from under us. The install
+// takes its dependencies from the npm cache (warm after `npm ci`). `--from-sources`
+// runs the commands from the TypeScript sources of the checkout instead (bin/dev.js;
+// the plugin commands in a scratch directory shaped as a plugin project, see SCRATCH):
+// quicker, for trying a change, not for what the README says. Either way against what
+// the repository ships
 // (the built-in scenario `demo`, examples/plugins, examples/conf.d, examples/node), so
 // a reader can run it too. A run whose exit status is not the one TOUR expects fails the
 // generator, as does a command without a tour section. Runs are deterministic: no
@@ -23,7 +31,7 @@
 // plugin" (<!-- plugin:example -->): test/pack/plugin-author.test.ts takes it from the
 // README, type-checks it against the packed package's declarations and runs it under
 // the installed simulator.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,
   lstatSync,
@@ -45,13 +53,15 @@ import { OCLIF_OWN_COMMANDS } from './oclif-own-commands.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const README = join(root, 'README.md');
 const check = process.argv.includes('--check');
+const fromSources = process.argv.includes('--from-sources');
 
 /**
  * The tour: per command, the invocations to show, run in the repository, and the exit
  * status each must have (validate finds the misnamed plugin on purpose: 1).
  */
 /**
- * `cwd: SCRATCH`: commands that create files run in a fresh directory shaped as a plugin
+ * `cwd: SCRATCH`: commands that create files. From the installed package they run in its
+ * directory like the others; with --from-sources, in a fresh directory shaped as a plugin
  * author's project (the example plugins, nrictl installed beside them), not in the checkout.
  * They run one after another in the order of TOUR, as a reader would type them: the
  * `sim --expect` runs test the bundle that `plugin bundle` wrote.
@@ -150,6 +160,30 @@ function makeScratch() {
   return dir;
 }
 
+/**
+ * The checkout packed as it is built and installed with `npm install -g` into a fresh
+ * prefix, as a user installs it; returns the installed package's directory.
+ */
+function installPacked(work) {
+  const npm = (args, what) => {
+    const r = spawnSync('npm', [...args, '--no-audit', '--no-fund'], {
+      cwd: work,
+      env: { ...ENV, npm_config_update_notifier: 'false' },
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
+    if (r.status !== 0)
+      throw new Error(`${what} exited ${r.status ?? r.signal ?? r.error?.message}:\n${r.stdout}${r.stderr}`);
+    return r.stdout;
+  };
+  // The npm scripts built dist/ just before: pack that build, without prepack's second one.
+  const packed = JSON.parse(npm(['pack', root, '--ignore-scripts', '--json', '--pack-destination', work], 'npm pack'));
+  const prefix = join(work, 'prefix');
+  npm(['install', '-g', '--prefix', prefix, '--prefer-offline', join(work, packed[0].filename)], 'npm install -g');
+  const name = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).name;
+  return join(prefix, 'lib', 'node_modules', name);
+}
+
 const tsx = import.meta.resolve('tsx');
 export const ENV = (() => {
   const env = { ...process.env, NO_COLOR: '1', OCLIF_COLUMNS: '80', CI: 'true', TZ: 'UTC' };
@@ -159,10 +193,13 @@ export const ENV = (() => {
   return env;
 })();
 
-/** Runs nrictl from the sources; resolves { stdout, stderr, code }. */
+/** How nrictl starts: the installed package's entry point, or the checkout's sources. */
+let entry = ['--import', tsx, '--no-warnings', join(root, 'bin', 'dev.js')];
+
+/** Runs nrictl; resolves { stdout, stderr, code }. */
 function nrictl(args, cwd) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', tsx, '--no-warnings', join(root, 'bin', 'dev.js'), ...args], {
+    const child = spawn(process.execPath, [...entry, ...args], {
       cwd,
       env: ENV,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -325,11 +362,23 @@ async function main() {
   const problems = examplesAsCloned();
   for (const id of ids) if (!TOUR[id]) problems.push(`command "${id}" has no tour entry in scripts/gen-readme.mjs`);
   const toured = Object.keys(TOUR).filter((id) => ids.includes(id));
-  const scratch = makeScratch();
+  if (fromSources) {
+    const scratch = makeScratch();
+    try {
+      await run(ids, toured, { scratch, home: root }, problems);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    return;
+  }
+  const work = mkdtempSync(join(tmpdir(), 'nrictl-readme-'));
   try {
-    await run(ids, toured, scratch, problems);
+    const installed = installPacked(work);
+    entry = [join(installed, 'bin', 'run.js')];
+    // Every command from the installed package's directory, as the README says to run the tour.
+    await run(ids, toured, { scratch: installed, home: installed }, problems);
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
   }
 }
 
@@ -344,9 +393,10 @@ function fromLine(out, from, printed, problems) {
   return [`[${at} line${at === 1 ? '' : 's'} of events left out]`, ...lines.slice(at)].join('\n');
 }
 
-async function run(ids, toured, scratch, problems) {
+/** `scratch`: where the SCRATCH commands run; `home`: where the others do. */
+async function run(ids, toured, { scratch, home }, problems) {
   const entries = toured.flatMap((id) => TOUR[id].map((ex) => ({ id, ex })));
-  const runOne = async ({ id, ex }) => ({ id, ex, r: await nrictl(ex.args, ex.cwd === SCRATCH ? scratch : root) });
+  const runOne = async ({ id, ex }) => ({ id, ex, r: await nrictl(ex.args, ex.cwd === SCRATCH ? scratch : home) });
   // The scratch runs build on each other's files: one job, in order.
   const inScratch = entries.filter((e) => e.ex.cwd === SCRATCH);
   const scratchJob = async () => {
@@ -360,7 +410,7 @@ async function run(ids, toured, scratch, problems) {
   ];
   const helpJobs = [...ids, 'autocomplete'].map((id) => async () => ({
     id,
-    r: await nrictl([...id.split(' '), '--help'], root),
+    r: await nrictl([...id.split(' '), '--help'], home),
   }));
   const results = await pool([...tourJobs, ...helpJobs]);
   const byEntry = new Map(

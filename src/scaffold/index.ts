@@ -1,27 +1,23 @@
 // `nrictl plugin new`: writes a plugin project. The whole project is written into a
 // hidden sibling directory first and renamed into place, so an interrupted run leaves
 // no half-made project under the name asked for.
-import type { ErrorKind } from '../errors/index.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ScaffoldError } from './errors.js';
+import { dependencyOnGiven, packRunningNrictl, type NrictlDependency } from './nrictl-dependency.js';
 import { projectFiles, type ProjectSpec } from './templates.js';
 
 export type { ProjectSpec } from './templates.js';
+export { ScaffoldError } from './errors.js';
 
-export class ScaffoldError extends Error {
-  constructor(
-    message: string,
-    readonly reason: 'bad-name' | 'exists' | 'write',
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'ScaffoldError';
-  }
-
-  get kind(): ErrorKind {
-    return this.reason === 'bad-name' ? 'usage' : this.reason === 'exists' ? 'conflict' : 'failed';
-  }
+/** What `plugin new` asks for. */
+export interface NewProject extends Omit<ProjectSpec, 'nrictlSpec'> {
+  /** --nrictl: a registry version, range or tag, or a path (from the current directory). */
+  nrictl?: string;
+  /** The package directory of the nrictl that runs: packed into vendor/ when `nrictl` is not given. */
+  running: string;
+  signal?: AbortSignal;
 }
 
 /** npm package names and NRI plugin names both accept this; upper case is refused by npm. */
@@ -58,13 +54,16 @@ export interface CreatedProject {
   index: string;
   /** What package.json depends on for nrictl. */
   nrictl: string;
+  /** Where that is: a copy in vendor/, a path, or the npm registry. */
+  nrictlFrom: NrictlDependency['from'];
   /** The files written, relative to dir. */
   files: string[];
 }
 
 /** Writes the project into `dir` (which must not exist, or be empty). */
-export async function createProject(dir: string, spec: ProjectSpec): Promise<CreatedProject> {
-  checkProjectName(spec.name);
+export async function createProject(dir: string, opts: NewProject): Promise<CreatedProject> {
+  checkProjectName(opts.name);
+  const given = opts.nrictl === undefined ? undefined : dependencyOnGiven(opts.nrictl, dir);
   const entries = await readdir(dir).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
     throw new ScaffoldError(`${dir}: ${err.code ?? err.message}; pick another directory with --dir`, 'exists', {
@@ -78,13 +77,26 @@ export async function createProject(dir: string, spec: ProjectSpec): Promise<Cre
     );
   }
   const parent = path.dirname(path.resolve(dir));
-  const files = projectFiles(spec);
   let stage: string | undefined;
+  let dependency = given;
+  let files: Array<{ path: string; content: string }>;
   try {
     await mkdir(parent, { recursive: true });
     // Not mkdtemp: its 0700 would stick to the project; this one gets the user's umask.
     stage = path.join(parent, `.${path.basename(dir)}-new-${randomBytes(4).toString('hex')}`);
     await mkdir(stage);
+    if (dependency === undefined) {
+      await mkdir(path.join(stage, 'vendor'));
+      const file = await packRunningNrictl(opts.running, path.join(stage, 'vendor'), opts.signal);
+      dependency = { from: 'vendored', spec: `file:vendor/${file}`, file: `vendor/${file}` };
+    }
+    files = projectFiles({
+      name: opts.name,
+      index: opts.index,
+      typescriptVersion: opts.typescriptVersion,
+      typesNodeVersion: opts.typesNodeVersion,
+      nrictlSpec: dependency.spec,
+    });
     for (const f of files) {
       await mkdir(path.join(stage, path.dirname(f.path)), { recursive: true });
       await writeFile(path.join(stage, f.path), f.content, { flag: 'wx' });
@@ -93,10 +105,18 @@ export async function createProject(dir: string, spec: ProjectSpec): Promise<Cre
     await rename(stage, dir);
     stage = undefined;
   } catch (err) {
+    if (err instanceof ScaffoldError) throw err;
     const e = err as NodeJS.ErrnoException;
     throw new ScaffoldError(`could not write the project at ${dir}: ${e.code ?? e.message}`, 'write', { cause: err });
   } finally {
     if (stage !== undefined) await rm(stage, { recursive: true, force: true });
   }
-  return { dir, name: spec.name, index: spec.index, nrictl: spec.nrictlSpec, files: files.map((f) => f.path) };
+  return {
+    dir,
+    name: opts.name,
+    index: opts.index,
+    nrictl: dependency.spec,
+    nrictlFrom: dependency.from,
+    files: [...(dependency.from === 'vendored' ? [dependency.file] : []), ...files.map((f) => f.path)],
+  };
 }

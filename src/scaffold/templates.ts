@@ -1,5 +1,7 @@
 // The files of a new plugin project. Each is a function of the plugin's name so that
 // what is written is exactly what the project's own test exercises.
+import { BUNDLE_NODE, NRI_SOCKET, containerfile, containerignore, daemonsetYaml } from './deploy-templates.js';
+
 export interface ProjectSpec {
   /** Plugin and npm package name: lower case, digits, '.', '_', '-'. */
   name: string;
@@ -24,7 +26,8 @@ function packageJson(p: ProjectSpec): string {
         test: 'npm run build && node --test test/',
         bundle: `npm run build && nrictl plugin bundle src/index.ts --out build/${p.index}-${p.name}`,
       },
-      engines: { node: '>=20.12.0' },
+      // What runs the bundle; nrictl itself runs on less.
+      engines: { node: `>=${BUNDLE_NODE}.0` },
       dependencies: { nrictl: p.nrictlSpec },
       devDependencies: { '@types/node': p.typesNodeVersion, typescript: p.typescriptVersion },
     },
@@ -114,7 +117,7 @@ steps:
 
 function expectYaml(p: ProjectSpec): string {
   return `# What ${p.name} must have done after each step of scenario.yaml; checked by
-# \`nrictl sim --plugin-path DIR --expect test/expect.yaml\` (npm test does it). A value
+# \`nrictl sim --plugin-dir DIR --expect test/expect.yaml\` (npm test does it). A value
 # that differs is reported with the plugin that set it.
 scenario: scenario.yaml
 no-plugin-failures: true
@@ -151,7 +154,7 @@ test('the plugin does what test/expect.yaml says', () => {
     const exe = join(plugins, '${p.index}-${p.name}');
     writeFileSync(exe, \`#!/bin/sh\\nexec "\${process.execPath}" "\${join(root, 'dist', 'index.js')}" "$@"\\n\`);
     chmodSync(exe, 0o755);
-    const r = spawnSync(nrictl, ['sim', '--plugin-path', plugins, '--expect', join(root, 'test', 'expect.yaml'), '--no-interactive'], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(nrictl, ['sim', '--plugin-dir', plugins, '--expect', join(root, 'test', 'expect.yaml'), '--no-interactive'], { encoding: 'utf8', timeout: 60_000 });
     const report = r.stdout.split('\\n').filter((l) => !/^\\d\\d:/.test(l)).join('\\n');
     assert.equal(r.status, 0, \`nrictl sim --expect exited \${r.status}:\\n\${report}\${r.stderr}\`);
     assert.match(report, /expectations: \\d+ passed, 0 failed/);
@@ -163,6 +166,8 @@ test('the plugin does what test/expect.yaml says', () => {
 }
 
 function readmeMd(p: ProjectSpec): string {
+  const b = `${p.index}-${p.name}`;
+  const vendored = p.nrictlSpec.startsWith('file:vendor/');
   return `# ${p.name}
 
 An NRI plugin written with [nrictl](https://www.npmjs.com/package/nrictl)'s SDK. It
@@ -172,18 +177,58 @@ puts that variable into the container's environment.
 \`\`\`sh
 npm install
 npm test          # build, then run the plugin under nrictl's simulated runtime (test/scenario.yaml)
-npm run bundle    # one executable file, build/${p.index}-${p.name}, the SDK inside
+npm run bundle    # one executable file, build/${b}, the SDK inside
 \`\`\`
 
 - \`src/index.ts\`: the plugin. Handlers may be async, but must answer within the
   runtime's request timeout (\`stub.requestTimeoutMs\`, 2 s by default).
 - \`test/scenario.yaml\`: pods and the steps the simulator drives; \`test/expect.yaml\`:
   what the plugin must have done after them (\`nrictl sim --help\`, --expect).
+${
+  vendored
+    ? `- \`${p.nrictlSpec.slice('file:'.length)}\`: the nrictl this project builds and tests with, a copy of the
+  one that created it (package.json: \`${p.nrictlSpec}\`). Keep it with the project;
+  to move to another nrictl, \`npm install nrictl@VERSION\` or a newer tarball.
+`
+    : ''
+}
+## Deploy
 
-Deploy: copy \`build/${p.index}-${p.name}\` into the runtime's plugin directory
-(\`/opt/nri/plugins\` by default) to have it started with the runtime, or run it as an
-external plugin: \`./build/${p.index}-${p.name} --socket /var/run/nri/nri.sock\`. It needs
-\`node\` (20.12 or newer) on the host's PATH.
+The bundle needs \`node\` ${BUNDLE_NODE} or newer where it runs: it is an ES module without an
+extension, which older Node reads as CommonJS.
+
+### As an external plugin, in a container on every node
+
+\`\`\`sh
+npm run bundle
+podman build -t ${p.name}:0.1.0 .          # Containerfile: node:20-slim and the bundle
+# push the image where your nodes pull from, set it as image: in deploy/daemonset.yaml, then
+kubectl apply -f deploy/daemonset.yaml
+\`\`\`
+
+Each pod mounts the node's \`/var/run/nri\` and dials \`${NRI_SOCKET}\`; the runtime must
+allow external plugins (containerd: \`disable_connections = false\`, the default). The
+plugin registers as ${b} (its file name in the image). When the runtime restarts, the
+connection closes, the plugin exits and the pod's container is restarted, registering again.
+Without Kubernetes: \`./build/${b} --socket ${NRI_SOCKET}\` on the node, as root.
+
+### Pre-installed, in the runtime's plugin directory
+
+The runtime starts every \`NN-name\` executable of its plugin directory when it starts,
+before any container, handing each its connection:
+
+\`\`\`sh
+install -m 0755 -o root -g root build/${b} /opt/nri/plugins/${b}
+# Optional configuration, passed to the plugin when it registers. containerd and CRI-O
+# read /etc/nri/conf.d/${b}.conf, else /etc/nri/conf.d/${p.name}.conf; iSulad only
+# ${b}.conf, so that name works everywhere.
+install -m 0644 -o root -g root my-config.yaml /etc/nri/conf.d/${b}.conf
+nrictl validate /opt/nri/plugins          # names, owners and modes as the runtime wants them
+systemctl restart containerd              # or crio, isulad: the plugin is picked up at the restart
+\`\`\`
+
+The directories are the runtime's \`plugin_path\` and \`plugin_config_path\` (containerd's
+defaults here); \`nrictl doctor\` shows the ones your runtime uses.
 `;
 }
 
@@ -200,6 +245,9 @@ export function projectFiles(p: ProjectSpec): Array<{ path: string; content: str
     { path: 'test/expect.yaml', content: expectYaml(p) },
     { path: 'test/plugin.test.mjs', content: testMjs(p) },
     { path: 'README.md', content: readmeMd(p) },
+    { path: 'Containerfile', content: containerfile(p) },
+    { path: '.dockerignore', content: containerignore() },
+    { path: 'deploy/daemonset.yaml', content: daemonsetYaml(p) },
     { path: '.gitignore', content: gitignore() },
   ];
 }

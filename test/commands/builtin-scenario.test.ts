@@ -1,7 +1,7 @@
 // `--sim demo` names the scenario shipped in examples/, so that it works from any
 // directory (after a global install, examples/demo.yaml is no path of the user's).
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, BIN, cliEnv, tempDir } from './nri-cli.js';
@@ -38,6 +38,18 @@ describe('--sim demo and --scenario demo', () => {
       expect(r.status, r.stderr).toBe(0);
       const doc = JSON.parse(r.stdout) as { pods: Array<{ name: string }> };
       expect(doc.pods.map((p) => p.name)).toEqual(['mine']);
+    } finally {
+      own.cleanup();
+    }
+  });
+
+  it('a directory named demo (the project `plugin new demo` makes) does not hide the built-in one', () => {
+    const own = tempDir('nrc-dir-demo-');
+    try {
+      mkdirSync(join(own.dir, 'demo'));
+      const r = nrictlIn(own.dir, 'sim', 'demo', '--no-interactive');
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/script done: 13 steps, 0 failed/);
     } finally {
       own.cleanup();
     }

@@ -44,7 +44,7 @@ let packed: string[];
 let env: NodeJS.ProcessEnv;
 
 function run(cmd: string, args: string[], cwd: string, extraEnv: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
-  const r = spawnSync(cmd, args, { cwd, env: { ...env, ...extraEnv }, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(cmd, args, { cwd, env: { ...env, ...extraEnv }, encoding: 'utf8', timeout: 240_000 });
   if (r.error) throw r.error;
   return r;
 }
@@ -93,9 +93,10 @@ beforeAll(() => {
   );
 }, 180_000);
 
+// A few hundred MB of installed packages: removing them takes a while on a loaded machine.
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('npm pack', () => {
   it('ships the built commands, the oclif manifest, the entry point, the man pages and the examples', () => {
@@ -114,14 +115,35 @@ describe('npm pack', () => {
     for (const page of pkg.man) expect(packed, page).toContain(page.replace(/^\.\//, ''));
   });
 
-  it('ships no tests, no TypeScript sources, no benchmarks, no development entry point', () => {
+  it('ships no tests, no TypeScript sources (but the example plugins), no benchmarks, no development entry point', () => {
     const unwanted = packed.filter(
       (p) =>
         /^(test|bench|src|commands|scripts|deploy|docs)\//.test(p) ||
-        (p.endsWith('.ts') && !p.endsWith('.d.ts')) ||
+        (p.endsWith('.ts') && !p.endsWith('.d.ts') && !p.startsWith('examples/plugins-ts/')) ||
         p === 'bin/dev.js',
     );
     expect(unwanted).toEqual([]);
+  });
+
+  it('ships every example file the README tour names, and the example plugins whole', async () => {
+    // @ts-expect-error: a plain ES module script without type declarations
+    const { TOUR } = (await import('../../scripts/gen-readme.mjs')) as {
+      TOUR: Record<string, Array<{ args: string[] }>>;
+    };
+    const named = Object.values(TOUR)
+      .flat()
+      .flatMap((e) => e.args.filter((a) => a.startsWith('examples/')));
+    expect(named).toContain('examples/plugins-ts/cpu-pinner/index.ts');
+    for (const p of named)
+      expect(
+        packed.some((f) => f === p || f.startsWith(`${p}/`)),
+        p,
+      ).toBe(true);
+    for (const example of readdirSync(join(repo, 'examples', 'plugins-ts'), { recursive: true, withFileTypes: true }))
+      if (example.isFile()) {
+        const rel = join(example.parentPath, example.name).slice(repo.length + 1);
+        expect(packed, rel).toContain(rel);
+      }
   });
 
   it('packs the manifest the build wrote next to dist/ (no pack-time step to forget)', () => {
@@ -202,14 +224,16 @@ describe('nrictl installed with npm install -g, run from another directory', () 
     };
     const installed = join(prefix, 'lib', 'node_modules', pkg.name);
     expect(statSync(join(installed, 'examples', 'plugins', '10-logger')).mode & 0o111).toBe(0o111);
-    // Not the plugin commands, which write a project or a bundle (the generator runs them in a scratch directory).
-    for (const e of Object.values(TOUR)
-      .flat()
-      .filter((t) => t.cwd !== SCRATCH)) {
+    // All of it, in order: the plugin commands too (they write demo/ and build/ here, and
+    // the sim --expect runs test that bundle), as the generator runs them (scripts/gen-readme.mjs).
+    const entries = Object.values(TOUR).flat();
+    expect(entries.filter((t) => t.cwd === SCRATCH).length).toBeGreaterThan(0);
+    for (const e of entries) {
       const r = run(join(prefix, 'bin', 'nrictl'), e.args, installed);
       expect(r.status, `nrictl ${e.args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(e.exit);
     }
-  }, 120_000);
+    expect(existsSync(join(installed, 'build', '10-cpu-pinner'))).toBe(true);
+  }, 180_000);
 
   it('installs the man pages where man finds them', () => {
     for (const page of pkg.man) {

@@ -40,9 +40,10 @@ beforeAll(() => {
   );
 }, 300_000);
 
+// A few hundred MB of installed packages: removing them takes a while on a loaded machine.
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
-});
+}, 120_000);
 
 /** The plugin shown in README.md's "Write a plugin" section, exactly as printed. */
 function readmePlugin(): string {
@@ -75,8 +76,8 @@ function tsconfig(dir: string, extra: Record<string, unknown> = {}, include = ['
 const EXAMPLES = ['cpu-pinner', 'env-injector', 'memory-limit-validator'];
 
 /**
- * The README's plugin and the example plugins (examples/plugins-ts, which the package does
- * not ship), compiled by tsc (which type-checks them) into readme/out, in one program:
+ * The README's plugin and the example plugins (examples/plugins-ts, as the installed
+ * package ships them), compiled by tsc (which type-checks them) into readme/out, in one program:
  * once per run, tsc is slow here.
  */
 let readmeDir: string | undefined;
@@ -89,7 +90,10 @@ function compiledReadmePlugin(): string {
   writeFileSync(join(dir, '10-readme.ts'), readmePlugin());
   for (const name of EXAMPLES) {
     mkdirSync(join(dir, 'examples', name), { recursive: true });
-    copyFileSync(join(repo, 'examples', 'plugins-ts', name, 'index.ts'), join(dir, 'examples', name, 'index.ts'));
+    copyFileSync(
+      join(app, 'node_modules', 'nrictl', 'examples', 'plugins-ts', name, 'index.ts'),
+      join(dir, 'examples', name, 'index.ts'),
+    );
   }
   ok(run(process.execPath, [tsc, '-p', '.'], { cwd: dir, env }), 'tsc on the README plugin and the example plugins');
   return (readmeDir = dir);
@@ -183,10 +187,11 @@ async function withExternalPlugin(
   args: string[],
   cwd: string,
   scenario: string,
+  nrictl = join(app, 'node_modules', '.bin', 'nrictl'),
 ): Promise<{ code: number | null; err: string; events: SimEvent[]; perr: string }> {
   const sock = join(mkdtempSync(join(work, 'sock-')), 's.sock');
   const sim = spawn(
-    join(app, 'node_modules', '.bin', 'nrictl'),
+    nrictl,
     ['sim', '--socket', sock, '--scenario', scenario, '--wait-for-plugins', '1', '--no-interactive', '-o', 'json'],
     { cwd: app, env },
   );
@@ -215,60 +220,72 @@ async function withExternalPlugin(
   return { code, err, events, perr };
 }
 
-describe('nrictl plugin new, from the installed tarball', () => {
+describe('nrictl plugin new, from the tarball installed with npm install -g into an empty prefix', () => {
   let bundled: { plugin: string; scenario: string } | undefined;
+  let nrictl: string;
+  let version: string;
 
-  // The slowest part of this file (about 1-2 min on a loaded 2-core machine): a real
-  // `npm install` of the new project (nrictl from the tarball; typescript and @types/node
-  // from the npm cache that nrictl's own `npm ci` warmed) and its TypeScript build.
-  it('makes a project whose npm install && npm test pass in a fresh directory', () => {
-    const fresh = mkdtempSync(join(work, 'fresh-'));
-    const made = ok(
-      run(join(app, 'node_modules', '.bin', 'nrictl'), ['plugin', 'new', 'demo', '--nrictl', `file:${tarball}`], {
-        cwd: fresh,
+  beforeAll(() => {
+    const prefix = join(work, 'prefix');
+    ok(
+      run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+        cwd: work,
         env,
       }),
-      'plugin new',
+      'npm install -g',
     );
-    expect(made.stdout).toContain('cd ./demo && npm install && npm test');
+    nrictl = join(prefix, 'bin', 'nrictl');
+    version = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string }).version;
+  }, 180_000);
+
+  // The slowest part of this file (about 1-2 min on a loaded 2-core machine): a real
+  // `npm install` of the new project (nrictl from the copy in its vendor/; typescript and
+  // @types/node from the npm cache that nrictl's own `npm ci` warmed, else the registry)
+  // and its TypeScript build.
+  it('makes a project whose printed Next: lines (npm install && npm test, npm run bundle) pass as printed', () => {
+    const fresh = mkdtempSync(join(work, 'fresh-'));
+    const made = ok(run(nrictl, ['plugin', 'new', 'demo'], { cwd: fresh, env }), 'plugin new');
+    const tgz = `vendor/nrictl-${version}.tgz`;
+    expect(made.stdout).toBe(
+      `Created demo in ./demo, with a copy of this nrictl in ${tgz}. Next:\n  cd ./demo && npm install && npm test\n  npm run bundle    # build/10-demo; to deploy it, see README.md\n`,
+    );
     const project = join(fresh, 'demo');
-    ok(
-      run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: project, env }),
-      'npm install in the new project',
-    );
-    const t = ok(run('npm', ['test'], { cwd: project, env }), 'npm test in the new project');
+    expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).dependencies).toEqual({
+      nrictl: `file:${tgz}`,
+    });
+    // Each Next: line, exactly as printed, by a shell: the first where plugin new ran, the
+    // second in the project. The cache first: nothing here needs a newer typescript.
+    const [, first, second] = made.stdout.trimEnd().split('\n');
+    const shellEnv = { ...env, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+    const t = ok(run('bash', ['-c', first.trim()], { cwd: fresh, env: shellEnv }), first.trim());
     expect(t.stdout).toMatch(/# pass 1\b/);
     expect(t.stdout).toMatch(/# fail 0\b/);
-
-    // Its bundle: one file that the installed simulator starts from a plugin directory.
-    const b = ok(run('npm', ['run', 'bundle'], { cwd: project, env }), 'npm run bundle');
+    // The project's nrictl is the vendored copy, not the global one.
+    expect(existsSync(join(project, 'node_modules', 'nrictl', 'dist', 'src', 'plugin', 'index.js'))).toBe(true);
+    const b = ok(run('bash', ['-c', second.trim()], { cwd: project, env: shellEnv }), second.trim());
     expect(b.stdout).toContain('Wrote build/10-demo');
+
+    // The bundle in a plugin directory as 10-demo: validate passes it, and the installed
+    // simulator launches it and holds it to the project's own expectation file.
     const plugins = mkdtempSync(join(work, 'plugins-'));
     renameSync(join(project, 'build', '10-demo'), join(plugins, '10-demo'));
-    const scenario = join(project, 'test', 'scenario.yaml');
-    const s = ok(
-      run(
-        join(app, 'node_modules', '.bin', 'nrictl'),
-        ['sim', '--plugin-path', plugins, '--scenario', scenario, '--no-interactive', '-o', 'json'],
-        { cwd: fresh, env },
-      ),
-      'sim with the bundle',
+    const v = run(nrictl, ['validate', plugins], { cwd: fresh, env });
+    expect(v.status, `${v.stdout}${v.stderr}`).toBe(0);
+    expect(v.stdout).toMatch(/1\.\s+10-demo/);
+    const s = run(
+      nrictl,
+      ['sim', '--plugin-dir', plugins, '--expect', join(project, 'test', 'expect.yaml'), '--no-interactive'],
+      { cwd: fresh, env },
     );
-    const events = s.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as SimEvent);
-    expect(events.find((e) => e.type === 'launched')?.plugin).toBe('10-demo');
-    expect(events.find((e) => e.type === 'adjusted' && e.container === 'ctr-web')).toMatchObject({
-      plugin: '10-demo',
-      adjust: { env: [{ key: 'GREETING', value: 'hello' }] },
-    });
-    bundled = { plugin: join(plugins, '10-demo'), scenario };
+    expect(s.status, `${s.stdout}${s.stderr}`).toBe(0);
+    expect(s.stdout).toMatch(/launched +10-demo/);
+    expect(s.stdout).toMatch(/^expectations: [1-9]\d* passed, 0 failed$/m);
+    bundled = { plugin: join(plugins, '10-demo'), scenario: join(project, 'test', 'scenario.yaml') };
   }, 300_000);
 
   it('its bundle also connects to the installed `nrictl sim` as an external plugin with --socket, as 10-demo', async () => {
     if (!bundled) throw new Error('needs the bundle that the test before makes');
-    const { code, err, events } = await withExternalPlugin(bundled.plugin, [], work, bundled.scenario);
+    const { code, err, events } = await withExternalPlugin(bundled.plugin, [], work, bundled.scenario, nrictl);
     expect(code, err).toBe(0);
     expect(events.find((e) => e.type === 'registered')).toMatchObject({ plugin: '10-demo', external: true });
     expect(events.find((e) => e.type === 'adjusted' && e.container === 'ctr-web')).toMatchObject({

@@ -1,6 +1,6 @@
 // Scenarios shipped with nrictl, by name: `--sim demo` works from any directory after a
 // global install, where the relative path examples/demo.yaml would not.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,9 +25,13 @@ function packageRoot(): string {
  * What to read for a scenario argument: an existing file always wins (a file of
  * your own named "demo" is not shadowed); otherwise a built-in name becomes the
  * packaged file; anything else is returned as it is, for the reader to report.
+ * A directory is no scenario: the project `nrictl plugin new demo` made beside you
+ * does not hide the built-in demo.
  */
 export function resolveScenarioPath(nameOrPath: string): string {
   const file = BUILTIN_SCENARIOS[nameOrPath];
-  if (file === undefined || existsSync(nameOrPath)) return nameOrPath;
+  if (file === undefined) return nameOrPath;
+  const mine = statSync(nameOrPath, { throwIfNoEntry: false });
+  if (mine !== undefined && !mine.isDirectory()) return nameOrPath;
   return path.join(packageRoot(), 'examples', file);
 }
