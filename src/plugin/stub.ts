@@ -28,6 +28,7 @@ import { PluginError, pluginErrors, type Endpoint, type PluginStep } from './err
 import { handledEventsMask, subscriptionMask, type PluginHandlers } from './handlers.js';
 import { pluginIdentity, SDK_NRI_VERSION } from './identity.js';
 import { eventMethods, gatedEventMethods, registerPluginService } from './plugin-service.js';
+import { WARM_BUDGET_MS, warmMethods, warmOnce } from './warm.js';
 
 export interface StubOptions {
   /** Else NRI_PLUGIN_NAME, else from the executable's name. */
@@ -43,6 +44,14 @@ export interface StubOptions {
    * the runtime's own registration timeout once its Configure request tells it.
    */
   registrationTimeoutMs?: number;
+  /**
+   * Run the SDK's hot path on sample events before registering, so that the first
+   * events cost what later ones do (src/plugin/warm.ts; the handlers given are never
+   * called for it). At most WARM_BUDGET_MS, or a tenth of registrationTimeoutMs if
+   * that is less, once per process. Default true; nrictl's own short-lived sessions
+   * turn it off.
+   */
+  warm?: boolean;
 }
 
 export interface RuntimeInfo {
@@ -152,9 +161,16 @@ export class Stub extends EventEmitter {
     const started = new Promise<void>((resolve, reject) => {
       this.#startWaiter = { resolve, reject };
     });
-    this.#armTimer(this.#opts.registrationTimeoutMs ?? DEFAULT_REGISTRATION_TIMEOUT_MS);
+    const bound = this.#opts.registrationTimeoutMs ?? DEFAULT_REGISTRATION_TIMEOUT_MS;
+    this.#armTimer(bound);
+    // Warmed while dialling; registered only once warm, so that the runtime's first
+    // events meet compiled code.
+    const warmed =
+      this.#opts.warm === false
+        ? undefined
+        : warmOnce(warmMethods(this.#handlers), Math.min(WARM_BUDGET_MS, bound / 10));
     connectTo(target).then(
-      (sock) => this.#attach(sock),
+      (sock) => (warmed ? void warmed.then(() => this.#attach(sock)) : this.#attach(sock)),
       (err: Error) => this.#failStart(err),
     );
     return started;

@@ -69,6 +69,8 @@ export class Session implements SessionState {
         name: opts.name,
         index: opts.index,
         socketPath: endpoint.socketPath,
+        // One dump and gone: a warm-up would only delay it.
+        warm: false,
         ...(opts.timeoutMs !== undefined ? { registrationTimeoutMs: opts.timeoutMs } : {}),
       },
     );
