@@ -69,6 +69,7 @@ const LEAF_FILES = new Set([
   'src/api/socket-path.ts',
   'src/api/runtime-identity.ts',
   'src/api/schema-version.ts',
+  'src/api/plugin-log.ts',
 ]);
 
 /**
