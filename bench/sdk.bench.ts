@@ -6,9 +6,12 @@
 // handles is time added to a container's creation on a real node. Prints figures only.
 //
 // Then a plugin's first 1,000 events after it starts, as the runtime sees them (the
-// latency of each CreateContainer round trip in the simulator), with the SDK's warm start
-// (src/plugin/warm.ts) on and off, runs taken in turns: whether a new plugin's first pods
-// cost what its later ones do. SDK_BENCH_PART=cpu or =first runs only one part.
+// latency of each CreateContainer round trip in the simulator, in a fresh plugin process
+// each run): whether a new plugin's first pods cost what its later ones do. With
+// SDK_BASELINE the baseline build's runs are taken in turns with this build's. A warm
+// start (the SDK running its own hot path before it registers) was measured this way and
+// left out: it did not help reliably (branch warm21-warmstart holds it).
+// SDK_BENCH_PART=cpu or =first runs only one part.
 //
 // SDK_BASELINE=DIR (another build's dist/, e.g. of an older commit) adds its rows, run in
 // turns with this build's so that the machine's drift falls on both alike: a change to
@@ -111,14 +114,15 @@ interface FirstRun {
 }
 
 /** A fresh plugin process; its first FIRST_EVENTS CreateContainer events, timed by the runtime. */
-async function firstEvents(warm: boolean): Promise<FirstRun> {
+async function firstEvents(dist: string): Promise<FirstRun> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'sdkf-'));
   const pdir = path.join(dir, 'plugins');
   await mkdir(pdir);
   // The README's example handler: an annotation per container.
   await writeChildPlugin(
     path.join(pdir, '10-annotate'),
-    `await new Stub({ createContainer: (pod, ctr) => ({ adjust: { annotations: { 'example.com/seen': pod.namespace + '/' + ctr.name } } }) }, { warm: ${warm} }).start();`,
+    `await new Stub({ createContainer: (pod, ctr) => ({ adjust: { annotations: { 'example.com/seen': pod.namespace + '/' + ctr.name } } }) }).start();`,
+    dist,
   );
   const runtime = new Runtime(new SimState({ pods: [{ id: 'p', name: 'p', namespace: 'n' }] }), {
     socketPath: path.join(dir, 's'),
@@ -148,23 +152,25 @@ const quantile = (xs: number[], q: number) => {
 const median = (xs: number[]) => quantile(xs, 0.5);
 
 async function firstPart(): Promise<void> {
+  const builds = new Map<string, string>([['this build', BUILT_DIST]]);
+  if (BASELINE) builds.set('baseline SDK', BASELINE);
   console.log(
-    `\nA new plugin's first ${FIRST_EVENTS} CreateContainer events as the runtime times them (µs), warm start off and on,` +
-      ` ${FIRST_ROUNDS} runs each taken in turns (order swapped every round), after one discarded pair; medians over runs`,
+    `\nA new plugin's first ${FIRST_EVENTS} CreateContainer events as the runtime times them (µs),` +
+      ` ${FIRST_ROUNDS} runs${BASELINE ? ' of each build, taken in turns (order swapped every round)' : ''},` +
+      ' after one discarded run; medians over runs',
   );
-  // The first pair warms this process (the simulator's side); it is not counted.
-  await firstEvents(false);
-  await firstEvents(true);
-  const runs = new Map<boolean, FirstRun[]>([
-    [false, []],
-    [true, []],
-  ]);
+  // The first run warms this process (the simulator's side); it is not counted.
+  await firstEvents(BUILT_DIST);
+  const runs = new Map<string, FirstRun[]>([...builds.keys()].map((label) => [label, []]));
+  const labels = [...builds.keys()];
   for (let i = 0; i < FIRST_ROUNDS; i++) {
-    for (const warm of i % 2 === 0 ? [false, true] : [true, false]) runs.get(warm)!.push(await firstEvents(warm));
+    for (const label of i % 2 === 0 ? labels : [...labels].reverse()) {
+      runs.get(label)!.push(await firstEvents(builds.get(label)!));
+    }
   }
   const cols = ['1-100 p50', '1-100 p99', '901-1000 p50', '901-1000 p99', 'all p50', 'total ms', 'start ms'];
   console.log(`${''.padEnd(16)}${cols.map((c) => c.padStart(14)).join('')}`);
-  for (const [warm, rs] of runs) {
+  for (const [label, rs] of runs) {
     const figures = [
       median(rs.map((r) => median(r.latencies.slice(0, 100)))),
       median(rs.map((r) => quantile(r.latencies.slice(0, 100), 0.99))),
@@ -174,9 +180,7 @@ async function firstPart(): Promise<void> {
       median(rs.map((r) => r.latencies.reduce((a, b) => a + b, 0) / 1000)),
       median(rs.map((r) => r.startMs)),
     ];
-    console.log(
-      `${(warm ? 'warm start' : 'no warm start').padEnd(16)}${figures.map((f) => f.toFixed(0).padStart(14)).join('')}`,
-    );
+    console.log(`${label.padEnd(16)}${figures.map((f) => f.toFixed(0).padStart(14)).join('')}`);
   }
 }
 

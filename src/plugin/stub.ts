@@ -29,7 +29,6 @@ import { handledEventsMask, subscriptionMask, type PluginHandlers } from './hand
 import { pluginIdentity, SDK_NRI_VERSION } from './identity.js';
 import { eventMethods, gatedEventMethods, registerPluginService } from './plugin-service.js';
 import { nameSharedLog, routeConsoleToLog } from './log.js';
-import { WARM_BUDGET_MS, warmMethods, warmOnce } from './warm.js';
 
 export interface StubOptions {
   /** Else NRI_PLUGIN_NAME, else from the executable's name. */
@@ -45,14 +44,6 @@ export interface StubOptions {
    * the runtime's own registration timeout once its Configure request tells it.
    */
   registrationTimeoutMs?: number;
-  /**
-   * Run the SDK's hot path on sample events before registering, so that the first
-   * events cost what later ones do (src/plugin/warm.ts; the handlers given are never
-   * called for it). At most WARM_BUDGET_MS, or a tenth of registrationTimeoutMs if
-   * that is less, once per process. Default true; nrictl's own short-lived sessions
-   * turn it off.
-   */
-  warm?: boolean;
 }
 
 export interface RuntimeInfo {
@@ -165,16 +156,9 @@ export class Stub extends EventEmitter {
     const started = new Promise<void>((resolve, reject) => {
       this.#startWaiter = { resolve, reject };
     });
-    const bound = this.#opts.registrationTimeoutMs ?? DEFAULT_REGISTRATION_TIMEOUT_MS;
-    this.#armTimer(bound);
-    // Warmed while dialling; registered only once warm, so that the runtime's first
-    // events meet compiled code.
-    const warmed =
-      this.#opts.warm === false
-        ? undefined
-        : warmOnce(warmMethods(this.#handlers), Math.min(WARM_BUDGET_MS, bound / 10));
+    this.#armTimer(this.#opts.registrationTimeoutMs ?? DEFAULT_REGISTRATION_TIMEOUT_MS);
     connectTo(target).then(
-      (sock) => (warmed ? void warmed.then(() => this.#attach(sock)) : this.#attach(sock)),
+      (sock) => this.#attach(sock),
       (err: Error) => this.#failStart(err),
     );
     return started;

@@ -91,8 +91,6 @@ export class ProbeSet extends EventEmitter {
           index: p.index,
           socketPath: endpoint.socketPath,
           events: p.events,
-          // A probe lives for a few events: a warm-up would only delay it.
-          warm: false,
           ...(opts.timeoutMs !== undefined ? { registrationTimeoutMs: opts.timeoutMs } : {}),
         }),
     );

@@ -69,8 +69,6 @@ export class Session implements SessionState {
         name: opts.name,
         index: opts.index,
         socketPath: endpoint.socketPath,
-        // One dump and gone: a warm-up would only delay it.
-        warm: false,
         ...(opts.timeoutMs !== undefined ? { registrationTimeoutMs: opts.timeoutMs } : {}),
       },
     );

@@ -104,8 +104,6 @@ export class EventWatch extends EventEmitter {
       index: this.opts.index,
       socketPath: endpoint.socketPath,
       events: this.opts.events,
-      // A watcher is measured from when it connects (trace, logs): it starts at once, as before.
-      warm: false,
       ...(this.opts.timeoutMs !== undefined ? { registrationTimeoutMs: this.opts.timeoutMs } : {}),
     });
     this.stub = stub;

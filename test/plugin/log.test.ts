@@ -140,7 +140,7 @@ describe('a plugin started by a runtime', () => {
     writeFileSync(
       script,
       `import { Stub } from '${path.join(REPO, 'src/plugin/index.ts')}';
-new Stub({ createContainer: () => ({}) }, { warm: false }).start().catch(() => {});
+new Stub({ createContainer: () => ({}) }).start().catch(() => {});
 console.error('error via console', 42);
 console.log('info via console');
 process.exit(0);
