@@ -4,6 +4,7 @@ export { nri } from './schema.js';
 export * from './events.js';
 export * from './plugin-name.js';
 export * from './socket-path.js';
+export * from './plugin-log.js';
 export * from './services.js';
 export * from './optional.js';
 export * from './resources.js';

@@ -8,6 +8,7 @@
 // esbuild is loaded only here, so the other commands never pay for it.
 import type { ErrorKind } from '../errors/index.js';
 import { parsePluginName } from '../api/plugin-name.js';
+import { BUNDLE_LOG_MARK, BUNDLE_MARK } from '../api/plugin-log.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -36,7 +37,9 @@ export class BundleError extends Error {
 // built-ins (protobufjs does); give them the real one. import.meta.url is the bundle.
 const PRELUDE = [
   '#!/usr/bin/env node',
-  `// Bundled by nrictl plugin bundle: the plugin, nrictl's SDK and their dependencies. Needs node >= ${BUNDLE_MIN_NODE}.`,
+  `${BUNDLE_MARK}: the plugin, nrictl's SDK and their dependencies. Needs node >= ${BUNDLE_MIN_NODE}.`,
+  // Read by `nrictl validate` to say where the plugin logs (src/plugin/log.ts).
+  `${BUNDLE_LOG_MARK} (when a runtime starts it without a terminal)`,
   "import { createRequire as __nrictlCreateRequire } from 'node:module';",
   'const require = __nrictlCreateRequire(import.meta.url);',
   '',

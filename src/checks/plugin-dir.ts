@@ -11,6 +11,7 @@ import { pathErrorFrom } from './errors.js';
 import { finding, type Finding, type RuntimeKind, type Severity } from './finding.js';
 import { deniedToUs, directoryChainFindings, fileWriteFindings, notCheckedFinding } from './permissions.js';
 import { findOnDefaultPath, sniffRunnable } from './runnable.js';
+import { bundleLogFinding } from './bundle-log.js';
 
 /** The runtime's default directory of pre-installed plugins. */
 export { DEFAULT_PLUGIN_PATH };
@@ -277,6 +278,10 @@ export function checkPluginDir(dir: string, opts: PluginDirOptions = {}): Plugin
         );
       }
       if (launches) launches = runnableFindings(facts.linkTarget ?? path, path, add);
+      if (launches) {
+        const logNote = bundleLogFinding(facts.linkTarget ?? path, path, { index, name });
+        if (logNote) findings.push(logNote);
+      }
       findings.push(...fileWriteFindings(facts.linkTarget ?? path, target, 'plugin', checkOwner));
     }
 

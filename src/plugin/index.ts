@@ -11,6 +11,14 @@ export {
   subscriptionMask,
   type SubscriptionInput,
 } from './handlers.js';
+export {
+  log,
+  openPluginLog,
+  chooseLogDestination,
+  type PluginLog,
+  type PluginLogOptions,
+  type LogDestination,
+} from './log.js';
 export { PluginError, type PluginErrorReason, type PluginStep, type Endpoint } from './errors.js';
 export {
   DEFAULT_SOCKET_PATH,
@@ -28,6 +36,14 @@ export { registerPluginService, eventMethods, type PluginServiceImpl, type Metho
 // What a plugin author needs besides the stub, so that `nrictl/plugin` is the one import:
 // the generated API types and the Optional* helpers (read with getOptional*, build with optional*).
 export { nri } from '../api/index.js';
+export {
+  PLUGIN_LOG_ENV,
+  PLUGIN_LOG_DIR_ENV,
+  JOURNAL_SOCKET_ENV,
+  DEFAULT_PLUGIN_LOG_DIR,
+  DEFAULT_JOURNAL_SOCKET,
+  LOG_FILE_MAX_BYTES,
+} from '../api/index.js';
 export {
   getOptionalString,
   getOptionalInt,

@@ -28,6 +28,7 @@ import { PluginError, pluginErrors, type Endpoint, type PluginStep } from './err
 import { handledEventsMask, subscriptionMask, type PluginHandlers } from './handlers.js';
 import { pluginIdentity, SDK_NRI_VERSION } from './identity.js';
 import { eventMethods, gatedEventMethods, registerPluginService } from './plugin-service.js';
+import { nameSharedLog, routeConsoleToLog } from './log.js';
 
 export interface StubOptions {
   /** Else NRI_PLUGIN_NAME, else from the executable's name. */
@@ -115,6 +116,7 @@ export class Stub extends EventEmitter {
     const id = pluginIdentity(opts);
     this.name = id.name;
     this.index = id.index;
+    nameSharedLog(this.name, this.fullName);
     this.#baseMask = opts.events ?? handledEventsMask(handlers);
   }
 
@@ -148,6 +150,8 @@ export class Stub extends EventEmitter {
     this.#started = true;
     const target = resolveTarget(this.#opts.socketPath);
     this.#endpoint = endpointOf(target);
+    // Started by a runtime, which owns (and may discard) stdout and stderr.
+    if (target.kind === 'fd') routeConsoleToLog();
     this.#startedAt = Date.now();
     const started = new Promise<void>((resolve, reject) => {
       this.#startWaiter = { resolve, reject };

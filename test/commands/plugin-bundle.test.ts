@@ -3,14 +3,19 @@
 // `nrictl sim --plugin-path` as 10-demo (fd 3) and connecting on its own with --socket.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { assertBuilt, BIN, cliEnv, tempDir } from './nri-cli.js';
 
 /** The built CLI run in `cwd` (bundle resolves the entry there). */
-function cli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cliEnv() });
+function cli(
+  args: string[],
+  cwd: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cliEnv(env) });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -101,6 +106,45 @@ describe('nrictl plugin bundle', () => {
     expect(text.split('\n')[0]).toBe('#!/usr/bin/env node');
     expect(text.match(/^#!/gm)).toHaveLength(1);
   });
+
+  it('is recognised by validate, which says where it logs: a file under the log directory, or the journal', async () => {
+    type Report = { findings: Array<{ severity: string; code: string; path: string; message: string }> };
+    const logNote = async (env: NodeJS.ProcessEnv) => {
+      const r = await cli(['validate', plugins, '-o', 'json'], base.dir, env);
+      return (JSON.parse(r.stdout) as Report).findings.filter((f) => f.code.startsWith('plugin-log'));
+    };
+    const logDir = join(base.dir, 'nri-logs');
+    const journal = join(base.dir, 'journal.sock');
+    expect(await logNote({ NRI_PLUGIN_LOG_DIR: logDir, NRI_PLUGIN_JOURNAL_SOCKET: journal })).toEqual([
+      {
+        severity: 'info',
+        code: 'plugin-log',
+        path: bundle,
+        message: expect.stringContaining(`logs to ${logDir}/demo.log (no journal at ${journal};`) as string,
+        fix: expect.any(String) as string,
+      },
+    ]);
+    // A real unix socket where the journal's would be.
+    const server = createServer(() => {});
+    await new Promise<void>((res) => server.listen(journal, res));
+    try {
+      const [note] = await logNote({ NRI_PLUGIN_LOG_DIR: logDir, NRI_PLUGIN_JOURNAL_SOCKET: journal });
+      expect(note.message).toBe(
+        `an nrictl bundle: started by the runtime, it logs to the journal (${journal}): journalctl -t 10-demo`,
+      );
+    } finally {
+      server.close();
+    }
+    // A bundle from an nrictl before this logging: told apart by its prelude.
+    const old = join(base.dir, 'old-plugins');
+    mkdirSync(old);
+    const text = readFileSync(bundle, 'utf8').replace(/^\/\/ nrictl-plugin-log:.*\n/m, '');
+    writeFileSync(join(old, '10-demo'), text, { mode: 0o755 });
+    const r = await cli(['validate', old, '-o', 'json'], base.dir);
+    expect((JSON.parse(r.stdout) as Report).findings.filter((f) => f.code.startsWith('plugin-log'))).toEqual([
+      expect.objectContaining({ severity: 'warning', code: 'plugin-log-discarded' }),
+    ]);
+  }, 30_000);
 
   it('is started by the simulator from its plugin directory as 10-demo, on fd 3', async () => {
     const s = sim(['--plugin-path', plugins, '--scenario', 'examples/demo.yaml']);

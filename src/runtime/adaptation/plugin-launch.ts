@@ -1,7 +1,8 @@
 // Pre-started plugins: what the runtime does with each executable it discovered. It
 // spawns the file with the runtime end of a unix socketpair as fd 3 and an environment
 // of exactly NRI_PLUGIN_NAME, NRI_PLUGIN_IDX and NRI_PLUGIN_SOCKET=3 (nothing else: no
-// PATH, no HOME, as exec.Cmd with an explicit Env), from the runtime's working directory.
+// PATH, no HOME, as exec.Cmd with an explicit Env), from the runtime's working directory;
+// when it shows the plugin's output, also NRI_PLUGIN_LOG=stderr (see src/plugin/log.ts).
 import type { ErrorKind } from '../../errors/index.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -42,7 +43,14 @@ export async function launchPlugin(
   // child.stdio[3] the other, which is what the runtime's net.NewSocketPair gives it.
   const child = spawn(plugin.path, [], {
     stdio: opts.output === 'discard' ? ['ignore', 'ignore', 'ignore', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'],
-    env: { NRI_PLUGIN_NAME: plugin.name, NRI_PLUGIN_IDX: plugin.index, NRI_PLUGIN_SOCKET: '3' },
+    env: {
+      NRI_PLUGIN_NAME: plugin.name,
+      NRI_PLUGIN_IDX: plugin.index,
+      NRI_PLUGIN_SOCKET: '3',
+      // The simulator shows what a plugin writes (a real runtime discards it): an SDK
+      // plugin is told to keep logging to stderr rather than to the journal or /var/log/nri.
+      ...(opts.output === 'discard' ? {} : { NRI_PLUGIN_LOG: 'stderr' }),
+    },
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('close', (code, signal) => resolve({ code, signal })),
