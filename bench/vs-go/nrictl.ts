@@ -47,9 +47,9 @@ export function simArgv(run: SimRun): string[] {
   return argv;
 }
 
-/** argv for process.execPath: `nrictl sync dump --socket PATH [-o json]`. */
-export function syncDumpArgv(socket: string, output: 'table' | 'json'): string[] {
-  const argv = nrictlArgv('sync', 'dump', '--socket', socket);
+/** argv for process.execPath: `nrictl sync dump --socket PATH [-o json]` (bin: another build's bin/run.js, to pair against). */
+export function syncDumpArgv(socket: string, output: 'table' | 'json', bin = NRICTL_BIN): string[] {
+  const argv = [...nodeFlags(), bin, 'sync', 'dump', '--socket', socket];
   if (output === 'json') argv.push('-o', 'json');
   return argv;
 }
