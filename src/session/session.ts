@@ -162,8 +162,8 @@ function decodeState(payloads: Buffer[]): { pods: nri.IPodSandbox[]; containers:
   const containers: nri.IContainer[] = [];
   for (const payload of payloads)
     for (const e of synchronizeEntries(payload)) {
-      if (e.kind === 'pod') pods.push(decodeSyncEntry(payload, e) as nri.PodSandbox);
-      else containers.push(decodeSyncEntry(payload, e) as nri.Container);
+      if (e.kind === 'pod') pods.push(decodeSyncEntry(payload, e));
+      else containers.push(decodeSyncEntry(payload, e));
     }
   return { pods, containers };
 }
