@@ -16,7 +16,9 @@
 // adaptation does, which starts plugins with stdout and stderr on /dev/null).
 //
 // Knobs: VS_GO_ROUNDS (3), VS_GO_PLUGINS (1,3,10), VS_GO_CYCLES (300,3000),
-// VS_GO_NODE_FLAGS (node flags for nrictl's process, for V8 experiments).
+// VS_GO_NODE_FLAGS (node flags for nrictl's process, for V8 experiments),
+// VS_GO_BASELINE_NRICTL (another build's bin/run.js, e.g. main's: run with plugin output
+// none in the same turns, a before/after pair on the same load).
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,12 +76,13 @@ const refrt: Variant = {
     }),
 };
 
-const sim = (pluginOutput: 'lines' | 'none'): Variant => ({
-  label: `nrictl sim, plugin output ${pluginOutput}`,
+const sim = (pluginOutput: 'lines' | 'none', bin?: string): Variant => ({
+  label: `${bin ? 'baseline' : 'nrictl'} sim, plugin output ${pluginOutput}`,
   run: (f, plugins, cycles) =>
     watchRun({
       command: process.execPath,
       args: simArgv({
+        ...(bin ? { bin } : {}),
         scenario: f.simScenario,
         pluginDir: f.pluginDir,
         waitForPlugins: plugins,
@@ -94,7 +97,8 @@ const sim = (pluginOutput: 'lines' | 'none'): Variant => ({
     }),
 });
 
-const VARIANTS: Variant[] = [refrt, sim('lines'), sim('none')];
+const BASELINE = process.env.VS_GO_BASELINE_NRICTL;
+const VARIANTS: Variant[] = [refrt, sim('lines'), sim('none'), ...(BASELINE ? [sim('none', BASELINE)] : [])];
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

@@ -11,7 +11,9 @@
 // Also, as an experiment, an SDK plugin that answers Synchronize before decoding it (the
 // SDK's synchronizeRaw), to show what sync dump's round trip could be.
 //
-// Knobs: VS_GO_SYNC_ROUNDS (5), VS_GO_NODE_FLAGS (node flags for nrictl's process).
+// Knobs: VS_GO_SYNC_ROUNDS (5), VS_GO_NODE_FLAGS (node flags for nrictl's process),
+// VS_GO_BASELINE_NRICTL (another build's bin/run.js, e.g. main's: its sync dump runs in
+// the same turns, a before/after pair on the same load).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -40,9 +42,9 @@ interface Sample {
 }
 
 /** One nrictl sync dump, with the Synchronize round trip refrt saw for it. */
-async function dump(output: 'table' | 'json'): Promise<Sample> {
+async function dump(output: 'table' | 'json', bin?: string): Promise<Sample> {
   const synced = events.next(isSync);
-  const run = await runToLastByte(process.execPath, syncDumpArgv(socket, output));
+  const run = await runToLastByte(process.execPath, syncDumpArgv(socket, output, bin));
   const sync = await synced;
   if (sync.ok !== true) throw new Error(`refrt: Synchronize failed: ${String(sync.error)}`);
   return { syncMs: Number(sync.dur_us) / 1000, run };
@@ -80,6 +82,12 @@ try {
     { label: 'nrictl sync dump (table)', take: () => dump('table') },
     { label: 'nrictl sync dump -o json', take: () => dump('json') },
   ];
+  const baseline = process.env.VS_GO_BASELINE_NRICTL;
+  if (baseline)
+    kinds.push(
+      { label: 'baseline sync dump (table)', take: () => dump('table', baseline) },
+      { label: 'baseline sync dump -o json', take: () => dump('json', baseline) },
+    );
   for (const k of kinds) await k.take(); // warm-up round: page cache, refrt's first sync
   const samples = kinds.map(() => [] as Sample[]);
   for (let r = 0; r < ROUNDS; r++) for (const [i, k] of kinds.entries()) samples[i].push(await k.take());

@@ -60,6 +60,10 @@ export const simFlags = (presets: readonly string[]) => ({
     helpValue: 'FILE',
     exclusive: ['pods', 'keep-running'],
   }),
+  calls: Flags.boolean({
+    description:
+      'Also show every call to a plugin (an invoke line: event, plugin, round trip). Off, a relayed call costs no line, as in a real runtime.',
+  }),
   'plugin-output': Flags.option({
     description:
       "Pre-started plugins' stdout and stderr: lines (each line shown like the other events, in the -o format), json (each line one JSON object on stderr, keeping stdout for the simulator's events) or none (not read at all: the cheapest for plugins that log every event).",
@@ -86,6 +90,7 @@ export interface SimFlagValues {
   'keep-running'?: boolean | undefined;
   expect?: string | undefined;
   'plugin-output': 'lines' | 'json' | 'none';
+  calls?: boolean | undefined;
 }
 
 /** The simulation the flags and the SCENARIO argument ask for. */
@@ -112,6 +117,7 @@ export function simOptions(
     waitForPlugins: f['wait-for-plugins'],
     keepRunning: f['keep-running'],
     pluginOutput: f['plugin-output'] === 'none' ? 'none' : 'events',
+    callEvents: f.calls === true,
   });
 }
 

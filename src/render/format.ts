@@ -1,4 +1,5 @@
-import YAML from 'yaml';
+import { createRequire } from 'node:module';
+import type * as YAML from 'yaml';
 
 /** The formats that carry the complete data rather than a human summary. */
 export type DataFormat = 'json' | 'yaml';
@@ -109,6 +110,14 @@ export function jsonLine(value: unknown, type?: MessageType): string {
 // compat: we write YAML 1.2, but PyYAML, yq v3 and older Go yaml.v2 read YAML 1.1, where
 // yes/on/y/off, 2024-05-02, 0777, 1_000 and 1:30 are booleans, dates and numbers. With
 // compat, a string that either version would read as something else is quoted.
+type YamlModule = typeof import('yaml');
+let yamlModule: YamlModule | undefined;
+// Loaded (synchronously, its CommonJS build) on the first YAML document: the yaml package
+// is some 30 modules, 30-40 ms of every start-up of a command that never writes YAML.
+function loadYaml(): YamlModule {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as YamlModule;
+  return yamlModule;
+}
 type YamlOptions = YAML.CreateNodeOptions & YAML.DocumentOptions & YAML.SchemaOptions & YAML.ToStringOptions;
 let yamlOptions: YamlOptions | undefined;
 function yamlOptionsFor(): YamlOptions {
@@ -118,19 +127,19 @@ function yamlOptionsFor(): YamlOptions {
 // The yaml package's YAML 1.1 schema, plus the one implicit type PyYAML adds to it: a
 // bare `=` is its "value" tag, which safe_load cannot construct (it fails the document).
 function yaml11Tags(): YAML.Tags {
-  const tags = new YAML.Schema({ schema: 'yaml-1.1' }).tags.filter((t): t is YAML.ScalarTag => 'test' in t);
+  const tags = new (loadYaml().Schema)({ schema: 'yaml-1.1' }).tags.filter((t): t is YAML.ScalarTag => 'test' in t);
   const value: YAML.ScalarTag = { tag: 'tag:yaml.org,2002:value', default: true, test: /^=$/, resolve: (s) => s };
   return [...tags, value];
 }
 
 /** One YAML document (sync dump -o yaml). */
 export function yamlDocument(value: unknown, type?: MessageType): string {
-  return YAML.stringify(toPlain(value, type), yamlOptionsFor());
+  return loadYaml().stringify(toPlain(value, type), yamlOptionsFor());
 }
 
 /** One item of a YAML stream: a `---` separated document (logs -o yaml). */
 export function yamlStreamItem(value: unknown, type?: MessageType): string {
-  return `---\n${YAML.stringify(toPlain(value, type), yamlOptionsFor())}`;
+  return `---\n${loadYaml().stringify(toPlain(value, type), yamlOptionsFor())}`;
 }
 
 /** A whole document in a data format. */

@@ -1,5 +1,5 @@
+import { createRequire } from 'node:module';
 import { stripVTControlCharacters } from 'node:util';
-import Table from 'cli-table3';
 import { chalk, shortId } from './colour.js';
 import { alignColumns, visibleLength } from './columns.js';
 import {
@@ -141,7 +141,13 @@ function fastTable(head: string[], rows: string[][]): string {
   return `${alignColumns([head, ...rows], GAP).join('\n')}\n`;
 }
 
+type TableClass = typeof import('cli-table3');
+let Table: TableClass | undefined;
+
 function cliTable3(head: string[], rows: string[][]): string {
+  // Loaded (its CommonJS build) for the first table the fast path cannot lay out: most
+  // runs never need it, and every command importing the render layer paid for it.
+  Table ??= createRequire(import.meta.url)('cli-table3') as TableClass;
   const table = new Table({
     head,
     chars: COMPACT_CHARS,

@@ -1,7 +1,7 @@
 // One transient-plugin session: check the identity, reach the runtime (or start the
 // embedded simulator), register, take the Synchronize state, send UpdateContainers,
 // close. Every wait has a deadline; every failure is a SessionError.
-import type { nri } from '../api/index.js';
+import { decodeSyncEntry, synchronizeEntries, type nri } from '../api/index.js';
 import { Stub, type RuntimeInfo } from '../plugin/index.js';
 import { Aborted, untilAborted } from './deadline.js';
 import { openEndpoint, type Endpoint, type EmbeddedRuntime, type SessionTarget } from './endpoint.js';
@@ -52,14 +52,14 @@ export class Session implements SessionState {
     if (opts.signal?.aborted) throw cancelled('before connecting');
     opts.onProgress?.('connecting');
     const endpoint = await openEndpoint(opts.target, opts.onWarning);
-    let pods: nri.IPodSandbox[] = [];
-    let containers: nri.IContainer[] = [];
+    let payloads: Buffer[] = [];
     const stub = new Stub(
       {
-        synchronize: (p, c) => {
-          pods = p;
-          containers = c;
-          return [];
+        // Answered unread: the runtime waits for us only as long as the bytes take to
+        // arrive, not while we decode a node's state (some 100 ms for 6,000 objects,
+        // longer than Go's own sample plugins keep it waiting). Decoded after the answer.
+        synchronizeRaw: (p) => {
+          payloads = p;
         },
         // A registration must subscribe to something (0 would mean "everything"); this
         // event is answered at once should the runtime send it while we are connected.
@@ -85,6 +85,7 @@ export class Session implements SessionState {
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
     }
+    const { pods, containers } = decodeState(payloads);
     return new Session(stub, endpoint, opts, pods, containers);
   }
 
@@ -153,6 +154,18 @@ export class Session implements SessionState {
     await this.disconnect();
     await this.endpoint.close();
   }
+}
+
+/** The pods and containers of the Synchronize messages, in the order they came. */
+function decodeState(payloads: Buffer[]): { pods: nri.IPodSandbox[]; containers: nri.IContainer[] } {
+  const pods: nri.IPodSandbox[] = [];
+  const containers: nri.IContainer[] = [];
+  for (const payload of payloads)
+    for (const e of synchronizeEntries(payload)) {
+      if (e.kind === 'pod') pods.push(decodeSyncEntry(payload, e));
+      else containers.push(decodeSyncEntry(payload, e));
+    }
+  return { pods, containers };
 }
 
 function context(endpoint: Endpoint, stub: Stub, opts: SessionOptions, registered: boolean): ErrorContext {

@@ -247,7 +247,7 @@ describe('nrictl sim removes its socket and directory on every way out', () => {
       `#!${process.execPath}\nimport { Stub } from ${JSON.stringify(sdk)};\nawait new Stub({ createContainer: () => new Promise(() => {}) }).start();\n`,
       { mode: 0o755 },
     );
-    const run = simOnPipes(['demo', '--plugin-dir', plugins, '--request-timeout', '60s']);
+    const run = simOnPipes(['demo', '--plugin-dir', plugins, '--request-timeout', '60s', '--calls']);
     const [, socketPath] = await run.shows(LISTENING);
     await run.shows(/invoke\s+RunPodSandbox|state\s+CreateContainer|registered\s+10-hang/);
     await new Promise((r) => setTimeout(r, 1500)); // the script is in the CreateContainer that never ends

@@ -62,7 +62,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('nrictl sim SCENARIO', () => {
   it('prints the socket path first, then registration, events with round-trip times, adjustments and updates', () => {
-    const r = sim(['examples/demo.yaml', '--plugin-dir', plugins]);
+    const r = sim(['examples/demo.yaml', '--plugin-dir', plugins, '--calls']);
     expect(r.code).toBe(0);
     expect(r.lines[0]).toMatch(/listening\s+\/\S+\/nri\.sock$/);
     const text = r.stdout;
@@ -95,8 +95,21 @@ describe('nrictl sim SCENARIO', () => {
     expect(r.stdout).toMatch(/script done: 2 steps, 1 failed/);
   });
 
+  it('without --calls prints no invoke line, and the rest as with it', () => {
+    const types = (args: string[]) =>
+      sim(['examples/demo.yaml', '--plugin-dir', plugins, '-o', 'json', ...args]).lines.map(
+        (l) => (JSON.parse(l) as { type: string }).type,
+      );
+    const without = types([]);
+    const withCalls = types(['--calls']);
+    expect(without).not.toContain('invoke');
+    expect(withCalls).toContain('invoke');
+    const others = (ts: string[]) => ts.filter((t) => t !== 'invoke' && t !== 'plugin-output');
+    expect(others(without)).toEqual(others(withCalls));
+  });
+
   it('-o json prints one JSON object per line, every line', () => {
-    const r = sim(['examples/demo.yaml', '--plugin-dir', plugins, '-o', 'json']);
+    const r = sim(['examples/demo.yaml', '--plugin-dir', plugins, '--calls', '-o', 'json']);
     expect(r.code).toBe(0);
     const objects = r.lines.map(
       (l) =>
@@ -160,7 +173,7 @@ describe('nrictl sim SCENARIO', () => {
   });
 
   it('with --nri-version v0.6.1 delivers start events through StateChange', () => {
-    const r = sim(['examples/demo.yaml', '--plugin-dir', plugins, '--nri-version', 'v0.6.1', '-o', 'json']);
+    const r = sim(['examples/demo.yaml', '--plugin-dir', plugins, '--nri-version', 'v0.6.1', '--calls', '-o', 'json']);
     expect(r.code).toBe(0);
     const starts = r.lines
       .map((l) => JSON.parse(l) as { type: string; event?: string; via?: string })
@@ -184,7 +197,7 @@ describe('nrictl sim --interactive with piped stdin', () => {
       'quit',
       '',
     ].join('\n');
-    const r = sim(['--interactive', '--plugin-dir', plugins], input);
+    const r = sim(['--interactive', '--plugin-dir', plugins, '--calls'], input);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/state\s+CreateContainer ctr9 -> CREATED/);
     expect(r.stdout).toMatch(/state\s+StartContainer ctr9 -> RUNNING/);
@@ -395,11 +408,15 @@ describe('nrictl sim socket permissions', () => {
 describe('nrictl sim --wait-for-plugins', () => {
   it('holds the script until an external plugin has synchronized, which then sees every scripted event', async () => {
     const { Stub } = await import('../../src/plugin/index.js');
-    const child = spawn(process.execPath, [BIN, 'sim', 'examples/demo.yaml', '--wait-for-plugins', '1', '-o', 'json'], {
-      cwd: repo,
-      env: cliEnv({ CI: '1' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'sim', 'examples/demo.yaml', '--wait-for-plugins', '1', '--calls', '-o', 'json'],
+      {
+        cwd: repo,
+        env: cliEnv({ CI: '1' }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const lines: Array<{ type: string; event?: string; plugin?: string; socketPath?: string }> = [];
     let buf = '';
     const seen = (pred: (l: (typeof lines)[number]) => boolean) =>

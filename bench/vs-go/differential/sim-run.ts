@@ -41,6 +41,7 @@ export async function runUnderSim(c: DiffCase, ref: GoReference, dir: string): P
     waitForPlugins: c.plugins.length,
     pluginOutput: 'none',
     output: 'json',
+    calls: true,
   });
   const out = execFileSync(process.execPath, argv, { encoding: 'utf8', timeout: 60_000 });
   const creates = new Map<string, SimCreate>();

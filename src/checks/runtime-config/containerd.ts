@@ -1,4 +1,4 @@
-import { parse, TomlError } from 'smol-toml';
+import { loadToml } from './toml.js';
 import { goDurationMs } from './duration.js';
 import {
   checkTable,
@@ -73,9 +73,9 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
   };
   let doc: Record<string, unknown>;
   try {
-    doc = parse(text);
+    doc = loadToml().parse(text);
   } catch (err) {
-    const where = err instanceof TomlError ? `line ${err.line}: ` : '';
+    const where = err instanceof loadToml().TomlError ? `line ${err.line}: ` : '';
     out.add(
       'error',
       'toml-syntax',

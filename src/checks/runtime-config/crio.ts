@@ -1,4 +1,4 @@
-import { parse, TomlError } from 'smol-toml';
+import { loadToml } from './toml.js';
 import { timeoutFindings } from './containerd.js';
 import { goDurationMs } from './duration.js';
 import {
@@ -62,9 +62,9 @@ interface CrioLayer {
 function parseLayer(file: string, text: string, out: Collector): CrioLayer | undefined {
   let doc: Record<string, unknown>;
   try {
-    doc = parse(text);
+    doc = loadToml().parse(text);
   } catch (err) {
-    const where = err instanceof TomlError ? `line ${err.line}: ` : '';
+    const where = err instanceof loadToml().TomlError ? `line ${err.line}: ` : '';
     out.add(
       'error',
       'toml-syntax',

@@ -40,6 +40,12 @@ export interface AdaptationOptions {
   /** How long a launched plugin gets between SIGTERM and SIGKILL on stop. */
   killGraceMs?: number;
   /**
+   * Report each call to a plugin as an `invoke` event (default true). The Go adaptation
+   * reports nothing per call; a listener that does not print them (nrictl sim without
+   * --calls) turns them off, so a relayed call builds and emits no event for it.
+   */
+  callEvents?: boolean;
+  /**
    * What becomes of pre-started plugins' stdout and stderr: 'events' (default) relays each
    * line as a plugin-output event; 'none' hands the children /dev/null, so a chatty plugin
    * costs the simulator nothing per line.
@@ -137,6 +143,11 @@ export class Adaptation {
   /** Whether anyone listens for events: the per-call ones are not even built for nobody. */
   private get observed(): boolean {
     return this.events.listenerCount('event') > 0;
+  }
+
+  /** Whether `invoke` events are wanted: asked for (the default) and listened to. */
+  private get callsObserved(): boolean {
+    return this.opts.callEvents !== false && this.observed;
   }
 
   /**
@@ -446,7 +457,7 @@ export class Adaptation {
           throw new RuntimeError(text, method, { cause: err });
         }
         if (r === null) continue; // dropped; reported by its close
-        if (this.observed) {
+        if (this.callsObserved) {
           // Built as stamp() would build it, field for field, without the two spreads.
           const e: SimEvent & { type: 'invoke' } = {
             time: Date.now(),
@@ -622,14 +633,15 @@ export class Adaptation {
         }
         // A fatal failure closed the plugin; unlike other events, validation still fails.
         if (r === null) return new ValidatorFailedError(v.label, id, v.whyClosed?.message ?? 'connection closed');
-        this.report({
-          type: 'invoke',
-          event: 'ValidateContainerAdjustment',
-          plugin: v.label,
-          rttMs: r.rttMs,
-          pod: pod.id ?? '',
-          container: id,
-        });
+        if (this.callsObserved)
+          this.report({
+            type: 'invoke',
+            event: 'ValidateContainerAdjustment',
+            plugin: v.label,
+            rttMs: r.rttMs,
+            pod: pod.id ?? '',
+            container: id,
+          });
         return r.response.reject ? new ValidationRejectedError(v.label, id, r.response.reason ?? '') : undefined;
       }),
     );

@@ -95,6 +95,7 @@ export async function planSimulation(opts: SimulationOptions): Promise<Simulatio
       runtimeVersion: opts.runtimeVersion ?? preset.runtimeVersion,
       nriVersion,
       pluginOutput: opts.pluginOutput ?? 'events',
+      ...(opts.callEvents !== undefined ? { callEvents: opts.callEvents } : {}),
       ...(preset.quirks ? { quirks: preset.quirks } : {}),
     },
   };

@@ -35,6 +35,8 @@ export interface SimulationOptions {
   waitForPlugins?: number;
   /** After the script, serve until the signal. */
   keepRunning?: boolean;
+  /** Report every call to a plugin as an `invoke` record (default true); off, a relayed call costs no record. */
+  callEvents?: boolean;
   /** Pre-started plugins' output: plugin-output events per line, or not read at all. */
   pluginOutput?: 'events' | 'none';
   /** The run's records as they come: every event, in the order it happened, and the script's end. */
