@@ -16,7 +16,7 @@ import { countedFindings, diagnosisView, formatsOf, output } from '../src/render
 export default class Doctor extends BaseCommand<typeof Doctor> {
   static override summary = "Check the node's whole NRI set-up, then confirm the runtime answers.";
 
-  static override description = `Finds the runtime's configuration (containerd's config.toml, CRI-O's crio.conf and drop-ins, iSulad's daemon.json), takes the plugin directory, plugin configuration directory and socket it uses (the defaults where it says nothing), and runs against them what validate and lint run: the plugin directory, the configuration files, the runtime's NRI settings. Checks the socket: it exists, is a socket, belongs to root, and nobody else can connect to it (that takes write permission on the socket and a way through every directory above it) or replace it (a directory on the way that others can write or that another user owns); the runtimes' own 0755 socket in a root-owned directory passes. Then registers as a transient plugin (by default 99-nrictl-doctor) on that socket, or on --socket / NRI_SOCKET_PATH when given, takes the Synchronize state and disconnects, to confirm that the runtime answers (with --sim, an embedded simulator answers instead, and the offline checks still look at the node); prints its name, version and NRI generation, the number of pods and containers, and a verdict: healthy, warnings or broken, and why.
+  static override description = `Finds the runtime's configuration (containerd's config.toml, CRI-O's crio.conf and drop-ins, iSulad's daemon.json, Docker's daemon.json "nri-opts" and a running dockerd's --nri-opts), takes the plugin directory, plugin configuration directory and socket it uses (the defaults where it says nothing), and runs against them what validate and lint run: the plugin directory, the configuration files, the runtime's NRI settings. Checks the socket: it exists, is a socket, belongs to root, and nobody else can connect to it (that takes write permission on the socket and a way through every directory above it) or replace it (a directory on the way that others can write or that another user owns); the runtimes' own 0755 socket in a root-owned directory passes. Then registers as a transient plugin (by default 99-nrictl-doctor) on that socket, or on --socket / NRI_SOCKET_PATH when given, takes the Synchronize state and disconnects, to confirm that the runtime answers (with --sim, an embedded simulator answers instead, and the offline checks still look at the node); prints its name, version and NRI generation, the number of pods and containers, and a verdict: healthy, warnings or broken, and why.
 
 Exit status: 0 without errors, 1 with errors (the runtime not answering is one), 3 with warnings only under --strict, 2 when a --runtime-config file cannot be read or --root is not a directory.`;
 
@@ -39,7 +39,7 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
   static override flags = {
     'runtime-config': Flags.string({
       description:
-        'Use this containerd, CRI-O or iSulad config file (repeat for CRI-O drop-ins) instead of the ones found on the node.',
+        'Use this containerd, CRI-O, iSulad or Docker config file (repeat for CRI-O drop-ins) instead of the ones found on the node.',
       helpValue: 'FILE',
       multiple: true,
     }),
