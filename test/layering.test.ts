@@ -60,7 +60,19 @@ const ALLOWED: Record<string, readonly string[]> = {
 const TYPES_ALLOWED: Record<string, readonly string[]> = {
   // sim's prompt and options know the simulator's shapes; the simulator loads with the command.
   cli: ['runtime'],
-  render: ['checks', 'session', 'runtime', 'observe', 'control', 'trace', 'expect', 'scaffold', 'bundle', 'plugin'],
+  render: [
+    'checks',
+    'session',
+    'runtime',
+    'observe',
+    'control',
+    'trace',
+    'expect',
+    'scaffold',
+    'bundle',
+    'plugin',
+    'diagnose',
+  ],
 };
 
 /** Files that import nothing and may be imported directly, so that light code need not load their layer's index. */

@@ -33,3 +33,4 @@ export { textReport, junitReport } from './expectations.js';
 export { pluginDirView } from './plugin-dir.js';
 export { lintView } from './lint-report.js';
 export { diagnosisView } from './diagnosis.js';
+export { pluginsView } from './plugins.js';
