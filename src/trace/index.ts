@@ -33,7 +33,7 @@ export {
 export { TraceMetrics, LATENCY_BUCKETS } from './metrics.js';
 // The /metrics server lives in render, shared with logs; re-exported for trace's callers.
 export { serveMetrics, parseMetricsAddress, MetricsAddressError, type MetricsServer } from '../render/index.js';
-export { readNodeFacts, mergeInstalled, type NodeFacts } from './installed.js';
+export { readNodeFacts, mergeInstalled, pluginsFromRuntimeMetrics, type NodeFacts } from './installed.js';
 export {
   runTrace,
   installedPlugins,
