@@ -15,7 +15,7 @@ export default class Lint extends BaseCommand<typeof Lint> {
 
   static override description = `Given a directory (default ${DEFAULT_PLUGIN_CONFIG_PATH}): for every file, which plugin the runtime hands it to (NN-name.conf wins over name.conf), or whether it is an orphan, shadowed by a more specific file, unreadable (the runtime then fails plugin discovery), writable by others, or not valid YAML/JSON (the runtime passes the text through as it is).
 
-Given a file: containerd's config.toml ([plugins."io.containerd.nri.v1.nri"], 1.7 and 2.x layouts), CRI-O's crio.conf or a drop-in ([crio.nri]), or iSulad's daemon.json, recognised by name and content: NRI on or off, socket, plugin and config paths, timeouts, external connections; unknown keys (with the key you probably meant) and wrong types.
+Given a file: containerd's config.toml ([plugins."io.containerd.nri.v1.nri"], 1.7 and 2.x layouts), CRI-O's crio.conf or a drop-in ([crio.nri]), or a daemon.json, iSulad's or Docker Engine's ("nri-opts"), told apart by its keys: NRI on or off, socket, plugin and config paths, timeouts, external connections; unknown keys (with the key you probably meant) and wrong types.
 
 Without PATH: ${DEFAULT_PLUGIN_CONFIG_PATH} (or the directory the runtime config names) and every runtime config found on the node (/etc/containerd/config.toml, /etc/crio/crio.conf and crio.conf.d/*.conf, /etc/isulad/daemon.json). A node without that directory gets a note (conf-dir-missing), as from doctor, not an error: every plugin then gets an empty configuration.
 

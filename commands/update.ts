@@ -10,7 +10,7 @@ export default class Update extends PlanCommand<typeof Update> {
 
 <container> is a full container id, a unique id prefix, pod/container or namespace/pod/container. Without it, on a terminal, a picker lists the runtime's containers.
 
---cpus is NRI's cpuset (which CPUs: 0-3,8), not a number of CPUs; for docker's meaning use --cpu-limit 1.5. Every value is checked before anything connects; a bad value exits 2 with nothing sent. An update the runtime does not apply exits 7.
+--cpus is NRI's cpuset (which CPUs: 0-3,8), not a number of CPUs; for docker's meaning use --cpu-limit 1.5. Every value is checked before anything connects; a bad value exits 2 with nothing sent. An update the runtime does not apply exits 7. On iSulad (which crashes on it) and Docker Engine (which does not implement it) nothing is sent without --force: exit 2.
 
 A runtime that registers nrictl and then does not answer within --timeout ends the command with exit 6 (the request may still be applied). Ctrl-C, SIGTERM or SIGHUP before the request is sent, in the picker or at the question: "cancelled: nothing was sent", exit 1.`;
 

@@ -6,7 +6,7 @@
 /** What iSulad sends as its runtime name and version in Configure. */
 export const ISULAD_REPORTS = Object.freeze({ name: 'v2', version: '2.0.0-beta.2+unknown' });
 
-export type ConnectedRuntimeKind = 'containerd' | 'isulad' | 'other';
+export type ConnectedRuntimeKind = 'containerd' | 'isulad' | 'docker' | 'other';
 
 export interface RuntimeIdentity {
   kind: ConnectedRuntimeKind;
@@ -18,6 +18,8 @@ export function identifyRuntime(name: string, version: string): RuntimeIdentity 
   if (name === ISULAD_REPORTS.name && version === ISULAD_REPORTS.version) {
     return { kind: 'isulad', label: `iSulad (reports ${name} ${version})` };
   }
+  // Docker Engine (moby daemon/internal/nri) names itself "docker" and its bare version: 29.7.2.
+  if (name === 'docker') return { kind: 'docker', label: `Docker Engine ${version}`.trim() };
   const label = `${name || 'runtime'} ${version}`.trim();
   return { kind: name === 'containerd' ? 'containerd' : 'other', label };
 }
@@ -26,8 +28,13 @@ export function identifyRuntime(name: string, version: string): RuntimeIdentity 
  * Why nrictl must not send this runtime an UpdateContainers request, or undefined when it
  * may. Real iSulad crashes on any plugin-initiated update or eviction: it frees update
  * items that the request owns (NRIAdaptation::updateContainers, src/daemon/nri/nri_adaption.cc).
+ * Docker Engine 29 cannot apply one: its updateFn answers "not implemented"
+ * (moby daemon/internal/nri/nri.go), so sending it only ends in a refusal.
  */
 export function pluginUpdatesUnsafe(identity: RuntimeIdentity): string | undefined {
-  if (identity.kind !== 'isulad') return undefined;
-  return 'iSulad crashes on any update or eviction a plugin sends through NRI (it frees memory the request owns): use isula update or crictl update instead';
+  if (identity.kind === 'isulad')
+    return 'iSulad crashes on any update or eviction a plugin sends through NRI (it frees memory the request owns): use isula update or crictl update instead';
+  if (identity.kind === 'docker')
+    return 'Docker Engine does not implement updates or evictions from plugins (it answers UpdateContainers with "not implemented"): use docker update, or docker stop, instead';
+  return undefined;
 }

@@ -10,7 +10,9 @@ import { CheckPathError, isMissing } from './errors.js';
 import { countFindings, finding, sortFindings, type Finding, type RuntimeKind } from './finding.js';
 import { deniedToUs, notCheckedFinding } from './permissions.js';
 import { checkPluginDir, pluginDirMissing, type PluginDirReport } from './plugin-dir.js';
+import { lintDocker } from './runtime-config/docker.js';
 import {
+  findDockerd,
   findRuntimeConfigs,
   lintRuntimeConfigs,
   type NriSettings,
@@ -71,11 +73,15 @@ const DEFAULT_SETTINGS: NriSettings = {
 export function diagnoseNode(opts: DoctorOptions = {}): OfflineDiagnosis {
   const root = opts.root ?? '/';
   const checkOwner = opts.checkOwner ?? true;
+  const dockerd = findDockerd(root);
   const findings: Finding[] = [];
   const add = (f: Finding) => findings.push(f);
 
   const files = opts.runtimeConfigs ?? findRuntimeConfigs(root);
-  const runtimeConfigs = lintRuntimeConfigs(files);
+  const runtimeConfigs = lintRuntimeConfigs(files, dockerd);
+  // dockerd given --nri-opts and no daemon.json: its command line is its NRI configuration.
+  if (dockerd && dockerd.nriOpts.length > 0 && !runtimeConfigs.some((r) => r.format === 'docker'))
+    runtimeConfigs.push(lintDocker(`dockerd (pid ${dockerd.pid})`, '', dockerd));
   const chosen = chooseConfig(runtimeConfigs);
   const settings = chosen?.settings ?? { ...DEFAULT_SETTINGS, invalid: {} };
   for (const report of runtimeConfigs) {
@@ -91,7 +97,7 @@ export function diagnoseNode(opts: DoctorOptions = {}): OfflineDiagnosis {
         'warning',
         root,
         'no-runtime-config',
-        'no containerd, CRI-O or iSulad configuration found: assuming the default paths, and NRI may well be off',
+        'no containerd, CRI-O, iSulad or Docker configuration found: assuming the default paths, and NRI may well be off',
         "pass the runtime's config with --runtime-config",
       ),
     );
@@ -154,7 +160,9 @@ export function diagnoseNode(opts: DoctorOptions = {}): OfflineDiagnosis {
         resolved.socketPath,
         'socket-not-expected',
         'external connections are disabled: the runtime opens no socket, so nrictl cannot connect to confirm it answers',
-        "set the runtime's disable-connections option to false to use nrictl logs, sync dump and doctor",
+        settings.runtime === 'docker'
+          ? 'set "socket-path" in nri-opts to use nrictl logs, sync dump and doctor'
+          : "set the runtime's disable-connections option to false to use nrictl logs, sync dump and doctor",
       ),
     );
   } else {
@@ -252,6 +260,11 @@ export function connectionFindings(c: ConnectionOutcome): Finding[] {
       );
       const unsafe = c.runtime ? pluginUpdatesUnsafe(c.runtime) : undefined;
       if (!unsafe) return [answers];
+      if (c.runtime?.kind === 'docker') {
+        const fix = 'change resources with docker update; keep plugins that need UpdateContainers off Docker';
+        const message = `${unsafe}; nrictl update and evict refuse to send them here`;
+        return [answers, finding('info', c.socketPath, 'plugin-updates-not-implemented', message, fix)];
+      }
       return [
         answers,
         finding(

@@ -58,7 +58,7 @@ export function countFindings(findings: readonly Finding[]): FindingCounts {
 
 /**
  * Which runtime the findings are for. The Go adaptation (containerd, CRI-O) and iSulad treat
- * some entries differently; without a runtime, Go behaviour decides the severity and
+ * some entries differently (Docker Engine runs the Go adaptation); without a runtime, Go behaviour decides the severity and
  * iSulad-only differences are notes.
  */
-export type RuntimeKind = 'containerd' | 'crio' | 'isulad';
+export type RuntimeKind = 'containerd' | 'crio' | 'isulad' | 'docker';

@@ -233,6 +233,7 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = Object.freeze({
   nriVersion: '--nri-version',
   preset: '--preset',
   generate: '--pods',
+  metricsUrl: '--metrics-url',
 });
 
 export function flagOfOption(option: string): string | undefined {

@@ -47,7 +47,7 @@ export type ControlErrorCode =
   | 'cancelled'
   /** The runtime reported the update or eviction as failed. */
   | 'refused'
-  /** The runtime is known to crash on what would be sent (iSulad), and --force was not given: nothing was sent. */
+  /** The runtime is known to crash on what would be sent (iSulad) or cannot apply it (Docker), and --force was not given: nothing was sent. */
   | 'unsafe-runtime';
 
 /** How the update/evict flow ended when it did not send, or the runtime refused. */

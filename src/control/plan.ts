@@ -24,7 +24,7 @@ export interface ControlTarget extends SessionOptions {
   terminal: boolean;
   /** The operator is to confirm before anything is sent (not with --yes, nor for a dry run). */
   ask: boolean;
-  /** Send even to a runtime known to crash on it (iSulad). */
+  /** Send even to a runtime known to crash on it (iSulad) or to refuse it (Docker). */
   force: boolean;
   /** Called once connecting is over, before the picker (a spinner stops here). */
   onConnected?: (() => void) | undefined;
@@ -62,7 +62,7 @@ export abstract class ControlPlan<O> {
   readonly runtime: RuntimeInfo | undefined;
   /** The request as it goes on the wire (protobuf JSON): what a dry run prints. */
   readonly requestData: unknown;
-  /** Why this runtime must not be sent the request (iSulad crashes on it), or undefined. */
+  /** Why this runtime must not be sent the request (iSulad crashes on it, Docker cannot apply it), or undefined. */
   readonly unsafe: string | undefined;
   readonly force: boolean;
   private state: 'planned' | 'sent' | 'closed' = 'planned';

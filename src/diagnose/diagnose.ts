@@ -15,6 +15,7 @@ import {
 } from '../checks/index.js';
 import { SessionError, checkIdentity, openEndpoint, probeRuntime, type Endpoint } from '../session/index.js';
 import { tracePluginLatency } from '../trace/index.js';
+import { runtimeMetricsFindings } from './plugin-findings.js';
 
 export interface DiagnoseOptions {
   /** The node's root directory (default '/'): configs are looked for, and the paths they name taken, under it. */
@@ -58,7 +59,9 @@ export async function diagnose(opts: DiagnoseOptions, signal?: AbortSignal): Pro
     });
     const connection = await ask(offline, opts, signal);
     const latency = opts.trace ? await measureLatency(offline, connection, endpoint, signal) : [];
-    return concludeDiagnosis(offline, connection, latency);
+    // The node's runtime counts its own plugins; an embedded simulator is not that runtime.
+    const counted = opts.sim === undefined ? await runtimeMetricsFindings(offline, opts.timeoutMs, signal) : [];
+    return concludeDiagnosis(offline, connection, [...latency, ...counted]);
   } finally {
     await endpoint?.close();
   }

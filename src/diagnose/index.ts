@@ -1,3 +1,10 @@
 // `nrictl doctor` below the command line: the node's offline checks, the runtime's answer
 // and, on request, the plugins' latency, as one operation that gives back a Diagnosis.
 export { diagnose, type DiagnoseOptions } from './diagnose.js';
+export {
+  listPlugins,
+  type PluginsOptions,
+  type PluginsReport,
+  type ListedPlugin,
+  type ListedState,
+} from './plugins.js';

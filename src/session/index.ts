@@ -10,3 +10,17 @@ export { probeRuntime, type ProbeOutcome } from './probe.js';
 export { sessionNotes, type SessionNote } from './notes.js';
 export { EventWatch, DEFAULT_BACKOFF, type Backoff, type WatchOptions, type WatchNotice } from './watch.js';
 export type { RuntimeInfo, PluginHandlers } from '../plugin/index.js';
+export {
+  scrapeMetrics,
+  metricsUrl,
+  nriMetrics,
+  parseExposition,
+  quantile,
+  ExpositionError,
+  RuntimeMetricsError,
+  type NriMetrics,
+  type PluginMetrics,
+  type OperationMetrics,
+  type PluginState,
+  type MetricsErrorCode,
+} from './runtime-metrics/index.js';

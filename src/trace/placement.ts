@@ -11,7 +11,7 @@ export interface InstalledPlugin {
   index: string;
   /** Undefined when only the index is known (--index). */
   name?: string | undefined;
-  source: 'plugin-dir' | 'index-flag' | 'simulator' | 'validator';
+  source: 'plugin-dir' | 'index-flag' | 'simulator' | 'validator' | 'runtime-metrics';
 }
 
 /** The plugins between two consecutive probes, and how trace names them. */

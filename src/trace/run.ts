@@ -13,7 +13,7 @@ import {
   type SessionNote,
   type SessionTarget,
 } from '../session/index.js';
-import { readNodeFacts, mergeInstalled } from './installed.js';
+import { readNodeFacts, mergeInstalled, pluginsFromRuntimeMetrics } from './installed.js';
 import { TraceMetrics } from './metrics.js';
 import { parseIndexList, planProbes, type InstalledPlugin, type ProbeMode, type ProbePlan } from './placement.js';
 import { TraceSession, type TraceSessionOptions } from './session.js';
@@ -90,6 +90,8 @@ function installedPlugins(
   source: string;
   configTimeout?: { ms: number; from: string };
   notes: string[];
+  /** containerd's metrics address, when the node's config names one (not with --plugin-dir or --sim). */
+  metricsAddress?: string | undefined;
 } {
   const flagged = opts.indexes ? parseIndexList(opts.indexes) : [];
   if (opts.sim?.runtime) {
@@ -111,6 +113,7 @@ function installedPlugins(
     plugins: mergeInstalled(facts.plugins, flagged),
     source: `${facts.pluginPath}${flagged.length ? ' and --index' : ''}`,
     notes: [],
+    metricsAddress: opts.pluginDir === undefined ? facts.metricsAddress : undefined,
     ...((opts.configTimeout ?? facts.configTimeout)
       ? { configTimeout: (opts.configTimeout ?? facts.configTimeout)! }
       : {}),
@@ -129,6 +132,12 @@ export async function runTrace(opts: TraceRunOptions): Promise<TraceResult> {
 
 async function traceOn(endpoint: Endpoint, opts: TraceRunOptions): Promise<TraceResult> {
   const installed = installedPlugins({ ...opts, sim: endpoint.sim });
+  if (installed.metricsAddress !== undefined) {
+    const named = await pluginsFromRuntimeMetrics(installed.metricsAddress, opts.signal);
+    installed.plugins = mergeInstalled(named.plugins, installed.plugins);
+    if (named.note) installed.notes.push(named.note);
+    else if (named.plugins.length) installed.source += ` and the runtime's metrics`;
+  }
   const plan = planProbes(installed.plugins, opts.probes ?? 'around');
   const metrics = opts.metricsAddr !== undefined ? new TraceMetrics() : undefined;
   let server: MetricsServer | undefined;

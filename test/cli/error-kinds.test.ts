@@ -117,6 +117,14 @@ const SAMPLES: Record<string, Array<[Error, number]>> = {
     [new session.SessionError('cancelled', 'cancelled'), ExitCode.FAILED],
     [new session.SessionError('bad-identity', 'bad'), ExitCode.USAGE],
   ],
+  RuntimeMetricsError: [
+    [new session.RuntimeMetricsError('bad-url', 'not http'), ExitCode.USAGE],
+    [new session.RuntimeMetricsError('unreachable', 'ECONNREFUSED'), ExitCode.CONNECT],
+    [new session.RuntimeMetricsError('timeout', 'late'), ExitCode.RUNTIME_GONE],
+    [new session.RuntimeMetricsError('http-status', 'HTTP 404'), ExitCode.FAILED],
+    [new session.RuntimeMetricsError('malformed', 'not a page'), ExitCode.FAILED],
+  ],
+  ExpositionError: [[new session.ExpositionError(3, 'not a number'), ExitCode.FAILED]],
   FilterError: [[new observe.FilterError('--label', 'bad'), ExitCode.USAGE]],
   ContainerLookupError: [
     [new control.ContainerLookupError('unknown', 'x', [], 'no container x'), ExitCode.USAGE],
@@ -127,6 +135,7 @@ const SAMPLES: Record<string, Array<[Error, number]>> = {
     [new control.ControlError('not-confirmed', 'no'), ExitCode.FAILED],
     [new control.ControlError('refused', 'refused'), ExitCode.REFUSED],
     [new control.ControlError('unsafe-runtime', 'iSulad'), ExitCode.USAGE],
+    [new control.ControlError('unsafe-runtime', 'Docker Engine does not implement updates'), ExitCode.USAGE],
   ],
   ControlInputError: [[new control.ControlInputError('--cpus', 'bad'), ExitCode.USAGE]],
   PlacementError: [[new trace.PlacementError('bad index'), ExitCode.USAGE]],

@@ -125,6 +125,7 @@ const NODE_HAS_NRI_FILES = [
   '/etc/containerd/config.toml',
   '/etc/crio',
   '/etc/isulad/daemon.json',
+  '/etc/docker/daemon.json',
 ].some((p) => existsSync(p));
 describe.skipIf(NODE_HAS_NRI_FILES)(
   `nrictl lint without a path${NODE_HAS_NRI_FILES ? ': skipped, this machine has NRI or runtime configuration in /etc' : ''}`,

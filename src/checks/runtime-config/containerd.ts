@@ -169,7 +169,23 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
   }
   timeoutFindings(out, settings);
   summaryFinding(out, settings);
-  return { file, format: 'containerd', settings, findings: out.findings };
+  return { file, format: 'containerd', settings, findings: out.findings, ...metricsAddressOf(doc, version) };
+}
+
+/**
+ * Where containerd serves its metrics (/v1/metrics; NRI's from 2.3 on): the metrics
+ * plugin's address, else [metrics] address, which containerd 2.3 migrates to it from
+ * config files of version 3 or older only (cmd/containerd/server/config/config.go).
+ */
+function metricsAddressOf(doc: Record<string, unknown>, version: number | undefined): { metricsAddress?: string } {
+  const plugins = isTable(doc.plugins) ? doc.plugins : {};
+  const server = plugins['io.containerd.server.v1.metrics'];
+  if (isTable(server) && typeof server.address === 'string' && server.address !== '')
+    return { metricsAddress: server.address };
+  const metrics = doc.metrics;
+  if ((version ?? 2) < 4 && isTable(metrics) && typeof metrics.address === 'string' && metrics.address !== '')
+    return { metricsAddress: metrics.address };
+  return {};
 }
 
 function findStrayKeys(table: Record<string, unknown>, path: string[]): string[] {

@@ -8,26 +8,82 @@ import { finding, type Finding, type RuntimeKind } from '../finding.js';
 import { INPUT_LIMITS, InputFileError, readInputFile } from '../input-file.js';
 import { lintContainerd } from './containerd.js';
 import { lintCrio } from './crio.js';
+import { lintDocker, type DockerdCommandLine } from './docker.js';
 import { lintIsulad } from './isulad.js';
 import type { RuntimeConfigReport } from './schema.js';
 
 export type { NriSettings, RuntimeConfigReport } from './schema.js';
+export { type DockerdCommandLine } from './docker.js';
+export { findDockerd } from './dockerd-process.js';
+
 /** Where each runtime keeps its configuration, relative to the node's root. */
 const RUNTIME_CONFIG_LOCATIONS = {
   containerd: ['/etc/containerd/config.toml'],
   crio: ['/etc/crio/crio.conf'],
   crioDropIns: '/etc/crio/crio.conf.d',
   isulad: ['/etc/isulad/daemon.json'],
+  docker: ['/etc/docker/daemon.json'],
 } as const;
 
+// Keys only one of the two daemon.json files has: Docker's NRI lives in "nri-opts",
+// iSulad's in top-level keys; the others are each daemon's own everyday settings.
+const DOCKER_KEYS = [
+  'nri-opts',
+  'data-root',
+  'exec-opts',
+  'features',
+  'builder',
+  'default-address-pools',
+  'userland-proxy',
+];
+const ISULAD_KEYS = [
+  'nri-support',
+  'enable-cri-v1',
+  'disable-connections',
+  'plugin-path',
+  'plugin-config-path',
+  'plugin-registration-timeout',
+  'plugin-request-timeout',
+  'plugin-requst-timeout',
+  'pod-sandbox-image',
+  'network-plugin',
+  'cni-bin-dir',
+  'cni-conf-dir',
+  'native.umask',
+  'image-layer-check',
+  'engine',
+  'graph',
+  'state',
+];
+
 /**
- * Recognises a runtime config by its name first, its content second: JSON is iSulad's
- * daemon.json, TOML with a [crio...] table is CRI-O, other TOML is containerd.
+ * Whose daemon.json this is, by its keys: Docker's and iSulad's files share a name and a
+ * format. Where the keys say nothing either way (or both ways), the directory decides
+ * (/etc/docker, /etc/isulad); failing that, iSulad's, as nrictl always read it.
+ */
+function daemonJsonOf(file: string, text: string): 'docker' | 'isulad' {
+  let keys: string[] = [];
+  try {
+    const doc: unknown = JSON.parse(text);
+    if (doc !== null && typeof doc === 'object' && !Array.isArray(doc)) keys = Object.keys(doc);
+  } catch {
+    // Not JSON: the lint of whichever runtime says so.
+  }
+  const docker = keys.some((k) => DOCKER_KEYS.includes(k));
+  const isulad = keys.some((k) => ISULAD_KEYS.includes(k));
+  if (docker !== isulad) return docker ? 'docker' : 'isulad';
+  return basename(dirname(file)) === 'docker' ? 'docker' : 'isulad';
+}
+
+/**
+ * Recognises a runtime config by its name first, its content second: JSON is a
+ * daemon.json, Docker's or iSulad's by its keys; TOML with a [crio...] table is CRI-O,
+ * other TOML is containerd.
  */
 function detectFormat(file: string, text: string): RuntimeKind | undefined {
   const name = basename(file);
   const trimmed = text.trimStart();
-  if (name.endsWith('.json') || trimmed.startsWith('{')) return 'isulad';
+  if (name.endsWith('.json') || trimmed.startsWith('{')) return daemonJsonOf(file, text);
   if (/^\s*\[\s*crio(\.|\s*\])/m.test(text) || /^\s*\[\s*"crio"/m.test(text)) return 'crio';
   if (name === 'crio.conf' || basename(dirname(file)) === 'crio.conf.d') return 'crio';
   if (/^\s*\[\s*plugins/m.test(text) || /^\s*version\s*=/m.test(text) || name.endsWith('.toml')) return 'containerd';
@@ -89,7 +145,7 @@ function unusableReport(report: RuntimeConfigReport, unusable: Finding): Runtime
 export class UnknownConfigFormatError extends Error {
   readonly kind: ErrorKind = 'usage';
   constructor(readonly file: string) {
-    super(`${file} is neither containerd's config.toml, CRI-O's crio.conf nor iSulad's daemon.json`);
+    super(`${file} is neither containerd's config.toml, CRI-O's crio.conf nor iSulad's or Docker's daemon.json`);
     this.name = 'UnknownConfigFormatError';
   }
 }
@@ -103,7 +159,7 @@ export function lintRuntimeConfig(file: string): RuntimeConfigReport {
  * Lints several files; CRI-O files are read together, in the order CRI-O applies them,
  * so that drop-ins override crio.conf.
  */
-export function lintRuntimeConfigs(files: string[]): RuntimeConfigReport[] {
+export function lintRuntimeConfigs(files: string[], dockerd?: DockerdCommandLine): RuntimeConfigReport[] {
   const crio: Array<{ file: string; text: string }> = [];
   const reports: RuntimeConfigReport[] = [];
   const unusable = new Map<string, Finding>();
@@ -113,6 +169,7 @@ export function lintRuntimeConfigs(files: string[]): RuntimeConfigReport[] {
     const format = detectFormat(file, read.text);
     if (format === 'crio') crio.push({ file, text: read.text });
     else if (format === 'isulad') reports.push(lintIsulad(file, read.text));
+    else if (format === 'docker') reports.push(lintDocker(file, read.text, dockerd));
     else if (format === 'containerd') reports.push(lintContainerd(file, read.text));
     else throw new UnknownConfigFormatError(file);
   }
@@ -151,7 +208,8 @@ export function findRuntimeConfigs(root = '/'): string[] {
     // No drop-in directory is fine; one we may not list may hold the settings that count.
     if (deniedToUs((err as NodeJS.ErrnoException).code)) throw pathErrorFrom(dropIns, err, 'runtime config');
   }
-  for (const p of RUNTIME_CONFIG_LOCATIONS.isulad) if (present(at(p))) found.push(at(p));
+  for (const p of [...RUNTIME_CONFIG_LOCATIONS.isulad, ...RUNTIME_CONFIG_LOCATIONS.docker])
+    if (present(at(p))) found.push(at(p));
   return found;
 }
 

@@ -27,7 +27,7 @@ const NRI_KEYS: Record<string, KeySpec> = {
  * JSON.parse's reason with a line and column instead of an offset, and without the
  * copy of the text V8 puts into some messages.
  */
-function jsonErrorText(text: string, err: Error): string {
+export function jsonErrorText(text: string, err: Error): string {
   let reason = err.message.replace(/^(.*?), (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '$1');
   const at = /\s+in JSON at position (\d+)(?: \(line \d+ column \d+\))?/.exec(reason);
   if (!at) return reason;

@@ -66,6 +66,8 @@ export interface RuntimeConfigReport {
   format: RuntimeKind;
   settings: NriSettings;
   findings: Finding[];
+  /** containerd: the HOST:PORT its metrics are served on (NRI's from 2.3 on), when the file sets one. */
+  metricsAddress?: string;
 }
 
 export class Collector {

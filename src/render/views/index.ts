@@ -20,3 +20,4 @@ export { simulationView, simulationJunitView, simulationRecords } from './simula
 export { pluginDirView } from './plugin-dir.js';
 export { lintView } from './lint-report.js';
 export { diagnosisView } from './diagnosis.js';
+export { pluginsView } from './plugins.js';

@@ -1,0 +1,59 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand, durationFlag, outputFlag, pluginDirFlag } from '../src/cli/index.js';
+import { listPlugins } from '../src/diagnose/index.js';
+import { formatsOf, output, pluginsView } from '../src/render/index.js';
+
+export default class Plugins extends BaseCommand<typeof Plugins> {
+  static override summary = 'List the plugins a node runs: from the runtime itself where it counts them.';
+
+  static override description = `Where the runtime serves NRI metrics (containerd 2.3 and later, with a metrics address in config.toml: [plugins."io.containerd.server.v1.metrics"] address, or [metrics] address in files of config version 3 or older; or --metrics-url), lists the plugins the runtime knows by their full NN-name, external ones included: whether each is active, pre-started from the plugin directory or external, its calls, its failures by operation, and its slowest operation's p99 latency (estimated from the runtime's histogram) against the request timeout. A plugin that failed a call fatally (past the timeout, or its connection gone) and is no longer counted as active is marked dropped: the runtime calls it no more until it restarts (or the plugin reconnects). -o wide adds every operation's figures.
+
+Elsewhere (CRI-O, iSulad, Docker, containerd before 2.3, no metrics address, or metrics that cannot be read) it lists what the plugin directory holds, as "installed, not known to be running", and says on stderr why: external plugins are in no file.
+
+Exit status: 0; 2 for a --metrics-url that is not an http URL; when --metrics-url cannot be read, 4 (no connection), 6 (no answer within --timeout) or 1 (not a metrics page, an HTTP error, too large). A metrics address from the config that cannot be read falls back to the plugin directory instead.`;
+
+  static override examples = [
+    { description: 'The plugins of this node', command: '<%= config.bin %> <%= command.id %>' },
+    {
+      description: "Read containerd's metrics at a given address, with every operation",
+      command: '<%= config.bin %> <%= command.id %> --metrics-url 127.0.0.1:1338 -o wide',
+    },
+    { description: 'Only the names', command: '<%= config.bin %> <%= command.id %> -o name' },
+  ];
+
+  static override flags = {
+    'metrics-url': Flags.string({
+      description:
+        "Read the runtime's metrics here (http://HOST:PORT/v1/metrics, or HOST:PORT) instead of the address in its config.",
+      helpValue: 'URL',
+    }),
+    'runtime-config': Flags.string({
+      description: 'Use this runtime config file (repeat for CRI-O drop-ins) instead of the ones found on the node.',
+      helpValue: 'FILE',
+      multiple: true,
+    }),
+    root: Flags.string({
+      description: "The node's root directory: configs are looked for, and the paths they name are taken, under it.",
+      helpValue: 'DIR',
+      default: '/',
+    }),
+    'plugin-dir': pluginDirFlag("The plugin directory (default: the runtime config's, else /opt/nri/plugins)."),
+    timeout: durationFlag('How long to wait for the metrics page, such as 5s (default 5s).'),
+    output: outputFlag(formatsOf(pluginsView)),
+  };
+
+  protected override async execute() {
+    const f = this.flags;
+    const report = await listPlugins(
+      {
+        root: f.root,
+        runtimeConfigs: f['runtime-config'],
+        metricsUrl: f['metrics-url'],
+        pluginDir: f['plugin-dir'],
+        timeoutMs: f.timeout,
+      },
+      this.signal,
+    );
+    return output(report, pluginsView);
+  }
+}

@@ -1,0 +1,87 @@
+// doctor's reading of the runtime's own plugin metrics (containerd 2.3 and later): a
+// plugin the runtime dropped is an error (it is called no more, and the containers it
+// was to adjust start without it); one whose failures or latency put it near the request
+// timeout a warning, since the runtime drops a plugin the first time it answers late.
+// Only what the counts prove is said: no false alarms.
+import { finding, type Finding, type OfflineDiagnosis } from '../checks/index.js';
+import { metricsUrl, nriMetrics, RuntimeMetricsError, scrapeMetrics, type PluginMetrics } from '../session/index.js';
+
+const FIX_LATE = "make the plugin answer faster (do slow work after answering), or raise the runtime's request timeout";
+
+/** Findings from the metrics address the chosen containerd config names; none when it names none. */
+export async function runtimeMetricsFindings(
+  d: OfflineDiagnosis,
+  timeoutMs: number | undefined,
+  signal?: AbortSignal,
+): Promise<Finding[]> {
+  const chosen = d.runtimeConfigs.find((r) => r.file === d.settingsFrom);
+  if (chosen?.format !== 'containerd' || !chosen.metricsAddress) return [];
+  const requestMs = d.settings.requestTimeoutMs ?? 2000;
+  let path = chosen.metricsAddress;
+  try {
+    const url = metricsUrl(chosen.metricsAddress);
+    path = url.href;
+    const m = nriMetrics(await scrapeMetrics(url, { timeoutMs: timeoutMs ?? requestMs, signal }));
+    if (m.activePlugins === undefined) return [];
+    return m.plugins.flatMap((p) => pluginFindings(p, path, requestMs));
+  } catch (err) {
+    if (!(err instanceof RuntimeMetricsError) || err.code === 'cancelled') throw err;
+    const fix = 'check [metrics] address in config.toml, or read the plugins with nrictl plugins --metrics-url';
+    return [
+      finding('info', path, 'runtime-metrics-unread', `the runtime's metrics were not read: ${err.message}`, fix),
+    ];
+  }
+}
+
+function pluginFindings(p: PluginMetrics, path: string, requestMs: number): Finding[] {
+  if (p.state === 'dropped')
+    return [
+      finding(
+        'error',
+        path,
+        'plugin-dropped',
+        `${p.plugin} was dropped by the runtime (${p.fatal}) and is no longer active: the runtime calls it no more, and containers start without it`,
+        `${FIX_LATE}; then restart the runtime (a pre-started plugin) or the plugin (an external one)`,
+      ),
+    ];
+  if (p.state === 'failed')
+    return [
+      finding(
+        'warning',
+        path,
+        'plugin-failed',
+        `${p.plugin} failed a call fatally (${p.fatal}): the runtime dropped it then; the counts cannot tell whether it reconnected`,
+        `see nrictl plugins, and the runtime's log ("closing plugin ${p.plugin}")`,
+      ),
+    ];
+  const out: Finding[] = [];
+  const half = requestMs / 2 / 1000;
+  for (const o of p.operations) {
+    const late = Math.max(o.p99AtLeast ?? 0, o.mean ?? 0);
+    if (late >= half) {
+      const by = (o.p99AtLeast ?? 0) >= (o.mean ?? 0) ? `p99 at least ${late} s` : `mean ${late.toFixed(3)} s`;
+      out.push(
+        finding(
+          'warning',
+          path,
+          'plugin-near-timeout',
+          `${p.plugin}: ${o.operation} ${by} over ${o.invocations} calls, past half of the ${requestMs} ms request timeout; the runtime drops a plugin for good the first time it answers late`,
+          FIX_LATE,
+        ),
+      );
+    }
+    const answered = Object.entries(o.errors).filter(([e]) => e !== 'deadline_exceeded' && e !== 'other');
+    const failed = answered.reduce((n, [, c]) => n + c, 0);
+    if (failed > 0)
+      out.push(
+        finding(
+          'warning',
+          path,
+          'plugin-errors',
+          `${p.plugin}: ${failed} of ${o.invocations} ${o.operation} calls failed (${answered.map(([e, c]) => `${c} ${e}`).join(', ')}): each failed the runtime's ${o.operation}`,
+          "see the plugin's log for why it answers with an error",
+        ),
+      );
+  }
+  return out;
+}

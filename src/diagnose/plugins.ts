@@ -1,0 +1,128 @@
+// `nrictl plugins` below the command line: which plugins a node runs. Where the runtime
+// counts its plugins (containerd 2.3 and later, /v1/metrics), the active ones by full
+// name with their calls, failures and latency against the request timeout; elsewhere only
+// what the plugin directory holds, said as what it is: installed, not known to be running.
+import { diagnoseNode, listDiscoverable, type RuntimeKind } from '../checks/index.js';
+import {
+  metricsUrl,
+  nriMetrics,
+  RuntimeMetricsError,
+  scrapeMetrics,
+  type NriMetrics,
+  type PluginMetrics,
+} from '../session/index.js';
+
+export interface PluginsOptions {
+  /** The node's root (default '/'). */
+  root?: string | undefined;
+  /** Runtime config files to use instead of those found under root. */
+  runtimeConfigs?: string[] | undefined;
+  /** Read the runtime's metrics here (a URL, or HOST:PORT) instead of the config's [metrics] address. */
+  metricsUrl?: string | undefined;
+  /** The plugin directory, instead of the config's. */
+  pluginDir?: string | undefined;
+  /** Deadline of the scrape. */
+  timeoutMs?: number | undefined;
+}
+
+export type ListedState =
+  | PluginMetrics['state']
+  /** In the plugin directory, and the runtime's metrics show no call to it: it is not running. */
+  | 'not-running'
+  /** In the plugin directory; without the runtime's metrics nothing says whether it runs. */
+  | 'installed';
+
+export interface ListedPlugin {
+  /** "30-slow". */
+  name: string;
+  state: ListedState;
+  /** Pre-started from the plugin directory, connected from outside, or the runtime's own default validator. */
+  origin: 'plugin-dir' | 'external' | 'builtin';
+  metrics?: PluginMetrics | undefined;
+}
+
+export interface PluginsReport {
+  /** Where the list comes from: the runtime's metrics, or the plugin directory only. */
+  source: 'runtime-metrics' | 'plugin-dir';
+  metricsUrl?: string | undefined;
+  /** Why the runtime's metrics were not used (source 'plugin-dir'). */
+  fallback?: string | undefined;
+  runtime: RuntimeKind | undefined;
+  pluginDir: string;
+  requestTimeoutMs: number;
+  /** The config the request timeout comes from; undefined: the runtimes' default. */
+  requestTimeoutFrom?: string | undefined;
+  /** The runtime's count of active plugins (containerd_nri_active_plugins_total). */
+  activePlugins?: number | undefined;
+  plugins: ListedPlugin[];
+}
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
+/** The runtime's builtin default validator (containerd 2.2+, CRI-O 1.34+) counts as a plugin of this name. */
+const BUILTIN_VALIDATOR = '00-default-validator';
+
+/** Throws RuntimeMetricsError only for an explicit metricsUrl that cannot be read; from the config, that is a fallback. */
+export async function listPlugins(opts: PluginsOptions, signal?: AbortSignal): Promise<PluginsReport> {
+  const explicit = opts.metricsUrl !== undefined ? metricsUrl(opts.metricsUrl) : undefined;
+  const node = diagnoseNode({ root: opts.root ?? '/', runtimeConfigs: opts.runtimeConfigs, checkOwner: false });
+  const chosen = node.runtimeConfigs.find((r) => r.file === node.settingsFrom);
+  const pluginDir = opts.pluginDir ?? node.resolved.pluginPath;
+  const installed = listDiscoverable(pluginDir).map((p) => `${p.index}-${p.name}`);
+  const base = {
+    runtime: chosen?.format,
+    pluginDir,
+    requestTimeoutMs: node.settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    requestTimeoutFrom: node.settings.requestTimeoutMs !== null ? node.settingsFrom : undefined,
+  };
+  const fallback = (why: string): PluginsReport => ({
+    ...base,
+    source: 'plugin-dir',
+    fallback: why,
+    plugins: installed.map((name) => ({ name, state: 'installed', origin: 'plugin-dir' })),
+  });
+
+  let url = explicit;
+  if (!url) {
+    if (chosen?.format !== 'containerd')
+      return fallback(
+        `${chosen ? chosen.format : 'the runtime'} serves no NRI metrics (containerd does, from 2.3 on): the list is the plugin directory's, and external plugins are not in it`,
+      );
+    if (!chosen.metricsAddress)
+      return fallback(
+        `${chosen.file} sets no metrics address ([plugins."io.containerd.server.v1.metrics"] address, or [metrics] address before config version 4): the list is the plugin directory's; set one, or pass --metrics-url`,
+      );
+    try {
+      url = metricsUrl(chosen.metricsAddress);
+    } catch (err) {
+      if (!(err instanceof RuntimeMetricsError)) throw err;
+      return fallback(`${chosen.file}: metrics address ${err.message}: the list is the plugin directory's`);
+    }
+  }
+  let metrics: NriMetrics;
+  try {
+    metrics = nriMetrics(await scrapeMetrics(url, { timeoutMs: opts.timeoutMs, signal }));
+  } catch (err) {
+    if (explicit || !(err instanceof RuntimeMetricsError) || err.code === 'cancelled') throw err;
+    return fallback(`${err.message}: the list is the plugin directory's`);
+  }
+  if (metrics.activePlugins === undefined)
+    return fallback(
+      `${url.href} has no NRI metrics (containerd before 2.3 has none): the list is the plugin directory's`,
+    );
+  const listed: ListedPlugin[] = metrics.plugins.map((m) => ({
+    name: m.plugin,
+    state: m.state,
+    origin: installed.includes(m.plugin) ? 'plugin-dir' : m.plugin === BUILTIN_VALIDATOR ? 'builtin' : 'external',
+    metrics: m,
+  }));
+  for (const name of installed)
+    if (!listed.some((p) => p.name === name)) listed.push({ name, state: 'not-running', origin: 'plugin-dir' });
+  listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return {
+    ...base,
+    source: 'runtime-metrics',
+    metricsUrl: url.href,
+    activePlugins: metrics.activePlugins,
+    plugins: listed,
+  };
+}
