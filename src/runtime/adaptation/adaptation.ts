@@ -60,6 +60,11 @@ export interface AdaptationHost {
    */
   refuseCreateAnswer?(plugin: string, rsp: nri.ICreateContainerResponse | null): Error | undefined;
   refuseUpdateRequest?(plugin: string, req: nri.IUpdateContainersRequest): Error | undefined;
+  /**
+   * An UpdateContainers request the runtime answers with an error (Docker: "not
+   * implemented"): the plugin gets the error, stays connected, nothing is applied.
+   */
+  failUpdateRequest?(plugin: string, req: nri.IUpdateContainersRequest): Error | undefined;
 }
 
 export interface PluginInfo {
@@ -556,6 +561,11 @@ export class Adaptation {
       this.report({ type: 'error', plugin: plugin.label, event: 'UpdateContainers', message: crash.message });
       plugin.close(crash);
       return Promise.resolve([]);
+    }
+    const failure = this.host.failUpdateRequest?.(plugin.label, req);
+    if (failure) {
+      this.report({ type: 'error', plugin: plugin.label, event: 'UpdateContainers', message: failure.message });
+      return Promise.reject(failure);
     }
     return this.lock.run(async () => {
       this.evict(
