@@ -69,3 +69,4 @@ export {
   type ReadInputOptions,
 } from './input-file.js';
 export { parseInputDocument, nestingProblem, InputDocumentError, MAX_NESTING } from './input-document.js';
+export { type DefaultValidatorSettings } from './runtime-config/validator.js';

@@ -232,6 +232,10 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = Object.freeze({
   nriVersion: '--nri-version',
   preset: '--preset',
   generate: '--pods',
+  validator: '--validator',
+  runtimeName: '--runtime-name',
+  runtimeVersion: '--runtime-version',
+  keepRunning: '--keep-running',
 });
 
 export function flagOfOption(option: string): string | undefined {

@@ -39,6 +39,11 @@ export const simFlags = (presets: readonly string[]) => ({
       "A runtime release line: sets --runtime-name, --runtime-version and --nri-version (each can still be given) to what that release reports and vendors, and imitates where it departs from the Go adaptation: the events it knows (a plugin subscribing to others is refused with the runtime's `invalid plugin events: 0x...`), the pod update events it sends (containerd 2.3: both; containerd 2.2: its CRI refuses pod updates; CRI-O 1.33+: UpdatePodSandbox only), CRI-O's container names (empty without the kubelet label io.kubernetes.container.name), Docker 29 (CreateContainer only, env and mounts only, a pod of the container's id and /name, UpdateContainers not implemented), iSulad 2.1.5 (an answer to CreateContainer without an adjust message, or any UpdateContainers, would crash it; new environment variables are ignored; a sparse CreateContainer). all: run the scenario or --expect file once per release line, one result each; exit 1 when any fails.",
     options: [...presets, 'all'],
   }),
+  validator: Flags.string({
+    description:
+      'Run the built-in default validator (00-default-validator, NRI v0.10+: containerd 2.2+, CRI-O 1.34+) with the settings of this runtime config: containerd\'s config.toml [plugins."io.containerd.nri.v1.nri".default_validator] or CRI-O\'s [crio.nri.default_validator] (enable, required_plugins, tolerate_missing_plugins_annotation, reject_*). It rejects a creation as the runtime does, in its words; pods may require plugins with the annotation required-plugins.noderesource.dev.',
+    helpValue: 'FILE',
+  }),
   'runtime-name': Flags.string({ description: 'Runtime name sent in Configure (default nrictl-sim).' }),
   'runtime-version': Flags.string({ description: 'Runtime version sent in Configure (default 0.1.0).' }),
   'wait-for-plugins': Flags.integer({
@@ -80,6 +85,7 @@ export interface SimFlagValues {
   'containers-per-pod': number;
   'nri-version'?: string | undefined;
   preset?: string | undefined;
+  validator?: string | undefined;
   'runtime-name'?: string | undefined;
   'runtime-version'?: string | undefined;
   'wait-for-plugins'?: number | undefined;
@@ -107,6 +113,7 @@ export function simOptions(
     requestTimeoutMs: f['request-timeout'],
     preset: f.preset,
     nriVersion: f['nri-version'],
+    validator: f.validator,
     runtimeName: f['runtime-name'],
     runtimeVersion: f['runtime-version'],
     waitForPlugins: f['wait-for-plugins'],

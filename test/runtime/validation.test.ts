@@ -49,7 +49,7 @@ describe('validator plugins', () => {
     const r = await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' });
     expect(r.ok).toBe(false);
     expect(r.ok ? '' : r.error.message).toMatch(
-      /validator "90-policy" rejected container adjustment of ctr0, reason: no privileged annotations/,
+      /validator "90-policy" rejected container adjustment, reason: no privileged annotations/,
     );
     expect(ofType(sim.events, 'rejected')).toMatchObject([
       { plugin: '90-policy', container: 'ctr0', reason: 'no privileged annotations' },

@@ -36,7 +36,8 @@ export class ValidationRejectedError extends Error {
     readonly reason: string,
   ) {
     super(
-      `validator "${plugin}" rejected container adjustment of ${containerId}, reason: ${reason || 'unknown rejection reason'}`,
+      // pkg/api ValidationResult's words exactly; the container is in the event that carries this.
+      `validator "${plugin}" rejected container adjustment, reason: ${reason || 'unknown rejection reason'}`,
     );
   }
 }

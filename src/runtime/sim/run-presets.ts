@@ -3,6 +3,7 @@
 // the pre-started plugins launched anew. One result per preset: what the expectations
 // said, and which plugins that runtime refused at start-up (an event it does not know,
 // a name it forbids), which is what an author most wants to learn before deploying.
+import { runtimeVintage } from '../adaptation/index.js';
 import { RELEASE_PRESETS, RUNTIME_PRESETS } from './presets.js';
 import { SimulationInputError } from './inputs.js';
 import { runSimulation, type SimulationOptions, type SimulationRecord, type SimulationResult } from './run.js';
@@ -72,9 +73,12 @@ export async function runSimulationPerPreset(
     const who = { runtimeName: p.runtimeName, runtimeVersion: p.runtimeVersion, nriVersion: p.nriVersion };
     onRecord?.({ type: 'preset', preset, time: Date.now(), ...who });
     const refused: PresetResult['refused'] = [];
+    // The default validator only where the runtime has one (NRI v0.10+, not Docker).
+    const validator = opts.validator !== undefined && runtimeVintage(p.nriVersion).validation && !p.quirks?.docker;
     const result = await runSimulation(
       {
         ...opts,
+        ...(validator ? {} : { validator: undefined }),
         preset,
         onRecord: (r) => {
           if (
