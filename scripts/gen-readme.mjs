@@ -84,6 +84,7 @@ export const TOUR = {
     { args: ['evict', 'shop/redis-0/redis-exporter', '--reason', 'leaking memory', '--sim', 'demo', '--yes'], exit: 0 },
   ],
   doctor: [{ args: ['doctor', '--root', 'examples/node', '--sim', 'demo'], exit: 0 }],
+  plugins: [{ args: ['plugins', '--root', 'examples/node'], exit: 0 }],
   // Timings vary from run to run: `timings` masks them (see maskTimings), the rest is as printed.
   trace: [{ args: ['trace', '--sim', 'demo', '--plugin-dir', 'examples/trace-plugins'], exit: 0, timings: true }],
   'plugin new': [{ args: ['plugin', 'new', 'demo'], exit: 0, cwd: SCRATCH }],
