@@ -35,5 +35,5 @@ export { outputColumns } from './output-width.js';
 export { alignColumns } from './columns.js';
 export { spinner, inCI, type Spinner } from './spinner.js';
 export { nonBlockingStdout } from './output-sink.js';
-export { serveMetrics, parseMetricsAddress, MetricsAddressError, type MetricsServer } from './metrics-server.js';
+export { serveMetrics, MetricsAddressError, type MetricsServer } from './metrics-server.js';
 export * from './views/index.js';

@@ -9,7 +9,7 @@ export class MetricsAddressError extends Error {
 }
 
 /** "HOST:PORT", "[::1]:9464" or ":9464" (every interface). */
-export function parseMetricsAddress(text: string): { host: string | undefined; port: number } {
+function parseMetricsAddress(text: string): { host: string | undefined; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text.trim());
   const port = m ? Number(m[3]) : NaN;
   if (!m || !(port >= 0 && port <= 65535)) {

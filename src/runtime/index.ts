@@ -39,4 +39,4 @@ export { parseScenario, parseScenarioResources, type Scenario, type Step } from 
 export { generateScenario, type GenerateOptions } from './sim/generate.js';
 export { type UpdateOutcome } from './sim/apply.js';
 export { ScenarioError, StateError } from './sim/errors.js';
-export { RUNTIME_PRESETS, RELEASE_PRESETS, type RuntimePreset, type RuntimeQuirks } from './sim/presets.js';
+export { RUNTIME_PRESETS, type RuntimePreset, type RuntimeQuirks } from './sim/presets.js';
