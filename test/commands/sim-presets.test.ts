@@ -62,13 +62,13 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('nrictl sim --preset', () => {
   it('crio-1.32 refuses a plugin subscribing to UpdatePodSandbox with the runtime’s own words', () => {
-    const r = sim([scenario, '--preset', 'crio-1.32', '--plugin-dir', plugins]);
+    const r = sim([scenario, '--preset', 'crio-1.32', '--plugin-dir', plugins, '--calls']);
     expect(r.stdout).toMatch(/10-m800: failed to start pre-installed plugin 10-m800: invalid plugin events: 0x800\n/);
     expect(r.stdout).not.toMatch(/invoke\s+UpdatePodSandbox/);
   });
 
   it('containerd-2.3 accepts it and sends it UpdatePodSandbox', () => {
-    const r = sim([scenario, '--preset', 'containerd-2.3', '--plugin-dir', plugins]);
+    const r = sim([scenario, '--preset', 'containerd-2.3', '--plugin-dir', plugins, '--calls']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/registered\s+10-m800 pre-started, events UpdatePodSandbox/);
     expect(r.stdout).toMatch(/invoke\s+UpdatePodSandbox\s+-> 10-m800/);
