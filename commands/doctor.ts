@@ -5,6 +5,8 @@ import {
   outputFlag,
   pluginIndexFlag,
   pluginNameFlag,
+  rootFlag,
+  runtimeConfigsFlag,
   runtimeRulesFlag,
   simFlag,
   strictFlag,
@@ -37,17 +39,8 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
   ];
 
   static override flags = {
-    'runtime-config': Flags.string({
-      description:
-        'Use this containerd, CRI-O, iSulad or Docker config file (repeat for CRI-O drop-ins) instead of the ones found on the node.',
-      helpValue: 'FILE',
-      multiple: true,
-    }),
-    root: Flags.string({
-      description: "The node's root directory: configs are looked for, and the paths they name are taken, under it.",
-      helpValue: 'DIR',
-      default: '/',
-    }),
+    'runtime-config': runtimeConfigsFlag('containerd, CRI-O, iSulad or Docker'),
+    root: rootFlag,
     runtime: runtimeRulesFlag("Judge by this runtime's rules instead of the config's."),
     socket: Flags.string({
       char: 's',

@@ -1,5 +1,12 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand, durationFlag, outputFlag, pluginDirFlag } from '../src/cli/index.js';
+import {
+  BaseCommand,
+  durationFlag,
+  outputFlag,
+  pluginDirFlag,
+  rootFlag,
+  runtimeConfigsFlag,
+} from '../src/cli/index.js';
 import { listPlugins } from '../src/diagnose/index.js';
 import { formatsOf, output, pluginsView } from '../src/render/index.js';
 
@@ -27,16 +34,8 @@ Exit status: 0; 2 for a --metrics-url that is not an http URL; when --metrics-ur
         "Read the runtime's metrics here (http://HOST:PORT/v1/metrics, or HOST:PORT) instead of the address in its config.",
       helpValue: 'URL',
     }),
-    'runtime-config': Flags.string({
-      description: 'Use this runtime config file (repeat for CRI-O drop-ins) instead of the ones found on the node.',
-      helpValue: 'FILE',
-      multiple: true,
-    }),
-    root: Flags.string({
-      description: "The node's root directory: configs are looked for, and the paths they name are taken, under it.",
-      helpValue: 'DIR',
-      default: '/',
-    }),
+    'runtime-config': runtimeConfigsFlag('runtime'),
+    root: rootFlag,
     'plugin-dir': pluginDirFlag("The plugin directory (default: the runtime config's, else /opt/nri/plugins)."),
     timeout: durationFlag('How long to wait for the metrics page, such as 5s (default 5s).'),
     output: outputFlag(formatsOf(pluginsView)),

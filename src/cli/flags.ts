@@ -93,6 +93,21 @@ export const runtimeRulesFlag = (description: string) =>
   Flags.option({ description, options: ['containerd', 'crio', 'isulad'] as const })();
 
 /** --strict: warnings fail a check too (validate, lint, doctor). */
+/** The node's root (doctor, plugins): configs and the paths they name are taken under it. */
+export const rootFlag = Flags.string({
+  description: "The node's root directory: configs are looked for, and the paths they name are taken, under it.",
+  helpValue: 'DIR',
+  default: '/',
+});
+
+/** Runtime config files named instead of the ones found on the node (doctor, plugins). */
+export const runtimeConfigsFlag = (runtimes: string) =>
+  Flags.string({
+    description: `Use this ${runtimes} config file (repeat for CRI-O drop-ins) instead of the ones found on the node.`,
+    helpValue: 'FILE',
+    multiple: true,
+  });
+
 export const strictFlag = Flags.boolean({ description: 'Exit with 3 when there are warnings but no errors.' });
 
 /** --plugin-dir: a directory of NN-name plugin executables. The old --plugin-path still works, with a warning. */
