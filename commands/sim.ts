@@ -1,16 +1,18 @@
 import { Args } from '@oclif/core';
 import {
   BaseCommand,
+  checkJunit,
   outputFlag,
+  presetsOutput,
   simFlags,
   simOptions,
   simPrompt,
   simulationOutput,
   usageError,
 } from '../src/cli/index.js';
-import { formatsOf, simulationRecords, simulationView } from '../src/render/index.js';
+import { formatsOf, presetRecords, simulationRecords, simulationView } from '../src/render/index.js';
 import { simEventView } from '../src/render/views/sim-event-data.js';
-import { RUNTIME_PRESETS, runSimulation } from '../src/runtime/index.js';
+import { RUNTIME_PRESETS, runSimulation, runSimulationPerPreset } from '../src/runtime/index.js';
 
 const records = simulationRecords(simEventView);
 
@@ -53,10 +55,13 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
   protected override async execute() {
     const { flags } = this;
     const format: string = this.format;
-    if (format === 'junit' && flags.expect === undefined)
-      throw usageError('-o junit reports expectations: give --expect FILE');
+    checkJunit(format, flags);
     if (this.args.scenario !== undefined && flags.scenario !== undefined)
       throw usageError('give the scenario once, as the argument (--scenario is its old name)');
+    if (flags.preset === 'all') {
+      const opts = simOptions({ ...flags, preset: undefined }, this.args.scenario);
+      return presetsOutput(await runSimulationPerPreset(opts, this.signal, this.recordWriter(presetRecords(records))));
+    }
     const show = format === 'junit' ? undefined : this.recordWriter(records);
     const toStderr = this.recordWriter(records, { stream: process.stderr, format: 'json' });
     const result = await runSimulation(

@@ -47,3 +47,4 @@ export {
   type ReadInputOptions,
 } from './input-file.js';
 export { parseInputDocument, InputDocumentError, MAX_NESTING } from './input-document.js';
+export { type DefaultValidatorSettings } from './runtime-config/validator.js';

@@ -1,12 +1,13 @@
 // `nrictl lint` below the command line: which paths to lint, by which rules. A directory
 // is a plugin configuration directory; files are runtime configs; no path at all means
 // this node: its runtime configs and the configuration directory they name.
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { checkConfDir, confDirMissing, type ConfDirReport } from './conf-dir.js';
 import { DEFAULT_PLUGIN_CONFIG_PATH, DEFAULT_PLUGIN_PATH } from './defaults.js';
 import { isMissing, pathErrorFrom } from './errors.js';
 import type { Finding, RuntimeKind } from './finding.js';
 import { findRuntimeConfigs, lintRuntimeConfigs, type RuntimeConfigReport } from './runtime-config/index.js';
+import { validatorFindings } from './runtime-config/validator.js';
 
 export interface LintOptions {
   /** The plugin directory configuration files are checked against; default: the runtime config's, else /opt/nri/plugins. */
@@ -48,6 +49,13 @@ export function lintPaths(paths: readonly string[], opts: LintOptions = {}): Lin
         runtime: opts.runtime ?? settings?.runtime,
       });
   }
+  for (const report of runtimeConfigs) {
+    const v = report.settings.defaultValidator;
+    if (!v) continue;
+    const dir = opts.pluginDir ?? report.settings.pluginPath;
+    const label = report.format === 'crio' ? '[crio.nri.default_validator]' : 'default_validator';
+    report.findings.push(...validatorFindings(report.file, label, v, installedPlugins(dir), dir));
+  }
   const findings = [
     ...(missing ? [missing] : []),
     ...(confDir?.findings ?? []),
@@ -61,5 +69,15 @@ function isDirectory(path: string): boolean {
     return statSync(path).isDirectory();
   } catch (err) {
     throw pathErrorFrom(path, err);
+  }
+}
+
+/** The entries of a plugin directory (none when it does not exist); undefined when it cannot be listed. */
+function installedPlugins(dir: string): string[] | undefined {
+  try {
+    return readdirSync(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? [] : undefined;
   }
 }

@@ -234,6 +234,10 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = Object.freeze({
   preset: '--preset',
   generate: '--pods',
   metricsUrl: '--metrics-url',
+  validator: '--validator',
+  runtimeName: '--runtime-name',
+  runtimeVersion: '--runtime-version',
+  keepRunning: '--keep-running',
 });
 
 export function flagOfOption(option: string): string | undefined {

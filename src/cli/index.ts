@@ -10,6 +10,14 @@ export { UserError, usageError } from './errors.js';
 export { ExitCode, findingsExitCode, type ExitCodeValue } from './exit-codes.js';
 export { describeError, type ErrorOutcome } from './error-table.js';
 export * from './flags.js';
-export { simFlags, simOptions, simPrompt, simulationOutput, type SimFlagValues } from './sim.js';
+export {
+  checkJunit,
+  presetsOutput,
+  simFlags,
+  simOptions,
+  simPrompt,
+  simulationOutput,
+  type SimFlagValues,
+} from './sim.js';
 export { type ConnectProgress } from './progress.js';
 export { example, type CommandExample } from './examples.js';

@@ -3,9 +3,9 @@
 // and how a finished simulation ends the command (its exit code and failure line).
 import { Flags } from '@oclif/core';
 import type { Output } from '../render/index.js';
-import { inCI, simulationJunitView, simulationView } from '../render/index.js';
-import type { Runtime, SimulationOptions, SimulationResult } from '../runtime/index.js';
-import { UserError } from './errors.js';
+import { inCI, presetsView, simulationJunitView, simulationView } from '../render/index.js';
+import type { PresetsResult, Runtime, SimulationOptions, SimulationResult } from '../runtime/index.js';
+import { UserError, usageError } from './errors.js';
 import { confDirFlag, durationFlagWithDefault, pluginDirFlag } from './flags.js';
 
 /** sim's flags; `presets` are the names of the runtime presets (src/runtime's RUNTIME_PRESETS). */
@@ -36,8 +36,13 @@ export const simFlags = (presets: readonly string[]) => ({
   }),
   preset: Flags.string({
     description:
-      "A runtime people run: sets --runtime-name, --runtime-version and --nri-version (each can still be given), and imitates where that runtime departs from the Go adaptation. isulad-2.1.5: an answer to CreateContainer without an adjust message, or any UpdateContainers from a plugin, would crash iSulad (sim reports it and drops the plugin); new environment variables are ignored; CreateContainer carries only the container's name, its pod's id and an empty linux.",
-    options: [...presets],
+      "A runtime release line: sets --runtime-name, --runtime-version and --nri-version (each can still be given) to what that release reports and vendors, and imitates where it departs from the Go adaptation: the events it knows (a plugin subscribing to others is refused with the runtime's `invalid plugin events: 0x...`), the pod update events it sends (containerd 2.3: both; containerd 2.2: its CRI refuses pod updates; CRI-O 1.33+: UpdatePodSandbox only), CRI-O's container names (empty without the kubelet label io.kubernetes.container.name), Docker 29 (CreateContainer only, env and mounts only, a pod of the container's id and /name, UpdateContainers not implemented), iSulad 2.1.5 (an answer to CreateContainer without an adjust message, or any UpdateContainers, would crash it; new environment variables are ignored; a sparse CreateContainer). all: run the scenario or --expect file once per release line, one result each; exit 1 when any fails.",
+    options: [...presets, 'all'],
+  }),
+  validator: Flags.string({
+    description:
+      'Run the built-in default validator (00-default-validator, NRI v0.10+: containerd 2.2+, CRI-O 1.34+) with the settings of this runtime config: containerd\'s config.toml [plugins."io.containerd.nri.v1.nri".default_validator] or CRI-O\'s [crio.nri.default_validator] (enable, required_plugins, tolerate_missing_plugins_annotation, reject_*). It rejects a creation as the runtime does, in its words; pods may require plugins with the annotation required-plugins.noderesource.dev.',
+    helpValue: 'FILE',
   }),
   'runtime-name': Flags.string({ description: 'Runtime name sent in Configure (default nrictl-sim).' }),
   'runtime-version': Flags.string({ description: 'Runtime version sent in Configure (default 0.1.0).' }),
@@ -84,6 +89,7 @@ export interface SimFlagValues {
   'containers-per-pod': number;
   'nri-version'?: string | undefined;
   preset?: string | undefined;
+  validator?: string | undefined;
   'runtime-name'?: string | undefined;
   'runtime-version'?: string | undefined;
   'wait-for-plugins'?: number | undefined;
@@ -112,6 +118,7 @@ export function simOptions(
     requestTimeoutMs: f['request-timeout'],
     preset: f.preset,
     nriVersion: f['nri-version'],
+    validator: f.validator,
     runtimeName: f['runtime-name'],
     runtimeVersion: f['runtime-version'],
     waitForPlugins: f['wait-for-plugins'],
@@ -159,6 +166,29 @@ export function simulationOutput(result: SimulationResult, format: string): Outp
   return {
     value: result,
     view,
+    endsStream: true,
+    ...(failure !== undefined ? { error: new UserError(failure, 'failed') } : {}),
+  };
+}
+
+/** -o junit is the expectations of one run: it needs --expect and one preset. */
+export function checkJunit(format: string, f: Pick<SimFlagValues, 'expect' | 'preset'>): void {
+  if (format !== 'junit') return;
+  if (f.expect === undefined) throw usageError('-o junit reports expectations: give --expect FILE');
+  if (f.preset === 'all') throw usageError('-o junit reports the expectations of one run: give one preset');
+}
+
+/** How runs per preset end the command: one result per preset, then an error (exit 1) when any failed. */
+export function presetsOutput(result: PresetsResult): Output<PresetsResult> {
+  const failed = result.presets.filter((p) => !p.ok).map((p) => p.preset);
+  const failure = result.stopped
+    ? 'stopped before every preset ran'
+    : failed.length > 0
+      ? `${failed.length} preset(s) failed: ${failed.join(', ')}`
+      : undefined;
+  return {
+    value: result,
+    view: presetsView,
     endsStream: true,
     ...(failure !== undefined ? { error: new UserError(failure, 'failed') } : {}),
   };

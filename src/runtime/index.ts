@@ -31,6 +31,7 @@ export {
   type SimulationRecord,
   type ScriptDone,
 } from './sim/run.js';
+export { runSimulationPerPreset, type PresetRecord, type PresetResult, type PresetsResult } from './sim/run-presets.js';
 export { SimulationInputError } from './sim/inputs.js';
 export { startEmbeddedSimulator, type EmbeddedSimulator } from './sim/embedded.js';
 export { SimState, type PodSandbox, type Container } from './sim/state.js';
@@ -38,4 +39,4 @@ export { parseScenario, parseScenarioResources, type Scenario, type Step } from 
 export { generateScenario, type GenerateOptions } from './sim/generate.js';
 export { type UpdateOutcome } from './sim/apply.js';
 export { ScenarioError, StateError } from './sim/errors.js';
-export { RUNTIME_PRESETS, type RuntimePreset, type RuntimeQuirks } from './sim/presets.js';
+export { RUNTIME_PRESETS, RELEASE_PRESETS, type RuntimePreset, type RuntimeQuirks } from './sim/presets.js';

@@ -67,6 +67,7 @@ plugin_request_timeout = "2s"
     expect(codesOf(r.findings)).toEqual(
       [
         'info:nri-settings',
+        'info:validator-key-version', // default_validator needs containerd 2.2.0 or later
         'warning:nri-key-outside-section',
         'warning:obsolete-key',
         'warning:unknown-key',

@@ -1,5 +1,6 @@
 import { loadToml } from './toml.js';
 import { goDurationMs } from './duration.js';
+import { validatorSettings } from './validator.js';
 import {
   checkTable,
   Collector,
@@ -130,8 +131,23 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
   }
 
   const { values: v, invalid } = checkTable(section, NRI_KEYS, label, out, 'containerd');
-  if (isTable(v.default_validator))
-    checkTable(v.default_validator, VALIDATOR_KEYS, `${label}.default_validator`, out, 'containerd');
+  if (isTable(v.default_validator)) {
+    const checked = checkTable(v.default_validator, VALIDATOR_KEYS, `${label}.default_validator`, out, 'containerd');
+    settings.defaultValidator = validatorSettings(checked.values, false);
+    if (checked.values.reject_sysctl_adjustment !== undefined)
+      out.add(
+        'info',
+        'validator-key-version',
+        'reject_sysctl_adjustment is known from containerd 2.2.1 on: 2.2.0 logs "Ignoring unknown key in TOML for plugin" and does not reject sysctl adjustments',
+        'run containerd 2.2.1 or later for it to take effect',
+      );
+    out.add(
+      'info',
+      'validator-key-version',
+      'default_validator exists from containerd 2.2.0 on: 2.0 and 2.1 ignore the table (with an "Ignoring unknown key in TOML" warning per key), 1.7 silently',
+      'run containerd 2.2 or later for the default validator',
+    );
+  }
   if (v.disable !== undefined) settings.enabled = !v.disable;
   else settings.enabled = version !== undefined && version >= 3 ? true : undefined;
   if (typeof v.socket_path === 'string') settings.socketPath = v.socket_path;

@@ -1,6 +1,7 @@
 import { loadToml } from './toml.js';
 import { timeoutFindings } from './containerd.js';
 import { goDurationMs } from './duration.js';
+import { validatorSettings } from './validator.js';
 import {
   checkTable,
   Collector,
@@ -122,6 +123,9 @@ function apply(s: NriSettings, layer: CrioLayer): void {
   if (typeof v.nri_plugin_request_timeout === 'string')
     s.requestTimeoutMs = goDurationMs(v.nri_plugin_request_timeout)!;
   if (typeof v.nri_disable_connections === 'boolean') s.externalConnections = !v.nri_disable_connections;
+  // A later file's keys override an earlier one's, key by key, as for the rest of [crio.nri].
+  if (isTable(v.default_validator))
+    s.defaultValidator = { ...s.defaultValidator, ...validatorSettings(v.default_validator, true) };
 }
 
 /**

@@ -2,6 +2,7 @@ import { finding, type Finding, type RuntimeKind, type Severity } from '../findi
 import { configDuration } from './duration.js';
 import { excerpt } from '../../units/index.js';
 import { nearestKey, typeName } from './keys.js';
+import type { DefaultValidatorSettings } from './validator.js';
 
 export type KeyType = 'bool' | 'string' | 'duration' | 'seconds' | 'string-list' | 'table';
 
@@ -23,6 +24,8 @@ export interface NriSettings {
   registrationTimeoutMs: number | null;
   requestTimeoutMs: number | null;
   externalConnections: boolean;
+  /** The built-in default validator's table, when the file has one (containerd 2.2+, CRI-O 1.34+). */
+  defaultValidator?: DefaultValidatorSettings;
   /**
    * Settings the file gives a value of the wrong type or form, as written there (`"5x"`).
    * The runtime refuses such a file; its `wrong-type` finding says so. What the other
@@ -31,7 +34,7 @@ export interface NriSettings {
   invalid: Partial<Record<SettingName, string>>;
 }
 
-export type SettingName = Exclude<keyof NriSettings, 'runtime' | 'invalid'>;
+export type SettingName = Exclude<keyof NriSettings, 'runtime' | 'invalid' | 'defaultValidator'>;
 
 /** A value as the file writes it, for messages: strings quoted, tables and lists as JSON. */
 function asWritten(value: unknown): string {

@@ -17,6 +17,7 @@ export { projectView } from './project.js';
 export { versionView, type VersionInfo } from './version.js';
 // The simulator's stream and its end (`nrictl sim`), and the expectations' reports.
 export { simulationView, simulationJunitView, simulationRecords } from './simulation.js';
+export { presetRecords, presetsView } from './simulation-presets.js';
 export { pluginDirView } from './plugin-dir.js';
 export { lintView } from './lint-report.js';
 export { diagnosisView } from './diagnosis.js';

@@ -20,6 +20,7 @@ import { PluginConnection, PluginConnectionError, type EncodedRequest } from './
 import { DEFAULT_KILL_GRACE_MS, launchPlugin, stopPlugin, type LaunchedProcess } from './plugin-launch.js';
 import { ResultCollector, type CollectRequest, type PluginResponse } from './result.js';
 import { DEFAULT_REGISTRATION_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './timeouts.js';
+import { DEFAULT_VALIDATOR, defaultValidation, type DefaultValidatorConfig } from './default-validator.js';
 import { validationRequest, ValidationRejectedError, ValidatorFailedError } from './validate.js';
 import { NEWEST_NRI_VERSION, runtimeVintage, type RuntimeVintage } from './vintage.js';
 
@@ -51,6 +52,12 @@ export interface AdaptationOptions {
    * costs the simulator nothing per line.
    */
   pluginOutput?: 'events' | 'none';
+  /**
+   * The built-in default validator's settings (containerd 2.2+, CRI-O 1.34+): with
+   * `enable`, and an NRI of v0.10 or later, it validates every creation as plugin
+   * 00-default-validator.
+   */
+  defaultValidator?: DefaultValidatorConfig;
 }
 
 /** What the embedding runtime gives the adaptation (Go: the SyncFn and UpdateFn of New()). */
@@ -68,6 +75,11 @@ export interface AdaptationHost {
    */
   refuseCreateAnswer?(plugin: string, rsp: nri.ICreateContainerResponse | null): Error | undefined;
   refuseUpdateRequest?(plugin: string, req: nri.IUpdateContainersRequest): Error | undefined;
+  /**
+   * An UpdateContainers request the runtime answers with an error (Docker: "not
+   * implemented"): the plugin gets the error, stays connected, nothing is applied.
+   */
+  failUpdateRequest?(plugin: string, req: nri.IUpdateContainersRequest): Error | undefined;
 }
 
 export interface PluginInfo {
@@ -542,8 +554,10 @@ export class Adaptation {
       id,
     );
     // Validation is awaited only when there is a validator to wait for.
-    if (this.vintage.validation && this.subscribed(Event.VALIDATE_CONTAINER_ADJUSTMENT)) {
-      await this.validate(pod, original, merged);
+    const builtin =
+      this.vintage.validation && this.opts.defaultValidator?.enable ? this.opts.defaultValidator : undefined;
+    if (this.vintage.validation && (builtin || this.subscribed(Event.VALIDATE_CONTAINER_ADJUSTMENT))) {
+      await this.validate(pod, original, merged, builtin);
     }
     this.evict(merged.evictions, 'CreateContainer');
     return merged;
@@ -574,6 +588,11 @@ export class Adaptation {
       this.report({ type: 'error', plugin: plugin.label, event: 'UpdateContainers', message: crash.message });
       plugin.close(crash);
       return Promise.resolve([]);
+    }
+    const failure = this.host.failUpdateRequest?.(plugin.label, req);
+    if (failure) {
+      this.report({ type: 'error', plugin: plugin.label, event: 'UpdateContainers', message: failure.message });
+      return Promise.reject(failure);
     }
     return this.lock.run(async () => {
       this.evict(
@@ -611,17 +630,26 @@ export class Adaptation {
   }
 
   /** Calls every validator plugin in parallel; throws on the first rejection or failure. */
-  private async validate(pod: nri.IPodSandbox, original: nri.IContainer, merged: Merged): Promise<void> {
+  private async validate(
+    pod: nri.IPodSandbox,
+    original: nri.IContainer,
+    merged: Merged,
+    builtin?: DefaultValidatorConfig,
+  ): Promise<void> {
     const validators = this.active.filter((p) => !p.closed && p.subscribed(Event.VALIDATE_CONTAINER_ADJUSTMENT));
-    if (validators.length === 0) return;
+    if (validators.length === 0 && !builtin) return;
     const id = original.id ?? '';
+    // The builtin is a plugin of the invocation list too, at index 00, so it is "present".
+    const listed: Array<{ base: string; index: string }> = this.active.filter((p) => !p.closed);
     const req = validationRequest(
       pod,
       original,
       merged,
       merged.owners,
-      this.active.filter((p) => !p.closed),
+      builtin ? [DEFAULT_VALIDATOR, ...listed] : listed,
     );
+    const reason = builtin ? defaultValidation(builtin, req) : undefined;
+    if (reason !== undefined) throw new ValidationRejectedError(DEFAULT_VALIDATOR.name, id, reason);
     const encoded: EncodedRequest = {};
     const outcomes = await Promise.all(
       validators.map(async (v): Promise<Error | undefined> => {

@@ -14,5 +14,11 @@ export { ListenError } from './adaptation-listen.js';
 export { discoverPlugins, type DiscoveredPlugin } from './adaptation-discover.js';
 export { type CollectedResult } from './result.js';
 export { ConflictError, DiscoveryError, MergeError } from './errors.js';
-export { runtimeVintage, NEWEST_NRI_VERSION, VintageError, type RuntimeVintage } from './vintage.js';
+export {
+  runtimeVintage,
+  NEWEST_NRI_VERSION,
+  CRIO_133_NRI_VERSION,
+  VintageError,
+  type RuntimeVintage,
+} from './vintage.js';
 export { ValidationRejectedError, ValidatorFailedError } from './validate.js';

@@ -308,8 +308,9 @@ export class PluginConnection extends EventEmitter {
     if (mask !== 0) {
       const extra = (mask & ~v.knownEventsMask) >>> 0;
       if (extra !== 0) {
+        // The Go adaptation's own words (plugin.go configure), so the line reads as the runtime's log does.
         const e = new PluginConnectionError(
-          `plugin ${this.label}: invalid plugin events: 0x${extra.toString(16)}`,
+          `invalid plugin events: 0x${extra.toString(16)}`,
           this.label,
           'invalid-events',
           'Configure',

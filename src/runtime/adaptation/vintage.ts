@@ -8,6 +8,15 @@ import { ALL_EVENTS_MASK, LEGACY_EVENTS_MASK } from '../../api/index.js';
 
 export const NEWEST_NRI_VERSION = 'v0.12.0';
 
+/**
+ * The one untagged NRI that a runtime release vendors: CRI-O 1.33.x (go.mod). It is the
+ * commit that added UpdatePodSandbox and PostUpdatePodSandbox (events 12, 13) but not yet
+ * ValidateContainerAdjustment (14): its valid mask is 0x1fff, so "all events" (0x3fff) is
+ * refused with `invalid plugin events: 0x2000`.
+ */
+export const CRIO_133_NRI_VERSION = 'v0.9.1-0.20250219030224-e597e7849f24';
+const POD_UPDATE_EVENTS_MASK = 0x1fff;
+
 export interface RuntimeVintage {
   /** As given, normalised to vMAJOR.MINOR.PATCH. */
   nriVersion: string;
@@ -45,7 +54,7 @@ function parse(version: string): [number, number, number] {
   const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?$/.exec(version.trim());
   if (!m)
     throw new VintageError(
-      `NRI version "${version}": expected a version such as v0.6.1, v0.4.0 or ${NEWEST_NRI_VERSION}`,
+      `NRI version "${version}": expected a version such as v0.6.1, v0.4.0 or ${NEWEST_NRI_VERSION} (of untagged versions only CRI-O 1.33's ${CRIO_133_NRI_VERSION})`,
     );
   return [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
 }
@@ -57,6 +66,7 @@ function atLeast(v: readonly number[], min: readonly number[]): boolean {
 
 /** The behaviour of the adaptation at `version` (default: the newest we follow). */
 export function runtimeVintage(version: string = NEWEST_NRI_VERSION): RuntimeVintage {
+  if (/^v?0\.9\.1-0\.\d{14}-e597e7849f24$/.test(version.trim())) return podUpdatePreRelease();
   const v = parse(version);
   if (!atLeast(v, OLDEST)) {
     throw new VintageError(
@@ -80,5 +90,15 @@ export function runtimeVintage(version: string = NEWEST_NRI_VERSION): RuntimeVin
     podSandboxUpdates: from(10),
     validation: from(10),
     externalNameRule: from(12),
+  };
+}
+
+/** CRI-O 1.33's NRI (CRIO_133_NRI_VERSION): v0.9.0 plus the two pod update events. */
+function podUpdatePreRelease(): RuntimeVintage {
+  return {
+    ...runtimeVintage('v0.9.0'),
+    nriVersion: CRIO_133_NRI_VERSION,
+    knownEventsMask: POD_UPDATE_EVENTS_MASK,
+    podSandboxUpdates: true,
   };
 }

@@ -4,6 +4,7 @@
 // mistake in any of them ends the run here, before a socket exists or a plugin runs.
 import { stat } from 'node:fs/promises';
 import { socketPathOverLimit, socketPathTooLongMessage } from '../../api/socket-path.js';
+import { lintRuntimeConfigs, type DefaultValidatorSettings } from '../../checks/index.js';
 import type { ErrorKind } from '../../errors/index.js';
 import { loadExpectations, placeExpectations, type ExpectationFile } from '../../expect/index.js';
 import { discoverPlugins, runtimeVintage } from '../adaptation/index.js';
@@ -60,7 +61,14 @@ export async function planSimulation(opts: SimulationOptions): Promise<Simulatio
       'preset',
     );
   const nriVersion = opts.nriVersion ?? preset.nriVersion;
-  runtimeVintage(nriVersion);
+  const vintage = runtimeVintage(nriVersion);
+  const defaultValidator = opts.validator === undefined ? undefined : readValidator(opts.validator);
+  if (defaultValidator && (!vintage.validation || preset.quirks?.docker))
+    throw new SimulationInputError(
+      `${preset.quirks?.docker ? 'Docker' : `NRI ${vintage.nriVersion}`} has no default validator: it comes with NRI v0.10 (containerd 2.2, CRI-O 1.34) and later`,
+      'usage',
+      'validator',
+    );
   if (opts.scenario !== undefined && opts.generate !== undefined)
     throw new SimulationInputError('give a scenario or generated pods, not both', 'usage', 'generate');
 
@@ -96,9 +104,22 @@ export async function planSimulation(opts: SimulationOptions): Promise<Simulatio
       nriVersion,
       pluginOutput: opts.pluginOutput ?? 'events',
       ...(opts.callEvents !== undefined ? { callEvents: opts.callEvents } : {}),
+      ...(defaultValidator ? { defaultValidator } : {}),
       ...(preset.quirks ? { quirks: preset.quirks } : {}),
     },
   };
+}
+
+/** The default_validator table of a runtime config; the file must have one. */
+function readValidator(file: string): DefaultValidatorSettings {
+  const settings = lintRuntimeConfigs([file]).at(-1)?.settings.defaultValidator;
+  if (settings === undefined)
+    throw new SimulationInputError(
+      `${file} has no default_validator table: give a containerd config.toml with [plugins."io.containerd.nri.v1.nri".default_validator] or a crio.conf with [crio.nri.default_validator]`,
+      'usage',
+      'validator',
+    );
+  return settings;
 }
 
 /** A directory the caller named must be one: missing is not-found, anything else usage. */

@@ -3,7 +3,7 @@
 // where it departs from the Go adaptation's rules: its quirks, each seen on the real
 // runtime. A plugin author meets a quirk here before a node does.
 import { ISULAD_REPORTS } from '../../api/index.js';
-import { NEWEST_NRI_VERSION } from '../adaptation/index.js';
+import { CRIO_133_NRI_VERSION, NEWEST_NRI_VERSION } from '../adaptation/index.js';
 
 /** Where a runtime does not do what the Go adaptation of its vintage would. */
 export interface RuntimeQuirks {
@@ -23,6 +23,29 @@ export interface RuntimeQuirks {
   ignoresNewEnv?: boolean;
   /** CreateContainer carries only the container's name, its pod's id and an empty `linux`. */
   sparseCreateRequest?: boolean;
+  /**
+   * Which pod update events the runtime sends when a pod's resources change, where its
+   * NRI knows them: CRI-O 1.33+ sends UpdatePodSandbox but never PostUpdatePodSandbox.
+   * Absent: both, as the Go adaptation of its vintage can.
+   */
+  podUpdateEvents?: 'update-only' | 'none';
+  /**
+   * The runtime refuses a pod resource update itself, before NRI (containerd 2.2's CRI
+   * UpdatePodSandboxResources answers "not implemented yet"): the error it gives.
+   */
+  podUpdateRefused?: string;
+  /**
+   * Plugins see a container's name only from this label (else this annotation), never
+   * from the CRI metadata: CRI-O reads the OCI spec annotation that the kubelet's label
+   * `io.kubernetes.container.name` fills. Without it the name is empty.
+   */
+  containerNameLabel?: string;
+  /**
+   * Docker Engine: CreateContainer is the only event (plus Synchronize and validation);
+   * the pod is the container itself (its id and `/name`); only env and mounts may be
+   * adjusted; a plugin's UpdateContainers answers "not implemented".
+   */
+  docker?: boolean;
 }
 
 export interface RuntimePreset {
@@ -41,9 +64,64 @@ const ISULAD_QUIRKS: RuntimeQuirks = Object.freeze({
   sparseCreateRequest: true,
 });
 
+/** containerd 2.2.x: its NRI knows the pod update events, its CRI never sends them. */
+const CONTAINERD_22_QUIRKS: RuntimeQuirks = Object.freeze({
+  runtime: 'containerd',
+  podUpdateEvents: 'none',
+  podUpdateRefused: 'not implemented yet',
+});
+
+/** CRI-O 1.33 and later: UpdatePodSandbox without PostUpdatePodSandbox; names from the kubelet label. */
+const CRIO_QUIRKS: RuntimeQuirks = Object.freeze({
+  runtime: 'CRI-O',
+  podUpdateEvents: 'update-only',
+  containerNameLabel: 'io.kubernetes.container.name',
+});
+
+/** CRI-O 1.32: its NRI (v0.9.0) has no pod update events at all. */
+const CRIO_132_QUIRKS: RuntimeQuirks = Object.freeze({
+  runtime: 'CRI-O',
+  containerNameLabel: 'io.kubernetes.container.name',
+});
+
+/** Docker Engine 29.2+ (moby daemon/internal/nri). */
+const DOCKER_QUIRKS: RuntimeQuirks = Object.freeze({ runtime: 'Docker', docker: true });
+
+const containerd = (version: string, nriVersion: string, quirks?: RuntimeQuirks): RuntimePreset => ({
+  runtimeName: 'containerd',
+  runtimeVersion: version,
+  nriVersion,
+  ...(quirks ? { quirks } : {}),
+});
+// CRI-O calls nri.New("cri-o", version): the version has no "v".
+const crio = (version: string, nriVersion: string, quirks: RuntimeQuirks): RuntimePreset => ({
+  runtimeName: 'cri-o',
+  runtimeVersion: version,
+  nriVersion,
+  quirks,
+});
+
+/**
+ * One preset per release line, named after it, with the newest release of the line we
+ * read as the version it reports. The NRI versions are those of each release's go.mod.
+ */
 export const RUNTIME_PRESETS: Readonly<Record<string, RuntimePreset>> = Object.freeze({
-  'containerd-1.7.0': { runtimeName: 'containerd', runtimeVersion: 'v1.7.0', nriVersion: 'v0.3.0' },
-  'containerd-1.7.13': { runtimeName: 'containerd', runtimeVersion: 'v1.7.13', nriVersion: 'v0.4.0' },
+  'containerd-1.7.0': containerd('v1.7.0', 'v0.3.0'), // 1.7.0-1.7.6
+  'containerd-1.7.13': containerd('v1.7.13', 'v0.4.0'), // 1.7.7-1.7.13
+  'containerd-1.7.25': containerd('v1.7.25', 'v0.6.1'), // 1.7.14-1.7.15 v0.6.0, 1.7.16-1.7.25 v0.6.1
+  'containerd-1.7.34': containerd('v1.7.34', 'v0.8.0'), // 1.7.26 and later
+  'containerd-2.0': containerd('v2.0.11', 'v0.8.0'),
+  'containerd-2.1': containerd('v2.1.9', 'v0.8.0'),
+  'containerd-2.2.0': containerd('v2.2.0', 'v0.10.0', CONTAINERD_22_QUIRKS),
+  'containerd-2.2.1': containerd('v2.2.7', 'v0.11.0', CONTAINERD_22_QUIRKS), // 2.2.1-2.2.7
+  'containerd-2.3': containerd('v2.3.4', 'v0.12.0'),
+  'crio-1.32': crio('1.32.13', 'v0.9.0', CRIO_132_QUIRKS),
+  'crio-1.33': crio('1.33.13', CRIO_133_NRI_VERSION, CRIO_QUIRKS),
+  'crio-1.34': crio('1.34.11', 'v0.10.0', CRIO_QUIRKS),
+  'crio-1.35': crio('1.35.6', 'v0.11.0', CRIO_QUIRKS),
+  'crio-1.36': crio('1.36.3', 'v0.11.0', CRIO_QUIRKS),
+  // Docker's version has no "v" (hack/make.sh strips it); NRI from 29.2.0 on, v0.12.1 from 29.7.0.
+  'docker-29': { runtimeName: 'docker', runtimeVersion: '29.7.2', nriVersion: 'v0.12.1', quirks: DOCKER_QUIRKS },
   // iSulad copies an early containerd's name and version into Configure.
   'isulad-2.1.5': {
     runtimeName: ISULAD_REPORTS.name,
@@ -53,3 +131,8 @@ export const RUNTIME_PRESETS: Readonly<Record<string, RuntimePreset>> = Object.f
   },
   newest: { runtimeName: 'nrictl-sim', runtimeVersion: '0.1.0', nriVersion: NEWEST_NRI_VERSION },
 });
+
+/** The presets `--preset all` runs: every runtime release line (not `newest`, which is no runtime). */
+export const RELEASE_PRESETS: readonly string[] = Object.freeze(
+  Object.keys(RUNTIME_PRESETS).filter((name) => name !== 'newest'),
+);

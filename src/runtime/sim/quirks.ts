@@ -69,3 +69,12 @@ export function dropNewEnv(
   });
   return notices;
 }
+
+/**
+ * The container's name as CRI-O shows it to plugins (server/nri-api.go GetName): the
+ * OCI spec annotation `label`, which CRI-O fills from the CRI annotations and then the
+ * CRI labels (the label wins); empty when neither carries it.
+ */
+export function labelledName(label: string, ctr: nri.IContainer): string {
+  return ctr.labels?.[label] ?? ctr.annotations?.[label] ?? '';
+}

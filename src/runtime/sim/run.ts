@@ -29,6 +29,11 @@ export interface SimulationOptions {
   /** A runtime people run (RUNTIME_PRESETS), default newest: its name, version, NRI version and quirks. */
   preset?: string;
   nriVersion?: string;
+  /**
+   * A runtime config (containerd's config.toml, CRI-O's crio.conf) whose default_validator
+   * table sets up the built-in default validator, as that runtime would (NRI v0.10+).
+   */
+  validator?: string;
   runtimeName?: string;
   runtimeVersion?: string;
   /** Before the script: wait until this many plugins are live (registered and synchronized; pre-started ones count). */

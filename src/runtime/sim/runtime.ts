@@ -20,7 +20,8 @@ import {
 import { stamp, type SimEvent, type SimEventInit, type UpdateSource } from '../events.js';
 import { applyAdjustment, applyUpdates } from './apply.js';
 import type { RuntimeQuirks } from './presets.js';
-import { dropNewEnv, sparseCreateRequest, wouldAbortOnCreate, wouldCrashOnUpdate } from './quirks.js';
+import { DOCKER_UPDATES_REFUSED, dockerContainer, dockerPod, dockerRefusal, dockerSnapshot } from './docker.js';
+import { dropNewEnv, labelledName, sparseCreateRequest, wouldAbortOnCreate, wouldCrashOnUpdate } from './quirks.js';
 import type { SimState } from './state.js';
 
 export interface RuntimeOptions extends AdaptationOptions {
@@ -44,10 +45,12 @@ export class Runtime extends EventEmitter {
   ) {
     super();
     const quirks = opts.quirks;
+    const nameLabel = quirks?.containerNameLabel;
+    if (nameLabel) for (const c of state.containers()) c.name = labelledName(nameLabel, c);
     this.nri = new Adaptation(
       {
         events: this,
-        snapshot: () => this.state.snapshot(),
+        snapshot: quirks?.docker ? () => dockerSnapshot(this.state.snapshot()) : () => this.state.snapshot(),
         update: (plugin, updates, source) => this.applyUpdates(plugin, updates, source),
         ...(quirks?.createNeedsAdjust
           ? { refuseCreateAnswer: (plugin, rsp) => wouldAbortOnCreate(quirks, plugin, rsp) }
@@ -55,6 +58,7 @@ export class Runtime extends EventEmitter {
         ...(quirks?.pluginUpdatesCrash
           ? { refuseUpdateRequest: (plugin, req) => wouldCrashOnUpdate(quirks, plugin, req) }
           : {}),
+        ...(quirks?.docker ? { failUpdateRequest: () => new Error(DOCKER_UPDATES_REFUSED) } : {}),
       },
       opts,
     );
@@ -89,6 +93,15 @@ export class Runtime extends EventEmitter {
   /** Stops listening, disconnects external plugins and stops launched ones. */
   stop(): Promise<void> {
     return this.nri.stop();
+  }
+
+  /**
+   * Relays a pod event or post-event, unless the runtime imitated never sends it: Docker
+   * sends CreateContainer alone.
+   */
+  private notify(event: Event, request: { pod: nri.IPodSandbox; container?: nri.IContainer }): Promise<void> {
+    if (this.opts.quirks?.docker) return Promise.resolve();
+    return this.nri.notify(event, request);
   }
 
   private report(e: SimEventInit): void {
@@ -141,16 +154,22 @@ export class Runtime extends EventEmitter {
     return this.nri.locked(async () => {
       const p = this.state.addPod(pod);
       this.stateChanged('RunPodSandbox', { pod: p.id ?? '' }, 'READY');
-      await this.nri
-        .notify(Event.RUN_POD_SANDBOX, { pod: p })
-        .catch((err) => this.noteError('RunPodSandbox', err, { pod: p.id ?? '' }));
+      await this.notify(Event.RUN_POD_SANDBOX, { pod: p }).catch((err) =>
+        this.noteError('RunPodSandbox', err, { pod: p.id ?? '' }),
+      );
     });
   }
 
   updatePodSandbox(id: string, resources: nri.ILinuxResources, overhead?: nri.ILinuxResources): Promise<void> {
     return this.nri.locked(async () => {
       const pod = this.state.mustPod(id);
-      if (!this.vintage.podSandboxUpdates) {
+      const quirks = this.opts.quirks;
+      if (quirks?.podUpdateRefused) {
+        // The runtime's CRI refuses the update before NRI hears of it: nothing changes.
+        this.noteError('UpdatePodSandbox', new RuntimeError(quirks.podUpdateRefused, 'UpdatePodSandbox'), { pod: id });
+        return;
+      }
+      if (!this.vintage.podSandboxUpdates || quirks?.podUpdateEvents === 'none' || quirks?.docker) {
         // Runtimes before v0.10 have no pod sandbox update events: the change just happens.
         this.state.applyPodResources(id, resources, overhead);
         this.stateChanged('UpdatePodSandbox', { pod: id });
@@ -169,18 +188,19 @@ export class Runtime extends EventEmitter {
       }
       const updated = this.state.applyPodResources(id, resources, overhead);
       this.stateChanged('UpdatePodSandbox', { pod: id });
-      await this.nri
-        .notify(Event.POST_UPDATE_POD_SANDBOX, { pod: updated })
-        .catch((err) => this.noteError('PostUpdatePodSandbox', err, { pod: id }));
+      if (quirks?.podUpdateEvents === 'update-only') return; // CRI-O never sends PostUpdatePodSandbox
+      await this.notify(Event.POST_UPDATE_POD_SANDBOX, { pod: updated }).catch((err) =>
+        this.noteError('PostUpdatePodSandbox', err, { pod: id }),
+      );
     });
   }
 
   stopPodSandbox(id: string): Promise<void> {
     return this.nri.locked(async () => {
       const pod = this.state.mustPod(id);
-      await this.nri
-        .notify(Event.STOP_POD_SANDBOX, { pod })
-        .catch((err) => this.noteError('StopPodSandbox', err, { pod: id }));
+      await this.notify(Event.STOP_POD_SANDBOX, { pod }).catch((err) =>
+        this.noteError('StopPodSandbox', err, { pod: id }),
+      );
       this.stateChanged('StopPodSandbox', { pod: id }, 'NOTREADY');
     });
   }
@@ -188,9 +208,9 @@ export class Runtime extends EventEmitter {
   removePodSandbox(id: string): Promise<void> {
     return this.nri.locked(async () => {
       const pod = this.state.mustPod(id);
-      await this.nri
-        .notify(Event.REMOVE_POD_SANDBOX, { pod })
-        .catch((err) => this.noteError('RemovePodSandbox', err, { pod: id }));
+      await this.notify(Event.REMOVE_POD_SANDBOX, { pod }).catch((err) =>
+        this.noteError('RemovePodSandbox', err, { pod: id }),
+      );
       this.state.removePod(id, { withContainers: true });
       this.stateChanged('RemovePodSandbox', { pod: id });
     });
@@ -211,10 +231,19 @@ export class Runtime extends EventEmitter {
       const proposed: nri.IContainer = plainCopy(ctr);
       proposed.podSandboxId = podId;
       proposed.state = nri.ContainerState.CONTAINER_UNKNOWN;
+      const quirks = this.opts.quirks;
+      if (quirks?.containerNameLabel) proposed.name = labelledName(quirks.containerNameLabel, proposed);
       let merged;
       try {
-        const sent = this.opts.quirks?.sparseCreateRequest ? sparseCreateRequest(proposed) : proposed;
-        merged = await this.nri.createContainer(pod, sent, proposed);
+        if (quirks?.docker) {
+          const sent = dockerContainer(proposed);
+          merged = await this.nri.createContainer(dockerPod(proposed), sent, sent);
+          const refusal = dockerRefusal(merged);
+          if (refusal) throw new RuntimeError(refusal, 'CreateContainer');
+        } else {
+          const sent = quirks?.sparseCreateRequest ? sparseCreateRequest(proposed) : proposed;
+          merged = await this.nri.createContainer(pod, sent, proposed);
+        }
       } catch (err) {
         this.noteCreateFailure(err, id);
         return { ok: false, error: err as Error };
@@ -232,9 +261,9 @@ export class Runtime extends EventEmitter {
       const created = this.state.setContainerState(id, nri.ContainerState.CONTAINER_CREATED);
       this.applyUpdates('runtime', merged.updates, 'create');
       this.stateChanged('CreateContainer', { pod: podId, container: id }, 'CREATED');
-      await this.nri
-        .notify(Event.POST_CREATE_CONTAINER, { pod, container: created })
-        .catch((err) => this.noteError('PostCreateContainer', err, { container: id }));
+      await this.notify(Event.POST_CREATE_CONTAINER, { pod, container: created }).catch((err) =>
+        this.noteError('PostCreateContainer', err, { container: id }),
+      );
       return {
         ok: true,
         container: plainCopy(created),
@@ -264,14 +293,14 @@ export class Runtime extends EventEmitter {
   startContainer(id: string): Promise<void> {
     return this.nri.locked(async () => {
       const { pod, container } = this.ctr(id);
-      await this.nri
-        .notify(Event.START_CONTAINER, { pod, container })
-        .catch((err) => this.noteError('StartContainer', err, { container: id }));
+      await this.notify(Event.START_CONTAINER, { pod, container }).catch((err) =>
+        this.noteError('StartContainer', err, { container: id }),
+      );
       const running = this.state.setContainerState(id, nri.ContainerState.CONTAINER_RUNNING);
       this.stateChanged('StartContainer', { pod: pod.id ?? '', container: id }, 'RUNNING');
-      await this.nri
-        .notify(Event.POST_START_CONTAINER, { pod, container: running })
-        .catch((err) => this.noteError('PostStartContainer', err, { container: id }));
+      await this.notify(Event.POST_START_CONTAINER, { pod, container: running }).catch((err) =>
+        this.noteError('PostStartContainer', err, { container: id }),
+      );
     });
   }
 
@@ -281,7 +310,10 @@ export class Runtime extends EventEmitter {
       const { pod, container } = this.ctr(id);
       let merged;
       try {
-        merged = await this.nri.updateContainer({ pod, container, linuxResources: resources });
+        // Docker relays no UpdateContainer: the update just happens.
+        merged = this.opts.quirks?.docker
+          ? { updates: [] as nri.IContainerUpdate[] }
+          : await this.nri.updateContainer({ pod, container, linuxResources: resources });
       } catch (err) {
         if (err instanceof ConflictError) this.noteConflict(err, id);
         else this.noteError('UpdateContainer', err, { container: id });
@@ -293,9 +325,9 @@ export class Runtime extends EventEmitter {
       this.applyUpdates('runtime', updates, 'update');
       this.stateChanged('UpdateContainer', { pod: pod.id ?? '', container: id });
       const after = this.state.mustContainer(id);
-      await this.nri
-        .notify(Event.POST_UPDATE_CONTAINER, { pod, container: after })
-        .catch((err) => this.noteError('PostUpdateContainer', err, { container: id }));
+      await this.notify(Event.POST_UPDATE_CONTAINER, { pod, container: after }).catch((err) =>
+        this.noteError('PostUpdateContainer', err, { container: id }),
+      );
       return updates;
     });
   }
@@ -304,7 +336,9 @@ export class Runtime extends EventEmitter {
     return this.nri.locked(async () => {
       const { pod, container } = this.ctr(id);
       try {
-        const merged = await this.nri.stopContainer({ pod, container });
+        const merged = this.opts.quirks?.docker
+          ? { updates: [] as nri.IContainerUpdate[] }
+          : await this.nri.stopContainer({ pod, container });
         this.applyUpdates('runtime', merged.updates, 'stop');
       } catch (err) {
         this.noteError('StopContainer', err, { container: id });
@@ -317,9 +351,9 @@ export class Runtime extends EventEmitter {
   removeContainer(id: string): Promise<void> {
     return this.nri.locked(async () => {
       const { pod, container } = this.ctr(id);
-      await this.nri
-        .notify(Event.REMOVE_CONTAINER, { pod, container })
-        .catch((err) => this.noteError('RemoveContainer', err, { container: id }));
+      await this.notify(Event.REMOVE_CONTAINER, { pod, container }).catch((err) =>
+        this.noteError('RemoveContainer', err, { container: id }),
+      );
       this.state.removeContainer(id);
       this.stateChanged('RemoveContainer', { pod: pod.id ?? '', container: id });
     });

@@ -1,0 +1,101 @@
+// `nrictl sim --preset all`: the same scenario (and expectation file) run once per
+// runtime release line, one after the other, each on a fresh simulated runtime with
+// the pre-started plugins launched anew. One result per preset: what the expectations
+// said, and which plugins that runtime refused at start-up (an event it does not know,
+// a name it forbids), which is what an author most wants to learn before deploying.
+import { runtimeVintage } from '../adaptation/index.js';
+import { RELEASE_PRESETS, RUNTIME_PRESETS } from './presets.js';
+import { SimulationInputError } from './inputs.js';
+import { runSimulation, type SimulationOptions, type SimulationRecord, type SimulationResult } from './run.js';
+
+/** A record of one preset's run, or the line that starts it. */
+export type PresetRecord =
+  | (SimulationRecord & { preset: string })
+  | { type: 'preset'; preset: string; time: number; runtimeName: string; runtimeVersion: string; nriVersion: string };
+
+export interface PresetResult {
+  preset: string;
+  runtimeName: string;
+  runtimeVersion: string;
+  nriVersion: string;
+  /** Plugins the runtime would not start, with its words. */
+  refused: Array<{ plugin: string; message: string }>;
+  /** Expectations failed or a plugin was refused. */
+  ok: boolean;
+  result: SimulationResult;
+}
+
+export interface PresetsResult {
+  presets: PresetResult[];
+  /** The signal ended the runs; presets not reached are not listed. */
+  stopped: boolean;
+}
+
+/** Options of runSimulation that a run per preset sets itself or cannot honour. */
+const PER_PRESET = [
+  'preset',
+  'nriVersion',
+  'runtimeName',
+  'runtimeVersion',
+  'keepRunning',
+  'drive',
+  'generate',
+] as const;
+
+/**
+ * Runs the scenario once per release preset (RELEASE_PRESETS), in order, until done or
+ * the signal. A scenario (or an expectation file naming one) is required: without a
+ * script a run would serve until stopped.
+ */
+export async function runSimulationPerPreset(
+  opts: Omit<SimulationOptions, 'preset'>,
+  signal: AbortSignal,
+  onRecord?: (r: PresetRecord) => void,
+): Promise<PresetsResult> {
+  for (const key of PER_PRESET) {
+    if ((opts as Record<string, unknown>)[key] !== undefined)
+      throw new SimulationInputError(
+        'not with preset all: every preset sets its own runtime and runs its script to its end',
+        'usage',
+        key,
+      );
+  }
+  if (opts.scenario === undefined && opts.expect === undefined)
+    throw new SimulationInputError(
+      'preset all runs a scenario once per preset: give SCENARIO or --expect',
+      'usage',
+      'preset',
+    );
+  const out: PresetsResult = { presets: [], stopped: false };
+  for (const preset of RELEASE_PRESETS) {
+    if (signal.aborted) break;
+    const p = RUNTIME_PRESETS[preset];
+    const who = { runtimeName: p.runtimeName, runtimeVersion: p.runtimeVersion, nriVersion: p.nriVersion };
+    onRecord?.({ type: 'preset', preset, time: Date.now(), ...who });
+    const refused: PresetResult['refused'] = [];
+    // The default validator only where the runtime has one (NRI v0.10+, not Docker).
+    const validator = opts.validator !== undefined && runtimeVintage(p.nriVersion).validation && !p.quirks?.docker;
+    const result = await runSimulation(
+      {
+        ...opts,
+        ...(validator ? {} : { validator: undefined }),
+        preset,
+        onRecord: (r) => {
+          if (
+            r.type === 'error' &&
+            r.plugin !== undefined &&
+            r.event === undefined &&
+            r.message.startsWith('failed to start')
+          )
+            refused.push({ plugin: r.plugin, message: r.message });
+          onRecord?.({ ...r, preset });
+        },
+      },
+      signal,
+    );
+    const failed = (result.expectations?.failed ?? 0) > 0 || refused.length > 0;
+    out.presets.push({ preset, ...who, refused, ok: !failed && !result.stopped, result });
+  }
+  out.stopped = signal.aborted;
+  return out;
+}

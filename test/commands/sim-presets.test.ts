@@ -1,0 +1,118 @@
+// `nrictl sim --preset NAME` and `--preset all` as a real child process of the built
+// CLI, with a pre-started plugin that subscribes to exactly one event as a Go plugin
+// would (the SDK narrows its mask to what the runtime knows; this one does not).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cliEnv } from './nri-cli.js';
+
+const repo = path.resolve(import.meta.dirname, '../..');
+const dist = path.join(repo, 'dist/src');
+
+function sim(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, 'sim', ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+    input: '',
+    timeout: 120_000,
+    env: cliEnv({ CI: '1' }),
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.split('\n').filter(Boolean) };
+}
+
+// Subscribes to the mask in its name (NN-mHEX) and serves the pod update events.
+const rawPlugin = `#!${process.execPath}
+import net from 'node:net';
+const { nri, PLUGIN_SERVICE, RUNTIME_SERVICE } = await import(${JSON.stringify(`${dist}/api/index.js`)});
+const { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } = await import(${JSON.stringify(`${dist}/mux/index.js`)});
+const { TtrpcClient, TtrpcServer } = await import(${JSON.stringify(`${dist}/ttrpc/index.js`)});
+const events = parseInt(process.env.NRI_PLUGIN_NAME.slice(1), 16);
+const socket = new net.Socket({ fd: 3, readable: true, writable: true });
+const mux = new Mux(socket);
+const server = new TtrpcServer();
+const empty = () => nri.Empty.encode({}).finish();
+server.register(PLUGIN_SERVICE, 'Configure', () => nri.ConfigureResponse.encode({ events }).finish());
+server.register(PLUGIN_SERVICE, 'Synchronize', (p) => nri.SynchronizeResponse.encode({ more: nri.SynchronizeRequest.decode(p).more }).finish());
+server.register(PLUGIN_SERVICE, 'UpdatePodSandbox', () => nri.UpdatePodSandboxResponse.encode({}).finish());
+server.register(PLUGIN_SERVICE, 'PostUpdatePodSandbox', empty);
+server.register(PLUGIN_SERVICE, 'StateChange', empty);
+server.serve(mux.open(PLUGIN_SERVICE_CONN));
+const client = new TtrpcClient(mux.open(RUNTIME_SERVICE_CONN));
+await client.call(RUNTIME_SERVICE, 'RegisterPlugin', nri.RegisterPluginRequest.encode({ pluginName: process.env.NRI_PLUGIN_NAME, pluginIdx: process.env.NRI_PLUGIN_IDX }).finish(), { timeoutMs: 5000 });
+socket.on('close', () => process.exit(0));
+`;
+
+let tmp: string;
+let plugins: string;
+let scenario: string;
+beforeAll(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'simpresets-'));
+  plugins = path.join(tmp, 'plugins');
+  mkdirSync(plugins);
+  writeFileSync(path.join(plugins, '10-m800'), rawPlugin, { mode: 0o755 }); // UPDATE_POD_SANDBOX
+  scenario = path.join(tmp, 'scenario.yaml');
+  writeFileSync(
+    scenario,
+    'pods:\n  - {id: pod0, name: web}\ncontainers: []\nsteps:\n  - update-pod: {id: pod0, resources: {cpu_shares: 512}}\n',
+  );
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('nrictl sim --preset', () => {
+  it('crio-1.32 refuses a plugin subscribing to UpdatePodSandbox with the runtime’s own words', () => {
+    const r = sim([scenario, '--preset', 'crio-1.32', '--plugin-dir', plugins]);
+    expect(r.stdout).toMatch(/10-m800: failed to start pre-installed plugin 10-m800: invalid plugin events: 0x800\n/);
+    expect(r.stdout).not.toMatch(/invoke\s+UpdatePodSandbox/);
+  });
+
+  it('containerd-2.3 accepts it and sends it UpdatePodSandbox', () => {
+    const r = sim([scenario, '--preset', 'containerd-2.3', '--plugin-dir', plugins]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/registered\s+10-m800 pre-started, events UpdatePodSandbox/);
+    expect(r.stdout).toMatch(/invoke\s+UpdatePodSandbox\s+-> 10-m800/);
+    expect(r.stdout).not.toMatch(/invalid plugin events/);
+  });
+
+  it('all: one result per release line, every record tagged with its preset, exit 1 when any fails', () => {
+    const r = sim([scenario, '--preset', 'all', '--plugin-dir', plugins, '-o', 'json']);
+    expect(r.code).toBe(1);
+    const objects = r.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const results = objects.filter((o) => o.type === 'preset-result');
+    const verdicts = Object.fromEntries(results.map((o) => [o.preset, o.ok]));
+    expect(verdicts).toEqual({
+      'containerd-1.7.0': false,
+      'containerd-1.7.13': false,
+      'containerd-1.7.25': false,
+      'containerd-1.7.34': false,
+      'containerd-2.0': false,
+      'containerd-2.1': false,
+      'containerd-2.2.0': true,
+      'containerd-2.2.1': true,
+      'containerd-2.3': true,
+      'crio-1.32': false,
+      'crio-1.33': true,
+      'crio-1.34': true,
+      'crio-1.35': true,
+      'crio-1.36': true,
+      'docker-29': true,
+      'isulad-2.1.5': false,
+    });
+    const crio132 = results.find((o) => o.preset === 'crio-1.32');
+    expect(crio132?.refused).toEqual([
+      { plugin: '10-m800', message: 'failed to start pre-installed plugin 10-m800: invalid plugin events: 0x800' },
+    ]);
+    // Every record before the results names its preset.
+    const records = objects.filter((o) => o.type !== 'preset-result');
+    expect(records.length).toBeGreaterThan(16);
+    expect(records.every((o) => typeof o.preset === 'string')).toBe(true);
+    expect(r.stderr).toMatch(/^Error: 8 preset\(s\) failed: containerd-1\.7\.0, /m);
+  }, 120_000);
+
+  it('all: refuses flags that would override each preset', () => {
+    const r = sim([scenario, '--preset', 'all', '--nri-version', 'v0.12.0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^Error: --nri-version: not with preset all: every preset sets its own runtime/m);
+  });
+});
