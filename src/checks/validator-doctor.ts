@@ -43,8 +43,9 @@ export function validatorOnNode(
     const section = chosen.format === 'crio' ? '[crio.nri.default_validator]' : 'default_validator';
     if (before(version, table)) {
       findings.push(
+        // Without enable = true the table asks for no validator, so ignoring it changes nothing.
         finding(
-          'warning',
+          v.enable ? 'warning' : 'info',
           chosen.file,
           'validator-unknown-to-runtime',
           `the running ${label} does not know ${section} (${chosen.format === 'crio' ? 'CRI-O' : 'containerd'} ${table.join('.')} and later do): it ignores the table and runs no default validator`,

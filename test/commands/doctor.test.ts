@@ -402,6 +402,11 @@ describe("nrictl doctor and the default validator, against the running runtime's
         'the running containerd v2.1.9 does not know default_validator (containerd 2.2.0 and later do): it ignores the table and runs no default validator',
       ],
     ]);
+    // A table that enables nothing loses nothing by being ignored: a note, not a warning.
+    writeValidatorNode('    enable = false\n');
+    const off = await doctor('--root', root, '-o', 'json');
+    expect(validatorFindings(off).map(([s, c]) => `${s}:${c}`)).toEqual(['info:validator-unknown-to-runtime']);
+    expect(off.json.verdict.status).toBe('healthy');
   });
 
   it('containerd 2.2.0: reject_sysctl_adjustment is unknown to it (2.2.1 and later); 2.2.7 knows it', async () => {
