@@ -48,3 +48,4 @@ export {
 } from './input-file.js';
 export { parseInputDocument, InputDocumentError, MAX_NESTING } from './input-document.js';
 export { type DefaultValidatorSettings } from './runtime-config/validator.js';
+export { validatorOnNode, type ConnectedPlugins } from './validator-doctor.js';

@@ -12,6 +12,7 @@ import {
   type Finding,
   type OfflineDiagnosis,
   type RuntimeKind,
+  validatorOnNode,
 } from '../checks/index.js';
 import { SessionError, checkIdentity, openEndpoint, probeRuntime, type Endpoint } from '../session/index.js';
 import { tracePluginLatency } from '../trace/index.js';
@@ -60,8 +61,15 @@ export async function diagnose(opts: DiagnoseOptions, signal?: AbortSignal): Pro
     const connection = await ask(offline, opts, signal);
     const latency = opts.trace ? await measureLatency(offline, connection, endpoint, signal) : [];
     // The node's runtime counts its own plugins; an embedded simulator is not that runtime.
-    const counted = opts.sim === undefined ? await runtimeMetricsFindings(offline, opts.timeoutMs, signal) : [];
-    return concludeDiagnosis(offline, connection, [...latency, ...counted]);
+    const counted =
+      opts.sim === undefined
+        ? await runtimeMetricsFindings(offline, opts.timeoutMs, signal)
+        : { findings: [], connected: { unknown: "an embedded simulator was asked, not the node's runtime" } };
+    const running = connection.status === 'answered' ? connection.runtime : undefined;
+    const validator = validatorOnNode(offline, running, counted.connected);
+    // Once the running version is known, lint's "which versions know this key" notes are said better.
+    const judged = { ...offline, findings: offline.findings.filter((f) => !validator.superseded.includes(f)) };
+    return concludeDiagnosis(judged, connection, [...latency, ...counted.findings, ...validator.findings]);
   } finally {
     await endpoint?.close();
   }

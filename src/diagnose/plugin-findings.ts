@@ -3,33 +3,56 @@
 // was to adjust start without it); one whose failures or latency put it near the request
 // timeout a warning, since the runtime drops a plugin the first time it answers late.
 // Only what the counts prove is said: no false alarms.
-import { finding, type Finding, type OfflineDiagnosis } from '../checks/index.js';
+import { finding, type ConnectedPlugins, type Finding, type OfflineDiagnosis } from '../checks/index.js';
 import { metricsUrl, nriMetrics, RuntimeMetricsError, scrapeMetrics, type PluginMetrics } from '../session/index.js';
+
+const RUNTIME_NAMES: Record<string, string> = { crio: 'CRI-O', isulad: 'iSulad', docker: 'Docker Engine' };
 
 const FIX_LATE = "make the plugin answer faster (do slow work after answering), or raise the runtime's request timeout";
 
-/** Findings from the metrics address the chosen containerd config names; none when it names none. */
+/**
+ * Findings from the metrics address the chosen containerd config names (none when it
+ * names none), and which plugins the counts show connected, or why they cannot tell.
+ */
 export async function runtimeMetricsFindings(
   d: OfflineDiagnosis,
   timeoutMs: number | undefined,
   signal?: AbortSignal,
-): Promise<Finding[]> {
+): Promise<{ findings: Finding[]; connected: ConnectedPlugins }> {
   const chosen = d.runtimeConfigs.find((r) => r.file === d.settingsFrom);
-  if (chosen?.format !== 'containerd' || !chosen.metricsAddress) return [];
+  if (chosen?.format !== 'containerd')
+    return {
+      findings: [],
+      connected: {
+        unknown: `${chosen ? RUNTIME_NAMES[chosen.format] : 'the runtime'} serves no NRI metrics (containerd does, from 2.3 on), and NRI tells a plugin nothing of the others`,
+      },
+    };
+  if (!chosen.metricsAddress)
+    return {
+      findings: [],
+      connected: { unknown: `${chosen.file} sets no metrics address, so the runtime's NRI metrics were not read` },
+    };
   const requestMs = d.settings.requestTimeoutMs ?? 2000;
   let path = chosen.metricsAddress;
   try {
     const url = metricsUrl(chosen.metricsAddress);
     path = url.href;
     const m = nriMetrics(await scrapeMetrics(url, { timeoutMs: timeoutMs ?? requestMs, signal }));
-    if (m.activePlugins === undefined) return [];
-    return m.plugins.flatMap((p) => pluginFindings(p, path, requestMs));
+    if (m.activePlugins === undefined)
+      return { findings: [], connected: { unknown: `${path} has no NRI metrics (containerd before 2.3 has none)` } };
+    return {
+      findings: m.plugins.flatMap((p) => pluginFindings(p, path, requestMs)),
+      connected: { names: m.plugins.filter((p) => p.state === 'active').map((p) => p.plugin) },
+    };
   } catch (err) {
     if (!(err instanceof RuntimeMetricsError) || err.code === 'cancelled') throw err;
     const fix = 'check [metrics] address in config.toml, or read the plugins with nrictl plugins --metrics-url';
-    return [
-      finding('info', path, 'runtime-metrics-unread', `the runtime's metrics were not read: ${err.message}`, fix),
-    ];
+    return {
+      findings: [
+        finding('info', path, 'runtime-metrics-unread', `the runtime's metrics were not read: ${err.message}`, fix),
+      ],
+      connected: { unknown: `the runtime's metrics were not read (${err.message})` },
+    };
   }
 }
 

@@ -337,3 +337,158 @@ describe('nrictl doctor on an iSulad node', () => {
     expect(d.json.runtime).toMatchObject({ kind: 'isulad', label: 'iSulad (reports v2 2.0.0-beta.2+unknown)' });
   });
 });
+
+describe("nrictl doctor and the default validator, against the running runtime's version", () => {
+  /** The node of writeNode with a default_validator table; 10-alpha is installed. */
+  function writeValidatorNode(table: string): void {
+    writeNode();
+    writeFileSync(
+      at('etc/containerd/config.toml'),
+      `${CONFIG(false)}  [plugins."io.containerd.nri.v1.nri".default_validator]\n${table}`,
+      { mode: 0o644 },
+    );
+  }
+  async function startPreset(preset: string): Promise<void> {
+    const p = RUNTIME_PRESETS[preset];
+    runtime = await startRuntime(
+      { pods: [], containers: [] },
+      {
+        socketPath: socket(),
+        runtimeName: p.runtimeName,
+        runtimeVersion: p.runtimeVersion,
+        nriVersion: p.nriVersion,
+        ...(p.quirks ? { quirks: p.quirks } : {}),
+      },
+    );
+  }
+  const validatorFindings = (d: Doctor) =>
+    d.json.findings
+      .filter((f) => /validator|required-plugin|plugins-connected/.test(f.code))
+      .map((f) => [f.severity, f.code, f.message]);
+
+  it('containerd 2.2.7: a required plugin installed passes, one not installed is a warning while nothing says which plugins are connected', async () => {
+    writeValidatorNode(
+      '    enable = true\n    required_plugins = ["alpha", "10-alpha", "default-validator", "gatekeeper"]\n',
+    );
+    await startPreset('containerd-2.2.1');
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(d.code, d.stderr).toBe(0);
+    const plugins = at('opt/nri/plugins');
+    expect(validatorFindings(d)).toEqual([
+      [
+        'warning',
+        'required-plugin-missing',
+        `required plugin "gatekeeper" is not installed in ${plugins}: unless an external plugin of that name is connected, the runtime rejects every container creation (validation error: required plugin "gatekeeper" not present)`,
+      ],
+      [
+        'info',
+        'plugins-connected-unknown',
+        `could not check which plugins are connected: ${at('etc/containerd/config.toml')} sets no metrics address, so the runtime's NRI metrics were not read; the validator's required plugins were checked against ${plugins} only`,
+      ],
+    ]);
+    // The running version knows the table: lint's note on which versions do is not repeated.
+    expect(d.json.findings.map((f) => f.code)).not.toContain('validator-key-version');
+    expect(d.json.verdict.status).toBe('warnings');
+  });
+
+  it('containerd 2.1: the table is unknown to the running version, a warning, and its required plugins are not judged', async () => {
+    writeValidatorNode('    enable = true\n    required_plugins = ["gatekeeper"]\n');
+    await startPreset('containerd-2.1');
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(validatorFindings(d)).toEqual([
+      [
+        'warning',
+        'validator-unknown-to-runtime',
+        'the running containerd v2.1.9 does not know default_validator (containerd 2.2.0 and later do): it ignores the table and runs no default validator',
+      ],
+    ]);
+    // A table that enables nothing loses nothing by being ignored: a note, not a warning.
+    writeValidatorNode('    enable = false\n');
+    const off = await doctor('--root', root, '-o', 'json');
+    expect(validatorFindings(off).map(([s, c]) => `${s}:${c}`)).toEqual(['info:validator-unknown-to-runtime']);
+    expect(off.json.verdict.status).toBe('healthy');
+  });
+
+  it('containerd 2.2.0: reject_sysctl_adjustment is unknown to it (2.2.1 and later); 2.2.7 knows it', async () => {
+    writeValidatorNode('    enable = true\n    reject_sysctl_adjustment = true\n');
+    await startPreset('containerd-2.2.0');
+    const old = await doctor('--root', root, '-o', 'json');
+    expect(validatorFindings(old)).toEqual([
+      [
+        'warning',
+        'validator-key-unknown-to-runtime',
+        "the running containerd v2.2.0 does not know default_validator's reject_sysctl_adjustment (containerd 2.2.1 and later do): it ignores the key and does not reject sysctl adjustments",
+      ],
+    ]);
+    await runtime?.stop();
+    await startPreset('containerd-2.2.1');
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(validatorFindings(d)).toEqual([]);
+    expect(d.json.verdict.status).toBe('healthy');
+  });
+
+  it("no runtime answering: the version is unknown, so lint's notes on which versions know the keys stay", async () => {
+    writeValidatorNode('    enable = true\n    reject_sysctl_adjustment = true\n');
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(d.json.connection).toBe('skipped');
+    expect(validatorFindings(d).map(([s, c]) => `${s}:${c}`)).toEqual([
+      'info:validator-key-version',
+      'info:validator-key-version',
+    ]);
+  });
+
+  it('no default validator: no finding about it at all', async () => {
+    writeNode();
+    await startPreset('containerd-2.3');
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(validatorFindings(d)).toEqual([]);
+    expect(d.json.verdict.status).toBe('healthy');
+  });
+});
+
+describe('nrictl doctor and the default validator on a CRI-O node', () => {
+  function writeCrioNode(): void {
+    for (const d of ['etc/crio', 'opt/nri/plugins', 'etc/nri/conf.d'])
+      mkdirSync(at(d), { recursive: true, mode: 0o755 });
+    writeFileSync(
+      at('etc/crio/crio.conf'),
+      `[crio.nri]\nenable_nri = true\nnri_listen = "/run/nri/nri.sock"\n` +
+        `[crio.nri.default_validator]\nnri_enable_default_validator = true\nnri_validator_required_plugins = ["gatekeeper"]\n`,
+      { mode: 0o644 },
+    );
+  }
+  async function startCrio(preset: string): Promise<void> {
+    const p = RUNTIME_PRESETS[preset];
+    runtime = await startRuntime(
+      { pods: [], containers: [] },
+      {
+        socketPath: socket(),
+        runtimeName: p.runtimeName,
+        runtimeVersion: p.runtimeVersion,
+        nriVersion: p.nriVersion,
+        quirks: p.quirks!,
+      },
+    );
+  }
+  const codes = (d: Doctor) =>
+    d.json.findings
+      .filter((f) => /validator|required-plugin|plugins-connected/.test(f.code))
+      .map((f) => `${f.severity}:${f.code}`);
+
+  it('CRI-O 1.33 does not know the table; 1.34 does, and cannot say which plugins are connected', async () => {
+    writeCrioNode();
+    await startCrio('crio-1.33');
+    const old = await doctor('--root', root, '-o', 'json');
+    expect(codes(old)).toEqual(['warning:validator-unknown-to-runtime']);
+    expect(old.json.findings.find((f) => f.code === 'validator-unknown-to-runtime')?.message).toBe(
+      'the running cri-o 1.33.13 does not know [crio.nri.default_validator] (CRI-O 1.34.0 and later do): it ignores the table and runs no default validator',
+    );
+    await runtime?.stop();
+    await startCrio('crio-1.34');
+    const d = await doctor('--root', root, '-o', 'json');
+    expect(codes(d)).toEqual(['warning:required-plugin-missing', 'info:plugins-connected-unknown']);
+    expect(d.json.findings.find((f) => f.code === 'plugins-connected-unknown')?.message).toMatch(
+      /^could not check which plugins are connected: CRI-O serves no NRI metrics \(containerd does, from 2\.3 on\)/,
+    );
+  });
+});

@@ -169,3 +169,36 @@ describe('doctor and the runtime metrics', () => {
     expect(healthy.filter((f) => f.code.startsWith('plugin-') || f.code.startsWith('runtime-metrics'))).toEqual([]);
   });
 });
+
+describe("doctor: the default validator's required plugins against the connected ones", () => {
+  const findings = (stdout: string) =>
+    (JSON.parse(stdout) as { findings: Array<{ severity: string; code: string; message: string }> }).findings;
+
+  it('connected (by name or NN-name) or installed and connected passes; neither installed nor connected is an error', async () => {
+    const root = writeNode();
+    const config = join(root, 'etc/containerd/config.toml');
+    writeFileSync(
+      config,
+      `version = 2\n[metrics]\n  address = "127.0.0.1:${port}"\n[plugins."io.containerd.nri.v1.nri"]\n  disable = false\n` +
+        `  [plugins."io.containerd.nri.v1.nri".default_validator]\n    enable = true\n` +
+        `    required_plugins = ["resource-policy", "50-logger", "idle", "gatekeeper"]\n`,
+    );
+    page = fixture('healthy.prom');
+    const r = await runCli(['doctor', '--root', root, '-o', 'json']);
+    const dir = join(root, 'opt/nri/plugins');
+    const found = findings(r.stdout).filter((f) => /required-plugin|plugins-connected/.test(f.code));
+    expect(found.map((f) => [f.severity, f.code, f.message])).toEqual([
+      [
+        'error',
+        'required-plugin-missing',
+        `required plugin "gatekeeper" is neither installed in ${dir} nor connected: the runtime rejects every container creation (validation error: required plugin "gatekeeper" not present)`,
+      ],
+      [
+        'error',
+        'required-plugin-not-connected',
+        `required plugin "idle" is installed in ${dir} but the runtime's metrics show it not connected: the runtime rejects every container creation (validation error: required plugin "idle" not present)`,
+      ],
+    ]);
+    expect(r.code).toBe(1);
+  });
+});
