@@ -72,7 +72,10 @@ try {
   console.log(
     `\nwhere the time of \`nrictl sim two-steps --wait-for-plugins 1 --calls -o json\` goes, medians of ${ROUNDS} runs (event times, ms resolution)`,
   );
-  const phases = await startupPhases(simArgv({ scenario, pluginDir, waitForPlugins: 1, output: 'json', calls: true }), ROUNDS);
+  const phases = await startupPhases(
+    simArgv({ scenario, pluginDir, waitForPlugins: 1, output: 'json', calls: true }),
+    ROUNDS,
+  );
   for (const [label, ms] of phases) console.log(`  ${label.padEnd(70)} ${ms.toFixed(0).padStart(4)} ms`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
