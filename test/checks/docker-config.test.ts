@@ -1,20 +1,14 @@
 // Docker Engine's NRI settings: daemon.json's "nri-opts" and dockerd's --nri-opts, and
 // telling Docker's daemon.json from iSulad's by its keys.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { diagnoseNode, lintRuntimeConfig } from '../../src/checks/index.js';
-import { codesOf, tempDir } from './helpers.js';
+import { codesOf, tempDir, writeUnder } from './helpers.js';
 
 let t: ReturnType<typeof tempDir>;
 beforeEach(() => (t = tempDir('nridk-')));
 afterEach(() => t.cleanup());
-const file = (name: string, text: string) => {
-  const p = join(t.dir, name);
-  mkdirSync(join(p, '..'), { recursive: true });
-  writeFileSync(p, text);
-  return p;
-};
+const file = (name: string, text: string) => writeUnder(t.dir, name, text);
 
 describe("Docker's daemon.json", () => {
   it("nri-opts makes it Docker's wherever it lies, with no iSulad finding", () => {

@@ -25,6 +25,14 @@ export function tempDir(prefix = 'nrick-'): { dir: string; cleanup(): void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** Writes `text` at `name` under `dir`, making the directories between; returns the path. */
+export function writeUnder(dir: string, name: string, text: string): string {
+  const path = join(dir, name);
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}
+
 /** A real ELF file: a copy of the head of node's own binary is enough for exec sniffing. */
 export function writeElf(path: string, mode = 0o755): void {
   writeFileSync(path, Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(56)]));

@@ -1,4 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -7,17 +6,12 @@ import {
   lintRuntimeConfigs,
   UnknownConfigFormatError,
 } from '../../src/checks/index.js';
-import { codesOf, tempDir } from './helpers.js';
+import { codesOf, tempDir, writeUnder } from './helpers.js';
 
 let t: ReturnType<typeof tempDir>;
 beforeEach(() => (t = tempDir('nrirc-')));
 afterEach(() => t.cleanup());
-const file = (name: string, text: string) => {
-  const p = join(t.dir, name);
-  mkdirSync(join(p, '..'), { recursive: true });
-  writeFileSync(p, text);
-  return p;
-};
+const file = (name: string, text: string) => writeUnder(t.dir, name, text);
 
 describe('containerd config.toml', () => {
   it('reads the 1.7 layout (version 2) with every setting', () => {
