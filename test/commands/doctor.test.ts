@@ -338,6 +338,21 @@ describe('nrictl doctor on an iSulad node', () => {
   });
 });
 
+/** The simulator as the runtime of a preset (its name, version, NRI version and quirks) on the node's socket. */
+async function startPreset(preset: string): Promise<void> {
+  const p = RUNTIME_PRESETS[preset];
+  runtime = await startRuntime(
+    { pods: [], containers: [] },
+    {
+      socketPath: socket(),
+      runtimeName: p.runtimeName,
+      runtimeVersion: p.runtimeVersion,
+      nriVersion: p.nriVersion,
+      ...(p.quirks ? { quirks: p.quirks } : {}),
+    },
+  );
+}
+
 describe("nrictl doctor and the default validator, against the running runtime's version", () => {
   /** The node of writeNode with a default_validator table; 10-alpha is installed. */
   function writeValidatorNode(table: string): void {
@@ -346,19 +361,6 @@ describe("nrictl doctor and the default validator, against the running runtime's
       at('etc/containerd/config.toml'),
       `${CONFIG(false)}  [plugins."io.containerd.nri.v1.nri".default_validator]\n${table}`,
       { mode: 0o644 },
-    );
-  }
-  async function startPreset(preset: string): Promise<void> {
-    const p = RUNTIME_PRESETS[preset];
-    runtime = await startRuntime(
-      { pods: [], containers: [] },
-      {
-        socketPath: socket(),
-        runtimeName: p.runtimeName,
-        runtimeVersion: p.runtimeVersion,
-        nriVersion: p.nriVersion,
-        ...(p.quirks ? { quirks: p.quirks } : {}),
-      },
     );
   }
   const validatorFindings = (d: Doctor) =>
@@ -457,19 +459,6 @@ describe('nrictl doctor and the default validator on a CRI-O node', () => {
       { mode: 0o644 },
     );
   }
-  async function startCrio(preset: string): Promise<void> {
-    const p = RUNTIME_PRESETS[preset];
-    runtime = await startRuntime(
-      { pods: [], containers: [] },
-      {
-        socketPath: socket(),
-        runtimeName: p.runtimeName,
-        runtimeVersion: p.runtimeVersion,
-        nriVersion: p.nriVersion,
-        quirks: p.quirks!,
-      },
-    );
-  }
   const codes = (d: Doctor) =>
     d.json.findings
       .filter((f) => /validator|required-plugin|plugins-connected/.test(f.code))
@@ -477,14 +466,14 @@ describe('nrictl doctor and the default validator on a CRI-O node', () => {
 
   it('CRI-O 1.33 does not know the table; 1.34 does, and cannot say which plugins are connected', async () => {
     writeCrioNode();
-    await startCrio('crio-1.33');
+    await startPreset('crio-1.33');
     const old = await doctor('--root', root, '-o', 'json');
     expect(codes(old)).toEqual(['warning:validator-unknown-to-runtime']);
     expect(old.json.findings.find((f) => f.code === 'validator-unknown-to-runtime')?.message).toBe(
       'the running cri-o 1.33.13 does not know [crio.nri.default_validator] (CRI-O 1.34.0 and later do): it ignores the table and runs no default validator',
     );
     await runtime?.stop();
-    await startCrio('crio-1.34');
+    await startPreset('crio-1.34');
     const d = await doctor('--root', root, '-o', 'json');
     expect(codes(d)).toEqual(['warning:required-plugin-missing', 'info:plugins-connected-unknown']);
     expect(d.json.findings.find((f) => f.code === 'plugins-connected-unknown')?.message).toMatch(
