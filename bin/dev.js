@@ -16,9 +16,9 @@ if (process.env.NRICTL_DEV_LOADER === undefined) {
   process.exit(r.status ?? 128 + (constants.signals[r.signal] ?? 0));
 }
 // `npm run build` writes oclif.manifest.json, and with it oclif would load each command
-// from dist/, where scripts/bundle-cli.mjs gave the commands their own bundled copy of
-// oclif (two oclifs in one process do not recognise each other's errors). From the
-// sources, the commands are read from commands/ instead: the root plugin is loaded
+// from dist/cli.cjs, where scripts/bundle-cli.mjs gave the commands their own bundled
+// copy of oclif (two oclifs in one process do not recognise each other's errors). From
+// the sources, the commands are read from commands/ instead: the root plugin is loaded
 // with ignoreManifest, as `oclif manifest` itself does, and handed to oclif with the
 // plugins package.json names.
 process.env.NODE_ENV = 'development';
@@ -27,9 +27,20 @@ const early = [];
 const onEarly = (signal) => early.push(signal);
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, onEarly);
 globalThis[Symbol.for('nrictl.early-signals')] = { early, onEarly };
+// package.json names the bundle (dist/cli.cjs) for what oclif loads; from the sources,
+// oclif is given the compiled layout instead, which it maps back to commands/ and src/
+// through tsconfig.json.
 const { Plugin, execute } = await import('@oclif/core');
+const { readFileSync } = await import('node:fs');
 const root = new URL('..', import.meta.url).pathname;
-const self = new Plugin({ root, isRoot: true, ignoreManifest: true });
+const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+pjson.oclif = {
+  ...pjson.oclif,
+  commands: './dist/commands',
+  hooks: { command_not_found: './dist/src/cli/hooks/command-not-found.js' },
+  helpClass: { target: './dist/src/cli/oclif.js', identifier: 'NrictlHelp' },
+};
+const self = new Plugin({ root, isRoot: true, ignoreManifest: true, pjson });
 await self.load();
 const plugins = new Map([[self.name, self]]);
 for (const name of self.pjson.oclif.plugins ?? []) {

@@ -7,13 +7,23 @@ const onEarly = (signal) => early.push(signal);
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, onEarly);
 globalThis[Symbol.for('nrictl.early-signals')] = { early, onEarly };
 
-// dist/src/cli/oclif.js is @oclif/core bundled with the commands by `npm run build`
-// (scripts/bundle-cli.mjs). Under --debug, stack traces name the TypeScript sources
-// through the bundle's source maps; reading the maps costs start-up time, so only then.
+// dist/cli.cjs is @oclif/core bundled with the commands by `npm run build`
+// (scripts/bundle-cli.mjs), loaded with the code cache the build wrote beside it
+// (src/cli/code-cache.ts). Under --debug, stack traces name the TypeScript sources
+// through the bundle's source map; reading the map costs start-up time, so only then,
+// and then Node's own require() reads it.
+const bundle = new URL('../dist/cli.cjs', import.meta.url).pathname;
 const debugEnv = (process.env.NRICTL_DEBUG ?? '').trim().toLowerCase();
+let cli;
 if (process.argv.includes('--debug') || !['', '0', 'false', 'no', 'off'].includes(debugEnv)) {
   process.setSourceMapsEnabled(true);
+  const { createRequire } = await import('node:module');
+  cli = createRequire(import.meta.url)(bundle);
+} else {
+  const { requireWithCodeCache } = await import('../dist/src/cli/code-cache.js');
+  cli = requireWithCodeCache(bundle, {
+    cacheFile: new URL('../dist/cli.code-cache', import.meta.url).pathname,
+  }).exports;
 }
-const { execute } = await import('../dist/src/cli/oclif.js');
 
-await execute({ dir: import.meta.url });
+await cli.execute({ dir: import.meta.url });

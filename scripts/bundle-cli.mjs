@@ -1,54 +1,62 @@
 #!/usr/bin/env node
 // Bundles the command line with esbuild, after tsc (step of `npm run build`): oclif's
-// core, the commands and the not-found hook, as ES modules sharing chunks.
+// core, the commands, the not-found hook and the dependencies they share, into ONE
+// CommonJS file, dist/cli.cjs, that bin/run.js loads through V8's code cache
+// (src/cli/code-cache.ts; the cache is written by scripts/write-code-cache.mjs).
 //
-// Why: @oclif/core is some 80 CommonJS files with a dozen small dependencies; finding,
-// reading and compiling them one by one was most of a start-up (`nrictl --version`
-// took 2.3x the time of `node -e 0`). One bundled copy of oclif loads in a few files.
+// Why one CommonJS file: Node 20 caches compiled code for no ES module, and compiling
+// was most of a start-up (a two-step `nrictl sim` spent ~90 of its ~145 ms above
+// `node -e 0` loading modules). A script compiled with vm.Script can take V8's cached
+// data, and one file is one read and one compile. Inside it, each command's code is
+// initialised only when that command runs (esbuild's lazy module wrappers, reached
+// through the getters of COMMANDS), as the separate files did before.
 //
-// What it writes over tsc's output (the same paths, so package.json's oclif settings,
-// the manifest and bin/dev.js, which maps dist/ back to the TypeScript sources, keep
-// working unchanged):
-// - dist/commands/**.js: one entry per command, so running a command loads only its own
-//   code; what commands share goes into dist/chunks/;
-// - dist/src/cli/hooks/command-not-found.js (package.json oclif.hooks);
-// - dist/src/cli/oclif.js: the oclif that bin/run.js starts, with our help class
-//   (package.json oclif.helpClass). Commands and hook import the same chunk, so there is
-//   one oclif in the process, not one per bundle. An entry that imported another part
-//   of oclif than they do would split its chunk in two, and every start-up would load
-//   one file more.
+// package.json's oclif settings name what oclif loads in dist/cli.cjs: the commands
+// (COMMANDS), the not-found hook and our help class. tsc's own output of the commands,
+// the hook and src/cli/oclif.ts is removed: it would load a second, unbundled oclif.
+// bin/dev.js runs from the TypeScript sources instead (it gives oclif the commands/
+// directory).
 // The rest of dist/src stays plain tsc output: the SDK exports (nrictl/plugin,
 // nrictl/ttrpc) are libraries that plugin authors import and bundle themselves.
 //
-// Only @oclif/core and what it requires are bundled in; our other dependencies stay
-// imports of node_modules (one copy each, resolved by Node as before), and what a
-// command imports lazily (`await import(...)` of a layer) stays lazy in its own chunk.
-// Not minified: a stack under --debug names real functions, and esbuild keeps a
-// `// src/...` comment above each source file it inlines.
+// Bundled in: everything the command line imports, except esbuild (a native binary,
+// loaded only by `plugin bundle`). Not minified: a stack under --debug names real
+// functions through the source map.
 import { build } from 'esbuild';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OCLIF_PATCHES } from './oclif-patches.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-// oclif's core, and its help command, which would otherwise load a second, unbundled core.
-const BUNDLED_PACKAGES = /^@oclif\/(core|plugin-help)(\/|$)/;
-// Required only by oclif's development mode (bin/dev.js), which uses the unbundled oclif.
-const NEVER_BUNDLED = new Set(['typescript', 'ts-node', 'tsx']);
+// A native binary and its JavaScript, loaded by `plugin bundle` only; and what oclif's
+// development mode (bin/dev.js) alone requires, from the unbundled oclif.
+const NEVER_BUNDLED = new Set(['esbuild', 'typescript', 'ts-node', 'tsx']);
 const builtins = new Set(builtinModules);
 
-function commandEntries(dir) {
-  return readdirSync(join(root, dir), { recursive: true })
+/** The command sources under commands/, without .ts: `sync/dump` is the command `sync:dump`. */
+function commandFiles() {
+  return readdirSync(join(root, 'commands'), { recursive: true })
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-    .map((f) => join(dir, f));
+    .map((f) => f.replace(/\.ts$/, '').split(sep).join('/'))
+    .sort();
 }
 
-const entries = {};
-for (const file of [...commandEntries('commands'), 'src/cli/hooks/command-not-found.ts', 'src/cli/oclif.ts']) {
-  entries[file.replace(/\.ts$/, '')] = join(root, file);
-}
+// The bundle's entry: what package.json's oclif settings name in it. Each command is a
+// getter, so that oclif, which reads only the command it runs, initialises only that
+// command's code, not every command's when the file loads.
+const entry = [
+  "export { execute, NrictlHelp } from './src/cli/oclif.ts';",
+  "export { default as commandNotFound } from './src/cli/hooks/command-not-found.ts';",
+  'export const COMMANDS = {',
+  ...commandFiles().map(
+    (file) =>
+      `  get ${JSON.stringify(file.replaceAll('/', ':'))}() { return require('./commands/${file}.ts').default; },`,
+  ),
+  '};',
+].join('\n');
 
 const patched = new Set();
 const oclifPatches = {
@@ -78,7 +86,23 @@ const oclifPatches = {
   },
 };
 
-/** Bare imports from our code stay imports, except oclif's core; inside a bundled package, all is bundled. */
+// Our sources load a few packages on first use, through createRequire(import.meta.url),
+// which esbuild cannot follow. In the bundle they become plain require() calls, which it
+// follows: the package is bundled (and in the code cache) and still initialised only
+// when that line runs. tsc's output keeps createRequire.
+const LAZY_REQUIRE = 'createRequire(import.meta.url)(';
+const lazyRequires = {
+  name: 'nrictl-lazy-requires',
+  setup(b) {
+    b.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes(LAZY_REQUIRE)) return undefined;
+      return { contents: text.replaceAll(LAZY_REQUIRE, 'require('), loader: 'ts' };
+    });
+  },
+};
+
+/** Node's built-ins and the packages above stay requires; everything else is bundled. */
 const externals = {
   name: 'nrictl-externals',
   setup(b) {
@@ -86,40 +110,40 @@ const externals = {
       const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
       if (args.path.startsWith('node:') || builtins.has(name) || NEVER_BUNDLED.has(name))
         return { path: args.path, external: true };
-      const fromOurCode = !relative(root, args.importer).split('/').includes('node_modules');
-      if (fromOurCode && !BUNDLED_PACKAGES.test(args.path)) return { path: args.path, external: true };
       return undefined;
     });
   },
 };
 
-// The bundled CommonJS of oclif calls require() for Node's built-ins and uses __dirname;
-// in an ES module neither exists, so each output file gets its own.
+// Our code and some packages read import.meta.url, which a CommonJS file does not have:
+// each gets the bundle's own URL (dist/cli.cjs; createRequire from there finds
+// node_modules as before).
+// A script compiled by vm.Script, as src/cli/code-cache.ts does, cannot import() without
+// an experimental flag, so the bundle's dynamic imports (oclif loading an ES module,
+// esbuild for `plugin bundle`) go through `__nrictlImport`: the loader passes one from an
+// ES module; under a plain require() the bundle's own import() serves.
 const banner = [
-  "import { createRequire as __nrictlRequire } from 'node:module';",
-  "import { fileURLToPath as __nrictlPath } from 'node:url';",
-  'const require = __nrictlRequire(import.meta.url);',
-  'const __filename = __nrictlPath(import.meta.url);',
-  "const __dirname = __nrictlPath(new URL('.', import.meta.url));",
+  'const __nrictlUrl = require("node:url").pathToFileURL(__filename).href;',
+  'const __nrictlImportFrom = typeof __nrictlImport === "function" ? __nrictlImport : (specifier) => import(specifier);',
 ].join('\n');
+const DYNAMIC_IMPORT = /\bawait import\(/g;
 
-for (const out of Object.keys(entries)) rmSync(join(root, 'dist', `${out}.js`), { force: true });
+const BUNDLE = join(root, 'dist', 'cli.cjs');
 rmSync(join(root, 'dist', 'chunks'), { recursive: true, force: true });
+for (const f of [BUNDLE, `${BUNDLE}.map`, join(root, 'dist', 'cli.code-cache')]) rmSync(f, { force: true });
 
 const result = await build({
   absWorkingDir: root,
-  entryPoints: entries,
-  outdir: join(root, 'dist'),
-  chunkNames: 'chunks/[name]-[hash]',
+  stdin: { contents: entry, resolveDir: root, sourcefile: 'cli-entry.js', loader: 'js' },
+  outfile: BUNDLE,
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   banner: { js: banner },
-  plugins: [externals, oclifPatches],
+  define: { 'import.meta.url': '__nrictlUrl' },
+  plugins: [externals, oclifPatches, lazyRequires],
   logLevel: 'warning',
-  metafile: true,
   sourcemap: 'linked',
   sourcesContent: false,
 });
@@ -128,3 +152,23 @@ for (const patch of OCLIF_PATCHES) {
   if (!patched.has(patch))
     throw new Error(`${patch.file} was not bundled, so not patched: review scripts/oclif-patches.mjs`);
 }
+
+// A mark of this build at the end of the bundle: the code cache written for it carries
+// the same mark, so a cache left from another build is never fed to V8 (which checks
+// only the source's length).
+const text = readFileSync(BUNDLE, 'utf8');
+const imports = text.match(DYNAMIC_IMPORT)?.length ?? 0;
+if (imports === 0) throw new Error('dist/cli.cjs: no `await import(` found; review the dynamic import rewrite');
+// Pure ASCII, so that the loader reads it as Latin-1, a copy, instead of decoding UTF-8
+// (11 ms for this file). esbuild writes ASCII except in comments and in a regular
+// expression or two; a \u escape means the same there.
+const ascii = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const built = Buffer.from(ascii.replace(DYNAMIC_IMPORT, 'await __nrictlImportFrom('), 'latin1');
+const mark = createHash('sha256').update(built).digest('hex').slice(0, 32);
+writeFileSync(BUNDLE, Buffer.concat([built, Buffer.from(`\n//# nrictl-build=${mark}\n`)]));
+
+// tsc's output of the commands and the hook would load a second, unbundled oclif:
+// package.json's oclif settings name dist/cli.cjs instead.
+rmSync(join(root, 'dist', 'commands'), { recursive: true, force: true });
+rmSync(join(root, 'dist', 'src', 'cli', 'hooks'), { recursive: true, force: true });
+for (const f of ['oclif.js', 'oclif.d.ts']) rmSync(join(root, 'dist', 'src', 'cli', f), { force: true });

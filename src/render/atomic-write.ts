@@ -1,6 +1,5 @@
 import type { ErrorKind } from '../errors/index.js';
 import { lstat, open, readlink, rename, unlink, stat } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 
 export type AtomicContent = string | Uint8Array | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
@@ -43,6 +42,8 @@ export async function writeFileAtomic(
     throw new AtomicWriteError(path, 'follow symlink', err);
   }
   const dir = dirname(target);
+  // Loaded here: every command that renders would otherwise load Node's crypto at start-up.
+  const { randomBytes } = await import('node:crypto');
   const temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   // An explicit or inherited mode is applied exactly (chmod); a new file gets 0644 less the umask.
   const exactMode = opts.mode ?? (await existingMode(target));

@@ -1,6 +1,5 @@
 // The /metrics endpoint: plain node:http, one route, bounded work per scrape.
 import type { ErrorKind } from '../errors/index.js';
-import http from 'node:http';
 import type { Registry } from 'prom-client';
 
 export class MetricsAddressError extends Error {
@@ -29,6 +28,8 @@ export interface MetricsServer {
 
 export async function serveMetrics(registry: Registry, address: string): Promise<MetricsServer> {
   const { host, port } = parseMetricsAddress(address);
+  // Loaded here: every command that renders would otherwise load Node's HTTP server.
+  const http = await import('node:http');
   const server = http.createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '/').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('nrictl serves /metrics only\n');

@@ -15,14 +15,12 @@ import type { nri } from '../../src/api/index.js';
 
 export const BIN = path.resolve('bin/run.js');
 
-/** The built commands must be at least as new as the sources, or the test would run old code. */
+/** The built CLI must be at least as new as the commands' sources, or the test would run old code. */
 export function assertBuilt(...commands: string[]): void {
+  const built = path.resolve('dist/cli.cjs');
   for (const c of commands) {
-    const built = path.resolve(`dist/commands/${c}.js`);
     if (!existsSync(built) || statSync(built).mtimeMs < statSync(path.resolve(`commands/${c}.ts`)).mtimeMs) {
-      throw new Error(
-        `dist/commands/${c}.js is missing or older than commands/${c}.ts: run npm run build (npm test does)`,
-      );
+      throw new Error(`dist/cli.cjs is missing or older than commands/${c}.ts: run npm run build (npm test does)`);
     }
   }
 }

@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // What a user gets: `npm pack`, `npm install -g` of the tarball into a prefix, then
@@ -99,13 +99,14 @@ afterAll(() => {
 }, 120_000);
 
 describe('npm pack', () => {
-  it('ships the built commands, the oclif manifest, the entry point, the man pages and the examples', () => {
+  it('ships the built commands with their code cache, the oclif manifest, the entry point, the man pages and the examples', () => {
     for (const f of [
       'package.json',
       'bin/run.js',
       'oclif.manifest.json',
-      'dist/commands/logs.js',
-      'dist/commands/validate.js',
+      'dist/cli.cjs',
+      'dist/cli.code-cache',
+      'dist/src/cli/code-cache.js',
       'examples/demo.yaml',
       'man/nrictl.1',
       'README.md',
@@ -156,14 +157,16 @@ describe('npm pack', () => {
       ok(run('tar', ['-xzOf', tarball, 'package/oclif.manifest.json'], work), 'tar').stdout,
     ) as { version: string; commands: Record<string, { relativePath?: string[] }> };
     expect(manifest.version).toBe(pkg.version);
-    const built = packed
-      .filter((p) => /^dist\/commands\/.*\.js$/.test(p))
-      .map((p) => p.slice('dist/commands/'.length, -3).replace(/\//g, ':'));
+    // Every command of the sources, commands/**.ts, is in the manifest.
+    const sources = readdirSync(join(repo, 'commands'), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => f.slice(0, -3).split(sep).join(':'));
     expect(
       Object.keys(manifest.commands)
-        .filter((id) => built.includes(id))
+        .filter((id) => sources.includes(id))
         .sort(),
-    ).toEqual(built.sort());
+    ).toEqual(sources.sort());
     // The installed package has only dist/: a manifest pointing at sources breaks every command.
     const notBuilt = Object.entries(manifest.commands)
       .filter(([, c]) => c.relativePath && c.relativePath[0] !== 'dist')

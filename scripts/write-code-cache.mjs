@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// Writes dist/cli.code-cache, V8's compiled code for dist/cli.cjs (step of `npm run
+// build`, after the bundle): bin/run.js hands it to V8, which then skips compiling what
+// these training runs compiled (src/cli/code-cache.ts).
+//
+// Each run is a real nrictl command in a child process, started as bin/run.js starts one,
+// that adds what it compiled to the cache (the cache is read, then written at exit). The
+// runs are the start-ups people wait for: the simulator (its socket, a scenario, the
+// plugin protocol through a plugin of the SDK), sync dump of it, the checks, help.
+// Their output is discarded; a run that fails fails the build, so the cache is never
+// trained on an error path by accident.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bundle = join(root, 'dist', 'cli.cjs');
+const cacheFile = join(root, 'dist', 'cli.code-cache');
+
+if (process.argv[2] === '--run') {
+  // One training run: bin/run.js's start, with the cache written at exit.
+  const early = [];
+  const onEarly = (signal) => early.push(signal);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, onEarly);
+  globalThis[Symbol.for('nrictl.early-signals')] = { early, onEarly };
+  const { requireWithCodeCache } = await import(pathToFileURL(join(root, 'dist/src/cli/code-cache.js')).href);
+  const cli = requireWithCodeCache(bundle, { cacheFile, writeAtExit: true }).exports;
+  process.argv = [process.argv[0], join(root, 'bin', 'run.js'), ...process.argv.slice(3)];
+  await cli.execute({ dir: pathToFileURL(join(root, 'bin', 'run.js')).href });
+} else {
+  rmSync(cacheFile, { force: true });
+  const scratch = mkdtempSync(join(tmpdir(), 'nrictl-code-cache-'));
+  try {
+    // A plugin of the SDK, so that the runs compile the plugin protocol's side of the
+    // simulator too: subscribes to container creation and answers without adjusting.
+    const plugins = join(scratch, 'plugins');
+    mkdirSync(plugins);
+    const plugin = join(scratch, 'plugin.mjs');
+    writeFileSync(
+      plugin,
+      `import { Stub } from ${JSON.stringify(pathToFileURL(join(root, 'dist/src/plugin/index.js')).href)};\n` +
+        `await new Stub({ createContainer: () => ({}) }, { name: 'train', index: '10' }).start();\n`,
+    );
+    const exe = join(plugins, '10-train');
+    writeFileSync(exe, `#!/bin/sh\nexec "${process.execPath}" "${plugin}" "$@"\n`);
+    chmodSync(exe, 0o755);
+    const runs = [
+      ['--version'],
+      ['sim', 'demo', '-o', 'json'],
+      ['sim', 'demo', '--plugin-dir', plugins],
+      ['sync', 'dump', '--sim', 'demo'],
+      ['sync', 'dump', '--sim', 'demo', '-o', 'json'],
+      ['validate', plugins],
+      ['lint', join(root, 'examples', 'demo.yaml')],
+      ['sim', '--help'],
+    ];
+    for (const args of runs) {
+      const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--run', ...args], {
+        cwd: scratch,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', CI: '1' },
+        timeout: 60_000,
+      });
+      if (r.status !== 0 && !(args[0] === 'validate' || args[0] === 'lint')) {
+        process.stderr.write(`write-code-cache: nrictl ${args.join(' ')} exited ${r.status}:\n${r.stderr}`);
+        process.exit(1);
+      }
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
