@@ -7,6 +7,10 @@ const onEarly = (signal) => early.push(signal);
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, onEarly);
 globalThis[Symbol.for('nrictl.early-signals')] = { early, onEarly };
 
+// The bundle is compiled code: under NODE_ENV=test or development (a test runner, a
+// plugin project's tests) oclif must not go looking for TypeScript sources of it.
+globalThis.oclif = { ...globalThis.oclif, enableAutoTranspile: false };
+
 // dist/cli.cjs is @oclif/core bundled with the commands by `npm run build`
 // (scripts/bundle-cli.mjs), loaded with the code cache the build wrote beside it
 // (src/cli/code-cache.ts). Under --debug, stack traces name the TypeScript sources

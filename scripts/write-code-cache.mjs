@@ -25,6 +25,7 @@ if (process.argv[2] === '--run') {
   const onEarly = (signal) => early.push(signal);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, onEarly);
   globalThis[Symbol.for('nrictl.early-signals')] = { early, onEarly };
+  globalThis.oclif = { ...globalThis.oclif, enableAutoTranspile: false };
   const { requireWithCodeCache } = await import(pathToFileURL(join(root, 'dist/src/cli/code-cache.js')).href);
   const cli = requireWithCodeCache(bundle, { cacheFile, writeAtExit: true }).exports;
   process.argv = [process.argv[0], join(root, 'bin', 'run.js'), ...process.argv.slice(3)];

@@ -17,7 +17,7 @@ export type NrictlDependency =
 const PACK_TIMEOUT_MS = 120_000;
 const PACK_OUTPUT_MAX = 4 * 1024 * 1024;
 /** What a built package holds: the SDK entry point the project imports and the CLI its scripts run. */
-const BUILT = ['dist/src/plugin/index.js', 'dist/src/cli/oclif.js', 'bin/run.js'];
+const BUILT = ['dist/src/plugin/index.js', 'dist/cli.cjs', 'bin/run.js'];
 
 /** A spec naming a file or directory rather than a registry version, range or tag. */
 function localPath(spec: string): string | undefined {
