@@ -22,7 +22,7 @@ export default class Sim extends BaseCommand<typeof Sim> {
 
   static override description = `Behaves as the NRI adaptation that containerd and CRI-O embed: plugins register, are configured and synchronized with the scenario's pods and containers, then receive lifecycle events in index order. Adjustments are merged (conflicts fail the creation and name both plugins), UpdateContainers requests are applied, and a plugin that hangs past --request-timeout, answers garbage or disconnects is dropped while the others go on.
 
-The socket path is printed first: point a plugin or \`nrictl logs --socket\` at it. Pre-started plugins come from --plugin-dir (NN-name executables, launched with the socket on fd 3); each is awaited until it registered, as a runtime does. With SCENARIO the script's steps run (none, if the file has no steps), then the simulator exits unless --keep-running or --interactive; without one it serves until stopped. Every input (directories, scenario, expectation file) is checked before anything starts. Ctrl-C, SIGTERM, SIGHUP or a closed output stops it at any time and removes the socket.`;
+The socket path is printed first: point a plugin or \`nrictl logs --socket\` at it. Pre-started plugins come from --plugin-dir (NN-name executables, launched with the socket on fd 3); each is awaited until it registered, as a runtime does. With SCENARIO the script's steps run (none, if the file has no steps), then the simulator exits unless --keep-running or --interactive; without one it serves until stopped. Every input (directories, scenario, expectation file) is checked before anything starts. Ctrl-C, SIGTERM, SIGHUP or a closed output stops it at any time and removes the socket. A slow reader of the output slows the script down rather than lose its events (the runtime is only simulated); what no step paces, such as plugin output, is dropped and counted past --buffer.`;
 
   static override examples = [
     { description: 'Simulate the sample scenario', command: '<%= config.bin %> <%= command.id %> demo' },
@@ -60,14 +60,18 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       throw usageError('give the scenario once, as the argument (--scenario is its old name)');
     if (flags.preset === 'all') {
       const opts = simOptions({ ...flags, preset: undefined }, this.args.scenario);
-      return presetsOutput(await runSimulationPerPreset(opts, this.signal, this.recordWriter(presetRecords(records))));
+      const show = this.recordSink(presetRecords(records), { capacity: flags.buffer });
+      const run = runSimulationPerPreset({ ...opts, pace: () => show.room() }, this.signal, (r) => show.push(r));
+      return presetsOutput(await run);
     }
-    const show = format === 'junit' ? undefined : this.recordWriter(records);
+    const show = format === 'junit' ? undefined : this.recordSink(records, { capacity: flags.buffer });
     const toStderr = this.recordWriter(records, { stream: process.stderr, format: 'json' });
     const result = await runSimulation(
       {
         ...simOptions(flags, this.args.scenario),
-        onRecord: (r) => (r.type === 'plugin-output' && flags['plugin-output'] === 'json' ? toStderr(r) : show?.(r)),
+        onRecord: (r) =>
+          r.type === 'plugin-output' && flags['plugin-output'] === 'json' ? toStderr(r) : show?.push(r),
+        ...(show ? { pace: () => show.room() } : {}),
         ...(flags.expect === undefined ? { drive: simPrompt(flags.interactive, format) } : {}),
       },
       this.signal,

@@ -8,6 +8,7 @@ import {
   defaultDropNotice,
   nonBlockingStdout,
   outputClosed,
+  renderOutput,
   renderRecord,
   type Layout,
   type Output,
@@ -67,15 +68,22 @@ export class RecordOutput {
     return queue;
   }
 
-  /** The stream's summary, after its records; nothing on stdout once its reader went away. */
+  /**
+   * The stream's summary, after its records (a library that did not end its sink, as
+   * sim's, has them written here, for at most STREAM_FLUSH_MS when the reader stalls);
+   * nothing on stdout once its reader went away.
+   */
   async finish(out: Output): Promise<void> {
     const { format, layout } = this.opts;
+    await this.queue?.end(STREAM_FLUSH_MS);
     if (this.opts.summary === 'stderr') {
       this.opts.say(out.view.text(out.value, layout));
       return;
     }
     if (outputClosed(this.opts.signal)) return;
-    const text = renderRecord(out.view, out.value, format, layout);
+    // A summary that ends a stream (sim's) goes on as the stream's own lines, if any.
+    const text = out.endsStream ? renderOutput(out, format, layout) : renderRecord(out.view, out.value, format, layout);
+    if (text === '') return;
     await new Promise<void>((resolve) => this.out.write(text, () => resolve()));
   }
 

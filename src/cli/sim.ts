@@ -6,7 +6,7 @@ import type { Output } from '../render/index.js';
 import { inCI, presetsView, simulationJunitView, simulationView } from '../render/index.js';
 import type { PresetsResult, Runtime, SimulationOptions, SimulationResult } from '../runtime/index.js';
 import { UserError, usageError } from './errors.js';
-import { confDirFlag, durationFlagWithDefault, pluginDirFlag } from './flags.js';
+import { bufferFlag, confDirFlag, durationFlagWithDefault, pluginDirFlag } from './flags.js';
 
 /** sim's flags; `presets` are the names of the runtime presets (src/runtime's RUNTIME_PRESETS). */
 export const simFlags = (presets: readonly string[]) => ({
@@ -75,7 +75,14 @@ export const simFlags = (presets: readonly string[]) => ({
     options: ['lines', 'json', 'none'] as const,
     default: 'lines',
   })(),
+  buffer: bufferFlag('Events', DEFAULT_SIM_QUEUE_CAPACITY),
 });
+
+/**
+ * Events held while the output is behind. The script waits when the queue is half full,
+ * so only what no step paces (plugin output, plugins' own requests) can fill it.
+ */
+const DEFAULT_SIM_QUEUE_CAPACITY = 10_000;
 
 /** The values of simFlags, as parsed. */
 export interface SimFlagValues {
@@ -97,6 +104,7 @@ export interface SimFlagValues {
   expect?: string | undefined;
   'plugin-output': 'lines' | 'json' | 'none';
   calls?: boolean | undefined;
+  buffer: number;
 }
 
 /** The simulation the flags and the SCENARIO argument ask for. */

@@ -46,6 +46,7 @@ export class BoundedOutputQueue<T> extends EventEmitter {
   private ended = false;
   private unreported = 0;
   private flushWaiters: Array<() => void> = [];
+  private roomWaiters: Array<() => void> = [];
   private counts = { pushed: 0, written: 0, dropped: 0 };
   outputError: Error | undefined;
 
@@ -101,6 +102,20 @@ export class BoundedOutputQueue<T> extends EventEmitter {
   }
 
   /**
+   * Resolves once the queue is at most half full, or takes nothing more (the output
+   * failed, the queue ended). A source that can wait (the simulator's script, whose
+   * runtime is only simulated) waits here for a slow reader instead of losing records.
+   */
+  room(): Promise<void> {
+    if (this.hasRoom()) return Promise.resolve();
+    return new Promise((resolve) => this.roomWaiters.push(resolve));
+  }
+
+  private hasRoom(): boolean {
+    return this.outputError !== undefined || this.ended || this.size <= this.capacity / 2;
+  }
+
+  /**
    * Resolves true once everything queued so far has been written and the Writable
    * has passed it on (nothing buffered), or false when timeoutMs passes first or
    * the output failed. Without a timeout it waits as long as the output does.
@@ -131,6 +146,7 @@ export class BoundedOutputQueue<T> extends EventEmitter {
    */
   async end(timeoutMs?: number): Promise<{ pushed: number; written: number; dropped: number; complete: boolean }> {
     this.ended = true;
+    this.settle();
     const complete = await this.flush(timeoutMs);
     this.out.off('error', this.onOutputError);
     return { ...this.counts, complete };
@@ -211,6 +227,11 @@ export class BoundedOutputQueue<T> extends EventEmitter {
   };
 
   private settle(): void {
+    if (this.roomWaiters.length > 0 && this.hasRoom()) {
+      const waiters = this.roomWaiters;
+      this.roomWaiters = [];
+      for (const w of waiters) w();
+    }
     if (this.flushWaiters.length === 0 || !this.isIdle()) return;
     const waiters = this.flushWaiters;
     this.flushWaiters = [];

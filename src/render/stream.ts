@@ -16,6 +16,11 @@ export interface RecordSink<R> {
   readonly written: number;
   /** Records dropped so far: the output could not keep up, or its reader went away. */
   readonly dropped: number;
+  /**
+   * Resolves when the output has room again. Only for a source that may wait (the
+   * simulator's script); the runtime's reply path never calls it.
+   */
+  room(): Promise<void>;
 }
 
 /**
@@ -38,6 +43,7 @@ export function discardingSink<R>(): RecordSink<R> {
       return true;
     },
     end: () => Promise.resolve({ written, dropped: 0, complete: true }),
+    room: () => Promise.resolve(),
     get written() {
       return written;
     },

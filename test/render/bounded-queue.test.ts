@@ -244,6 +244,38 @@ describe('BoundedOutputQueue catching up', () => {
     expect(queue.push(9)).toBe(false); // ended
   });
 
+  it('room() waits while the queue is more than half full, for a source that can wait', async () => {
+    const out = new PassThrough({ highWaterMark: 16 });
+    const queue = new BoundedOutputQueue<number>(out, { capacity: 10, render: line, batch: 1 });
+    await queue.room(); // empty: at once
+    for (let k = 0; k < 10; k++) queue.push(k);
+    let roomy = false;
+    const waiting = queue.room().then(() => (roomy = true));
+    await sleep(50);
+    // Nobody reads: the PassThrough holds a line or two, the queue stays above half.
+    expect(roomy).toBe(false);
+    expect(queue.pending).toBeGreaterThan(5);
+    let text = '';
+    out.on('data', (d: Buffer) => {
+      text += d.toString();
+    });
+    await waiting;
+    expect(queue.pending).toBeLessThanOrEqual(5);
+    await queue.end();
+    expect(text).toBe(Array.from({ length: 10 }, (_, k) => line(k)).join(''));
+    expect(queue.dropped).toBe(0);
+  });
+
+  it('room() resolves when the output fails, so a waiting source is never stuck', async () => {
+    const out = new PassThrough({ highWaterMark: 16 });
+    const queue = new BoundedOutputQueue<number>(out, { capacity: 4, render: line, batch: 1 });
+    for (let k = 0; k < 4; k++) queue.push(k);
+    const waiting = queue.room();
+    out.destroy(new Error('EPIPE'));
+    await waiting;
+    expect(queue.push(5)).toBe(false);
+  });
+
   it('flush resolves once everything queued has been written', async () => {
     const out = new PassThrough();
     let text = '';

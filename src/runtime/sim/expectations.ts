@@ -11,7 +11,7 @@ import {
 import type { SimEvent } from '../events.js';
 import type { Runtime } from './runtime.js';
 import type { Step } from './scenario.js';
-import { runStep, stepLabel } from './script.js';
+import { beforeStep, runStep, stepLabel, type Pace } from './script.js';
 
 function stepContainer(step: Step): string | undefined {
   if (step.kind === 'create') return step.container.id ?? undefined;
@@ -24,6 +24,7 @@ export async function runExpectations(
   steps: readonly Step[],
   spec: ExpectationFile,
   signal?: AbortSignal,
+  pace?: Pace,
 ): Promise<Outcome[]> {
   const placed = placeExpectations(spec, steps.map(stepLabel));
   const before: Array<Record<string, unknown> & { type: string }> = [];
@@ -34,6 +35,7 @@ export async function runExpectations(
   const outcomes: Outcome[] = [];
   try {
     for (const [i, step] of steps.entries()) {
+      await beforeStep(pace, signal);
       if (signal?.aborted) break;
       const record: StepRecord = { number: i + 1, label: stepLabel(step), ok: true, events: [] };
       current = record.events;

@@ -8,7 +8,7 @@ import type { SimEvent } from '../events.js';
 import { runExpectations } from './expectations.js';
 import { planSimulation } from './inputs.js';
 import { Runtime } from './runtime.js';
-import { runScript } from './script.js';
+import { runScript, type Pace } from './script.js';
 import { SimState } from './state.js';
 
 export interface SimulationOptions {
@@ -46,6 +46,8 @@ export interface SimulationOptions {
   pluginOutput?: 'events' | 'none';
   /** The run's records as they come: every event, in the order it happened, and the script's end. */
   onRecord?: (r: SimulationRecord) => void;
+  /** Awaited before each step of the script: the records' reader has room again (a bounded output). */
+  pace?: Pace;
   /** After the script (or without one), the runtime is driven by this until it resolves: an interactive prompt. */
   drive?: (runtime: Runtime, signal: AbortSignal) => Promise<void>;
 }
@@ -86,7 +88,11 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
   const runtime = new Runtime(new SimState(plan.scenario), plan.runtime);
   const onRecord = opts.onRecord;
   if (onRecord) runtime.on('event', onRecord);
-  const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  // Removed on the way out: `--preset all` runs one simulation after another on one signal.
+  let onAbort: () => void = () => {};
+  const stopped = new Promise<void>((resolve) =>
+    signal.addEventListener('abort', (onAbort = () => resolve()), { once: true }),
+  );
   try {
     await Promise.race([runtime.start(), stopped]);
     if (runtime.socketPath !== undefined) result.socketPath = runtime.socketPath;
@@ -95,11 +101,11 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
       if (signal.aborted) {
         // Stopped while waiting: nothing ran.
       } else if (plan.expectations) {
-        const outcomes = await runExpectations(runtime, plan.scenario.steps, plan.expectations, signal);
+        const outcomes = await runExpectations(runtime, plan.scenario.steps, plan.expectations, signal, opts.pace);
         const failed = outcomes.filter((o) => !o.ok).length;
         result.expectations = { file: plan.expectations.file, outcomes, failed };
       } else {
-        result.script = await runScript(runtime, plan.scenario.steps, signal);
+        result.script = await runScript(runtime, plan.scenario.steps, signal, opts.pace);
         onRecord?.({ time: Date.now(), type: 'script-done', ...result.script, stopped: signal.aborted });
       }
     }
@@ -108,6 +114,7 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
       else if (opts.keepRunning || !plan.scripted) await stopped;
     }
   } finally {
+    signal.removeEventListener('abort', onAbort);
     await runtime.stop();
     if (onRecord) runtime.off('event', onRecord);
   }

@@ -55,10 +55,37 @@ export async function runStep(runtime: Runtime, step: Step, signal?: AbortSignal
   }
 }
 
-export async function runScript(runtime: Runtime, steps: readonly Step[], signal?: AbortSignal): Promise<ScriptResult> {
+/**
+ * Before a step: what the run's reader asks to wait for (its output has room again), cut
+ * short by a stop. A simulated runtime can wait for a slow reader; a real one cannot.
+ */
+export type Pace = () => Promise<void>;
+
+export async function beforeStep(pace: Pace | undefined, signal: AbortSignal | undefined): Promise<void> {
+  if (pace === undefined || signal?.aborted) return;
+  if (signal === undefined) return pace();
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<void>((resolve) => {
+    onAbort = () => resolve();
+    signal.addEventListener('abort', onAbort);
+  });
+  try {
+    await Promise.race([pace(), stopped]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+export async function runScript(
+  runtime: Runtime,
+  steps: readonly Step[],
+  signal?: AbortSignal,
+  pace?: Pace,
+): Promise<ScriptResult> {
   let failed = 0;
   let n = 0;
   for (const step of steps) {
+    await beforeStep(pace, signal);
     if (signal?.aborted) break;
     n++;
     try {
