@@ -23,6 +23,8 @@ import { DEFAULT_REGISTRATION_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './t
 import { DEFAULT_VALIDATOR, defaultValidation, type DefaultValidatorConfig } from './default-validator.js';
 import { validationRequest, ValidationRejectedError, ValidatorFailedError } from './validate.js';
 import { NEWEST_NRI_VERSION, runtimeVintage, type RuntimeVintage } from './vintage.js';
+import { PreStartFailedError } from './errors.js';
+import { goLaunchFailure, goStartFailure } from './pre-start-failure.js';
 
 export interface AdaptationOptions {
   socketPath?: string;
@@ -58,6 +60,12 @@ export interface AdaptationOptions {
    * 00-default-validator.
    */
   defaultValidator?: DefaultValidatorConfig;
+  /**
+   * Whether a pre-started plugin that fails to start fails Start (the runtime does not
+   * come up) instead of being skipped; default: as the Go adaptation of `nriVersion`
+   * (RuntimeVintage.preStartFailureFatal). A runtime with an NRI of its own says.
+   */
+  preStartFailureFatal?: boolean;
 }
 
 /** What the embedding runtime gives the adaptation (Go: the SyncFn and UpdateFn of New()). */
@@ -80,6 +88,11 @@ export interface AdaptationHost {
    * implemented"): the plugin gets the error, stays connected, nothing is applied.
    */
   failUpdateRequest?(plugin: string, req: nri.IUpdateContainersRequest): Error | undefined;
+  /**
+   * The runtime's own words for a plugin it did not start, where they are not the Go
+   * adaptation's (iSulad); undefined: nrictl's wording around the Go error.
+   */
+  startFailureText?(plugin: { name: string; base: string; external: boolean }, err: Error): string | undefined;
 }
 
 export interface PluginInfo {
@@ -183,7 +196,8 @@ export class Adaptation {
       try {
         await this.startLaunchedPlugins(this.opts.pluginPath);
       } catch (err) {
-        // Discovery failed (the Go runtime fails its start-up): the socket goes too.
+        // Discovery failed, or (NRI before v0.7) a pre-started plugin did: the Go runtime
+        // fails its start-up, so the socket and the plugins started so far go too.
         await this.stop();
         throw err;
       }
@@ -290,6 +304,8 @@ export class Adaptation {
   private async startLaunchedPlugins(pluginPath: string): Promise<void> {
     const { plugins } = await discoverPlugins(pluginPath, this.opts.pluginConfigPath);
     const started: PluginConnection[] = [];
+    // NRI before v0.7: the first plugin that fails ends Start; start() then stops the rest.
+    const fatal = this.opts.preStartFailureFatal ?? this.vintage.preStartFailureFatal;
     for (const plugin of plugins) {
       if (this.stopping) return;
       const name = `${plugin.index}-${plugin.name}`;
@@ -298,6 +314,7 @@ export class Adaptation {
         proc = await launchPlugin(plugin, { output: this.opts.pluginOutput === 'none' ? 'discard' : 'capture' });
       } catch (err) {
         this.report({ type: 'error', plugin: name, message: (err as Error).message });
+        if (fatal) throw new PreStartFailedError(goLaunchFailure(plugin.name, err as Error), name, { cause: err });
         continue;
       }
       if (this.stopping) {
@@ -318,10 +335,13 @@ export class Adaptation {
         this.report({
           type: 'error',
           plugin: name,
-          message: `failed to start pre-installed plugin ${name}: ${(err as Error).message}`,
+          message:
+            this.host.startFailureText?.({ name, base: plugin.name, external: false }, err as Error) ??
+            `failed to start pre-installed plugin ${name}: ${(err as Error).message}`,
         });
         conn.close(err as Error);
         await stopPlugin(proc, this.opts.killGraceMs);
+        if (fatal) throw new PreStartFailedError(goStartFailure(err as Error), name, { cause: err });
       }
     }
     if (this.stopping) return;
@@ -356,7 +376,9 @@ export class Adaptation {
         this.report({
           type: 'error',
           plugin: conn.label,
-          message: `failed to start external plugin: ${(err as Error).message}`,
+          message:
+            this.host.startFailureText?.({ name: conn.label, base: conn.base, external: true }, err as Error) ??
+            `failed to start external plugin: ${(err as Error).message}`,
         });
         conn.close(err as Error);
         return;

@@ -3,7 +3,8 @@
 // where it departs from the Go adaptation's rules: its quirks, each seen on the real
 // runtime. A plugin author meets a quirk here before a node does.
 import { ISULAD_REPORTS } from '../../api/index.js';
-import { CRIO_133_NRI_VERSION, NEWEST_NRI_VERSION } from '../adaptation/index.js';
+import { CRIO_133_NRI_VERSION, NEWEST_NRI_VERSION, goQuote } from '../adaptation/index.js';
+import { isuladStartFailureText } from './isulad.js';
 
 /** Where a runtime does not do what the Go adaptation of its vintage would. */
 export interface RuntimeQuirks {
@@ -46,6 +47,20 @@ export interface RuntimeQuirks {
    * adjusted; a plugin's UpdateContainers answers "not implemented".
    */
   docker?: boolean;
+  /**
+   * The line the runtime logs as it exits because its NRI's Start failed (a pre-started
+   * plugin failed to start on NRI before v0.7), around Start's error. Whether that happens
+   * is the NRI version's (RuntimeVintage.preStartFailureFatal), not the runtime's.
+   */
+  startFailureLog?: (nriError: string) => string;
+  /**
+   * The runtime has an NRI of its own rather than the Go adaptation of its vintage: a
+   * pre-started plugin that fails to start is skipped (false) or fatal (true) whatever
+   * that vintage does.
+   */
+  preStartFailureFatal?: boolean;
+  /** The runtime's own log words for a plugin it did not start, where they are not the Go adaptation's. */
+  startFailureText?: (plugin: { name: string; base: string; external: boolean }, err: Error) => string | undefined;
 }
 
 export interface RuntimePreset {
@@ -62,6 +77,22 @@ const ISULAD_QUIRKS: RuntimeQuirks = Object.freeze({
   pluginUpdatesCrash: true,
   ignoresNewEnv: true,
   sparseCreateRequest: true,
+  // Its NRI (C++, src/daemon/nri) logs a plugin that fails to start and skips it:
+  // NRIAdaptation::StartPlugin, nri_adaption.cc:887-891 at v2.1.6.
+  preStartFailureFatal: false,
+  startFailureText: isuladStartFailureText,
+});
+
+/**
+ * containerd 1.7: its CRI service starts NRI (pkg/cri/server/service.go:269 at v1.7.13,
+ * `failed to set up NRI for CRI service: %w` around pkg/nri/nri.go:151 `failed to start
+ * NRI interface: %w`), and pkg/cri/cri.go:117 logs a failed run with logrus's Fatal,
+ * which exits. The same words from v1.7.0 (service.go:258) to v1.7.34.
+ */
+const CONTAINERD_17_QUIRKS: RuntimeQuirks = Object.freeze({
+  runtime: 'containerd',
+  startFailureLog: (nriError: string) =>
+    `level=fatal msg="Failed to run CRI service" error=${goQuote(`failed to set up NRI for CRI service: failed to start NRI interface: ${nriError}`)}`,
 });
 
 /** containerd 2.2.x: its NRI knows the pod update events, its CRI never sends them. */
@@ -106,10 +137,10 @@ const crio = (version: string, nriVersion: string, quirks: RuntimeQuirks): Runti
  * read as the version it reports. The NRI versions are those of each release's go.mod.
  */
 export const RUNTIME_PRESETS: Readonly<Record<string, RuntimePreset>> = Object.freeze({
-  'containerd-1.7.0': containerd('v1.7.0', 'v0.3.0'), // 1.7.0-1.7.6
-  'containerd-1.7.13': containerd('v1.7.13', 'v0.4.0'), // 1.7.7-1.7.13
-  'containerd-1.7.25': containerd('v1.7.25', 'v0.6.1'), // 1.7.14-1.7.15 v0.6.0, 1.7.16-1.7.25 v0.6.1
-  'containerd-1.7.34': containerd('v1.7.34', 'v0.8.0'), // 1.7.26 and later
+  'containerd-1.7.0': containerd('v1.7.0', 'v0.3.0', CONTAINERD_17_QUIRKS), // 1.7.0-1.7.6
+  'containerd-1.7.13': containerd('v1.7.13', 'v0.4.0', CONTAINERD_17_QUIRKS), // 1.7.7-1.7.13
+  'containerd-1.7.25': containerd('v1.7.25', 'v0.6.1', CONTAINERD_17_QUIRKS), // 1.7.14-1.7.15 v0.6.0, 1.7.16-1.7.25 v0.6.1
+  'containerd-1.7.34': containerd('v1.7.34', 'v0.8.0', CONTAINERD_17_QUIRKS), // 1.7.26 and later
   'containerd-2.0': containerd('v2.0.11', 'v0.8.0'),
   'containerd-2.1': containerd('v2.1.9', 'v0.8.0'),
   'containerd-2.2.0': containerd('v2.2.0', 'v0.10.0', CONTAINERD_22_QUIRKS),
