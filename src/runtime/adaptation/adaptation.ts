@@ -93,6 +93,16 @@ export interface AdaptationHost {
    * adaptation's (iSulad); undefined: nrictl's wording around the Go error.
    */
   startFailureText?(plugin: { name: string; base: string; external: boolean }, err: Error): string | undefined;
+  /**
+   * A plugin answered a relayed call with an error. Go fails the request with it; a
+   * runtime that instead drops the plugin and goes on (iSulad) returns the reason to
+   * close it with.
+   */
+  dropOnErrorAnswer?(
+    plugin: { base: string; external: boolean },
+    method: string,
+    ids: { pod?: string; container?: string },
+  ): Error | undefined;
 }
 
 export interface PluginInfo {
@@ -457,7 +467,8 @@ export class Adaptation {
   /**
    * Calls `method` on every subscribed plugin in order. A plugin that fails fatally is
    * dropped and the rest go on; one that answers with an error stops the relay and fails
-   * the request (the Go runtime returns that error to the CRI call).
+   * the request (the Go runtime returns that error to the CRI call), unless the host
+   * drops it instead (dropOnErrorAnswer).
    */
   private async relay<T>(
     event: Event,
@@ -483,6 +494,11 @@ export class Adaptation {
         try {
           r = await plugin.call<T>(method, request, encoded);
         } catch (err) {
+          const drop = this.host.dropOnErrorAnswer?.(plugin, method, idsOf(request));
+          if (drop) {
+            plugin.close(drop); // reported by its close; the rest go on
+            continue;
+          }
           // A plugin that answered with an error: the Go library hands the runtime that
           // status as it is (its text names no plugin; the cause and the event do).
           const status =

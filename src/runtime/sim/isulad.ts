@@ -4,6 +4,8 @@
 // library libisula_nri. It checks a subscription as the Go adaptation does, against the
 // eleven events of NRI v0.6 (nri_utils.h:49 LAST = 12, nri_result.h:34 ValidEvents), but
 // logs the extra bits in decimal and, unlike Go v0.3-v0.6, skips the plugin and goes on.
+// A call a plugin answers with an error does not fail the container operation either: the
+// plugin is shut down and the rest go on.
 import { PluginConnectionError } from '../adaptation/index.js';
 
 const INVALID_EVENTS = /^invalid plugin events: 0x([0-9a-f]+)$/;
@@ -35,4 +37,24 @@ export function isuladStartFailureText(
     plugin.external ? 'Failed to start plugin ready for conn fd <fd>' : `Failed to start plugin ${name} ready`,
   );
   return lines.join('; ');
+}
+
+/**
+ * A plugin answered a relayed call with an error: iSulad logs it, shuts the plugin down
+ * and goes on without it; the container operation succeeds (Go fails it). At d2434895 and
+ * v2.1.6: nri_adaption.cc:375-378 (CreateContainer), :607-610 (UpdateContainer), :641-644
+ * (StopContainer; the same "create container" text in all three), :811-814 (pod events and
+ * post-events, StateChange). A call that times out or fails the connection is dropped by
+ * the Go adaptation too.
+ */
+export function isuladDropOnErrorAnswer(
+  plugin: { base: string; external: boolean },
+  method: string,
+  ids: { container?: string },
+): Error {
+  const name = plugin.external ? '<random external name>' : plugin.base;
+  const log = ['CreateContainer', 'UpdateContainer', 'StopContainer'].includes(method)
+    ? `Failed to call create container: ${ids.container ?? '<container id>'} to pliugin: ${name}`
+    : `invalid (unset) event in state change notification: ${name}`;
+  return new Error(`${log} (iSulad shuts down a plugin that answers ${method} with an error and goes on without it)`);
 }

@@ -4,7 +4,7 @@
 // runtime. A plugin author meets a quirk here before a node does.
 import { ISULAD_REPORTS } from '../../api/index.js';
 import { CRIO_133_NRI_VERSION, NEWEST_NRI_VERSION, goQuote } from '../adaptation/index.js';
-import { isuladStartFailureText } from './isulad.js';
+import { isuladDropOnErrorAnswer, isuladStartFailureText } from './isulad.js';
 
 /** Where a runtime does not do what the Go adaptation of its vintage would. */
 export interface RuntimeQuirks {
@@ -12,12 +12,13 @@ export interface RuntimeQuirks {
   runtime: string;
   /**
    * A CreateContainerResponse without an `adjust` message aborts the whole runtime
-   * (iSulad: its Rust NRI library unwraps the field).
+   * (iSulad: its Rust NRI library unwraps the field, isula-rust-extensions
+   * nri/src/nri/c_transfer.rs:1198 `resp.adjust.as_ref().unwrap()`).
    */
   createNeedsAdjust?: boolean;
   /**
    * Any UpdateContainers request from a plugin crashes the runtime (iSulad frees the
-   * update items that the request owns).
+   * update items that the request owns: nri_adaption.cc:862 at d2434895).
    */
   pluginUpdatesCrash?: boolean;
   /** Environment variables a plugin adds are dropped; changing an existing one works. */
@@ -61,6 +62,15 @@ export interface RuntimeQuirks {
   preStartFailureFatal?: boolean;
   /** The runtime's own log words for a plugin it did not start, where they are not the Go adaptation's. */
   startFailureText?: (plugin: { name: string; base: string; external: boolean }, err: Error) => string | undefined;
+  /**
+   * A plugin that answers a call with an error is dropped and the operation goes on
+   * (iSulad), where Go fails the operation: the reason it is dropped with.
+   */
+  dropOnErrorAnswer?: (
+    plugin: { base: string; external: boolean },
+    method: string,
+    ids: { container?: string },
+  ) => Error;
 }
 
 export interface RuntimePreset {
@@ -70,7 +80,14 @@ export interface RuntimePreset {
   quirks?: RuntimeQuirks;
 }
 
-/** Real iSulad (2.1.5 up to master of 2025-07, NRI served by the Rust libisula_nri). */
+/**
+ * Real iSulad (master builds reporting 2.1.5, e.g. d2434895 of 2025-07, and v2.1.6; upstream
+ * tag v2.1.5 has no NRI): its own C++ NRI (src/daemon/nri) over the Rust libisula_nri
+ * (isula-rust-extensions nri/). It knows the events of NRI v0.6 (0x7ff) and no pod
+ * update event; its registration and request timeouts default to 5 s and 2 s
+ * (isulad_config.h:49-50), the request timeout applying to every call
+ * (isula-rust-extensions nri/src/nri/plugin.rs:293-339), as the Go defaults do.
+ */
 const ISULAD_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'iSulad',
   createNeedsAdjust: true,
@@ -81,6 +98,7 @@ const ISULAD_QUIRKS: RuntimeQuirks = Object.freeze({
   // NRIAdaptation::StartPlugin, nri_adaption.cc:887-891 at v2.1.6.
   preStartFailureFatal: false,
   startFailureText: isuladStartFailureText,
+  dropOnErrorAnswer: isuladDropOnErrorAnswer,
 });
 
 /**

@@ -62,6 +62,7 @@ export class Runtime extends EventEmitter {
           : {}),
         ...(quirks?.docker ? { failUpdateRequest: () => new Error(DOCKER_UPDATES_REFUSED) } : {}),
         ...(quirks?.startFailureText ? { startFailureText: quirks.startFailureText } : {}),
+        ...(quirks?.dropOnErrorAnswer ? { dropOnErrorAnswer: quirks.dropOnErrorAnswer } : {}),
       },
       opts.preStartFailureFatal === undefined && quirks?.preStartFailureFatal !== undefined
         ? { ...opts, preStartFailureFatal: quirks.preStartFailureFatal }
