@@ -52,8 +52,10 @@ export interface PluginDirReport {
   discoveryFails: boolean;
 }
 
+// NRI v0.3.0-v0.6.1's startPlugins returns the launch error from Start, and containerd
+// 1.7.0-1.7.25 exit on it (pkg/cri/cri.go:117 Fatal "Failed to run CRI service").
 const LAUNCH_FAILS =
-  'exec fails: with NRI v0.6.1 (containerd, CRI-O) plugin start-up aborts and no pre-installed plugin runs; newer NRI logs a warning and skips it';
+  'exec fails: with NRI before v0.7 (containerd 1.7.0-1.7.25) the runtime does not come up at all (containerd exits: "Failed to run CRI service"); newer NRI logs a warning and skips it';
 
 /** No plugin directory: not a fault, the runtime then launches no pre-installed plugin. */
 export function pluginDirMissing(dir: string): Finding {

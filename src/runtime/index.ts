@@ -39,4 +39,5 @@ export { parseScenario, parseScenarioResources, type Scenario, type Step } from 
 export { generateScenario, type GenerateOptions } from './sim/generate.js';
 export { type UpdateOutcome } from './sim/apply.js';
 export { ScenarioError, StateError } from './sim/errors.js';
+export { RuntimeStartError } from './sim/start-failure.js';
 export { RUNTIME_PRESETS, type RuntimePreset, type RuntimeQuirks } from './sim/presets.js';

@@ -80,6 +80,18 @@ const SAMPLES: Record<string, Array<[Error, number]>> = {
   PluginConnectionError: [[new runtime.PluginConnectionError('closed', '10-a', 'closed'), ExitCode.FAILED]],
   RuntimeError: [[new runtime.RuntimeError('failed', 'CreateContainer'), ExitCode.FAILED]],
   ScenarioError: [[new runtime.ScenarioError('bad', 'f.yaml', ''), ExitCode.USAGE]],
+  // The simulated runtime did not come up (a pre-started plugin failed on NRI before v0.7): as a failed expectation.
+  RuntimeStartError: [
+    [
+      new runtime.RuntimeStartError(
+        'containerd v1.7.13 exits at start-up: ...',
+        'containerd v1.7.13',
+        '10-x',
+        'level=fatal',
+      ),
+      ExitCode.FAILED,
+    ],
+  ],
   SimulationInputError: [
     [new runtime.SimulationInputError('/nope does not exist', 'not-found', 'pluginDir'), ExitCode.USAGE],
     [new runtime.SimulationInputError('/f is not a directory', 'usage', 'confDir'), ExitCode.USAGE],

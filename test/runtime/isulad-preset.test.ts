@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Event, eventBit, identifyRuntime, nri, RUNTIME_SERVICE } from '../../src/api/index.js';
 import { RUNTIME_PRESETS } from '../../src/runtime/index.js';
 import type { Stub } from '../../src/plugin/index.js';
+import { Code, TtrpcError } from '../../src/ttrpc/index.js';
 import { connectRawPlugin, ofType, simPerTest, waitFor, waitForPlugin, type RawPlugin, type Sim } from './helpers.js';
 
 const t = simPerTest();
@@ -21,6 +22,7 @@ const isuladOptions = {
   nriVersion: ISULAD.nriVersion,
   quirks: ISULAD.quirks!,
 };
+const CREATE_ONLY = eventBit(Event.CREATE_CONTAINER);
 const POD: nri.IPodSandbox = { id: 'pod1', name: 'web-0', namespace: 'shop', uid: 'u1' };
 const CTR: nri.IContainer = {
   id: 'ctr1',
@@ -75,6 +77,72 @@ describe('nrictl sim --preset isulad-2.1.5', () => {
     );
     await waitFor('the drop', () => ofType(sim.events, 'dropped').find((e) => e.plugin === '10-careless'));
     expect(sim.runtime.plugins()).toEqual([]);
+  });
+
+  it('shuts down a plugin that answers CreateContainer with an error and creates the container without it', async () => {
+    const sim = await isuladSim();
+    raws.push(
+      await connectRawPlugin(
+        sim.socketPath,
+        'refuser',
+        '10',
+        {
+          CreateContainer: () => {
+            throw new TtrpcError(Code.Unknown, 'not today');
+          },
+        },
+        CREATE_ONLY,
+      ),
+      await connectRawPlugin(
+        sim.socketPath,
+        'fine',
+        '20',
+        {
+          CreateContainer: () =>
+            nri.CreateContainerResponse.encode({ adjust: { annotations: { by: 'fine' } } }).finish(),
+        },
+        CREATE_ONLY,
+      ),
+    );
+    await waitForPlugin(sim, '20-fine');
+    const created = await sim.runtime.createContainer('pod1', CTR);
+    expect(created.ok).toBe(true);
+    expect(sim.runtime.state.mustContainer('ctr1').annotations).toMatchObject({ by: 'fine' });
+    const dropped = await waitFor('the drop', () =>
+      ofType(sim.events, 'dropped').find((e) => e.plugin === '10-refuser'),
+    );
+    // iSulad's own log line (nri_adaption.cc:376 at d2434895), its spelling included; it
+    // names an external plugin at random, and its CreateContainer request carries no id.
+    expect(dropped.reason).toMatch(
+      /^Failed to call create container: <container id> to pliugin: <random external name> \(iSulad shuts down/,
+    );
+    expect(sim.runtime.plugins().map((p) => p.name)).toEqual(['20-fine']);
+  });
+
+  it('shuts down a plugin that answers a pod event with an error, and the pod runs', async () => {
+    const sim = await isuladSim();
+    raws.push(
+      await connectRawPlugin(
+        sim.socketPath,
+        'grumpy',
+        '10',
+        {
+          StateChange: () => {
+            throw new TtrpcError(Code.Unknown, 'no pods today');
+          },
+        },
+        eventBit(Event.RUN_POD_SANDBOX),
+      ),
+    );
+    await waitForPlugin(sim, '10-grumpy');
+    await sim.runtime.runPodSandbox({ id: 'pod2', name: 'api', namespace: 'shop' });
+    expect(sim.runtime.state.pod('pod2')).toBeDefined();
+    expect(ofType(sim.events, 'error')).toEqual([]);
+    const dropped = await waitFor('the drop', () =>
+      ofType(sim.events, 'dropped').find((e) => e.plugin === '10-grumpy'),
+    );
+    // nri_adaption.cc:812 at d2434895.
+    expect(dropped.reason).toMatch(/^invalid \(unset\) event in state change notification: <random external name> /);
   });
 
   it('keeps a plugin that answers with an empty adjust message (what nrictl SDK plugins send)', async () => {
@@ -149,6 +217,30 @@ describe('nrictl sim --preset isulad-2.1.5', () => {
     expect(error?.message).toMatch(/^this would crash iSulad: plugin 10-updater sent UpdateContainers \(1 update\)/);
     expect(sim.runtime.state.mustContainer('ctr1').linux?.resources?.memory?.limit?.value).toBe(before);
     await waitFor('the drop', () => ofType(sim.events, 'dropped').find((e) => e.plugin === '10-updater'));
+  });
+});
+
+describe('a Go runtime of the same vintage, for contrast', () => {
+  it('fails the creation when a plugin answers CreateContainer with an error, and keeps the plugin', async () => {
+    const go = RUNTIME_PRESETS['containerd-1.7.25'];
+    const sim = await t.start({ pods: [POD], containers: [] }, { nriVersion: go.nriVersion });
+    raws.push(
+      await connectRawPlugin(
+        sim.socketPath,
+        'refuser',
+        '10',
+        {
+          CreateContainer: () => {
+            throw new TtrpcError(Code.Unknown, 'not today');
+          },
+        },
+        CREATE_ONLY,
+      ),
+    );
+    await waitForPlugin(sim, '10-refuser');
+    const created = await sim.runtime.createContainer('pod1', CTR);
+    expect(!created.ok && created.error.message).toBe('rpc error: code = Unknown desc = not today');
+    expect(sim.runtime.plugins().map((p) => p.name)).toEqual(['10-refuser']);
   });
 });
 

@@ -2,10 +2,16 @@
 // issue 23, read at each release's tag): which subscriptions it refuses and with what
 // words, which pod update events it sends, and the container name plugins see. The
 // expected values are written out here by hand, not derived from the presets.
-import { afterEach, describe, expect, it } from 'vitest';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { nri } from '../../src/api/index.js';
+import type { SimEvent } from '../../src/runtime/events.js';
 import { planSimulation } from '../../src/runtime/sim/inputs.js';
 import { RUNTIME_PRESETS } from '../../src/runtime/sim/presets.js';
+import { runSimulation } from '../../src/runtime/sim/run.js';
+import { RuntimeStartError } from '../../src/runtime/sim/start-failure.js';
 import { connectRawPlugin, ofType, startSim, waitFor, type Sim } from './helpers.js';
 
 /** The valid event mask of each preset's NRI (pkg/api/event.go ValidEvents at the vendored version). */
@@ -55,6 +61,19 @@ const UNLABELLED_NAME: Record<string, string> = Object.fromEntries(
   Object.keys(KNOWN_MASK).map((p) => [p, p.startsWith('crio-') ? '' : p === 'docker-29' ? '/app' : 'app']),
 );
 
+/**
+ * What a pre-started plugin that fails to start does to the runtime: NRI v0.3.0-v0.6.1
+ * (the Go adaptation's startPlugins returns the error) makes containerd 1.7.0-1.7.25 exit;
+ * from v0.7.0 the plugin is skipped with a warning. iSulad's own NRI skips it
+ * (nri_adaption.cc:887-891 at v2.1.6) and logs in its own words.
+ */
+const PRE_START_FAILURE: Record<string, 'fatal' | 'skipped'> = Object.fromEntries(
+  Object.keys(KNOWN_MASK).map((p) => [
+    p,
+    ['containerd-1.7.0', 'containerd-1.7.13', 'containerd-1.7.25'].includes(p) ? 'fatal' : 'skipped',
+  ]),
+);
+
 const EVENTS = Array.from({ length: 14 }, (_, i) => i + 1); // RUN_POD_SANDBOX .. VALIDATE_CONTAINER_ADJUSTMENT
 
 let sim: Sim | undefined;
@@ -93,7 +112,12 @@ describe.each(Object.keys(KNOWN_MASK))('preset %s', (preset) => {
         const refusal = await waitFor(`${name} to be refused`, () =>
           ofType(s.events, 'error').find((e) => e.plugin === name),
         );
-        expect(refusal.message).toBe(`failed to start external plugin: invalid plugin events: 0x${extra.toString(16)}`);
+        expect(refusal.message).toBe(
+          preset === 'isulad-2.1.5'
+            ? // iSulad's own log lines (src/daemon/nri plugin.cc:241, :91, nri_adaption.cc:187 at v2.1.6).
+              `Invalid plugin events: ${extra}; Failed to configure nri plugin <random external name>; Failed to start plugin ready for conn fd <fd>`
+            : `failed to start external plugin: invalid plugin events: 0x${extra.toString(16)}`,
+        );
       }
     }
     expect(s.runtime.plugins()).toHaveLength(masks.filter((m) => (m & ~KNOWN_MASK[preset]) === 0).length);
@@ -288,4 +312,95 @@ describe('docker-29', () => {
     await expect(call).rejects.toThrow(/not implemented/);
     expect(s.runtime.plugins()).toHaveLength(1);
   });
+});
+
+// Real pre-started plugins from a plugin directory, through the real simulator (runSimulation):
+// 10-m4008 subscribes to CreateContainer and event 15, which no NRI knows; 05-m8 and 20-m8
+// to CreateContainer only. Raw, as a Go plugin built against a newer NRI: nothing narrows the mask.
+const TSX = path.resolve(import.meta.dirname, '../../node_modules/tsx/dist/esm/index.mjs');
+const SRC = path.resolve(import.meta.dirname, '../../src');
+const RAW_PLUGIN = `#!/usr/bin/env -S ${process.execPath} --import ${TSX}
+import net from 'node:net';
+import { nri, PLUGIN_SERVICE, RUNTIME_SERVICE } from '${SRC}/api/index.ts';
+import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '${SRC}/mux/index.ts';
+import { TtrpcClient, TtrpcServer } from '${SRC}/ttrpc/index.ts';
+const events = parseInt(process.env.NRI_PLUGIN_NAME.slice(1), 16);
+const socket = new net.Socket({ fd: 3, readable: true, writable: true });
+const mux = new Mux(socket);
+const server = new TtrpcServer();
+server.register(PLUGIN_SERVICE, 'Configure', () => nri.ConfigureResponse.encode({ events }).finish());
+server.register(PLUGIN_SERVICE, 'Synchronize', (p) => nri.SynchronizeResponse.encode({ more: nri.SynchronizeRequest.decode(p).more }).finish());
+server.register(PLUGIN_SERVICE, 'CreateContainer', () => nri.CreateContainerResponse.encode({ adjust: {} }).finish());
+server.serve(mux.open(PLUGIN_SERVICE_CONN));
+const client = new TtrpcClient(mux.open(RUNTIME_SERVICE_CONN));
+await client.call(RUNTIME_SERVICE, 'RegisterPlugin', nri.RegisterPluginRequest.encode({ pluginName: process.env.NRI_PLUGIN_NAME, pluginIdx: process.env.NRI_PLUGIN_IDX }).finish(), { timeoutMs: 10000 });
+socket.on('close', () => process.exit(0));
+`;
+
+describe('a pre-started plugin that fails to start', () => {
+  let tmp: string;
+  let pluginDir: string;
+  let scenario: string;
+  beforeAll(() => {
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'prestart-'));
+    pluginDir = path.join(tmp, 'plugins');
+    mkdirSync(pluginDir);
+    for (const name of ['05-m8', '10-m4008', '20-m8']) {
+      writeFileSync(path.join(pluginDir, name), RAW_PLUGIN);
+      chmodSync(path.join(pluginDir, name), 0o755);
+    }
+    scenario = path.join(tmp, 'scenario.yaml');
+    writeFileSync(
+      scenario,
+      'pods:\n  - {id: pod0, name: web}\ncontainers: []\nsteps:\n  - create: {pod: pod0, id: c0, name: app}\n',
+    );
+  });
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it.each(Object.keys(PRE_START_FAILURE).filter((p) => p !== 'newest'))(
+    'on %s: stops the runtime where its NRI makes it fatal, else is skipped',
+    async (preset) => {
+      const records: SimEvent[] = [];
+      const run = runSimulation(
+        {
+          preset,
+          pluginDir,
+          scenario,
+          registrationTimeoutMs: 20_000,
+          onRecord: (r) => void (r.type !== 'script-done' && records.push(r)),
+        },
+        new AbortController().signal,
+      );
+      const launched = () => ofType(records, 'launched').map((e) => e.plugin);
+      if (PRE_START_FAILURE[preset] === 'fatal') {
+        const err: unknown = await run.catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(RuntimeStartError);
+        const { runtimeVersion, nriVersion } = RUNTIME_PRESETS[preset];
+        expect((err as RuntimeStartError).message).toBe(
+          `containerd ${runtimeVersion} exits at start-up: pre-started plugin 10-m4008 failed to start, which NRI ${nriVersion} makes fatal (from v0.7.0 it is skipped): ` +
+            'fix it or keep it out of the plugin directory; ' +
+            'it logs level=fatal msg="Failed to run CRI service" error="failed to set up NRI for CRI service: failed to start NRI interface: invalid plugin events: 0x4000"',
+        );
+        // Go stops at the first failure: the next plugin is never launched, the one started
+        // before is stopped, the socket is gone and nothing of the scenario runs.
+        expect(launched()).toEqual(['05-m8', '10-m4008']);
+        for (const { pid } of ofType(records, 'launched')) expect(() => process.kill(pid ?? 0, 0)).toThrow();
+        expect(existsSync(ofType(records, 'listening')[0].socketPath)).toBe(false);
+        expect(ofType(records, 'state-changed')).toEqual([]);
+      } else {
+        const result = await run;
+        expect(result.script).toEqual({ steps: 1, failed: 0 });
+        expect(launched()).toEqual(['05-m8', '10-m4008', '20-m8']);
+        const refusal = ofType(records, 'error').find((e) => e.plugin === '10-m4008');
+        expect(refusal?.message).toBe(
+          preset === 'isulad-2.1.5'
+            ? 'Invalid plugin events: 16384; Failed to configure nri plugin m4008; Failed to start plugin m4008 ready'
+            : 'failed to start pre-installed plugin 10-m4008: invalid plugin events: 0x4000',
+        );
+        const created = ofType(records, 'invoke').filter((e) => e.event === 'CreateContainer');
+        expect(created.map((e) => e.plugin)).toEqual(['05-m8', '20-m8']);
+      }
+    },
+    60_000,
+  );
 });

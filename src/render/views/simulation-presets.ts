@@ -24,6 +24,7 @@ export function presetRecords(records: RecordView<SimulationRecord>): RecordView
 
 function verdict(p: PresetResult): string {
   if (p.result.stopped) return 'stopped';
+  if (p.startFailure) return 'NO START';
   return p.ok ? 'ok' : 'FAILED';
 }
 
@@ -33,7 +34,8 @@ function detail(p: PresetResult): string {
   if (e) parts.push(`${e.outcomes.length - e.failed}/${e.outcomes.length} expectations hold`);
   const s = p.result.script;
   if (s) parts.push(`script: ${s.steps} steps, ${s.failed} failed`);
-  for (const r of p.refused) parts.push(`${r.plugin} refused: ${r.message}`);
+  if (p.startFailure) parts.push(`runtime did not start (${p.startFailure.plugin}): ${p.startFailure.log}`);
+  else for (const r of p.refused) parts.push(`${r.plugin} refused: ${r.message}`);
   return parts.join('; ');
 }
 
@@ -65,6 +67,7 @@ export const presetsView: View<PresetsResult> = {
       nriVersion: p.nriVersion,
       ok: p.ok,
       refused: p.refused,
+      ...(p.startFailure ? { startFailure: p.startFailure } : {}),
       ...(p.result.script ? { script: p.result.script } : {}),
       ...(p.result.expectations
         ? {

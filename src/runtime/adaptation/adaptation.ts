@@ -23,6 +23,8 @@ import { DEFAULT_REGISTRATION_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './t
 import { DEFAULT_VALIDATOR, defaultValidation, type DefaultValidatorConfig } from './default-validator.js';
 import { validationRequest, ValidationRejectedError, ValidatorFailedError } from './validate.js';
 import { NEWEST_NRI_VERSION, runtimeVintage, type RuntimeVintage } from './vintage.js';
+import { PreStartFailedError } from './errors.js';
+import { goLaunchFailure, goStartFailure } from './pre-start-failure.js';
 
 export interface AdaptationOptions {
   socketPath?: string;
@@ -58,6 +60,12 @@ export interface AdaptationOptions {
    * 00-default-validator.
    */
   defaultValidator?: DefaultValidatorConfig;
+  /**
+   * Whether a pre-started plugin that fails to start fails Start (the runtime does not
+   * come up) instead of being skipped; default: as the Go adaptation of `nriVersion`
+   * (RuntimeVintage.preStartFailureFatal). A runtime with an NRI of its own says.
+   */
+  preStartFailureFatal?: boolean;
 }
 
 /** What the embedding runtime gives the adaptation (Go: the SyncFn and UpdateFn of New()). */
@@ -80,6 +88,21 @@ export interface AdaptationHost {
    * implemented"): the plugin gets the error, stays connected, nothing is applied.
    */
   failUpdateRequest?(plugin: string, req: nri.IUpdateContainersRequest): Error | undefined;
+  /**
+   * The runtime's own words for a plugin it did not start, where they are not the Go
+   * adaptation's (iSulad); undefined: nrictl's wording around the Go error.
+   */
+  startFailureText?(plugin: { name: string; base: string; external: boolean }, err: Error): string | undefined;
+  /**
+   * A plugin answered a relayed call with an error. Go fails the request with it; a
+   * runtime that instead drops the plugin and goes on (iSulad) returns the reason to
+   * close it with.
+   */
+  dropOnErrorAnswer?(
+    plugin: { base: string; external: boolean },
+    method: string,
+    ids: { pod?: string; container?: string },
+  ): Error | undefined;
 }
 
 export interface PluginInfo {
@@ -183,7 +206,8 @@ export class Adaptation {
       try {
         await this.startLaunchedPlugins(this.opts.pluginPath);
       } catch (err) {
-        // Discovery failed (the Go runtime fails its start-up): the socket goes too.
+        // Discovery failed, or (NRI before v0.7) a pre-started plugin did: the Go runtime
+        // fails its start-up, so the socket and the plugins started so far go too.
         await this.stop();
         throw err;
       }
@@ -290,6 +314,8 @@ export class Adaptation {
   private async startLaunchedPlugins(pluginPath: string): Promise<void> {
     const { plugins } = await discoverPlugins(pluginPath, this.opts.pluginConfigPath);
     const started: PluginConnection[] = [];
+    // NRI before v0.7: the first plugin that fails ends Start; start() then stops the rest.
+    const fatal = this.opts.preStartFailureFatal ?? this.vintage.preStartFailureFatal;
     for (const plugin of plugins) {
       if (this.stopping) return;
       const name = `${plugin.index}-${plugin.name}`;
@@ -298,6 +324,7 @@ export class Adaptation {
         proc = await launchPlugin(plugin, { output: this.opts.pluginOutput === 'none' ? 'discard' : 'capture' });
       } catch (err) {
         this.report({ type: 'error', plugin: name, message: (err as Error).message });
+        if (fatal) throw new PreStartFailedError(goLaunchFailure(plugin.name, err as Error), name, { cause: err });
         continue;
       }
       if (this.stopping) {
@@ -318,10 +345,13 @@ export class Adaptation {
         this.report({
           type: 'error',
           plugin: name,
-          message: `failed to start pre-installed plugin ${name}: ${(err as Error).message}`,
+          message:
+            this.host.startFailureText?.({ name, base: plugin.name, external: false }, err as Error) ??
+            `failed to start pre-installed plugin ${name}: ${(err as Error).message}`,
         });
         conn.close(err as Error);
         await stopPlugin(proc, this.opts.killGraceMs);
+        if (fatal) throw new PreStartFailedError(goStartFailure(err as Error), name, { cause: err });
       }
     }
     if (this.stopping) return;
@@ -356,7 +386,9 @@ export class Adaptation {
         this.report({
           type: 'error',
           plugin: conn.label,
-          message: `failed to start external plugin: ${(err as Error).message}`,
+          message:
+            this.host.startFailureText?.({ name: conn.label, base: conn.base, external: true }, err as Error) ??
+            `failed to start external plugin: ${(err as Error).message}`,
         });
         conn.close(err as Error);
         return;
@@ -435,7 +467,8 @@ export class Adaptation {
   /**
    * Calls `method` on every subscribed plugin in order. A plugin that fails fatally is
    * dropped and the rest go on; one that answers with an error stops the relay and fails
-   * the request (the Go runtime returns that error to the CRI call).
+   * the request (the Go runtime returns that error to the CRI call), unless the host
+   * drops it instead (dropOnErrorAnswer).
    */
   private async relay<T>(
     event: Event,
@@ -461,6 +494,11 @@ export class Adaptation {
         try {
           r = await plugin.call<T>(method, request, encoded);
         } catch (err) {
+          const drop = this.host.dropOnErrorAnswer?.(plugin, method, idsOf(request));
+          if (drop) {
+            plugin.close(drop); // reported by its close; the rest go on
+            continue;
+          }
           // A plugin that answered with an error: the Go library hands the runtime that
           // status as it is (its text names no plugin; the cause and the event do).
           const status =

@@ -59,3 +59,23 @@ export class MergeError extends Error {
     super(message);
   }
 }
+
+/**
+ * A pre-started plugin failed to start where the runtime's NRI makes that fatal (the Go
+ * adaptation v0.3.0-v0.6.1, RuntimeVintage.preStartFailureFatal): Start fails, every
+ * plugin started so far is stopped, and the runtime does not come up. The message is the
+ * error Start returns, in the Go adaptation's words (`invalid plugin events: 0x800`),
+ * which the embedding runtime wraps in its own (src/runtime/sim/start-failure.ts).
+ */
+export class PreStartFailedError extends Error {
+  override readonly name = 'PreStartFailedError';
+  readonly kind: ErrorKind = 'failed';
+  constructor(
+    message: string,
+    /** The plugin's NN-name. */
+    readonly plugin: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

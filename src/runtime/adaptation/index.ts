@@ -13,7 +13,7 @@ export { LaunchError } from './plugin-launch.js';
 export { ListenError } from './adaptation-listen.js';
 export { discoverPlugins, type DiscoveredPlugin } from './adaptation-discover.js';
 export { type CollectedResult } from './result.js';
-export { ConflictError, DiscoveryError, MergeError } from './errors.js';
+export { ConflictError, DiscoveryError, MergeError, PreStartFailedError } from './errors.js';
 export {
   runtimeVintage,
   NEWEST_NRI_VERSION,
@@ -21,4 +21,5 @@ export {
   VintageError,
   type RuntimeVintage,
 } from './vintage.js';
+export { goQuote } from './go-text.js';
 export { ValidationRejectedError, ValidatorFailedError } from './validate.js';

@@ -39,6 +39,13 @@ export interface RuntimeVintage {
   validation: boolean;
   /** External names limited to [a-zA-Z0-9_.+-] (v0.12+); before, only non-empty. */
   externalNameRule: boolean;
+  /**
+   * A pre-started plugin that fails to start (refused events, a failed registration or
+   * Configure, an exit before registering) fails the whole Start, and so the runtime's
+   * start-up (v0.3.0-v0.6.1: startPlugins returns the error, v0.4.0 adaptation.go:336-338).
+   * From v0.7.0 it is logged as a warning and skipped (v0.7.0 adaptation.go:350-353).
+   */
+  preStartFailureFatal: boolean;
 }
 
 const OLDEST = [0, 3, 0] as const;
@@ -90,6 +97,7 @@ export function runtimeVintage(version: string = NEWEST_NRI_VERSION): RuntimeVin
     podSandboxUpdates: from(10),
     validation: from(10),
     externalNameRule: from(12),
+    preStartFailureFatal: !from(7),
   };
 }
 

@@ -3,7 +3,8 @@
 // where it departs from the Go adaptation's rules: its quirks, each seen on the real
 // runtime. A plugin author meets a quirk here before a node does.
 import { ISULAD_REPORTS } from '../../api/index.js';
-import { CRIO_133_NRI_VERSION, NEWEST_NRI_VERSION } from '../adaptation/index.js';
+import { CRIO_133_NRI_VERSION, NEWEST_NRI_VERSION, goQuote } from '../adaptation/index.js';
+import { isuladDropOnErrorAnswer, isuladStartFailureText } from './isulad.js';
 
 /** Where a runtime does not do what the Go adaptation of its vintage would. */
 export interface RuntimeQuirks {
@@ -11,12 +12,13 @@ export interface RuntimeQuirks {
   runtime: string;
   /**
    * A CreateContainerResponse without an `adjust` message aborts the whole runtime
-   * (iSulad: its Rust NRI library unwraps the field).
+   * (iSulad: its Rust NRI library unwraps the field, isula-rust-extensions
+   * nri/src/nri/c_transfer.rs:1198 `resp.adjust.as_ref().unwrap()`).
    */
   createNeedsAdjust?: boolean;
   /**
    * Any UpdateContainers request from a plugin crashes the runtime (iSulad frees the
-   * update items that the request owns).
+   * update items that the request owns: nri_adaption.cc:862 at d2434895).
    */
   pluginUpdatesCrash?: boolean;
   /** Environment variables a plugin adds are dropped; changing an existing one works. */
@@ -46,6 +48,29 @@ export interface RuntimeQuirks {
    * adjusted; a plugin's UpdateContainers answers "not implemented".
    */
   docker?: boolean;
+  /**
+   * The line the runtime logs as it exits because its NRI's Start failed (a pre-started
+   * plugin failed to start on NRI before v0.7), around Start's error. Whether that happens
+   * is the NRI version's (RuntimeVintage.preStartFailureFatal), not the runtime's.
+   */
+  startFailureLog?: (nriError: string) => string;
+  /**
+   * The runtime has an NRI of its own rather than the Go adaptation of its vintage: a
+   * pre-started plugin that fails to start is skipped (false) or fatal (true) whatever
+   * that vintage does.
+   */
+  preStartFailureFatal?: boolean;
+  /** The runtime's own log words for a plugin it did not start, where they are not the Go adaptation's. */
+  startFailureText?: (plugin: { name: string; base: string; external: boolean }, err: Error) => string | undefined;
+  /**
+   * A plugin that answers a call with an error is dropped and the operation goes on
+   * (iSulad), where Go fails the operation: the reason it is dropped with.
+   */
+  dropOnErrorAnswer?: (
+    plugin: { base: string; external: boolean },
+    method: string,
+    ids: { container?: string },
+  ) => Error;
 }
 
 export interface RuntimePreset {
@@ -55,13 +80,37 @@ export interface RuntimePreset {
   quirks?: RuntimeQuirks;
 }
 
-/** Real iSulad (2.1.5 up to master of 2025-07, NRI served by the Rust libisula_nri). */
+/**
+ * Real iSulad (master builds reporting 2.1.5, e.g. d2434895 of 2025-07, and v2.1.6; upstream
+ * tag v2.1.5 has no NRI): its own C++ NRI (src/daemon/nri) over the Rust libisula_nri
+ * (isula-rust-extensions nri/). It knows the events of NRI v0.6 (0x7ff) and no pod
+ * update event; its registration and request timeouts default to 5 s and 2 s
+ * (isulad_config.h:49-50), the request timeout applying to every call
+ * (isula-rust-extensions nri/src/nri/plugin.rs:293-339), as the Go defaults do.
+ */
 const ISULAD_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'iSulad',
   createNeedsAdjust: true,
   pluginUpdatesCrash: true,
   ignoresNewEnv: true,
   sparseCreateRequest: true,
+  // Its NRI (C++, src/daemon/nri) logs a plugin that fails to start and skips it:
+  // NRIAdaptation::StartPlugin, nri_adaption.cc:887-891 at v2.1.6.
+  preStartFailureFatal: false,
+  startFailureText: isuladStartFailureText,
+  dropOnErrorAnswer: isuladDropOnErrorAnswer,
+});
+
+/**
+ * containerd 1.7: its CRI service starts NRI (pkg/cri/server/service.go:269 at v1.7.13,
+ * `failed to set up NRI for CRI service: %w` around pkg/nri/nri.go:151 `failed to start
+ * NRI interface: %w`), and pkg/cri/cri.go:117 logs a failed run with logrus's Fatal,
+ * which exits. The same words from v1.7.0 (service.go:258) to v1.7.34.
+ */
+const CONTAINERD_17_QUIRKS: RuntimeQuirks = Object.freeze({
+  runtime: 'containerd',
+  startFailureLog: (nriError: string) =>
+    `level=fatal msg="Failed to run CRI service" error=${goQuote(`failed to set up NRI for CRI service: failed to start NRI interface: ${nriError}`)}`,
 });
 
 /** containerd 2.2.x: its NRI knows the pod update events, its CRI never sends them. */
@@ -106,10 +155,10 @@ const crio = (version: string, nriVersion: string, quirks: RuntimeQuirks): Runti
  * read as the version it reports. The NRI versions are those of each release's go.mod.
  */
 export const RUNTIME_PRESETS: Readonly<Record<string, RuntimePreset>> = Object.freeze({
-  'containerd-1.7.0': containerd('v1.7.0', 'v0.3.0'), // 1.7.0-1.7.6
-  'containerd-1.7.13': containerd('v1.7.13', 'v0.4.0'), // 1.7.7-1.7.13
-  'containerd-1.7.25': containerd('v1.7.25', 'v0.6.1'), // 1.7.14-1.7.15 v0.6.0, 1.7.16-1.7.25 v0.6.1
-  'containerd-1.7.34': containerd('v1.7.34', 'v0.8.0'), // 1.7.26 and later
+  'containerd-1.7.0': containerd('v1.7.0', 'v0.3.0', CONTAINERD_17_QUIRKS), // 1.7.0-1.7.6
+  'containerd-1.7.13': containerd('v1.7.13', 'v0.4.0', CONTAINERD_17_QUIRKS), // 1.7.7-1.7.13
+  'containerd-1.7.25': containerd('v1.7.25', 'v0.6.1', CONTAINERD_17_QUIRKS), // 1.7.14-1.7.15 v0.6.0, 1.7.16-1.7.25 v0.6.1
+  'containerd-1.7.34': containerd('v1.7.34', 'v0.8.0', CONTAINERD_17_QUIRKS), // 1.7.26 and later
   'containerd-2.0': containerd('v2.0.11', 'v0.8.0'),
   'containerd-2.1': containerd('v2.1.9', 'v0.8.0'),
   'containerd-2.2.0': containerd('v2.2.0', 'v0.10.0', CONTAINERD_22_QUIRKS),

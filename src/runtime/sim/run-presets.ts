@@ -2,10 +2,12 @@
 // runtime release line, one after the other, each on a fresh simulated runtime with
 // the pre-started plugins launched anew. One result per preset: what the expectations
 // said, and which plugins that runtime refused at start-up (an event it does not know,
-// a name it forbids), which is what an author most wants to learn before deploying.
+// a name it forbids), or that the runtime itself would not come up because of one
+// (containerd 1.7.0-1.7.25), which is what an author most wants to learn before deploying.
 import { runtimeVintage } from '../adaptation/index.js';
 import { RELEASE_PRESETS, RUNTIME_PRESETS } from './presets.js';
 import { SimulationInputError } from './inputs.js';
+import { RuntimeStartError } from './start-failure.js';
 import { runSimulation, type SimulationOptions, type SimulationRecord, type SimulationResult } from './run.js';
 
 /** A record of one preset's run, or the line that starts it. */
@@ -20,7 +22,13 @@ export interface PresetResult {
   nriVersion: string;
   /** Plugins the runtime would not start, with its words. */
   refused: Array<{ plugin: string; message: string }>;
-  /** Expectations failed or a plugin was refused. */
+  /**
+   * The runtime itself did not come up (NRI before v0.7 and a pre-started plugin that
+   * failed to start): the plugin, the runtime's log line, the whole one-line error.
+   * Nothing of the scenario ran.
+   */
+  startFailure?: { plugin: string; log: string; message: string };
+  /** Expectations failed, a plugin was refused, or the runtime did not start. */
   ok: boolean;
   result: SimulationResult;
 }
@@ -75,26 +83,38 @@ export async function runSimulationPerPreset(
     const refused: PresetResult['refused'] = [];
     // The default validator only where the runtime has one (NRI v0.10+, not Docker).
     const validator = opts.validator !== undefined && runtimeVintage(p.nriVersion).validation && !p.quirks?.docker;
-    const result = await runSimulation(
-      {
-        ...opts,
-        ...(validator ? {} : { validator: undefined }),
-        preset,
-        onRecord: (r) => {
-          if (
-            r.type === 'error' &&
-            r.plugin !== undefined &&
-            r.event === undefined &&
-            r.message.startsWith('failed to start')
-          )
-            refused.push({ plugin: r.plugin, message: r.message });
-          onRecord?.({ ...r, preset });
+    let result: SimulationResult;
+    let startFailure: PresetResult['startFailure'];
+    try {
+      result = await runSimulation(
+        {
+          ...opts,
+          ...(validator ? {} : { validator: undefined }),
+          preset,
+          onRecord: (r) => {
+            // A plugin error outside any event: one the runtime did not start (its words).
+            if (r.type === 'error' && r.plugin !== undefined && r.event === undefined)
+              refused.push({ plugin: r.plugin, message: r.message });
+            onRecord?.({ ...r, preset });
+          },
         },
-      },
-      signal,
-    );
-    const failed = (result.expectations?.failed ?? 0) > 0 || refused.length > 0;
-    out.presets.push({ preset, ...who, refused, ok: !failed && !result.stopped, result });
+        signal,
+      );
+    } catch (err) {
+      // That runtime would not come up: this preset's result, and on to the next one.
+      if (!(err instanceof RuntimeStartError)) throw err;
+      startFailure = { plugin: err.plugin, log: err.log, message: err.message };
+      result = { stopped: signal.aborted };
+    }
+    const failed = (result.expectations?.failed ?? 0) > 0 || refused.length > 0 || startFailure !== undefined;
+    out.presets.push({
+      preset,
+      ...who,
+      refused,
+      ...(startFailure ? { startFailure } : {}),
+      ok: !failed && !result.stopped,
+      result,
+    });
   }
   out.stopped = signal.aborted;
   return out;

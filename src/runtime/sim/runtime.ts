@@ -10,6 +10,7 @@ import {
   ConflictError,
   MergeError,
   PluginConnectionError,
+  PreStartFailedError,
   RuntimeError,
   ValidationRejectedError,
   ValidatorFailedError,
@@ -22,6 +23,7 @@ import { applyAdjustment, applyUpdates } from './apply.js';
 import type { RuntimeQuirks } from './presets.js';
 import { DOCKER_UPDATES_REFUSED, dockerContainer, dockerPod, dockerRefusal, dockerSnapshot } from './docker.js';
 import { dropNewEnv, labelledName, sparseCreateRequest, wouldAbortOnCreate, wouldCrashOnUpdate } from './quirks.js';
+import { runtimeStartError } from './start-failure.js';
 import type { SimState } from './state.js';
 
 export interface RuntimeOptions extends AdaptationOptions {
@@ -59,8 +61,12 @@ export class Runtime extends EventEmitter {
           ? { refuseUpdateRequest: (plugin, req) => wouldCrashOnUpdate(quirks, plugin, req) }
           : {}),
         ...(quirks?.docker ? { failUpdateRequest: () => new Error(DOCKER_UPDATES_REFUSED) } : {}),
+        ...(quirks?.startFailureText ? { startFailureText: quirks.startFailureText } : {}),
+        ...(quirks?.dropOnErrorAnswer ? { dropOnErrorAnswer: quirks.dropOnErrorAnswer } : {}),
       },
-      opts,
+      opts.preStartFailureFatal === undefined && quirks?.preStartFailureFatal !== undefined
+        ? { ...opts, preStartFailureFatal: quirks.preStartFailureFatal }
+        : opts,
     );
   }
 
@@ -80,9 +86,18 @@ export class Runtime extends EventEmitter {
     return this.nri.vintage;
   }
 
-  /** Launches pre-started plugins, then listens, in the runtime's order. */
-  start(): Promise<{ socketPath: string | undefined }> {
-    return this.nri.start();
+  /**
+   * Launches pre-started plugins, then listens, in the runtime's order. Where a pre-started
+   * plugin that fails to start is fatal (NRI before v0.7), rejects with RuntimeStartError:
+   * the runtime is down, nothing listens or runs.
+   */
+  async start(): Promise<{ socketPath: string | undefined }> {
+    try {
+      return await this.nri.start();
+    } catch (err) {
+      if (err instanceof PreStartFailedError) throw runtimeStartError(this.opts, this.vintage.nriVersion, err);
+      throw err;
+    }
   }
 
   /** The live plugins in invocation order. */
