@@ -155,8 +155,12 @@ export function documentChunks(
   return format === 'json' ? jsonChunks(head, lists) : yamlChunks(head, lists);
 }
 
-// JSON.stringify(doc, null, 2) indents by depth alone, so an item stringified on its own
-// and shifted by its depth reads exactly as it would inside the whole document (a string
+/** Items of a list made plain and stringified together (one JSON.stringify call per batch). */
+const JSON_BATCH = 64;
+
+// JSON.stringify(doc, null, 2) indents by depth alone: a batch of items stringified as
+// { key: [...batch] } reads, between its `[` and `]`, exactly as the same items inside the
+// whole document; a value of the head, shifted by one level, as it does there (a string
 // holds no raw line break: JSON escapes it).
 function* jsonChunks(head: Record<string, unknown>, lists: Record<string, Iterable<unknown>>): Generator<string> {
   let fields = 0;
@@ -164,20 +168,27 @@ function* jsonChunks(head: Record<string, unknown>, lists: Record<string, Iterab
   for (const [key, value] of Object.entries(head)) {
     const data = toPlain(value);
     if (data === undefined) continue;
-    yield `${fields++ ? ',' : ''}\n  ${JSON.stringify(key)}: ${shifted(JSON.stringify(data, null, 2), '\n  ')}`;
+    yield `${fields++ ? ',' : ''}\n  ${JSON.stringify(key)}: ${JSON.stringify(data, null, 2).replaceAll('\n', '\n  ')}`;
   }
   for (const [key, items] of Object.entries(lists)) {
-    yield `${fields++ ? ',' : ''}\n  ${JSON.stringify(key)}: [`;
-    let n = 0;
-    for (const item of items)
-      yield `${n++ ? ',' : ''}\n    ${shifted(JSON.stringify(toPlain(item), null, 2), '\n    ')}`;
-    yield n ? '\n  ]' : ']';
+    const open = `\n  ${JSON.stringify(key)}: [`;
+    yield `${fields++ ? ',' : ''}${open}`;
+    const wrapper = { open: `{${open}\n`, close: '\n  ]\n}' };
+    let batch: unknown[] = [];
+    let batches = 0;
+    const flush = (): string => {
+      const text = JSON.stringify({ [key]: batch }, null, 2);
+      batch = [];
+      return `${batches++ ? ',' : ''}\n${text.slice(wrapper.open.length, -wrapper.close.length)}`;
+    };
+    for (const item of items) {
+      batch.push(toPlain(item));
+      if (batch.length === JSON_BATCH) yield flush();
+    }
+    if (batch.length > 0) yield flush();
+    yield batches ? '\n  ]' : ']';
   }
   yield fields ? '\n}\n' : '}\n';
-}
-
-function shifted(text: string, newline: string): string {
-  return text.includes('\n') ? text.replaceAll('\n', newline) : text;
 }
 
 // A top-level mapping's keys are blocks of their own, and so is each item of a block
