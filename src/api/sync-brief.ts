@@ -4,7 +4,9 @@
 // resources are read from the bytes when first asked for (a --label filter, -o wide).
 // A node's state is thousands of these, read in a few milliseconds and kept in a small
 // part of the memory the decoded messages would take; the complete message is decoded
-// from the same bytes when it is wanted (-o json), one at a time.
+// from the same bytes when it is wanted (-o json), one at a time. Strings are read as the
+// generated decoder reads them (stringVerify: invalid UTF-8 is an error, as it was when
+// sync dump decoded the whole state before printing).
 import { protobuf } from './protobuf.js';
 import { nri } from './schema.js';
 import { synchronizeEntries, type SyncEntry } from './sync-wire.js';
@@ -51,7 +53,7 @@ export class PodBrief extends Brief {
       const tag = r.uint32();
       const field = tag >>> 3;
       if ((tag & 7) === WIRE_BYTES && (field === 1 || field === 2 || field === 4)) {
-        const s = r.string();
+        const s = r.stringVerify();
         if (field === 1) this.id = s;
         else if (field === 2) this.name = s;
         else this.namespace = s;
@@ -86,7 +88,7 @@ export class ContainerBrief extends Brief {
       const field = tag >>> 3;
       const wire = tag & 7;
       if (wire === WIRE_BYTES && (field === 1 || field === 2 || field === 3)) {
-        const s = r.string();
+        const s = r.stringVerify();
         if (field === 1) this.id = s;
         else if (field === 2) this.podSandboxId = s;
         else this.name = s;
@@ -160,8 +162,8 @@ function readStringMap(payload: Uint8Array, start: number, end: number, field: n
     let value = '';
     while (r.pos < stop) {
       const t = r.uint32();
-      if (t === ((1 << 3) | WIRE_BYTES)) key = r.string();
-      else if (t === ((2 << 3) | WIRE_BYTES)) value = r.string();
+      if (t === ((1 << 3) | WIRE_BYTES)) key = r.stringVerify();
+      else if (t === ((2 << 3) | WIRE_BYTES)) value = r.stringVerify();
       else r.skipType(t & 7);
     }
     out[key] = value;

@@ -69,3 +69,12 @@ describe('sync briefs', () => {
     expect(entries.length).toBe(briefs.pods.length + briefs.containers.length);
   });
 });
+
+describe('sync briefs of bytes that are not UTF-8', () => {
+  it('fail as the generated decoder does, before anything is printed', () => {
+    const bytes = Buffer.from(nri.SynchronizeRequest.encode({ pods: [{ id: 'p', name: 'xx' }] }).finish());
+    bytes[bytes.length - 1] = 0xff;
+    expect(() => nri.SynchronizeRequest.decode(bytes)).toThrow();
+    expect(() => syncBriefs([bytes])).toThrow();
+  });
+});
