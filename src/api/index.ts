@@ -13,3 +13,4 @@ export * from './sync-wire.js';
 export * from './runtime-identity.js';
 export { NRI_SCHEMA_VERSION } from './schema-version.js';
 export * from './adjustment.js';
+export * from './sync-brief.js';

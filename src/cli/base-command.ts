@@ -1,10 +1,13 @@
 import { Command, Flags, Interfaces } from '@oclif/core';
 import chalk from 'chalk';
 import {
+  batched,
   outputColumns,
+  renderChunks,
   renderOutput,
   renderRecord,
-  withoutColour,
+  withoutColourEach,
+  writeChunks,
   writeFileAtomic,
   type Layout,
   type NoteView,
@@ -94,8 +97,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       // A file is read later, elsewhere: never coloured, never wrapped.
       await writeFileAtomic(
         out.file,
-        withoutColour(() => renderOutput(out, this.format, { width: undefined })),
+        batched(withoutColourEach(() => renderChunks(out, this.format, { width: undefined }))),
       );
+    } else if (out.view.chunks) {
+      // Written as it is rendered, at the reader's pace (sync dump of a node).
+      await writeChunks(process.stdout, renderChunks(out, this.format, this.layoutBase()), this.signal);
     } else await this.write(renderOutput(out, this.format, this.layoutBase()));
     const note =
       out.file !== undefined || this.format === 'table' || this.format === 'wide'

@@ -97,12 +97,12 @@ export class ObjectFilter {
    * Filters a Synchronize snapshot: the matching containers, and the pods that either
    * match on their own (when no container criterion is set) or hold a matching container.
    */
-  selectState(
-    pods: readonly nri.IPodSandbox[],
-    containers: readonly nri.IContainer[],
-  ): { pods: nri.IPodSandbox[]; containers: nri.IContainer[] } {
+  selectState<P extends nri.IPodSandbox, C extends nri.IContainer>(
+    pods: readonly P[],
+    containers: readonly C[],
+  ): { pods: P[]; containers: C[] } {
     if (this.empty) return { pods: [...pods], containers: [...containers] };
-    const byId = new Map<string, nri.IPodSandbox>();
+    const byId = new Map<string, P>();
     for (const p of pods) byId.set(p.id ?? '', p);
     const keptCtrs = containers.filter((c) => this.matchesContainer(byId.get(c.podSandboxId ?? ''), c));
     const withCtr = new Set(keptCtrs.map((c) => c.podSandboxId ?? ''));

@@ -1,8 +1,18 @@
 // What `nrictl logs` counts, as Prometheus metrics, through prom-client with a registry
 // of its own. The counts are the ones logs already keeps for its summary; they are read
 // when /metrics is scraped, so the handlers that answer the runtime do no extra work.
-import { Counter, Registry } from 'prom-client';
+import { createRequire } from 'node:module';
+import type { Counter, Registry } from 'prom-client';
 import { eventName, type Event } from '../api/index.js';
+
+type PromClient = typeof import('prom-client');
+let promClient: PromClient | undefined;
+// Loaded (its CommonJS build) when logs serves metrics: some 30-70 ms of start-up that
+// every command importing this layer (sync dump) paid and never used.
+function loadPromClient(): PromClient {
+  promClient ??= createRequire(import.meta.url)('prom-client') as PromClient;
+  return promClient;
+}
 
 /** Where the figures come from: the event log's and the output queue's own counters. */
 export interface LogCountSources {
@@ -12,9 +22,11 @@ export interface LogCountSources {
 }
 
 export class LogMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry;
 
   constructor(sources: LogCountSources) {
+    const { Counter, Registry } = loadPromClient();
+    this.registry = new Registry();
     const registers = [this.registry];
     // A counter only goes up: each scrape adds what is new since the last one.
     const seen = new Map<string, number>();

@@ -39,6 +39,20 @@ export function withoutColour<T>(fn: () => T): T {
   }
 }
 
+/**
+ * The pieces of `make()` with colours off while each is made (a generator renders between
+ * the writes of a file, and other output may be coloured meanwhile): withoutColour for
+ * output written in pieces.
+ */
+export function* withoutColourEach(make: () => Iterable<string>): Generator<string> {
+  const chunks = withoutColour(() => make()[Symbol.iterator]());
+  for (;;) {
+    const next = withoutColour(() => chunks.next());
+    if (next.done === true) return;
+    yield next.value;
+  }
+}
+
 /** Text without ANSI escapes, e.g. to measure the printed width of a coloured cell. */
 export function stripColour(text: string): string {
   return stripVTControlCharacters(text);

@@ -142,6 +142,73 @@ export function yamlStreamItem(value: unknown, type?: MessageType): string {
   return `---\n${loadYaml().stringify(toPlain(value, type), yamlOptionsFor())}`;
 }
 
+/**
+ * A document whose lists are too large to hold whole (sync dump of a node): the same text
+ * jsonDocument or yamlDocument gives for `{ ...head, ...lists }`, in pieces, each item of
+ * a list made plain and written as it is reached. Keys of head come first, in order.
+ */
+export function documentChunks(
+  head: Record<string, unknown>,
+  lists: Record<string, Iterable<unknown>>,
+  format: DataFormat,
+): Iterable<string> {
+  return format === 'json' ? jsonChunks(head, lists) : yamlChunks(head, lists);
+}
+
+/** Items of a list made plain and stringified together (one JSON.stringify call per batch). */
+const JSON_BATCH = 64;
+
+// JSON.stringify(doc, null, 2) indents by depth alone: a batch of items stringified as
+// { key: [...batch] } reads, between its `[` and `]`, exactly as the same items inside the
+// whole document; a value of the head, shifted by one level, as it does there (a string
+// holds no raw line break: JSON escapes it).
+function* jsonChunks(head: Record<string, unknown>, lists: Record<string, Iterable<unknown>>): Generator<string> {
+  let fields = 0;
+  yield '{';
+  for (const [key, value] of Object.entries(head)) {
+    const data = toPlain(value);
+    if (data === undefined) continue;
+    yield `${fields++ ? ',' : ''}\n  ${JSON.stringify(key)}: ${JSON.stringify(data, null, 2).replaceAll('\n', '\n  ')}`;
+  }
+  for (const [key, items] of Object.entries(lists)) {
+    const open = `\n  ${JSON.stringify(key)}: [`;
+    yield `${fields++ ? ',' : ''}${open}`;
+    const wrapper = { open: `{${open}\n`, close: '\n  ]\n}' };
+    let batch: unknown[] = [];
+    let batches = 0;
+    const flush = (): string => {
+      const text = JSON.stringify({ [key]: batch }, null, 2);
+      batch = [];
+      return `${batches++ ? ',' : ''}\n${text.slice(wrapper.open.length, -wrapper.close.length)}`;
+    };
+    for (const item of items) {
+      batch.push(toPlain(item));
+      if (batch.length === JSON_BATCH) yield flush();
+    }
+    if (batch.length > 0) yield flush();
+    yield batches ? '\n  ]' : ']';
+  }
+  yield fields ? '\n}\n' : '}\n';
+}
+
+// A top-level mapping's keys are blocks of their own, and so is each item of a block
+// sequence: `key:` and the items, each stringified alone (without its `key:` line after the first).
+function* yamlChunks(head: Record<string, unknown>, lists: Record<string, Iterable<unknown>>): Generator<string> {
+  const yaml = loadYaml();
+  for (const [key, value] of Object.entries(head)) {
+    const data = toPlain(value);
+    if (data !== undefined) yield yaml.stringify({ [key]: data }, yamlOptionsFor());
+  }
+  for (const [key, items] of Object.entries(lists)) {
+    let n = 0;
+    for (const item of items) {
+      const text = yaml.stringify({ [key]: [toPlain(item)] }, yamlOptionsFor());
+      yield n++ ? text.slice(text.indexOf('\n') + 1) : text;
+    }
+    if (n === 0) yield yaml.stringify({ [key]: [] }, yamlOptionsFor());
+  }
+}
+
 /** A whole document in a data format. */
 export function renderDocument(value: unknown, format: DataFormat, type?: MessageType): string {
   return format === 'json' ? jsonDocument(value, type) : yamlDocument(value, type);

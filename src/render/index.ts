@@ -2,11 +2,13 @@
 // (tables, event lines, colours) and for programs (JSON, YAML), and gets it out
 // without ever making the runtime wait (bounded queue, atomic files). It reads
 // NRI types but does not load the protobuf module, and speaks no protocol.
-export { chalk, shortId, withoutColour, type Severity } from './colour.js';
+export { chalk, shortId, withoutColourEach, type Severity } from './colour.js';
+export { writeChunks, batched } from './chunk-writer.js';
 export {
   output,
   formatsOf,
   renderOutput,
+  renderChunks,
   renderRecord,
   type Output,
   type OutputFormat,

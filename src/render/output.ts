@@ -27,6 +27,13 @@ export interface View<T> {
   /** -o name, for values that are lists: one name a line. */
   names?(value: T): string[];
   /**
+   * For a value too large to render as one string (sync dump of a node): the same text as
+   * text() or the data's document, in pieces made as they are asked for, so that the
+   * writer hands each on as it comes and waits for a slow reader. undefined for a format
+   * it leaves to text(), data() or names().
+   */
+  chunks?(value: T, format: OutputFormat, layout: Layout): Iterable<string> | undefined;
+  /**
    * A line for people on stderr, for what the output itself cannot say: that it is
    * empty and why, what a file now holds. Said after table and wide output, and
    * whenever the output went to a file (`file`).
@@ -87,6 +94,17 @@ export function renderOutput<T>(out: Output<T>, format: OutputFormat, layout: Om
       return text === '' || text.endsWith('\n') ? text : `${text}\n`;
     }
   }
+}
+
+/**
+ * The text of an output in pieces: a view's chunks where it gives them, else the whole
+ * text (renderOutput) as one piece. Concatenated, the same text as renderOutput's.
+ */
+export function renderChunks<T>(out: Output<T>, format: OutputFormat, layout: Omit<Layout, 'wide'>): Iterable<string> {
+  const chunks = out.endsStream
+    ? undefined
+    : out.view.chunks?.(out.value, format, { ...layout, wide: format === 'wide' });
+  return chunks ?? [renderOutput(out, format, layout)];
 }
 
 /** How one record of a stream (an event, a trace record) is shown. */

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { stripVTControlCharacters } from 'node:util';
 import { chalk, shortId } from './colour.js';
-import { alignColumns, visibleLength } from './columns.js';
+import { alignColumns, alignedWidth, alignRow, columnWidths, visibleLength } from './columns.js';
 import {
   containerResources,
   containerStateName,
@@ -129,10 +129,16 @@ export function renderCompactTable(head: string[], rows: string[][]): string {
 
 const PLAIN = /^[ -~]*$/;
 
-function isPlainRow(row: string[]): boolean {
-  for (const cell of row) {
-    const text = cell.includes('\x1b') ? stripVTControlCharacters(cell) : cell;
-    if (!PLAIN.test(text)) return false;
+function isPlainRow(row: readonly string[]): boolean {
+  for (const cell of row) if (!isPlainCell(cell)) return false;
+  return true;
+}
+
+// A loop over the characters: a regular expression per cell was a tenth of a large dump's time.
+function isPlainCell(cell: string): boolean {
+  for (let i = 0; i < cell.length; i++) {
+    const c = cell.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return c === 0x1b && PLAIN.test(stripVTControlCharacters(cell));
   }
   return true;
 }
@@ -170,10 +176,40 @@ export function renderStateTable(
   containers: readonly Container[],
   opts: StateTableOptions = {},
 ): string {
+  return [...stateTableChunks(pods, containers, opts)].join('');
+}
+
+/** Rows per piece of stateTableChunks. */
+const ROWS_PER_CHUNK = 256;
+
+/**
+ * renderStateTable's text in pieces of a few hundred lines, for a writer that hands each
+ * on as it comes. The column widths come from every row (the rows are short strings, a
+ * small part of the state they summarise), so the table looks as it does whole.
+ */
+export function* stateTableChunks(
+  pods: readonly Pod[],
+  containers: readonly Container[],
+  opts: StateTableOptions = {},
+): Generator<string> {
   const rows = stateTableRows(pods, containers, opts);
-  const table = renderCompactTable(stateTableHead(opts), rows);
-  if (opts.width === undefined || widestLine(table) <= opts.width) return table;
-  return stateList(rows, opts);
+  const head = stateTableHead(opts).map((h) => chalk.bold(h));
+  if (!isPlainRow(head) || !rows.every(isPlainRow)) {
+    const table = cliTable3(head, rows);
+    yield opts.width === undefined || widestLine(table) <= opts.width ? table : stateList(rows, opts);
+    return;
+  }
+  const widths = columnWidths([head, ...rows]);
+  if (opts.width !== undefined && [head, ...rows].some((r) => alignedWidth(r, widths, GAP) > opts.width!)) {
+    yield stateList(rows, opts);
+    return;
+  }
+  yield `${alignRow(head, widths, GAP)}\n`;
+  for (let i = 0; i < rows.length; i += ROWS_PER_CHUNK) {
+    let text = '';
+    for (const row of rows.slice(i, i + ROWS_PER_CHUNK)) text += `${alignRow(row, widths, GAP)}\n`;
+    yield text;
+  }
 }
 
 function widestLine(text: string): number {

@@ -4,7 +4,14 @@
 export { SessionError, type SessionErrorCode } from './errors.js';
 export { checkIdentity } from './identity.js';
 export { openEndpoint, isEndpoint, type Endpoint, type SessionTarget, type EmbeddedRuntime } from './endpoint.js';
-export { Session, fetchState, type SessionOptions, type SessionState, type SessionPhase } from './session.js';
+export {
+  Session,
+  fetchState,
+  fetchStatePayloads,
+  type SessionOptions,
+  type SessionState,
+  type SessionPhase,
+} from './session.js';
 export { ProbeSet, type ProbeSetOptions, type ProbeSpec, type ProbeInfo } from './probes.js';
 export { probeRuntime, type ProbeOutcome } from './probe.js';
 export { sessionNotes, type SessionNote } from './notes.js';

@@ -37,14 +37,25 @@ export interface SessionState {
 
 export class Session implements SessionState {
   private closed = false;
+  private decoded: { pods: nri.IPodSandbox[]; containers: nri.IContainer[] } | undefined;
 
   private constructor(
     private readonly stub: Stub,
     private readonly endpoint: Endpoint,
     private readonly opts: SessionOptions,
-    readonly pods: nri.IPodSandbox[],
-    readonly containers: nri.IContainer[],
+    /** The Synchronize messages as they came, undecoded (sync dump reads them entry by entry). */
+    readonly payloads: readonly Buffer[],
   ) {}
+
+  /** The pods of the state, decoded on first use. */
+  get pods(): nri.IPodSandbox[] {
+    return (this.decoded ??= decodeState(this.payloads)).pods;
+  }
+
+  /** The containers of the state, decoded on first use. */
+  get containers(): nri.IContainer[] {
+    return (this.decoded ??= decodeState(this.payloads)).containers;
+  }
 
   /** Registers and takes the state; rejects with a SessionError. */
   static async open(opts: SessionOptions): Promise<Session> {
@@ -85,8 +96,7 @@ export class Session implements SessionState {
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
     }
-    const { pods, containers } = decodeState(payloads);
-    return new Session(stub, endpoint, opts, pods, containers);
+    return new Session(stub, endpoint, opts, payloads);
   }
 
   get runtime(): RuntimeInfo | undefined {
@@ -157,7 +167,7 @@ export class Session implements SessionState {
 }
 
 /** The pods and containers of the Synchronize messages, in the order they came. */
-function decodeState(payloads: Buffer[]): { pods: nri.IPodSandbox[]; containers: nri.IContainer[] } {
+function decodeState(payloads: readonly Buffer[]): { pods: nri.IPodSandbox[]; containers: nri.IContainer[] } {
   const pods: nri.IPodSandbox[] = [];
   const containers: nri.IContainer[] = [];
   for (const payload of payloads)
@@ -187,4 +197,16 @@ export async function fetchState(opts: SessionOptions): Promise<SessionState> {
   const s = await Session.open(opts);
   await s.close();
   return { runtime: s.runtime, pods: s.pods, containers: s.containers };
+}
+
+/**
+ * Registers, takes the state undecoded and disconnects: the Synchronize messages as they
+ * came, for a reader that decodes them piece by piece (sync dump, see src/api/sync-brief.ts).
+ */
+export async function fetchStatePayloads(
+  opts: SessionOptions,
+): Promise<{ runtime: RuntimeInfo | undefined; payloads: readonly Buffer[] }> {
+  const s = await Session.open(opts);
+  await s.close();
+  return { runtime: s.runtime, payloads: s.payloads };
 }

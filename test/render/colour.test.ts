@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import chalk from 'chalk';
 import { applyColourPolicy } from '../../src/cli/base-command.js';
-import { colourEnabled, severityColour, shortId, stripColour, withoutColour } from '../../src/render/colour.js';
+import {
+  colourEnabled,
+  severityColour,
+  shortId,
+  stripColour,
+  withoutColour,
+  withoutColourEach,
+} from '../../src/render/colour.js';
 
 const level = chalk.level;
 const noColor = process.env.NO_COLOR;
@@ -31,6 +38,21 @@ describe('colour', () => {
     expect(withoutColour(() => severityColour('ok', 'fine'))).toBe('fine');
     expect(severityColour('ok', 'fine')).not.toBe('fine');
     expect(stripColour(severityColour('ok', 'fine'))).toBe('fine');
+  });
+  it('withoutColourEach makes each piece uncoloured, and colours what runs between the pieces', () => {
+    chalk.level = 1;
+    function* pieces(): Generator<string> {
+      yield severityColour('ok', 'a');
+      yield severityColour('error', 'b');
+    }
+    const between: string[] = [];
+    const out: string[] = [];
+    for (const piece of withoutColourEach(pieces)) {
+      out.push(piece);
+      between.push(severityColour('ok', 'x'));
+    }
+    expect(out).toEqual(['a', 'b']);
+    expect(between.every((s) => s !== 'x' && stripColour(s) === 'x')).toBe(true);
   });
   it('shortId keeps the first 13 characters like crictl', () => {
     expect(shortId('3f2a9c1d0b7e4aa1b2c3d4e5f6')).toBe('3f2a9c1d0b7e4');

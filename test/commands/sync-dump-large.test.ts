@@ -1,0 +1,134 @@
+// `nrictl sync dump` of a node-sized state from the real simulator: written as it is
+// rendered, it must print what the whole-string renderers print, in every format; a
+// reader that stalls never keeps the runtime waiting; one that goes away ends it quietly.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import chalk from 'chalk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { nri } from '../../src/api/index.js';
+import { jsonDocument } from '../../src/render/format.js';
+import { renderStateTable } from '../../src/render/state-table.js';
+import { generateScenario } from '../../src/runtime/sim/generate.js';
+import type { SimEvent } from '../../src/runtime/events.js';
+import { BIN, cliEnv, runCli, startCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
+
+// Full detail (labels, annotations, env, mounts, resources): some 2 MB on the wire, in 10 messages.
+const state = generateScenario({ pods: 300, containersPerPod: 5, detail: 'full' });
+// The messages as the runtime's bytes decode: what the dump prints, in the order it came.
+const pods = state.pods.map((p) => nri.PodSandbox.decode(nri.PodSandbox.encode(p).finish()));
+const containers = state.containers.map((c) => nri.Container.decode(nri.Container.encode(c).finish()));
+
+let sim: SimHandle;
+let t: ReturnType<typeof tempDir>;
+beforeAll(async () => {
+  sim = await startRuntime(state, { syncChunkSize: 200 });
+  t = tempDir('nrdl-');
+});
+afterAll(async () => {
+  await sim.stop();
+  t.cleanup();
+});
+
+const dump = (...args: string[]) => runCli(['sync', 'dump', '--socket', sim.socketPath, ...args]);
+
+function uncoloured<T>(fn: () => T): T {
+  const level = chalk.level;
+  chalk.level = 0;
+  try {
+    return fn();
+  } finally {
+    chalk.level = level;
+  }
+}
+
+describe('nrictl sync dump of 300 pods and 1,500 containers', () => {
+  it('table and wide: the whole table, byte for byte', async () => {
+    const [table, wide] = await Promise.all([dump(), dump('-o', 'wide')]);
+    expect([table.code, table.stderr, wide.code, wide.stderr]).toEqual([0, '', 0, '']);
+    expect(table.stdout).toBe(uncoloured(() => renderStateTable(pods, containers)));
+    expect(wide.stdout).toBe(uncoloured(() => renderStateTable(pods, containers, { wide: true })));
+    expect(table.stdout.split('\n')).toHaveLength(1 + containers.length + 1);
+  });
+
+  it('json: one document, as the whole-document writer gives it', async () => {
+    const json = await dump('-o', 'json');
+    expect([json.code, json.stderr]).toEqual([0, '']);
+    const doc = JSON.parse(json.stdout) as { runtime: { name: string; version: string } };
+    expect(doc.runtime.name).toBe('nrictl-sim');
+    expect(json.stdout).toBe(jsonDocument({ runtime: doc.runtime, pods, containers }));
+  });
+
+  // YAML is written (and parsed here) several times slower than JSON: a third of the state.
+  it('yaml: the same data as json', async () => {
+    const [yaml, json] = await Promise.all([
+      dump('-o', 'yaml', '-l', 'tier=gold'),
+      dump('-o', 'json', '-l', 'tier=gold'),
+    ]);
+    expect([yaml.code, yaml.stderr]).toEqual([0, '']);
+    const doc = JSON.parse(json.stdout) as { containers: unknown[] };
+    expect(doc.containers.length).toBeGreaterThan(100);
+    expect(YAML.parse(yaml.stdout)).toEqual(doc);
+  }, 60_000);
+
+  it('--output-file holds what stdout gets', async () => {
+    const file = path.join(t.dir, 'state.json');
+    const [toFile, toStdout] = await Promise.all([dump('-o', 'json', '-f', file), dump('-o', 'json')]);
+    expect(toFile.code).toBe(0);
+    expect(toFile.stdout).toBe('');
+    expect(readFileSync(file, 'utf8')).toBe(toStdout.stdout);
+  });
+
+  it('filters select from the brief and print the complete data of what they select', async () => {
+    const ns = pods[0].namespace;
+    const r = await dump('-n', ns, '-o', 'json');
+    const doc = JSON.parse(r.stdout) as { pods: Array<{ id: string }>; containers: Array<{ podSandboxId: string }> };
+    const ids = pods.filter((p) => p.namespace === ns).map((p) => p.id);
+    expect(doc.pods.map((p) => p.id)).toEqual(ids);
+    expect(doc.containers).toEqual(
+      JSON.parse(jsonDocument(containers.filter((c) => ids.includes(c.podSandboxId)))) as unknown[],
+    );
+  });
+
+  it('a reader that stalls: the runtime has its answer and the plugin is gone before anything is read', async () => {
+    // Left the runtime (answered and disconnected) while nobody reads its output.
+    const left = new Promise<void>((resolve) => {
+      const onEvent = (e: SimEvent): void => {
+        if (e.type !== 'stopped' || e.plugin !== '99-nrictl-dump') return;
+        sim.runtime.off('event', onEvent);
+        resolve();
+      };
+      sim.runtime.on('event', onEvent);
+    });
+    const run = startCli(['sync', 'dump', '--socket', sim.socketPath, '-o', 'json'], { collectStdout: false });
+    await left;
+    run.stdout(); // the reader starts reading now
+    const { code } = await run.exited;
+    const out = run.stdout();
+    expect([code, run.stderr()]).toEqual([0, '']);
+    expect(JSON.parse(out)).toMatchObject({ runtime: { name: 'nrictl-sim' } });
+    expect(out).toBe(jsonDocument({ ...JSON.parse(out), pods, containers }));
+  });
+
+  it.each([['table'], ['json'], ['yaml']])('-o %s | head -n 1: exit 0, one line, nothing on stderr', async (format) => {
+    const child = spawn(
+      'bash',
+      [
+        '-c',
+        'set -o pipefail; "$0" "$1" sync dump --socket "$2" -o "$3" | head -n 1',
+        process.execPath,
+        BIN,
+        sim.socketPath,
+        format,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect({ code, stderr, lines: stdout.split('\n').length }).toEqual({ code: 0, stderr: '', lines: 2 });
+  });
+});

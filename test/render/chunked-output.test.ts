@@ -1,0 +1,147 @@
+// Output written in pieces (sync dump of a node) must be the text the whole-string
+// renderers give, byte for byte, and must be pulled no faster than its reader takes it.
+import { Writable } from 'node:stream';
+import chalk from 'chalk';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nri } from '../../src/api/index.js';
+import { generateScenario } from '../../src/runtime/sim/generate.js';
+import { batched, writeChunks } from '../../src/render/chunk-writer.js';
+import { documentChunks, jsonDocument, yamlDocument } from '../../src/render/format.js';
+import { renderCompactTable, stateTableChunks, stateTableHead, stateTableRows } from '../../src/render/state-table.js';
+
+const level = chalk.level;
+beforeEach(() => {
+  chalk.level = 0;
+});
+afterEach(() => {
+  chalk.level = level;
+});
+
+const state = generateScenario({ pods: 40, containersPerPod: 3, detail: 'full' });
+// Complete messages, as sync dump decodes them (enums as numbers, int64 fields as numbers).
+const pods = state.pods.map((p) => nri.PodSandbox.decode(nri.PodSandbox.encode(p).finish()));
+const containers = state.containers.map((c) => nri.Container.decode(nri.Container.encode(c).finish()));
+const runtime = { name: 'containerd', version: 'v2.1.0' };
+
+describe('documentChunks', () => {
+  it.each(['json', 'yaml'] as const)('%s: the same text as the whole document, in pieces', (format) => {
+    const whole = format === 'json' ? jsonDocument : yamlDocument;
+    const chunks = [...documentChunks({ runtime }, { pods, containers }, format)];
+    expect(chunks.length).toBeGreaterThan(3);
+    expect(chunks.join('')).toBe(whole({ runtime, pods, containers }));
+  });
+
+  it.each(['json', 'yaml'] as const)('%s: empty lists and no head', (format) => {
+    const whole = format === 'json' ? jsonDocument : yamlDocument;
+    expect([...documentChunks({}, { pods: [], containers: [] }, format)].join('')).toBe(
+      whole({ pods: [], containers: [] }),
+    );
+    expect([...documentChunks({ runtime }, { pods: pods.slice(0, 1), containers: [] }, format)].join('')).toBe(
+      whole({ runtime, pods: pods.slice(0, 1), containers: [] }),
+    );
+  });
+
+  it('makes the items only when they are asked for, a batch at a time', () => {
+    let made = 0;
+    function* items(): Generator<nri.PodSandbox> {
+      for (let i = 0; i < 5; i++)
+        for (const p of pods) {
+          made++;
+          yield p;
+        }
+    }
+    const it = documentChunks({ runtime }, { pods: items() }, 'json')[Symbol.iterator]();
+    it.next(); // "{"
+    it.next(); // runtime
+    it.next(); // "pods": [
+    expect(made).toBe(0);
+    it.next();
+    expect(made).toBe(64);
+    it.next();
+    expect(made).toBe(128);
+  });
+});
+
+describe('stateTableChunks', () => {
+  it.each([false, true])('wide %s: the compact table of every row, in pieces of a few hundred lines', (wide) => {
+    const many = generateScenario({ pods: 300, containersPerPod: 3 });
+    const chunks = [...stateTableChunks(many.pods, many.containers, { wide })];
+    expect(chunks.length).toBeGreaterThan(2);
+    const rows = stateTableRows(many.pods, many.containers, { wide });
+    expect(chunks.join('')).toBe(renderCompactTable(stateTableHead({ wide }), rows));
+  });
+
+  it('a terminal narrower than the table gets the list by pod; one wide enough, the table', () => {
+    const table = [...stateTableChunks(pods, containers)].join('');
+    const widest = Math.max(...table.split('\n').map((l) => l.length));
+    expect([...stateTableChunks(pods, containers, { width: widest })].join('')).toBe(table);
+    const list = [...stateTableChunks(pods, containers, { width: widest - 1 })].join('');
+    expect(list).not.toBe(table);
+    expect(list.split('\n')[0]).toMatch(/^\S+\/\S+ {2}[0-9a-f]{13}$/); // a pod and its short id, no header
+  });
+});
+
+/** A writer whose reader takes a write only when told to: what the writer may hold is visible. */
+class HeldWriter extends Writable {
+  readonly waiting: Array<() => void> = [];
+  received = 0;
+  constructor() {
+    super({ highWaterMark: 16 * 1024, decodeStrings: false });
+  }
+  override _write(chunk: string, _enc: BufferEncoding, done: () => void): void {
+    this.received += chunk.length;
+    this.waiting.push(done);
+  }
+  release(): void {
+    for (const done of this.waiting.splice(0)) done();
+  }
+}
+
+describe('writeChunks', () => {
+  it('writes in batches of 64 KiB and pulls no further while the reader is behind', async () => {
+    let made = 0;
+    function* pieces(): Generator<string> {
+      for (let i = 0; i < 1000; i++) {
+        made += 1024;
+        yield 'x'.repeat(1023) + '\n';
+      }
+    }
+    const out = new HeldWriter();
+    const done = writeChunks(out, pieces());
+    await new Promise((r) => setImmediate(r));
+    // One batch handed on and not yet taken: nothing more is rendered meanwhile.
+    expect(made).toBe(64 * 1024);
+    expect(out.received).toBe(64 * 1024);
+    for (let i = 0; i < 100 && out.received < 1000 * 1024; i++) {
+      out.release();
+      await new Promise((r) => setImmediate(r));
+      expect(made - out.received).toBeLessThanOrEqual(64 * 1024);
+    }
+    out.release();
+    await done;
+    expect(out.received).toBe(1000 * 1024);
+  });
+
+  it('stops, rendering no more, once the reader went away', async () => {
+    let made = 0;
+    function* pieces(): Generator<string> {
+      for (let i = 0; i < 1000; i++) {
+        made++;
+        yield 'y'.repeat(1024);
+      }
+    }
+    const out = new HeldWriter();
+    const done = writeChunks(out, pieces());
+    await new Promise((r) => setImmediate(r));
+    out.destroy();
+    await done;
+    expect(made).toBeLessThan(200);
+  });
+
+  it('batched: joins small pieces and keeps every character', () => {
+    const parts = Array.from({ length: 500 }, (_, i) => `${i}:${'z'.repeat(i)}`);
+    const batches = [...batched(parts, 4096)];
+    expect(batches.join('')).toBe(parts.join(''));
+    expect(batches.slice(0, -1).every((b) => b.length >= 4096)).toBe(true);
+  });
+});
