@@ -86,9 +86,9 @@ export class TtrpcClient extends EventEmitter {
   /** Calls service/method with an already encoded payload; resolves with the answer's payload. */
   call(service: string, method: string, payload: Uint8Array, opts: CallOptions = {}): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
-      const where = { service, method };
+      // Only a failure names the call: no object for it on the way that succeeds.
       if (this.#closed) {
-        reject(new TtrpcClosedError('the connection is closed', where));
+        reject(new TtrpcClosedError('the connection is closed', { service, method }));
         return;
       }
       const { signal } = opts;
@@ -96,17 +96,20 @@ export class TtrpcClient extends EventEmitter {
       const timeoutMs = opts.timeoutMs === Infinity ? undefined : opts.timeoutMs;
       if (signal?.aborted) {
         reject(
-          new TtrpcError(Code.Canceled, 'the call was aborted before it was sent', { ...where, cause: signal.reason }),
+          new TtrpcError(Code.Canceled, 'the call was aborted before it was sent', {
+            service,
+            method,
+            cause: signal.reason,
+          }),
         );
         return;
       }
       if (timeoutMs !== undefined && !(timeoutMs > 0)) {
         reject(
-          new TtrpcError(
-            Code.DeadlineExceeded,
-            `the deadline (${timeoutMs} ms) passed before the call was sent`,
-            where,
-          ),
+          new TtrpcError(Code.DeadlineExceeded, `the deadline (${timeoutMs} ms) passed before the call was sent`, {
+            service,
+            method,
+          }),
         );
         return;
       }
@@ -124,7 +127,7 @@ export class TtrpcClient extends EventEmitter {
           new TtrpcError(
             Code.ResourceExhausted,
             `request of ${length} bytes exceeds the maximum message size of ${this.#max}`,
-            where,
+            { service, method },
           ),
         );
         return;
@@ -134,14 +137,14 @@ export class TtrpcClient extends EventEmitter {
           new TtrpcError(
             Code.ResourceExhausted,
             `${this.#maxInFlight} calls are already waiting for an answer on this connection`,
-            where,
+            { service, method },
           ),
         );
         return;
       }
       const streamId = this.#nextStreamId;
       if (streamId > LAST_STREAM_ID) {
-        const err = new TtrpcClosedError('stream ids are exhausted on this connection', where);
+        const err = new TtrpcClosedError('stream ids are exhausted on this connection', { service, method });
         reject(err);
         this.close(err);
         return;
@@ -152,7 +155,7 @@ export class TtrpcClient extends EventEmitter {
       if (timeoutMs !== undefined && timeoutMs < 0x7fffffff) {
         call.timer = setTimeout(() => {
           this.#settle(streamId)?.reject(
-            new TtrpcError(Code.DeadlineExceeded, `no answer within ${timeoutMs} ms`, where),
+            new TtrpcError(Code.DeadlineExceeded, `no answer within ${timeoutMs} ms`, { service, method }),
           );
         }, timeoutMs);
         call.timer.unref();
@@ -160,7 +163,7 @@ export class TtrpcClient extends EventEmitter {
       if (signal) {
         call.onAbort = () => {
           this.#settle(streamId)?.reject(
-            new TtrpcError(Code.Canceled, 'the call was aborted', { ...where, cause: signal.reason }),
+            new TtrpcError(Code.Canceled, 'the call was aborted', { service, method, cause: signal.reason }),
           );
         };
         signal.addEventListener('abort', call.onAbort, { once: true });
@@ -213,19 +216,23 @@ export class TtrpcClient extends EventEmitter {
     if (header.type !== MessageType.Response && header.type !== MessageType.Data) return;
     const call = this.#settle(header.streamId);
     if (!call) return;
-    const where = { service: call.service, method: call.method };
     if (oversize) {
       call.reject(
         new TtrpcError(
           Code.ResourceExhausted,
           `response of ${header.length} bytes exceeds the maximum message size of ${this.#max}`,
-          where,
+          { service: call.service, method: call.method },
         ),
       );
       return;
     }
     if (header.type === MessageType.Data) {
-      call.reject(new TtrpcError(Code.Internal, 'the server sent stream data on a unary call', where));
+      call.reject(
+        new TtrpcError(Code.Internal, 'the server sent stream data on a unary call', {
+          service: call.service,
+          method: call.method,
+        }),
+      );
       return;
     }
     let answer;
@@ -233,12 +240,17 @@ export class TtrpcClient extends EventEmitter {
       answer = decodeResponse(payload);
     } catch (err) {
       call.reject(
-        new TtrpcError(Code.Internal, `undecodable response: ${(err as Error).message}`, { ...where, cause: err }),
+        new TtrpcError(Code.Internal, `undecodable response: ${(err as Error).message}`, {
+          service: call.service,
+          method: call.method,
+          cause: err,
+        }),
       );
       return;
     }
     const st = answer.status;
-    if (st && st.code !== Code.OK) call.reject(new TtrpcError(st.code, st.message, where));
+    if (st && st.code !== Code.OK)
+      call.reject(new TtrpcError(st.code, st.message, { service: call.service, method: call.method }));
     else call.resolve(answer.payload as Buffer);
   }
 }

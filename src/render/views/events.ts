@@ -73,8 +73,13 @@ export function formatClock(time: Date | number): string {
 
 /** RFC 3339 in UTC with milliseconds, "2024-05-02T09:14:07.331Z": when, for programs. */
 export function dataTime(time: Date | number): string {
-  return (typeof time === 'number' ? new Date(time) : time).toISOString();
+  const ms = typeof time === 'number' ? time : time.getTime();
+  // A stream writes many records within one millisecond (sim: several per relayed call):
+  // the string of the last one is made once.
+  if (ms !== lastTime.ms) lastTime = { ms, text: (typeof time === 'number' ? new Date(time) : time).toISOString() };
+  return lastTime.text;
 }
+let lastTime = { ms: Number.NaN, text: '' };
 
 /**
  * Whom an event is about: "shop/web-0 nginx 3f2a9c1d0b7e4", the pod as namespace/name,

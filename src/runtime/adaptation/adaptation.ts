@@ -743,5 +743,8 @@ function idsOf(req: object): { pod?: string; container?: string } {
 }
 
 function hasAdjustment(a: nri.IContainerAdjustment): boolean {
+  // Most plugins answer CreateContainer with an empty adjustment: a decoded message with
+  // no field of its own, which the conversion below would also find empty.
+  if (Object.keys(a).length === 0) return false;
   return JSON.stringify(nri.ContainerAdjustment.toObject(nri.ContainerAdjustment.fromObject(a))) !== '{}';
 }

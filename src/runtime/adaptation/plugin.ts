@@ -136,6 +136,8 @@ export class PluginConnection extends EventEmitter {
   private isClosed = false;
   private closedInCall = false;
   private labelOf = { index: '', base: '', label: '??-plugin' };
+  // Every relayed call has the same options: made once, not per call.
+  private readonly relayCallOptions: { timeoutMs: number };
 
   constructor(
     socket: Duplex,
@@ -149,6 +151,7 @@ export class PluginConnection extends EventEmitter {
     }
     this.pid = opts.launched?.pid;
     this.config = opts.launched?.config ?? '';
+    this.relayCallOptions = { timeoutMs: Math.max(opts.requestTimeoutMs, 1) };
     // Older runtimes have no per-event RPC for pod events and post-events at all.
     this.useStateChange = !opts.vintage.perEventRpc;
     this.registration = new Promise<void>((resolve, reject) => (this.registered = { resolve, reject }));
@@ -408,9 +411,7 @@ export class PluginConnection extends EventEmitter {
         const types = classes(method);
         const payload = encoded?.payload ?? types.request.encode(request).finish();
         if (encoded) encoded.payload = payload;
-        const answer = await this.client.call(PLUGIN_SERVICE, method, payload, {
-          timeoutMs: Math.max(this.opts.requestTimeoutMs, 1),
-        });
+        const answer = await this.client.call(PLUGIN_SERVICE, method, payload, this.relayCallOptions);
         const response = types.response.decode(answer) as T;
         return { response, rttMs: performance.now() - started };
       } catch (err) {
