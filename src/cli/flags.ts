@@ -33,6 +33,12 @@ export const metricsUrlFlag = (description = '') =>
     helpValue: 'URL',
   });
 
+/** --index (trace): where external plugins sit, which no file names. */
+export const externalIndexesFlag = Flags.string({
+  description: 'Indexes of plugins not in the plugin directory (external ones), comma-separated.',
+  helpValue: 'NN,...',
+});
+
 export const pluginNameFlag = (defaultName: string) =>
   Flags.string({
     description: 'Name this transient plugin registers with (the runtime logs it): letters, digits and _ . + - only.',
