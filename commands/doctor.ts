@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import {
   BaseCommand,
   findingsExitCode,
+  nodeSocketFlag,
   outputFlag,
   pluginIndexFlag,
   pluginNameFlag,
@@ -42,13 +43,9 @@ Exit status: 0 without errors, 1 with errors (the runtime not answering is one),
     'runtime-config': runtimeConfigsFlag('containerd, CRI-O, iSulad or Docker'),
     root: rootFlag,
     runtime: runtimeRulesFlag("Judge by this runtime's rules instead of the config's."),
-    socket: Flags.string({
-      char: 's',
-      description:
-        'Connect to this NRI socket (and check it) instead of the one the runtime config names (default: from the config, else /var/run/nri/nri.sock).',
-      env: 'NRI_SOCKET_PATH',
-      helpValue: 'PATH',
-    }),
+    socket: nodeSocketFlag(
+      'Connect to this NRI socket (and check it) instead of the one the runtime config names (default: from the config, else /var/run/nri/nri.sock).',
+    ),
     timeout: timeoutFlag,
     'plugin-name': pluginNameFlag('nrictl-doctor'),
     'plugin-index': pluginIndexFlag('99'),

@@ -9,7 +9,7 @@ export default class Trace extends cli.BaseCommand<typeof Trace> {
 
   static override description = `Registers short-lived probe plugins, named NN-nrictl-trace, on the free indexes around the installed plugins. The runtime calls plugins in index order and hands each one the container as the plugins before it left it, so each probe sees what the plugins before it changed, and when: for every traced event nrictl prints the time, event, pod and container, then per plugin in invocation order its time and what it changed (field, old -> new), and the total.
 
-Where the plugins are: the plugin directory (as validate reads it, from the runtime config as doctor finds it, or --plugin-dir), plus --index for external plugins; --probes all puts a probe on every free index for a short discovery run. Plugins with no free index between them are timed together and reported as one group. Two probes with nothing between them time one probe hop, which is subtracted from every plugin's time; each probe adds about one hop (a fraction of a millisecond; see the summary) to every traced event.
+Where the plugins are: the plugin directory (as validate reads it, from the runtime config as doctor finds it, or --plugin-dir), plus the plugins the runtime's metrics name where containerd (2.3 and later) serves them (the metrics address in config.toml unless --plugin-dir is given, or --metrics-url; read for a second at most, and left out with a note when they cannot be), plus --index for external plugins; --probes all puts a probe on every free index for a short discovery run. Plugins with no free index between them are timed together and reported as one group. Two probes with nothing between them time one probe hop, which is subtracted from every plugin's time; each probe adds about one hop (a fraction of a millisecond; see the summary) to every traced event.
 
 The probes answer every request at once with no change, subscribe only to the traced events (default create, update, stop; --events), and print afterwards through a bounded queue (events beyond --buffer are dropped and counted). On runtimes with validators (NRI v0.10+) --validator subscribes the last probe to ValidateContainerAdjustment too, for the runtime's own record of which plugin owns each field; that probe is then on the critical path of every creation (if it fails to answer, the creation fails), so it is off by default.
 
@@ -29,10 +29,7 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
       'Comma-separated container events to trace: create, update, stop, postcreate, start, poststart, postupdate, remove (default: create,update,stop).',
       checkTraceable,
     ),
-    index: Flags.string({
-      description: 'Indexes of plugins not in the plugin directory (external ones), comma-separated.',
-      helpValue: 'NN,...',
-    }),
+    index: cli.externalIndexesFlag,
     probes: Flags.option({
       description:
         'around: probes only around the known plugins; all: a probe on every free index (discovery; costs one probe hop per probe on every event).',
@@ -51,6 +48,7 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
       "The runtime's request timeout to judge plugins by (e.g. 2s), when the runtime and its config do not say.",
     ),
     'metrics-addr': cli.metricsAddrFlag('tracing'),
+    'metrics-url': cli.metricsUrlFlag(),
     ...cli.filterFlags,
     buffer: cli.bufferFlag('Records', DEFAULT_TRACE_QUEUE_CAPACITY),
     timeout: cli.timeoutFlag,
@@ -71,6 +69,7 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
       requestTimeoutMs: f['request-timeout'],
       durationMs: f.duration,
       metricsAddr: f['metrics-addr'],
+      metricsUrl: f['metrics-url'],
       timeoutMs: f.timeout,
       signal: this.signal,
       notes: this.noteSink(traceNoteView),

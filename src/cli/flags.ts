@@ -18,6 +18,27 @@ export const socketFlag = Flags.string({
   helpValue: 'PATH',
 });
 
+/**
+ * --socket where the runtime config names the socket (doctor, plugins): no default, so
+ * that the config's socket is used unless one is given; the same name, letter and
+ * variable as socketFlag.
+ */
+export const nodeSocketFlag = (description: string) =>
+  Flags.string({ char: 's', description, env: 'NRI_SOCKET_PATH', helpValue: 'PATH' });
+
+/** --metrics-url: containerd's own NRI metrics (2.3 and later), which name every plugin (plugins, trace). */
+export const metricsUrlFlag = (description = '') =>
+  Flags.string({
+    description: `Read the runtime's metrics here (http://HOST:PORT/v1/metrics, or HOST:PORT) instead of the address in its config.${description ? ` ${description}` : ''}`,
+    helpValue: 'URL',
+  });
+
+/** --index (trace): where external plugins sit, which no file names. */
+export const externalIndexesFlag = Flags.string({
+  description: 'Indexes of plugins not in the plugin directory (external ones), comma-separated.',
+  helpValue: 'NN,...',
+});
+
 export const pluginNameFlag = (defaultName: string) =>
   Flags.string({
     description: 'Name this transient plugin registers with (the runtime logs it): letters, digits and _ . + - only.',

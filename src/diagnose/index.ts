@@ -7,4 +7,7 @@ export {
   type PluginsReport,
   type ListedPlugin,
   type ListedState,
+  type ExternalConnection,
+  type PeerProcess,
+  type ProbeReport,
 } from './plugins.js';

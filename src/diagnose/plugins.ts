@@ -1,7 +1,8 @@
 // `nrictl plugins` below the command line: which plugins a node runs. Where the runtime
 // counts its plugins (containerd 2.3 and later, /v1/metrics), the active ones by full
-// name with their calls, failures and latency against the request timeout; elsewhere only
-// what the plugin directory holds, said as what it is: installed, not known to be running.
+// name with their calls, failures and latency against the request timeout; elsewhere what
+// the plugin directory holds and what probes of the node see (plugin-probes.ts): processes
+// the runtime started, and connections to its NRI socket, each said as what it is.
 import { diagnoseNode, listDiscoverable, type RuntimeKind } from '../checks/index.js';
 import {
   metricsUrl,
@@ -11,6 +12,9 @@ import {
   type NriMetrics,
   type PluginMetrics,
 } from '../session/index.js';
+import { probePlugins, type ExternalConnection, type PeerProcess, type ProbeReport } from './plugin-probes.js';
+
+export type { ExternalConnection, PeerProcess, ProbeReport };
 
 export interface PluginsOptions {
   /** The node's root (default '/'). */
@@ -23,6 +27,8 @@ export interface PluginsOptions {
   pluginDir?: string | undefined;
   /** Deadline of the scrape. */
   timeoutMs?: number | undefined;
+  /** The runtime's NRI socket, for the probes without metrics (default: the config's, else /var/run/nri/nri.sock). */
+  socketPath?: string | undefined;
 }
 
 export type ListedState =
@@ -30,7 +36,9 @@ export type ListedState =
   /** In the plugin directory, and the runtime's metrics show no call to it: it is not running. */
   | 'not-running'
   /** In the plugin directory; without the runtime's metrics nothing says whether it runs. */
-  | 'installed';
+  | 'installed'
+  /** A process the runtime started carries its name (probed, without metrics). */
+  | 'running';
 
 export interface ListedPlugin {
   /** "30-slow". */
@@ -39,6 +47,12 @@ export interface ListedPlugin {
   /** Pre-started from the plugin directory, connected from outside, or the runtime's own default validator. */
   origin: 'plugin-dir' | 'external' | 'builtin';
   metrics?: PluginMetrics | undefined;
+  /** Its executable in the plugin directory (probed, without metrics). */
+  file?: string | undefined;
+  /** The process the runtime started for it (probed, without metrics). */
+  process?: PeerProcess | undefined;
+  /** The process was found by its command line only (its environment unreadable): not known to be the runtime's. */
+  byCommandLine?: boolean | undefined;
 }
 
 export interface PluginsReport {
@@ -55,9 +69,14 @@ export interface PluginsReport {
   /** The runtime's count of active plugins (containerd_nri_active_plugins_total). */
   activePlugins?: number | undefined;
   plugins: ListedPlugin[];
+  /** Clients connected to the NRI socket now, names unknown (source 'plugin-dir': found by probes). */
+  connections?: ExternalConnection[] | undefined;
+  /** What the probes looked at and could not see (source 'plugin-dir'). */
+  probes?: Omit<ProbeReport, 'connections'> | undefined;
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
+const PROBED = "the list is the plugin directory's and what probes of the node see";
 /** The runtime's builtin default validator (containerd 2.2+, CRI-O 1.34+) counts as a plugin of this name. */
 const BUILTIN_VALIDATOR = '00-default-validator';
 
@@ -74,28 +93,28 @@ export async function listPlugins(opts: PluginsOptions, signal?: AbortSignal): P
     requestTimeoutMs: node.settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     requestTimeoutFrom: node.settings.requestTimeoutMs !== null ? node.settingsFrom : undefined,
   };
-  const fallback = (why: string): PluginsReport => ({
-    ...base,
-    source: 'plugin-dir',
-    fallback: why,
-    plugins: installed.map((name) => ({ name, state: 'installed', origin: 'plugin-dir' })),
-  });
+  const fallback = async (why: string): Promise<PluginsReport> => {
+    const socketPath = opts.socketPath ?? node.node.socketPath;
+    const { plugins, probes } = await probePlugins(socketPath, installed, pluginDir, signal);
+    const { connections, ...seen } = probes;
+    return { ...base, source: 'plugin-dir', fallback: why, plugins, connections, probes: seen };
+  };
 
   let url = explicit;
   if (!url) {
     if (chosen?.format !== 'containerd')
       return fallback(
-        `${chosen ? chosen.format : 'the runtime'} serves no NRI metrics (containerd does, from 2.3 on): the list is the plugin directory's, and external plugins are not in it`,
+        `${chosen ? chosen.format : 'the runtime'} serves no NRI metrics (containerd does, from 2.3 on): ${PROBED}, and external plugins are not named`,
       );
     if (!chosen.metricsAddress)
       return fallback(
-        `${chosen.file} sets no metrics address ([plugins."io.containerd.server.v1.metrics"] address, or [metrics] address before config version 4): the list is the plugin directory's; set one, or pass --metrics-url`,
+        `${chosen.file} sets no metrics address ([plugins."io.containerd.server.v1.metrics"] address, or [metrics] address before config version 4): ${PROBED}; set one, or pass --metrics-url`,
       );
     try {
       url = metricsUrl(chosen.metricsAddress);
     } catch (err) {
       if (!(err instanceof RuntimeMetricsError)) throw err;
-      return fallback(`${chosen.file}: metrics address ${err.message}: the list is the plugin directory's`);
+      return fallback(`${chosen.file}: metrics address ${err.message}: ${PROBED}`);
     }
   }
   let metrics: NriMetrics;
@@ -103,12 +122,10 @@ export async function listPlugins(opts: PluginsOptions, signal?: AbortSignal): P
     metrics = nriMetrics(await scrapeMetrics(url, { timeoutMs: opts.timeoutMs, signal }));
   } catch (err) {
     if (explicit || !(err instanceof RuntimeMetricsError) || err.code === 'cancelled') throw err;
-    return fallback(`${err.message}: the list is the plugin directory's`);
+    return fallback(`${err.message}: ${PROBED}`);
   }
   if (metrics.activePlugins === undefined)
-    return fallback(
-      `${url.href} has no NRI metrics (containerd before 2.3 has none): the list is the plugin directory's`,
-    );
+    return fallback(`${url.href} has no NRI metrics (containerd before 2.3 has none): ${PROBED}`);
   const listed: ListedPlugin[] = metrics.plugins.map((m) => ({
     name: m.plugin,
     state: m.state,

@@ -6,6 +6,7 @@ import { outputClosed, serveMetrics, type MetricsServer } from '../render/index.
 import {
   isEndpoint,
   openEndpoint,
+  metricsUrl,
   SessionError,
   sessionNotes,
   type Endpoint,
@@ -51,6 +52,11 @@ export interface TraceRunOptions extends Pick<
    */
   signal?: AbortSignal | undefined;
   metricsAddr?: string | undefined;
+  /**
+   * --metrics-url: the runtime's own NRI metrics (containerd 2.3+), which name external
+   * plugins; instead of the address the node's config names, and with --plugin-dir too.
+   */
+  metricsUrl?: string | undefined;
   /** What people are told while it runs: connecting, then once the probes are live, where they are. */
   notes?: ((note: TraceNote) => void) | undefined;
 }
@@ -121,6 +127,9 @@ function installedPlugins(
 }
 
 export async function runTrace(opts: TraceRunOptions): Promise<TraceResult> {
+  // A malformed URL is the caller's mistake (RuntimeMetricsError, bad-url), told before
+  // connecting; a runtime that does not answer there only leaves the names out.
+  if (opts.metricsUrl !== undefined) metricsUrl(opts.metricsUrl);
   if (isEndpoint(opts.target)) return traceOn(opts.target, opts);
   const endpoint = await openEndpoint(opts.target, sessionNotes(opts.target, opts.notes).onWarning);
   try {
@@ -132,8 +141,9 @@ export async function runTrace(opts: TraceRunOptions): Promise<TraceResult> {
 
 async function traceOn(endpoint: Endpoint, opts: TraceRunOptions): Promise<TraceResult> {
   const installed = installedPlugins({ ...opts, sim: endpoint.sim });
-  if (installed.metricsAddress !== undefined) {
-    const named = await pluginsFromRuntimeMetrics(installed.metricsAddress, opts.signal);
+  const metricsAt = opts.metricsUrl ?? installed.metricsAddress;
+  if (metricsAt !== undefined) {
+    const named = await pluginsFromRuntimeMetrics(metricsAt, opts.signal);
     installed.plugins = mergeInstalled(named.plugins, installed.plugins);
     if (named.note) installed.notes.push(named.note);
     else if (named.plugins.length) installed.source += ` and the runtime's metrics`;

@@ -1,6 +1,9 @@
 // nrictl trace as users run it: the built CLI against the embedded simulator with the
 // example plugins, and against a separate simulator with an SDK plugin while Prometheus
 // metrics are fetched over HTTP and parsed as the text exposition format.
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { Stub } from '../../src/plugin/index.js';
@@ -188,5 +191,73 @@ describe('nrictl trace --metrics-addr', () => {
     const { code } = await run.exited;
     expect(code).toBe(0);
     expect(run.stderr()).not.toMatch(/Error/);
+  });
+});
+
+describe('nrictl trace --metrics-url', () => {
+  // containerd 2.3's metrics name the external plugin at 50, which no file names: the
+  // trace must say "50-logger" where it would say "index 50".
+  let sim: SimHandle;
+  let t: ReturnType<typeof tempDir>;
+  let plugin: Stub;
+  let server: Server;
+  let url = '';
+  beforeAll(async () => {
+    sim = await startRuntime({ pods: [{ id: 'pod0', name: 'web', namespace: 'shop' }] });
+    t = tempDir('nrtm-');
+    plugin = new Stub(
+      { createContainer: async () => ({}) },
+      { name: 'logger', index: '50', socketPath: sim.socketPath },
+    );
+    await plugin.start();
+    const page = readFileSync(new URL('../fixtures/containerd-metrics/healthy.prom', import.meta.url), 'utf8');
+    server = createServer((req, res) => {
+      res.statusCode = req.url === '/v1/metrics' ? 200 : 404;
+      res.end(res.statusCode === 200 ? page : '');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/metrics`;
+  });
+  afterAll(async () => {
+    await plugin.stop();
+    await sim.stop();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    t.cleanup();
+  });
+
+  it("names the external plugin by the runtime's full name", async () => {
+    const run = startCli([
+      'trace',
+      '--socket',
+      sim.socketPath,
+      '--plugin-dir',
+      t.dir,
+      '--metrics-url',
+      url,
+      '-o',
+      'json',
+    ]);
+    await run.waitForStderr('Ctrl-C to stop');
+    expect((await sim.runtime.createContainer('pod0', { id: 'c0', name: 'app' })).ok).toBe(true);
+    await expect.poll(() => records(run.stdout()).length, { timeout: 5000 }).toBe(1);
+    run.child.kill('SIGTERM');
+    expect((await run.exited).code).toBe(0);
+    const labels = records(run.stdout())[0].segments.map((s: { label: string }) => s.label);
+    expect(labels).toContain('50-logger');
+    expect(labels).not.toContain('index 50');
+    expect(run.stderr()).toContain("and the runtime's metrics");
+  });
+
+  it('without it, the same plugin is only an index; a malformed URL is refused before connecting', async () => {
+    const run = startCli(['trace', '--socket', sim.socketPath, '--plugin-dir', t.dir, '--index', '50', '-o', 'json']);
+    await run.waitForStderr('Ctrl-C to stop');
+    expect((await sim.runtime.createContainer('pod0', { id: 'c1', name: 'app1' })).ok).toBe(true);
+    await expect.poll(() => records(run.stdout()).length, { timeout: 5000 }).toBe(1);
+    run.child.kill('SIGTERM');
+    await run.exited;
+    expect(records(run.stdout())[0].segments.map((s: { label: string }) => s.label)).toContain('index 50');
+    const bad = await runCli(['trace', '--socket', sim.socketPath, '--metrics-url', 'ftp://x/']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe('Error: --metrics-url: ftp: is not served by runtimes: give an http:// URL');
   });
 });

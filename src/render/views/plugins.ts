@@ -13,16 +13,13 @@ const STATE_TEXT: Record<ListedPlugin['state'], string> = {
   failed: 'failed',
   'not-running': 'not running',
   installed: 'installed, not known to be running',
+  running: 'running',
 };
 
 export const pluginsView: View<PluginsReport> = {
   text(r, { width, wide }) {
     const timeout = `request timeout ${r.requestTimeoutMs} ms${r.requestTimeoutFrom ? ` (${r.requestTimeoutFrom})` : ' (the default)'}`;
-    if (r.source === 'plugin-dir') {
-      const head = fitProse(`Plugins installed in ${r.pluginDir}; ${timeout}.`, width);
-      const rows = r.plugins.map((p) => [`  ${p.name}`, chalk.dim(STATE_TEXT[p.state])]);
-      return [head, ...(rows.length ? alignColumns(rows) : ['  none'])].join('\n');
-    }
+    if (r.source === 'plugin-dir') return probedText(r, timeout, width);
     const head = fitProse(
       `Plugins the runtime counts at ${r.metricsUrl}: ${r.activePlugins} active; ${timeout}.`,
       width,
@@ -42,6 +39,51 @@ export const pluginsView: View<PluginsReport> = {
   names: (r) => r.plugins.map((p) => p.name),
   note: (r) => (r.source === 'plugin-dir' ? r.fallback : undefined),
 };
+
+/** Without metrics: a row per plugin or connection, with what the probe saw and nothing more. */
+function probedText(r: PluginsReport, timeout: string, width: number | undefined): string {
+  const head = fitProse(`Plugins installed in ${r.pluginDir}, and what probes of the node see; ${timeout}.`, width);
+  const rows = [
+    ['PLUGIN', 'STATE', 'SEEN BY'].map((h) => chalk.bold(h)),
+    ...r.plugins.map((p) => [p.name, PROBED_STATE[p.state] ?? STATE_TEXT[p.state], seenBy(p)]),
+    ...(r.connections ?? []).map((c) => [
+      chalk.dim('(name unknown)'),
+      'external, connected',
+      `connection to ${r.probes?.socketPath ?? 'the NRI socket'} ${c.peers.length ? `from ${c.peers.map((p) => `pid ${p.pid} "${p.command}"`).join(', ')}` : '(process not named)'}`,
+    ]),
+  ];
+  const lines = rows.length > 1 ? alignColumns(rows) : ['  none'];
+  const count = r.connections?.length
+    ? [
+        fitProse(
+          `${r.connections.length === 1 ? '1 client is' : `${r.connections.length} clients are`} connected to ${r.probes?.socketPath} now: external plugins, or tools such as nrictl logs. Their NRI names are known only to the runtime (its metrics name them: --metrics-url).`,
+          width,
+        ),
+      ]
+    : [];
+  const limits = (r.probes?.limits ?? []).map((l) => fitProse(`Not seen: ${l}.`, width));
+  return [head, ...lines, ...(count.length || limits.length ? [''] : []), ...count, ...limits].join('\n');
+}
+
+const PROBED_STATE: Partial<Record<ListedPlugin['state'], string>> = {
+  running: 'running',
+  'not-running': 'installed, not running',
+};
+
+function seenBy(p: ListedPlugin): string {
+  const seen = [
+    ...(p.file ? ['installed file'] : []),
+    ...(p.process
+      ? [
+          p.byCommandLine
+            ? `process ${p.process.pid} "${p.process.command}" runs the file (environment not readable)`
+            : `process ${p.process.pid} "${p.process.command}" with NRI_PLUGIN_NAME/IDX (as runtimes start plugins)`,
+        ]
+      : []),
+  ];
+  if (p.file && !p.process && p.state === 'not-running') seen.push('no process with NRI_PLUGIN_NAME/IDX');
+  return seen.join('; ') || '-';
+}
 
 function row(p: ListedPlugin, timeoutMs: number): string[] {
   const state =
