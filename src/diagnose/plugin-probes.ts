@@ -42,8 +42,22 @@ export async function probePlugins(
   installed: readonly string[],
   pluginDir: string,
   signal?: AbortSignal,
+  root = '/',
 ): Promise<{ plugins: ListedPlugin[]; probes: ProbeReport }> {
   const limits: string[] = [];
+  // Processes and sockets are this machine's: a node's tree mounted elsewhere (--root) has none of its own.
+  if (resolve(root) !== '/') {
+    limits.push(
+      `--root ${root}: the probes see this machine's processes and sockets, not that tree's: whether a plugin runs, and which connect, is not known`,
+    );
+    const rows = installed.map((name): ListedPlugin => ({
+      name,
+      state: 'installed',
+      origin: 'plugin-dir',
+      file: join(pluginDir, name),
+    }));
+    return { plugins: rows, probes: { socketPath, listening: undefined, connections: [], limits } };
+  }
   const plugins = prestartedRows(installed, pluginDir, limits);
   const probes: ProbeReport = { socketPath, listening: undefined, connections: [], limits };
   if (socketPath === '') {

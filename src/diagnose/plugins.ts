@@ -95,7 +95,7 @@ export async function listPlugins(opts: PluginsOptions, signal?: AbortSignal): P
   };
   const fallback = async (why: string): Promise<PluginsReport> => {
     const socketPath = opts.socketPath ?? node.node.socketPath;
-    const { plugins, probes } = await probePlugins(socketPath, installed, pluginDir, signal);
+    const { plugins, probes } = await probePlugins(socketPath, installed, pluginDir, signal, opts.root ?? '/');
     const { connections, ...seen } = probes;
     return { ...base, source: 'plugin-dir', fallback: why, plugins, connections, probes: seen };
   };

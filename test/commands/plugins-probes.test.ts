@@ -29,15 +29,17 @@ let sim: SimHandle;
 let t: ReturnType<typeof tempDir>;
 let external: ChildProcess;
 let prestarted: ChildProcess;
-let root: string;
+/** A runtime config of nothing but defaults, so the host's own config is not read. */
+let config: string;
 
 beforeAll(async () => {
   assertBuilt('plugins');
   sim = await startRuntime();
   t = tempDir('nrprb-');
   chmodSync(t.dir, 0o755); // an ordinary user lists it too (the last test)
-  root = mkdtempSync(join(t.dir, 'root-'));
-  chmodSync(root, 0o755);
+  config = join(t.dir, 'config.toml');
+  writeFileSync(config, 'version = 3\n');
+  chmodSync(config, 0o644);
   writeElf(join(t.dir, `30-${tag}-idle`));
   writeElf(join(t.dir, `40-${tag}-pre`));
   // An external plugin: the SDK in its own process, connecting to the socket by path.
@@ -80,7 +82,7 @@ afterAll(async () => {
 });
 
 const plugins = (extra: string[] = [], env?: NodeJS.ProcessEnv) =>
-  runCli(['plugins', '--root', root, '--plugin-dir', t.dir, '--socket', sim.socketPath, ...extra], env);
+  runCli(['plugins', '--runtime-config', config, '--plugin-dir', t.dir, '--socket', sim.socketPath, ...extra], env);
 
 describe('nrictl plugins without metrics: the probes', () => {
   it('names the running pre-started plugin by its process, the idle one as not running, and the external connection by its peer pid', async () => {
@@ -131,7 +133,7 @@ describe('nrictl plugins without metrics: the probes', () => {
     );
     expect(r.stdout).toContain(`1 client is connected to ${sim.socketPath} now`);
     expect(r.stderr.trim()).toMatch(
-      /^nrictl plugins: the runtime serves no NRI metrics .*external plugins are not named$/,
+      /^nrictl plugins: \S+config\.toml sets no metrics address .*what probes of the node see; set one, or pass --metrics-url$/,
     );
   });
 
@@ -148,11 +150,36 @@ describe('nrictl plugins without metrics: the probes', () => {
     expect(table.stdout).toContain('Not seen: ss (iproute2) is not installed');
   });
 
-  it('a socket nobody listens on: no connections, and says so', async () => {
+  it('--root naming another tree: no probes of this machine, and says so', async () => {
+    const other = mkdtempSync(join(t.dir, 'root-'));
     const r = await runCli([
       'plugins',
       '--root',
-      root,
+      other,
+      '--plugin-dir',
+      t.dir,
+      '--socket',
+      sim.socketPath,
+      '-o',
+      'json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const l = JSON.parse(r.stdout) as Listed;
+    expect(l.plugins.filter((p) => p.name.includes(tag)).map((p) => [p.name, p.state, p.process])).toEqual([
+      [`30-${tag}-idle`, 'installed', undefined],
+      [`40-${tag}-pre`, 'installed', undefined],
+    ]);
+    expect(l.connections).toEqual([]);
+    expect(l.probes.limits).toEqual([
+      `--root ${other}: the probes see this machine's processes and sockets, not that tree's: whether a plugin runs, and which connect, is not known`,
+    ]);
+  });
+
+  it('a socket nobody listens on: no connections, and says so', async () => {
+    const r = await runCli([
+      'plugins',
+      '--runtime-config',
+      config,
       '--plugin-dir',
       t.dir,
       '--socket',
@@ -172,8 +199,8 @@ describe('nrictl plugins without metrics: the probes', () => {
     () => {
       const r = nrictlAsNobody(
         'plugins',
-        '--root',
-        root,
+        '--runtime-config',
+        config,
         '--plugin-dir',
         t.dir,
         '--socket',
