@@ -118,11 +118,14 @@ const externals = {
 // Our code and some packages read import.meta.url, which a CommonJS file does not have:
 // each gets the bundle's own URL (dist/cli.cjs; createRequire from there finds
 // node_modules as before).
+// Strict, as every part of it was as an ES module (our code, and oclif's inside the ES
+// module chunks it was bundled into before); esbuild writes no "use strict" for them.
 // A script compiled by vm.Script, as src/cli/code-cache.ts does, cannot import() without
 // an experimental flag, so the bundle's dynamic imports (oclif loading an ES module,
 // esbuild for `plugin bundle`) go through `__nrictlImport`: the loader passes one from an
 // ES module; under a plain require() the bundle's own import() serves.
 const banner = [
+  '"use strict";',
   'const __nrictlUrl = require("node:url").pathToFileURL(__filename).href;',
   'const __nrictlImportFrom = typeof __nrictlImport === "function" ? __nrictlImport : (specifier) => import(specifier);',
 ].join('\n');

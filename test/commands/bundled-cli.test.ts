@@ -101,7 +101,8 @@ describe('what the build bundles', () => {
     expect(existsSync(path.join(dist, 'src/cli/oclif.js'))).toBe(false);
   });
 
-  it('writes the bundle in ASCII, which the loader reads as Latin-1', () => {
+  it('writes the bundle strict, as its ES module sources run, and in ASCII, which the loader reads as Latin-1', () => {
+    expect(readFileSync(path.join(dist, 'cli.cjs'), 'latin1').split('\n', 1)[0]).toBe('"use strict";');
     expect(readFileSync(path.join(dist, 'cli.cjs')).every((byte) => byte < 0x80)).toBe(true);
   });
 
