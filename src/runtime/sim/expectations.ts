@@ -35,7 +35,7 @@ export async function runExpectations(
   const outcomes: Outcome[] = [];
   try {
     for (const [i, step] of steps.entries()) {
-      await beforeStep(pace, signal);
+      if (pace) await beforeStep(pace, signal);
       if (signal?.aborted) break;
       const record: StepRecord = { number: i + 1, label: stepLabel(step), ok: true, events: [] };
       current = record.events;

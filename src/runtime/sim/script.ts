@@ -58,11 +58,12 @@ export async function runStep(runtime: Runtime, step: Step, signal?: AbortSignal
 /**
  * Before a step: what the run's reader asks to wait for (its output has room again), cut
  * short by a stop. A simulated runtime can wait for a slow reader; a real one cannot.
+ * Callers without a pace do not await at all, so a step starts in the same turn as before.
  */
 export type Pace = () => Promise<void>;
 
-export async function beforeStep(pace: Pace | undefined, signal: AbortSignal | undefined): Promise<void> {
-  if (pace === undefined || signal?.aborted) return;
+export async function beforeStep(pace: Pace, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return;
   if (signal === undefined) return pace();
   let onAbort: (() => void) | undefined;
   const stopped = new Promise<void>((resolve) => {
@@ -85,7 +86,7 @@ export async function runScript(
   let failed = 0;
   let n = 0;
   for (const step of steps) {
-    await beforeStep(pace, signal);
+    if (pace) await beforeStep(pace, signal);
     if (signal?.aborted) break;
     n++;
     try {
