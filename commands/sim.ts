@@ -7,6 +7,8 @@ import {
   simFlags,
   simOptions,
   simPrompt,
+  simSink,
+  simStream,
   simulationOutput,
   usageError,
 } from '../src/cli/index.js';
@@ -59,19 +61,16 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     if (this.args.scenario !== undefined && flags.scenario !== undefined)
       throw usageError('give the scenario once, as the argument (--scenario is its old name)');
     if (flags.preset === 'all') {
-      const opts = simOptions({ ...flags, preset: undefined }, this.args.scenario);
-      const show = this.recordSink(presetRecords(records), { capacity: flags.buffer });
-      const run = runSimulationPerPreset({ ...opts, pace: () => show.room() }, this.signal, (r) => show.push(r));
-      return presetsOutput(await run);
+      const show = this.recordSink(presetRecords(records), simSink(flags));
+      const opts = { ...simOptions({ ...flags, preset: undefined }, this.args.scenario), pace: () => show.room() };
+      return presetsOutput(await runSimulationPerPreset(opts, this.signal, (r) => show.push(r)));
     }
-    const show = format === 'junit' ? undefined : this.recordSink(records, { capacity: flags.buffer });
+    const show = format === 'junit' ? undefined : this.recordSink(records, simSink(flags));
     const toStderr = this.recordWriter(records, { stream: process.stderr, format: 'json' });
     const result = await runSimulation(
       {
         ...simOptions(flags, this.args.scenario),
-        onRecord: (r) =>
-          r.type === 'plugin-output' && flags['plugin-output'] === 'json' ? toStderr(r) : show?.push(r),
-        ...(show ? { pace: () => show.room() } : {}),
+        ...simStream(flags, show, toStderr),
         ...(flags.expect === undefined ? { drive: simPrompt(flags.interactive, format) } : {}),
       },
       this.signal,

@@ -120,10 +120,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    * -o format: a line or a block, one JSON object a line, or one YAML document each.
    * The Output the command returns is the stream's summary: after the records on
    * stdout (`summary: 'stdout'`), or for people on stderr in every format ('stderr').
+   * `writeThrough`: a source that is no runtime's reply path (sim) writes at once while
+   * the output keeps up (BoundedQueueOptions.writeThrough).
    */
   protected recordSink<R>(
     view: RecordView<R>,
-    opts: { capacity: number; summary?: 'stdout' | 'stderr' },
+    opts: { capacity: number; summary?: 'stdout' | 'stderr'; writeThrough?: boolean },
   ): RecordSink<R> {
     this.records ??= new RecordOutput({
       format: this.format,
@@ -134,7 +136,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       say: (text) => void process.stderr.write(`nrictl ${this.commandName()}: ${text}\n`),
       onClosedOutput: stopForClosedOutput,
     });
-    return this.records.sink(view, opts.capacity);
+    return this.records.sink(view, opts.capacity, opts.writeThrough);
   }
 
   /**

@@ -16,6 +16,8 @@ export {
   simFlags,
   simOptions,
   simPrompt,
+  simSink,
+  simStream,
   simulationOutput,
   type SimFlagValues,
 } from './sim.js';

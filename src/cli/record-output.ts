@@ -51,13 +51,14 @@ export class RecordOutput {
       });
   }
 
-  sink<R>(view: RecordView<R>, capacity: number): RecordSink<R> {
+  sink<R>(view: RecordView<R>, capacity: number, writeThrough = false): RecordSink<R> {
     if (this.queue) throw new Error('a command streams one kind of record');
     const { format, layout } = this.opts;
     const people = format === 'table' || format === 'wide';
     const queue = new BoundedOutputQueue<R>(this.out, {
       capacity,
       batch: RENDER_BATCH,
+      writeThrough,
       render: (r) => renderRecord(view, r, format, layout),
       // People read the count where the records were; a JSON or YAML stream must stay
       // parseable, so there it goes to stderr.

@@ -2,9 +2,15 @@
 // simulation options they make, the interactive prompt that drives a running simulator,
 // and how a finished simulation ends the command (its exit code and failure line).
 import { Flags } from '@oclif/core';
-import type { Output } from '../render/index.js';
+import type { Output, RecordSink } from '../render/index.js';
 import { inCI, presetsView, simulationJunitView, simulationView } from '../render/index.js';
-import type { PresetsResult, Runtime, SimulationOptions, SimulationResult } from '../runtime/index.js';
+import type {
+  PresetsResult,
+  Runtime,
+  SimulationOptions,
+  SimulationRecord,
+  SimulationResult,
+} from '../runtime/index.js';
 import { UserError, usageError } from './errors.js';
 import { bufferFlag, confDirFlag, durationFlagWithDefault, pluginDirFlag } from './flags.js';
 
@@ -199,5 +205,26 @@ export function presetsOutput(result: PresetsResult): Output<PresetsResult> {
     view: presetsView,
     endsStream: true,
     ...(failure !== undefined ? { error: new UserError(failure, 'failed') } : {}),
+  };
+}
+
+/** Where sim's records go: --buffer of them while the output is behind, written at once while it keeps up. */
+export function simSink(f: Pick<SimFlagValues, 'buffer'>): { capacity: number; writeThrough: true } {
+  return { capacity: f.buffer, writeThrough: true };
+}
+
+/**
+ * The run's records: to the output (stdout), except plugin output lines under
+ * --plugin-output json (to stderr); and the script waits for a slow reader of the output
+ * (pace) rather than lose what it shows, as only a simulated runtime can.
+ */
+export function simStream(
+  f: Pick<SimFlagValues, 'plugin-output'>,
+  show: RecordSink<SimulationRecord> | undefined,
+  toStderr: (r: SimulationRecord) => void,
+): Pick<SimulationOptions, 'onRecord' | 'pace'> {
+  return {
+    onRecord: (r) => (r.type === 'plugin-output' && f['plugin-output'] === 'json' ? toStderr(r) : show?.push(r)),
+    ...(show ? { pace: () => show.room() } : {}),
   };
 }

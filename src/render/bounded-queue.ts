@@ -14,6 +14,12 @@ export interface BoundedQueueOptions<T> {
   dropNotice?: (dropped: number) => string | Uint8Array | undefined;
   /** Items written per turn of the event loop, so a fast output cannot starve the socket that feeds us. */
   batch?: number;
+  /**
+   * For a source that is not a runtime's reply path (the simulator's script): an item
+   * pushed while nothing is queued and the output has room is rendered and written at
+   * once, as a plain write would be, instead of on a later turn of the event loop.
+   */
+  writeThrough?: boolean;
 }
 
 export const defaultDropNotice = (dropped: number): string =>
@@ -41,6 +47,7 @@ export class BoundedOutputQueue<T> extends EventEmitter {
   private readonly render: (item: T) => string | Uint8Array;
   private readonly dropNotice: (dropped: number) => string | Uint8Array | undefined;
   private readonly batch: number;
+  private readonly writeThrough: boolean;
   private scheduled = false;
   private waitingForDrain = false;
   private ended = false;
@@ -62,6 +69,7 @@ export class BoundedOutputQueue<T> extends EventEmitter {
     this.render = opts.render;
     this.dropNotice = opts.dropNotice ?? defaultDropNotice;
     this.batch = opts.batch ?? 256;
+    this.writeThrough = opts.writeThrough ?? false;
     out.on('error', this.onOutputError);
     out.once('close', () => this.onOutputError(new Error('output closed')));
   }
@@ -84,8 +92,8 @@ export class BoundedOutputQueue<T> extends EventEmitter {
   }
 
   /**
-   * Queues an item, or drops and counts it when the queue is full. Never writes,
-   * never waits: the writer runs on a later turn of the event loop.
+   * Queues an item, or drops and counts it when the queue is full. Never writes (but
+   * with writeThrough), never waits: the writer runs on a later turn of the event loop.
    * Returns false when the item was dropped.
    */
   push(item: T): boolean {
@@ -95,6 +103,14 @@ export class BoundedOutputQueue<T> extends EventEmitter {
       this.unreported++;
       return false;
     }
+    if (this.writeThrough && this.size === 0 && this.unreported === 0 && !this.waitingForDrain && !this.scheduled) {
+      this.counts.written++;
+      if (!this.out.write(this.render(item), this.afterWrite)) {
+        this.waitingForDrain = true;
+        this.out.once('drain', this.onDrain);
+      }
+      return true;
+    }
     this.ring[(this.head + this.size) % this.capacity] = item;
     this.size++;
     this.schedule();
@@ -102,12 +118,13 @@ export class BoundedOutputQueue<T> extends EventEmitter {
   }
 
   /**
-   * Resolves once the queue is at most half full, or takes nothing more (the output
-   * failed, the queue ended). A source that can wait (the simulator's script, whose
-   * runtime is only simulated) waits here for a slow reader instead of losing records.
+   * Undefined while the queue is at most half full, or takes nothing more (the output
+   * failed, the queue ended); else a promise of that. A source that can wait (the
+   * simulator's script, whose runtime is only simulated) waits here for a slow reader
+   * instead of losing records, and pays nothing while the reader keeps up.
    */
-  room(): Promise<void> {
-    if (this.hasRoom()) return Promise.resolve();
+  room(): Promise<void> | undefined {
+    if (this.hasRoom()) return undefined;
     return new Promise((resolve) => this.roomWaiters.push(resolve));
   }
 

@@ -17,10 +17,10 @@ export interface RecordSink<R> {
   /** Records dropped so far: the output could not keep up, or its reader went away. */
   readonly dropped: number;
   /**
-   * Resolves when the output has room again. Only for a source that may wait (the
-   * simulator's script); the runtime's reply path never calls it.
+   * Undefined while the output has room; else resolves when it has again. Only for a
+   * source that may wait (the simulator's script); the runtime's reply path never calls it.
    */
-  room(): Promise<void>;
+  room(): Promise<void> | undefined;
 }
 
 /**
@@ -43,7 +43,7 @@ export function discardingSink<R>(): RecordSink<R> {
       return true;
     },
     end: () => Promise.resolve({ written, dropped: 0, complete: true }),
-    room: () => Promise.resolve(),
+    room: () => undefined,
     get written() {
       return written;
     },

@@ -244,13 +244,13 @@ describe('BoundedOutputQueue catching up', () => {
     expect(queue.push(9)).toBe(false); // ended
   });
 
-  it('room() waits while the queue is more than half full, for a source that can wait', async () => {
+  it('room() is nothing to wait for while the queue is at most half full, and a wait above that', async () => {
     const out = new PassThrough({ highWaterMark: 16 });
     const queue = new BoundedOutputQueue<number>(out, { capacity: 10, render: line, batch: 1 });
-    await queue.room(); // empty: at once
+    expect(queue.room()).toBeUndefined(); // empty: nothing to wait for
     for (let k = 0; k < 10; k++) queue.push(k);
     let roomy = false;
-    const waiting = queue.room().then(() => (roomy = true));
+    const waiting = queue.room()!.then(() => (roomy = true));
     await sleep(50);
     // Nobody reads: the PassThrough holds a line or two, the queue stays above half.
     expect(roomy).toBe(false);
@@ -271,6 +271,7 @@ describe('BoundedOutputQueue catching up', () => {
     const queue = new BoundedOutputQueue<number>(out, { capacity: 4, render: line, batch: 1 });
     for (let k = 0; k < 4; k++) queue.push(k);
     const waiting = queue.room();
+    expect(waiting).toBeInstanceOf(Promise);
     out.destroy(new Error('EPIPE'));
     await waiting;
     expect(queue.push(5)).toBe(false);

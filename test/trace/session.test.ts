@@ -27,7 +27,7 @@ function collectingSink(): RecordSink<TraceRecord> & { records: TraceRecord[] } 
       return records.length;
     },
     dropped: 0,
-    room: () => Promise.resolve(),
+    room: () => undefined,
   };
 }
 const SCENARIO = parseScenario(`pods:\n  - {id: pod0, name: web, namespace: shop}\n`, 'inline.yaml');

@@ -35,7 +35,8 @@ export async function runExpectations(
   const outcomes: Outcome[] = [];
   try {
     for (const [i, step] of steps.entries()) {
-      if (pace) await beforeStep(pace, signal);
+      const wait = pace?.();
+      if (wait) await beforeStep(wait, signal);
       if (signal?.aborted) break;
       const record: StepRecord = { number: i + 1, label: stepLabel(step), ok: true, events: [] };
       current = record.events;

@@ -58,20 +58,20 @@ export async function runStep(runtime: Runtime, step: Step, signal?: AbortSignal
 /**
  * Before a step: what the run's reader asks to wait for (its output has room again), cut
  * short by a stop. A simulated runtime can wait for a slow reader; a real one cannot.
- * Callers without a pace do not await at all, so a step starts in the same turn as before.
+ * While the reader keeps up (no wait), nothing is awaited: a step starts in the same turn.
  */
-export type Pace = () => Promise<void>;
+export type Pace = () => Promise<void> | undefined;
 
-export async function beforeStep(pace: Pace, signal: AbortSignal | undefined): Promise<void> {
+export async function beforeStep(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
   if (signal?.aborted) return;
-  if (signal === undefined) return pace();
+  if (signal === undefined) return wait;
   let onAbort: (() => void) | undefined;
   const stopped = new Promise<void>((resolve) => {
     onAbort = () => resolve();
     signal.addEventListener('abort', onAbort);
   });
   try {
-    await Promise.race([pace(), stopped]);
+    await Promise.race([wait, stopped]);
   } finally {
     if (onAbort) signal.removeEventListener('abort', onAbort);
   }
@@ -86,7 +86,8 @@ export async function runScript(
   let failed = 0;
   let n = 0;
   for (const step of steps) {
-    if (pace) await beforeStep(pace, signal);
+    const wait = pace?.();
+    if (wait) await beforeStep(wait, signal);
     if (signal?.aborted) break;
     n++;
     try {
