@@ -2,9 +2,9 @@
 // does not compile what the last build's training runs already compiled
 // (scripts/write-code-cache.mjs). Node 20 has no compile cache of its own.
 //
-// The module is put in require's cache under its own path before it runs, so the few-line
-// files that oclif loads by path (dist/commands/*.js, the hook, the help class) get this
-// same instance when they require it: one oclif in the process.
+// The module is put in require's cache under its own path before it runs: oclif loads the
+// same file by path for the commands, the hook and the help class (package.json names it
+// for each), and gets this instance: one oclif in the process.
 //
 // The wrapper is CommonJS's own plus `__nrictlImport`: a script compiled by vm.Script cannot
 // import() without an experimental flag, so the bundle's dynamic imports come here, to an

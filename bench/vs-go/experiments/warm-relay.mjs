@@ -4,11 +4,19 @@
 // same functions get the type feedback and optimized code), runs WARM_RELAY_CYCLES
 // (default 300) CreateContainer + RemoveContainer cycles against one in-process SDK
 // plugin on a socket in a temp dir, and stops it; then the CLI starts as usual.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 const dist = new URL('../../../dist/', import.meta.url);
+// Builds since the CLI became one code-cached bundle (dist/cli.cjs) have no runtime chunk
+// to share: this experiment (src/runtime/README.md: it cost more than it saved) needs a
+// build of d0fbcb1 or before.
+if (!existsSync(new URL('chunks/', dist))) {
+  throw new Error(
+    'warm-relay: dist/chunks/ is gone since the CLI is one bundle; run it on a build of d0fbcb1 or earlier',
+  );
+}
 const chunk = readdirSync(new URL('chunks/', dist)).find((f) => /^runtime-.*\.js$/.test(f));
 const { Runtime, SimState } = await import(new URL(`chunks/${chunk}`, dist).href);
 const { Stub } = await import(new URL('src/plugin/index.js', dist).href);
