@@ -51,9 +51,8 @@ export interface CodeCacheOptions {
   writeAtExit?: boolean;
 }
 
-/** Whether the cache's mark matches the bundle's, and the cached data after the mark. */
-function cachedDataFor(source: string, cache: Buffer | undefined): Buffer | undefined {
-  const mark = buildMark(source);
+/** The cached data after the cache's mark, when that mark is the bundle's. */
+function cachedDataFor(mark: string | undefined, cache: Buffer | undefined): Buffer | undefined {
   if (mark === undefined || cache === undefined) return undefined;
   const header = Buffer.from(`${mark}\n`);
   return cache.subarray(0, header.length).equals(header) ? cache.subarray(header.length) : undefined;
@@ -81,7 +80,8 @@ export function requireWithCodeCache(file: string, opts: CodeCacheOptions): Load
   file = realpathSync(file);
   // ASCII (scripts/bundle-cli.mjs makes it so): read as Latin-1, a plain copy.
   const source = readFileSync(file, 'latin1');
-  const cachedData = cachedDataFor(source, readOrUndefined(opts.cacheFile));
+  const mark = buildMark(source);
+  const cachedData = cachedDataFor(mark, readOrUndefined(opts.cacheFile));
   const script = new vm.Script(WRAPPER_START + source + WRAPPER_END, {
     filename: file,
     ...(cachedData ? { cachedData } : {}),
@@ -90,7 +90,6 @@ export function requireWithCodeCache(file: string, opts: CodeCacheOptions): Load
   mod.filename = file;
   mod.paths = NodeModuleClass._nodeModulePaths(path.dirname(file));
   NodeModuleClass._cache[file] = mod;
-  const mark = buildMark(source);
   if (opts.writeAtExit && mark !== undefined) {
     process.once('exit', () => {
       writeFileSync(opts.cacheFile, Buffer.concat([Buffer.from(`${mark}\n`), script.createCachedData()]));
