@@ -56,12 +56,13 @@ export async function runStep(runtime: Runtime, step: Step, signal?: AbortSignal
 }
 
 /**
- * Before a step: what the run's reader asks to wait for (its output has room again), cut
- * short by a stop. A simulated runtime can wait for a slow reader; a real one cannot.
- * While the reader keeps up (no wait), nothing is awaited: a step starts in the same turn.
+ * Asked before each step: what the run's reader asks to wait for (its output has room
+ * again), or undefined while it keeps up, and then nothing is awaited: the step starts in
+ * the same turn. A simulated runtime can wait for a slow reader; a real one cannot.
  */
 export type Pace = () => Promise<void> | undefined;
 
+/** Waits for the pace's promise, cut short by a stop. */
 export async function beforeStep(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
   if (signal?.aborted) return;
   if (signal === undefined) return wait;
