@@ -33,6 +33,14 @@ const CTR: nri.IContainer = {
   linux: { resources: { memory: { limit: { value: 256 * 2 ** 20 } } } },
 };
 
+/** 10-refuser: answers every CreateContainer with an error. */
+function connectRefuser(socketPath: string): Promise<RawPlugin> {
+  const refuse = (): never => {
+    throw new TtrpcError(Code.Unknown, 'not today');
+  };
+  return connectRawPlugin(socketPath, 'refuser', '10', { CreateContainer: refuse }, CREATE_ONLY);
+}
+
 function isuladSim(): Promise<Sim> {
   return t.start({ pods: [POD], containers: [] }, isuladOptions);
 }
@@ -82,17 +90,7 @@ describe('nrictl sim --preset isulad-2.1.5', () => {
   it('shuts down a plugin that answers CreateContainer with an error and creates the container without it', async () => {
     const sim = await isuladSim();
     raws.push(
-      await connectRawPlugin(
-        sim.socketPath,
-        'refuser',
-        '10',
-        {
-          CreateContainer: () => {
-            throw new TtrpcError(Code.Unknown, 'not today');
-          },
-        },
-        CREATE_ONLY,
-      ),
+      await connectRefuser(sim.socketPath),
       await connectRawPlugin(
         sim.socketPath,
         'fine',
@@ -224,19 +222,7 @@ describe('a Go runtime of the same vintage, for contrast', () => {
   it('fails the creation when a plugin answers CreateContainer with an error, and keeps the plugin', async () => {
     const go = RUNTIME_PRESETS['containerd-1.7.25'];
     const sim = await t.start({ pods: [POD], containers: [] }, { nriVersion: go.nriVersion });
-    raws.push(
-      await connectRawPlugin(
-        sim.socketPath,
-        'refuser',
-        '10',
-        {
-          CreateContainer: () => {
-            throw new TtrpcError(Code.Unknown, 'not today');
-          },
-        },
-        CREATE_ONLY,
-      ),
-    );
+    raws.push(await connectRefuser(sim.socketPath));
     await waitForPlugin(sim, '10-refuser');
     const created = await sim.runtime.createContainer('pod1', CTR);
     expect(!created.ok && created.error.message).toBe('rpc error: code = Unknown desc = not today');
