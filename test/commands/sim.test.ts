@@ -223,6 +223,7 @@ describe('nrictl sim flag errors', () => {
     [['--registration-timeout', '5'], /--registration-timeout 5: a duration needs a unit, such as 2s or 500ms/],
     [['/nonexistent/scenario.yaml'], /nonexistent\/scenario\.yaml/],
     [['--nri-version', 'v0.2.0'], /--nri-version: .*older than v0\.3\.0/],
+    [['demo', '--buffer', '0'], /--buffer: Expected an integer greater than or equal to 1 but received: 0/],
   ])('%j gives one clear line and exit 2', (args, message) => {
     const r = sim(args);
     expect(r.code).toBe(2);
