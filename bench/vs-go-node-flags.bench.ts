@@ -11,6 +11,7 @@
 // Knobs: VS_GO_ROUNDS (3), VS_GO_PLUGINS (1; 10 takes minutes a round), VS_GO_CYCLES (300,3000),
 // VS_GO_VARIANTS (only the variants whose label contains one of these, comma-separated;
 // the baseline always runs).
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,8 +32,11 @@ const WARM_RELAY = fileURLToPath(new URL('./vs-go/experiments/warm-relay.mjs', i
 const BATCHED_STDOUT = fileURLToPath(new URL('./vs-go/experiments/batched-stdout.mjs', import.meta.url));
 const NO_INVOKE = fileURLToPath(new URL('./vs-go/experiments/no-invoke-events.mjs', import.meta.url));
 
+// The warm-up preload needs the runtime chunk of builds before the CLI became one bundle.
+const CHUNKED_BUILD = existsSync(fileURLToPath(new URL('../dist/chunks/', import.meta.url)));
+
 /** Node flags for nrictl's process; [] is the baseline. */
-const FLAG_SETS: Array<{ label: string; flags: string[] }> = [
+const ALL_FLAG_SETS: Array<{ label: string; flags: string[]; unavailable?: string }> = [
   { label: '(none)', flags: [] },
   { label: '--max-semi-space-size=16', flags: ['--max-semi-space-size=16'] },
   { label: '--max-semi-space-size=64', flags: ['--max-semi-space-size=64'] },
@@ -42,9 +46,18 @@ const FLAG_SETS: Array<{ label: string; flags: string[] }> = [
   { label: '--no-lazy-feedback-allocation', flags: ['--no-lazy-feedback-allocation'] },
   { label: '--interrupt-budget=16384', flags: ['--interrupt-budget=16384'] },
   { label: '--single-threaded', flags: ['--single-threaded'] },
+  // TurboFan later (the default budget is 67584): fewer compiles in a short run.
+  { label: '--interrupt-budget=270336', flags: ['--interrupt-budget=270336'] },
+  { label: '--interrupt-budget=540672', flags: ['--interrupt-budget=540672'] },
+  // Smaller TurboFan graphs: cheaper compiles, less inlining.
+  { label: '--max-inlined-bytecode-size-cumulative=230', flags: ['--max-inlined-bytecode-size-cumulative=230'] },
   { label: '--no-opt --max-semi-space-size=64', flags: ['--no-opt', '--max-semi-space-size=64'] },
   { label: '--no-opt --always-sparkplug', flags: ['--no-opt', '--always-sparkplug'] },
-  { label: 'relay warm-up (300 in-process cycles)', flags: ['--import', WARM_RELAY] },
+  {
+    label: 'relay warm-up (300 in-process cycles)',
+    flags: ['--import', WARM_RELAY],
+    ...(CHUNKED_BUILD ? {} : { unavailable: 'needs a build of d0fbcb1 or earlier (dist/chunks/)' }),
+  },
   { label: 'event lines batched per loop turn', flags: ['--import', BATCHED_STDOUT] },
   { label: 'no invoke events (no line per relayed call)', flags: ['--import', NO_INVOKE] },
 ].filter(
@@ -53,6 +66,7 @@ const FLAG_SETS: Array<{ label: string; flags: string[] }> = [
     !process.env.VS_GO_VARIANTS ||
     process.env.VS_GO_VARIANTS.split(',').some((v) => s.label.includes(v)),
 );
+const FLAG_SETS = ALL_FLAG_SETS.filter((s) => s.unavailable === undefined);
 
 interface Files {
   pluginDir: string;
@@ -104,6 +118,7 @@ function line(label: string, runs: Stretch[], plugins: number): string {
 console.log(
   `node flags for nrictl sim (built CLI, -o json, --plugin-output none) against refrt; ${os.cpus().length} CPUs, node ${process.version}; medians of ${ROUNDS} rounds`,
 );
+for (const s of ALL_FLAG_SETS) if (s.unavailable) console.log(`  not run: ${s.label}: ${s.unavailable}`);
 for (const plugins of PLUGINS) {
   for (const cycles of CYCLES) {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'vs-go-flags-'));
