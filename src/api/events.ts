@@ -146,11 +146,19 @@ export interface RuntimeVintage {
   /** Events the runtime can deliver; a subscription must stay inside this mask. */
   knownEventsMask: number;
   label: string;
+  /**
+   * Whether the runtime synchronizes a plugin it launched itself. The Go adaptation before
+   * v0.7 synchronizes only external plugins (v0.6.1 adaptation.go:434), and so does
+   * iSulad's own NRI (nri_adaption.cc:224); neither sends timeouts in Configure.
+   */
+  synchronizesPreStarted: boolean;
 }
 
 /**
  * Reads from a ConfigureRequest which NRI generation the runtime runs:
- * - no timeouts: v0.6 or older (those never sent them), events 1..11 only;
+ * - no timeouts: v0.6 or older (those never sent them), events 1..11 only, and no
+ *   Synchronize for a plugin the runtime launched (iSulad sends no timeouts either, and
+ *   does the same);
  * - timeouts but no NRI version: v0.7 .. v0.11. Only v0.10+ knows events 12..14 and the
  *   request cannot tell, so we assume the older mask unless the runtime name and version
  *   identify a release known to vendor v0.10+;
@@ -160,12 +168,15 @@ export function runtimeVintage(configure: ConfigureRequest): RuntimeVintage {
   const registration = Number(configure.registrationTimeout ?? 0);
   const request = Number(configure.requestTimeout ?? 0);
   const version = (configure.NRIVersion ?? '').trim();
-  if (version !== '') return { knownEventsMask: ALL_EVENTS_MASK, label: `NRI ${version}` };
-  if (registration === 0 && request === 0) return { knownEventsMask: LEGACY_EVENTS_MASK, label: 'NRI v0.6 or older' };
-  if (vendorsV010OrNewer(configure.runtimeName ?? '', configure.runtimeVersion ?? '')) {
-    return { knownEventsMask: ALL_EVENTS_MASK, label: 'NRI v0.10 or v0.11' };
+  if (version !== '')
+    return { knownEventsMask: ALL_EVENTS_MASK, label: `NRI ${version}`, synchronizesPreStarted: true };
+  if (registration === 0 && request === 0) {
+    return { knownEventsMask: LEGACY_EVENTS_MASK, label: 'NRI v0.6 or older', synchronizesPreStarted: false };
   }
-  return { knownEventsMask: LEGACY_EVENTS_MASK, label: 'NRI v0.7 to v0.11' };
+  if (vendorsV010OrNewer(configure.runtimeName ?? '', configure.runtimeVersion ?? '')) {
+    return { knownEventsMask: ALL_EVENTS_MASK, label: 'NRI v0.10 or v0.11', synchronizesPreStarted: true };
+  }
+  return { knownEventsMask: LEGACY_EVENTS_MASK, label: 'NRI v0.7 to v0.11', synchronizesPreStarted: true };
 }
 
 // First releases that vendor NRI v0.10 (from the runtime -> NRI version table in

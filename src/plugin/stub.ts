@@ -69,7 +69,7 @@ export interface UpdateOptions {
 }
 
 /**
- * Events: 'configured' (req: nri.ConfigureRequest), 'synchronized', and 'close'
+ * Events: 'configured' (req: nri.ConfigureRequest), 'synchronized' (live: see start()), and 'close'
  * (err?: PluginError) once a started plugin loses its connection. err is undefined when
  * stop() closed it or the runtime had sent Shutdown. A failed start() reports through
  * its rejection only.
@@ -94,6 +94,8 @@ export class Stub extends EventEmitter {
   #synchronized = false;
   /** Set once our Synchronize answer is on its way: what to run when the plugin goes live. */
   #syncAnswered: (() => void) | undefined;
+  /** Launched by the runtime (connected through NRI_PLUGIN_SOCKET), not dialled. */
+  #preStarted = false;
   #wentLive = false;
   #closed = false;
   #stopping = false;
@@ -144,12 +146,17 @@ export class Stub extends EventEmitter {
     return this.#events;
   }
 
-  /** Resolves once Synchronize was answered (the plugin is live); rejects with a PluginError. */
+  /**
+   * Resolves once Synchronize was answered (the plugin is live); rejects with a PluginError.
+   * A plugin the runtime launched is live once configured where that runtime never
+   * synchronizes one (NRI v0.6 or older, iSulad: no timeouts in Configure).
+   */
   start(): Promise<void> {
     if (this.#started) return Promise.reject(new Error(`plugin ${this.fullName}: start() was already called`));
     this.#started = true;
     const target = resolveTarget(this.#opts.socketPath);
     this.#endpoint = endpointOf(target);
+    this.#preStarted = target.kind === 'fd';
     // Started by a runtime, which owns (and may discard) stdout and stderr.
     if (target.kind === 'fd') routeConsoleToLog();
     this.#startedAt = Date.now();
@@ -325,6 +332,10 @@ export class Stub extends EventEmitter {
     this.#events = events;
     this.#configured = true;
     this.emit('configured', req);
+    // A runtime that never synchronizes a plugin it launched: live once configured, as Go's
+    // stub.Start() returns after Configure; waiting would time out, and refusing the events
+    // that come next would fail the runtime's requests.
+    if (this.#preStarted && !vintage.synchronizesPreStarted) this.#settleSynchronized();
     return { events };
   }
 

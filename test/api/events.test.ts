@@ -128,6 +128,8 @@ describe('runtimeVintage', () => {
     const v = runtimeVintage({ runtimeName: 'containerd', runtimeVersion: 'v1.7.20' });
     expect(v.knownEventsMask).toBe(LEGACY_EVENTS_MASK);
     expect(v.label).toMatch(/v0\.6 or older/);
+    // Such a runtime (and iSulad, which sends no timeouts either) synchronizes no plugin it launched.
+    expect(v.synchronizesPreStarted).toBe(false);
   });
 
   it('reads a decoded v0.6.1 wire ConfigureRequest the same way', () => {
@@ -144,6 +146,7 @@ describe('runtimeVintage', () => {
     });
     expect(v.knownEventsMask).toBe(LEGACY_EVENTS_MASK);
     expect(v.label).toMatch(/v0\.7 to v0\.11/);
+    expect(v.synchronizesPreStarted).toBe(true);
   });
 
   it('recognizes runtime releases known to vendor NRI v0.10 or newer', () => {

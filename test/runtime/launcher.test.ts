@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { planSimulation } from '../../src/runtime/sim/inputs.js';
 import { ofType, startSim, waitFor, waitForPlugin, type Sim } from './helpers.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,6 +28,17 @@ const stub = new Stub({
 });
 await stub.start();
 console.error('synchronized');
+`);
+
+// Says what it was sent, so that a test sees whether a Synchronize came and whether
+// start() resolved without one.
+const SYNC_WATCHER = sdkPluginSource(`
+const stub = new Stub({
+  synchronize: (pods, ctrs) => { console.log('synchronize handler:', pods.length, 'pods', ctrs.length, 'containers'); return []; },
+  createContainer: (_pod, ctr) => { console.log('create', ctr.name); return {}; },
+});
+await stub.start();
+console.log('live');
 `);
 
 let sim: Sim | undefined;
@@ -167,5 +179,52 @@ await stub.start();
         (e) => e.plugin === '05-quitter' && /failed to start pre-installed plugin 05-quitter/.test(e.message),
       ),
     ).toBe(true);
+  }, 30_000);
+});
+
+// NRI before v0.7 and iSulad synchronize external plugins only; from v0.7 the launched
+// ones too (v0.7.0 adaptation.go:358-379). A plugin the runtime launched goes live either
+// way, and gets the events (the SDK's start() does not wait for a Synchronize that never comes).
+describe('Synchronize for pre-started plugins', () => {
+  const scenario = { pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] };
+
+  async function runWith(opts: Parameters<typeof startSim>[1]): Promise<{ lines: string[]; sim: Sim }> {
+    const dir = await pluginDir({ '10-watcher': { text: SYNC_WATCHER } });
+    sim = await startSim(scenario, { pluginPath: dir, registrationTimeoutMs: 15_000, ...opts });
+    await waitForPlugin(sim, '10-watcher');
+    const r = await sim.runtime.createContainer('p', { id: 'c1', name: 'c1' });
+    expect(r.ok).toBe(true);
+    // By name: iSulad's CreateContainer request carries no id.
+    await waitFor('the plugin to see c1', () =>
+      ofType(sim!.events, 'plugin-output').some((e) => e.line === 'create c1'),
+    );
+    return { lines: ofType(sim.events, 'plugin-output').map((e) => e.line), sim };
+  }
+
+  it.each(['v0.3.0', 'v0.6.1'])(
+    'NRI %s sends none: the plugin goes live after Configure',
+    async (nriVersion) => {
+      const { lines, sim: s } = await runWith({ nriVersion });
+      expect(ofType(s.events, 'synchronized')).toEqual([]);
+      expect(lines).toContain('live');
+      expect(lines.filter((l) => l.startsWith('synchronize handler'))).toEqual([]);
+      expect(lines.indexOf('live')).toBeLessThan(lines.indexOf('create c1'));
+    },
+    30_000,
+  );
+
+  it('NRI v0.7.0 synchronizes it before it goes live', async () => {
+    const { lines, sim: s } = await runWith({ nriVersion: 'v0.7.0' });
+    expect(ofType(s.events, 'synchronized').map((e) => e.plugin)).toEqual(['10-watcher']);
+    expect(lines).toContain('synchronize handler: 1 pods 0 containers');
+    expect(lines.indexOf('synchronize handler: 1 pods 0 containers')).toBeLessThan(lines.indexOf('live'));
+  }, 30_000);
+
+  it('the iSulad preset sends none (its own NRI, whatever its vintage)', async () => {
+    const plan = await planSimulation({ preset: 'isulad-2.1.5' });
+    const { lines, sim: s } = await runWith(plan.runtime);
+    expect(ofType(s.events, 'synchronized')).toEqual([]);
+    expect(lines.filter((l) => l.startsWith('synchronize handler'))).toEqual([]);
+    expect(lines).toContain('live');
   }, 30_000);
 });

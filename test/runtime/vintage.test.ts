@@ -34,10 +34,12 @@ describe('runtimeVintage', () => {
       configureTimeouts: false,
       perEventRpc: false,
       knownEventsMask: 0x7ff,
+      syncLaunched: false,
     });
     expect(runtimeVintage('0.7')).toMatchObject({
       nriVersion: 'v0.7.0',
       configureTimeouts: true,
+      syncLaunched: true,
       splitSync: true,
       validation: false,
       knownEventsMask: 0x7ff,

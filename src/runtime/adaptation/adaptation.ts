@@ -66,6 +66,12 @@ export interface AdaptationOptions {
    * (RuntimeVintage.preStartFailureFatal). A runtime with an NRI of its own says.
    */
   preStartFailureFatal?: boolean;
+  /**
+   * Whether pre-started plugins get a Synchronize once they have started; default: as the
+   * Go adaptation of `nriVersion` (RuntimeVintage.syncLaunched). A runtime with an NRI of
+   * its own says.
+   */
+  syncLaunchedPlugins?: boolean;
 }
 
 /** What the embedding runtime gives the adaptation (Go: the SyncFn and UpdateFn of New()). */
@@ -355,6 +361,11 @@ export class Adaptation {
       }
     }
     if (this.stopping) return;
+    if (!(this.opts.syncLaunchedPlugins ?? this.vintage.syncLaunched)) {
+      // NRI before v0.7 and iSulad: the started plugins just join, unsynchronized.
+      for (const conn of started) this.add(conn);
+      return;
+    }
     // All launched plugins are synchronized with one snapshot, before anything else runs.
     await this.lock.run(async () => {
       const snap = this.host.snapshot();

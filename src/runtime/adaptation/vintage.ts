@@ -46,6 +46,13 @@ export interface RuntimeVintage {
    * From v0.7.0 it is logged as a warning and skipped (v0.7.0 adaptation.go:350-353).
    */
   preStartFailureFatal: boolean;
+  /**
+   * The pre-started plugins are synchronized once all have started (v0.7.0+: startPlugins
+   * hands syncFn a function that synchronizes each, v0.7.0 adaptation.go:358-379). Before,
+   * only external plugins are (acceptPluginConnections, v0.6.1 adaptation.go:434): a
+   * pre-started plugin gets Configure and then events, never a Synchronize.
+   */
+  syncLaunched: boolean;
 }
 
 const OLDEST = [0, 3, 0] as const;
@@ -98,6 +105,7 @@ export function runtimeVintage(version: string = NEWEST_NRI_VERSION): RuntimeVin
     validation: from(10),
     externalNameRule: from(12),
     preStartFailureFatal: !from(7),
+    syncLaunched: from(7),
   };
 }
 

@@ -60,6 +60,11 @@ export interface RuntimeQuirks {
    * that vintage does.
    */
   preStartFailureFatal?: boolean;
+  /**
+   * The runtime has an NRI of its own: whether it synchronizes pre-started plugins,
+   * whatever its vintage does (RuntimeVintage.syncLaunched).
+   */
+  syncLaunchedPlugins?: boolean;
   /** The runtime's own log words for a plugin it did not start, where they are not the Go adaptation's. */
   startFailureText?: (plugin: { name: string; base: string; external: boolean }, err: Error) => string | undefined;
   /**
@@ -97,6 +102,9 @@ const ISULAD_QUIRKS: RuntimeQuirks = Object.freeze({
   // Its NRI (C++, src/daemon/nri) logs a plugin that fails to start and skips it:
   // NRIAdaptation::StartPlugin, nri_adaption.cc:887-891 at v2.1.6.
   preStartFailureFatal: false,
+  // It synchronizes external plugins only: NewExternalPlugin calls Synchronize
+  // (nri_adaption.cc:224), StartPlugin (:867-897) never does.
+  syncLaunchedPlugins: false,
   startFailureText: isuladStartFailureText,
   dropOnErrorAnswer: isuladDropOnErrorAnswer,
 });

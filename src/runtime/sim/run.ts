@@ -125,7 +125,7 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
 /** Resolves once `wanted` plugins are live (synchronized and not dropped since); the caller races it against a stop. */
 async function livePlugins(runtime: Runtime, wanted: number): Promise<void> {
   const live = new Set<string>();
-  for (const p of runtime.plugins()) live.add(p.name); // plugins() lists the live (synchronized) ones
+  for (const p of runtime.plugins()) live.add(p.name); // plugins() lists the live ones (joined: synchronized where the runtime does that)
   if (live.size >= wanted) return;
   await new Promise<void>((resolve) => {
     const onEvent = (e: SimEvent): void => {

@@ -64,9 +64,15 @@ export class Runtime extends EventEmitter {
         ...(quirks?.startFailureText ? { startFailureText: quirks.startFailureText } : {}),
         ...(quirks?.dropOnErrorAnswer ? { dropOnErrorAnswer: quirks.dropOnErrorAnswer } : {}),
       },
-      opts.preStartFailureFatal === undefined && quirks?.preStartFailureFatal !== undefined
-        ? { ...opts, preStartFailureFatal: quirks.preStartFailureFatal }
-        : opts,
+      {
+        ...opts,
+        ...(opts.preStartFailureFatal === undefined && quirks?.preStartFailureFatal !== undefined
+          ? { preStartFailureFatal: quirks.preStartFailureFatal }
+          : {}),
+        ...(opts.syncLaunchedPlugins === undefined && quirks?.syncLaunchedPlugins !== undefined
+          ? { syncLaunchedPlugins: quirks.syncLaunchedPlugins }
+          : {}),
+      },
     );
   }
 
