@@ -66,7 +66,7 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       return presetsOutput(await runSimulationPerPreset(opts, this.signal, (r) => show.push(r)));
     }
     const show = format === 'junit' ? undefined : this.recordSink(records, simSink(flags));
-    const toStderr = this.recordWriter(records, { stream: process.stderr, format: 'json' });
+    const toStderr = this.stderrRecordSink(records, flags.buffer, 'plugin output line');
     const result = await runSimulation(
       {
         ...simOptions(flags, this.args.scenario),

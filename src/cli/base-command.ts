@@ -2,6 +2,7 @@ import { Command, Flags, Interfaces } from '@oclif/core';
 import chalk from 'chalk';
 import {
   batched,
+  BoundedOutputQueue,
   outputColumns,
   renderChunks,
   renderOutput,
@@ -22,7 +23,7 @@ import { flagOfOption } from './flags.js';
 import { oneLineParseError } from './parse-errors.js';
 import { stopForClosedOutput, stopSignal } from './signals.js';
 import { NoteOutput } from './note-output.js';
-import { RecordOutput } from './record-output.js';
+import { RecordOutput, STREAM_FLUSH_MS } from './record-output.js';
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
   (typeof BaseCommand)['baseFlags'] & T['flags']
@@ -61,6 +62,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected readonly signal: AbortSignal = stopSignal();
   /** Where a streaming command's records go (record-output.ts), once it asked for a sink. */
   private records: RecordOutput | undefined;
+  /** Records on stderr beside the stream (stderrRecordSink), once the command asked for them. */
+  private stderrRecords: BoundedOutputQueue<unknown> | undefined;
   /** Where a library's notes for people go (note-output.ts), once the command asked for a sink. */
   private notes: NoteOutput | undefined;
 
@@ -149,18 +152,25 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /**
-   * Where a stream's records go as they come (sim's events): each one rendered in the -o
-   * format (a line, a JSON object on its line, a YAML document) and written at once.
-   * `to` and `format` send some elsewhere (a plugin's output as JSON lines on stderr).
+   * Records that go to stderr as JSON lines beside the stream (sim's plugin output under
+   * --plugin-output json), written at once while stderr keeps up. Bounded as the stream
+   * is: past `capacity` records behind a stalled stderr they are dropped, and a note says
+   * how many ("3 plugin output lines dropped: ...", `what` naming one) once stderr caught
+   * up or the command ends.
    */
-  protected recordWriter<R>(
-    view: RecordView<R>,
-    to: { stream?: NodeJS.WritableStream; format?: OutputFormat } = {},
-  ): (record: R) => void {
-    const stream = to.stream ?? process.stdout;
-    const format = to.format ?? this.format;
+  protected stderrRecordSink<R>(view: RecordView<R>, capacity: number, what: string): RecordSink<R> {
     const layout = this.layout();
-    return (record) => void stream.write(renderRecord(view, record, format, layout));
+    const queue = new BoundedOutputQueue<R>(process.stderr, {
+      capacity,
+      writeThrough: true,
+      render: (r) => renderRecord(view, r, 'json', layout),
+      dropNotice: () => undefined,
+    });
+    queue.on('dropped', (n: number) =>
+      this.note(`${n} ${what}${n === 1 ? '' : 's'} dropped: stderr could not keep up`),
+    );
+    this.stderrRecords = queue as BoundedOutputQueue<unknown>;
+    return queue;
   }
 
   /**
@@ -257,6 +267,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** Every byte written reaches its reader before the process may end; then nothing may keep it alive. */
   protected override async finally(err: Error | undefined): Promise<unknown> {
     const result: unknown = await super.finally(err);
+    // What is still queued for stderr, for as long as a stream waits for a stalled reader; drops said.
+    await this.stderrRecords?.end(STREAM_FLUSH_MS);
     const drain = Promise.all([drained(process.stdout), drained(process.stderr)]);
     // A stream already waited its bounded time for a stalled reader: no more waiting here.
     await (this.records ? Promise.race([drain, this.records.drainBound()]) : drain);

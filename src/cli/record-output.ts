@@ -21,7 +21,7 @@ import { isClosedOutput } from './error-table.js';
 /** Records written per turn of the event loop: a request arriving during a backlog waits for at most a short batch. */
 const RENDER_BATCH = 8;
 /** How long the end of a stream waits for a stalled reader before the process may end. */
-const STREAM_FLUSH_MS = 2000;
+export const STREAM_FLUSH_MS = 2000;
 
 export interface RecordOutputOptions {
   format: OutputFormat;

@@ -221,10 +221,10 @@ export function simSink(f: Pick<SimFlagValues, 'buffer'>): { capacity: number; w
 export function simStream(
   f: Pick<SimFlagValues, 'plugin-output'>,
   show: RecordSink<SimulationRecord> | undefined,
-  toStderr: (r: SimulationRecord) => void,
+  toStderr: RecordSink<SimulationRecord>,
 ): Pick<SimulationOptions, 'onRecord' | 'pace'> {
   return {
-    onRecord: (r) => (r.type === 'plugin-output' && f['plugin-output'] === 'json' ? toStderr(r) : show?.push(r)),
+    onRecord: (r) => (r.type === 'plugin-output' && f['plugin-output'] === 'json' ? toStderr.push(r) : show?.push(r)),
     ...(show ? { pace: () => show.room() } : {}),
   };
 }

@@ -3,7 +3,7 @@
 // step paces is dropped and counted instead (test/render/bounded-queue.test.ts).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -54,4 +54,43 @@ it('a paused reader holds the script back; once it reads, every event is there, 
   expect(created.map((r) => r.container)).toEqual(Array.from({ length: STEPS / 2 }, (_, i) => `c${i}`));
   expect(removed).toHaveLength(STEPS / 2);
   expect(records.at(-1)).toMatchObject({ type: 'script-done', steps: STEPS, failed: 0 });
+}, 60_000);
+
+// Plugin output under --plugin-output json goes to stderr, beside the events: a stalled
+// stderr must not make the simulator hold every line in memory (Node buffers a stalled
+// pipe without bound). It holds --buffer lines, drops the rest, and says how many.
+it('a stalled stderr under --plugin-output json drops plugin lines past --buffer and says how many', async () => {
+  const plugins = path.join(dir, 'plugins');
+  mkdirSync(plugins, { recursive: true });
+  const chatty = path.join(plugins, '10-chatty');
+  // Never registers: it only writes (20,000 lines, ~400 KB), until the registration timeout stops it.
+  writeFileSync(chatty, '#!/bin/sh\nseq 1 20000 | sed "s/^/a line of plugin output number /"\nexec sleep 30\n');
+  chmodSync(chatty, 0o755);
+  const empty = path.join(dir, 'empty.yaml');
+  writeFileSync(empty, 'pods: []\n');
+  const argv = [BIN, 'sim', empty, '--plugin-dir', plugins, '--plugin-output', 'json', '--buffer', '4'];
+  const child = spawn(process.execPath, [...argv, '--registration-timeout', '2s', '-o', 'json'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: cliEnv({ CI: '1' }),
+  });
+  child.stdout.resume();
+  child.stderr.pause();
+  await sleep(1500);
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stderr.resume();
+  const [code] = (await once(child, 'close')) as [number | null];
+
+  expect(code, stderr.slice(-2000)).toBe(0);
+  const lines = stderr.trimEnd().split('\n');
+  const shown = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { type: string; line: string });
+  expect(shown.every((r) => r.type === 'plugin-output')).toBe(true);
+  const dropped = lines
+    .map((l) => /(\d+) plugin output lines? dropped: stderr could not keep up/.exec(l))
+    .reduce((n, m) => n + (m ? Number(m[1]) : 0), 0);
+  expect(dropped, 'a stalled stderr cannot have taken 20,000 lines').toBeGreaterThan(0);
+  expect(shown.length + dropped).toBeLessThanOrEqual(20_000);
+  // Every line shown is whole, in the plugin's order.
+  const numbers = shown.map((r) => Number(/number (\d+)$/.exec(r.line)?.[1]));
+  expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
 }, 60_000);
