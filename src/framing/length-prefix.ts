@@ -85,6 +85,10 @@ export abstract class LengthPrefixDecoder<H, F> {
       this.#skipping -= dropped;
       chunk = chunk.subarray(dropped);
     }
+    // Nothing buffered, the usual case (a chunk of whole frames): read in place.
+    if (this.#buffered === 0 && !this.#pending && this.#skipping === 0 && chunk.length > 0) {
+      chunk = this.#readInPlace(chunk, frames);
+    }
     if (chunk.length > 0) this.#enqueue(chunk);
     for (;;) {
       if (!this.#pending) {
@@ -114,6 +118,45 @@ export abstract class LengthPrefixDecoder<H, F> {
       frames.push(this.frameOf(header, this.#take(this.#want), false));
     }
     return frames;
+  }
+
+  /**
+   * Hands out the frames that lie whole in `chunk`, their payloads views of it, without
+   * queueing it; returns what is left (part of a frame, whose header may have been read:
+   * then #pending). The same steps as push()'s loop, on one chunk.
+   */
+  #readInPlace(chunk: Buffer, frames: F[]): Buffer {
+    const headerLength = this.#headerLength;
+    let at = 0;
+    while (chunk.length - at >= headerLength) {
+      const want = chunk.readUInt32BE(at + this.#lengthOffset);
+      let header: H;
+      try {
+        header = this.readHeader(chunk, at, want);
+      } catch (err) {
+        this.#failed = true;
+        this.#failure = err;
+        this.#release();
+        throw err;
+      }
+      at += headerLength;
+      if (this.skips(header, want)) {
+        frames.push(this.frameOf(header, EMPTY, true));
+        const dropped = Math.min(want, chunk.length - at);
+        at += dropped;
+        this.#skipping = want - dropped;
+        continue; // a skip that outlasts the chunk ends the loop: nothing is left
+      }
+      if (chunk.length - at < want) {
+        this.#pending = true;
+        this.#header = header;
+        this.#want = want;
+        break;
+      }
+      frames.push(this.frameOf(header, chunk.subarray(at, at + want), false));
+      at += want;
+    }
+    return at === 0 ? chunk : chunk.subarray(at);
   }
 
   /** Consumes a header's bytes (buffered already), read in place when they lie in one chunk; sets #want. */

@@ -67,4 +67,33 @@ describe('LengthPrefixDecoder', () => {
     expect(() => d.push(frame(1, 'again'))).toThrow(/tag 65535, length 2/);
     expect(d.buffered).toBe(0);
   });
+
+  // Whole frames in one chunk are read in place, anything else goes through the queue:
+  // every way of cutting the same stream must give the same frames and the same state.
+  it('gives the same frames however the stream is cut, in place or queued', () => {
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 300; round++) {
+      const frames = Array.from({ length: 1 + random(8) }, () =>
+        frame([1, 2, 7][random(3)], 'p'.repeat([0, 1, 5, 511, 600, 2000][random(6)])),
+      );
+      const bytes = Buffer.concat(frames);
+      // One byte at a time never holds a whole header in one chunk: the queue alone.
+      const byByte = new TagDecoder();
+      const expected = [...bytes].flatMap((_, i) => byByte.push(bytes.subarray(i, i + 1)));
+      expect(new TagDecoder().push(bytes)).toEqual(expected);
+      const d = new TagDecoder();
+      const got = [];
+      for (let at = 0; at < bytes.length;) {
+        const n = 1 + random([3, 7, 64, 700, 5000][random(5)]);
+        got.push(...d.push(bytes.subarray(at, at + n)));
+        at += n;
+      }
+      expect(got).toEqual(expected);
+      expect([d.midFrame, d.buffered, d.payloadRemaining]).toEqual([false, 0, 0]);
+    }
+  });
 });
