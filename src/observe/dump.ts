@@ -3,7 +3,15 @@
 // container is read in brief for the table and the filters, and decoded whole only when
 // its complete data is asked for, one at a time, so that a node's state can be printed
 // without holding it decoded.
-import { syncBriefs, type ContainerBrief, type nri, type PodBrief } from '../api/index.js';
+import {
+  syncBriefs,
+  wireJsonType,
+  WireJsonWriter,
+  type ContainerBrief,
+  type nri,
+  type PodBrief,
+  type WireJsonList,
+} from '../api/index.js';
 import { fetchStatePayloads, sessionNotes, type SessionNote, type SessionOptions } from '../session/index.js';
 import { ObjectFilter, type FilterSpec } from './filters.js';
 
@@ -26,6 +34,11 @@ export interface RuntimeState {
   /** The same pods and containers complete, each decoded as it is reached (every call decodes afresh). */
   completePods(): Iterable<nri.PodSandbox>;
   completeContainers(): Iterable<nri.Container>;
+  /**
+   * The same pods and containers as the runtime's bytes, and a writer of their JSON text
+   * straight from those (src/api/wire-json.ts): -o json without decoding each message.
+   */
+  wire(): { writer: WireJsonWriter; pods: WireJsonList; containers: WireJsonList };
   /** True when filters were given: then an empty state may be the filters' doing. */
   filtered: boolean;
 }
@@ -43,10 +56,19 @@ export async function dumpState(opts: DumpOptions): Promise<RuntimeState> {
     containers,
     completePods: () => completeEach(pods),
     completeContainers: () => completeEach(containers),
+    wire: () => ({
+      writer: new WireJsonWriter(),
+      pods: { type: wireJsonType('PodSandbox'), items: wireEach(pods) },
+      containers: { type: wireJsonType('Container'), items: wireEach(containers) },
+    }),
     filtered: !filter.empty,
   };
 }
 
 function* completeEach<T>(briefs: readonly { complete(): T }[]): Iterable<T> {
   for (const b of briefs) yield b.complete();
+}
+
+function* wireEach(briefs: readonly { wire(): Uint8Array }[]): Iterable<Uint8Array> {
+  for (const b of briefs) yield b.wire();
 }
