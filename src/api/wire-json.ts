@@ -251,7 +251,15 @@ const FALSE = ascii('false');
 
 const HEX = ascii('0123456789abcdef');
 const SHORT_ESCAPES = new Uint8Array(0x60);
-for (const [c, e] of [[0x08, 'b'], [0x09, 't'], [0x0a, 'n'], [0x0c, 'f'], [0x0d, 'r'], [QUOTE, '"'], [BACKSLASH, '\\']] as const)
+for (const [c, e] of [
+  [0x08, 'b'],
+  [0x09, 't'],
+  [0x0a, 'n'],
+  [0x0c, 'f'],
+  [0x0d, 'r'],
+  [QUOTE, '"'],
+  [BACKSLASH, '\\'],
+] as const)
   SHORT_ESCAPES[c] = e.charCodeAt(0);
 
 function indexOutOfRange(): RangeError {
