@@ -130,12 +130,12 @@ function randomValue(r: () => number, type: string, depth: number): unknown {
 }
 
 /** The decoding path's text of a message at indentation `level`, or its error. */
-function decodingPath(type: string, bytes: Uint8Array, level: number): { text?: string; error?: unknown } {
+function decodingPath(type: string, bytes: Uint8Array, level: number): { text?: string; error?: Error } {
   try {
     const text = JSON.stringify(toPlain(generated(type).decode(bytes)), null, 2);
     return { text: text.replaceAll('\n', `\n${'  '.repeat(level)}`) };
   } catch (error) {
-    return { error };
+    return { error: error as Error };
   }
 }
 
@@ -164,7 +164,7 @@ function expectSame(
   const want = decodingPath(type, bytes, 2);
   const got = written(type, bytes, 2);
   if (want.error !== undefined) {
-    expect(got, `${what}: decode threw ${String(want.error)}, the writer did not`).toBe('threw');
+    expect(got, `${what}: decode threw ${want.error.message}, the writer did not`).toBe('threw');
     return 'both threw';
   }
   if (got === 'threw' && mayRefuse) return 'refused';
