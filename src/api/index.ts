@@ -15,3 +15,4 @@ export { NRI_SCHEMA_VERSION } from './schema-version.js';
 export * from './adjustment.js';
 export * from './sync-brief.js';
 export * from './wire-json.js';
+export { warmUpWireJson } from './wire-json-warm-up.js';

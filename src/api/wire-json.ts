@@ -271,14 +271,20 @@ function indexOutOfRange(): RangeError {
  * One writer writes one message at a time (it is not re-entrant).
  */
 export class WireJsonWriter {
-  private out = Buffer.allocUnsafe(1 << 16);
+  private out: Buffer;
   private n = 0;
   /** Whether anything but ASCII was written since the last take. */
   private wide = false;
-  private r: Reader = protobuf.Reader.create(new Uint8Array(0));
-  private buf: Uint8Array = new Uint8Array(0);
-  private readonly depths: Occurrences[] = [];
+  // Made of what they will hold (a Buffer's reader, a Buffer: what comes off a socket):
+  // a field that changes the kind of its value makes V8 drop the code optimized for it.
+  private r: Reader = protobuf.Reader.create(Buffer.alloc(0));
+  private buf: Uint8Array = Buffer.alloc(0);
+  private readonly depths: Occurrences[] = Array.from({ length: 16 }, () => new Occurrences());
   private readonly numbers: number[] = [];
+
+  constructor(initialBytes = 1 << 16) {
+    this.out = Buffer.allocUnsafe(initialBytes);
+  }
 
   /** Characters written and not yet taken (bytes: the text is mostly ASCII). */
   get length(): number {
@@ -292,6 +298,15 @@ export class WireJsonWriter {
     this.n = 0;
     this.wide = false;
     return s;
+  }
+
+  /** The text written since the last take, as UTF-8 bytes (the writer goes on in a new buffer). */
+  takeBytes(): Buffer {
+    const bytes = this.out.subarray(0, this.n);
+    this.out = Buffer.allocUnsafe(this.out.length);
+    this.n = 0;
+    this.wide = false;
+    return bytes;
   }
 
   /** Forgets what was written after `mark` (a length read before). */
@@ -424,7 +439,9 @@ export class WireJsonWriter {
   // ---- reading ----
 
   private occurrences(depth: number): Occurrences {
-    return (this.depths[depth] ??= new Occurrences());
+    if (depth >= this.depths.length)
+      for (let d = this.depths.length; d <= depth; d++) this.depths.push(new Occurrences());
+    return this.depths[depth];
   }
 
   /**

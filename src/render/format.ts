@@ -219,14 +219,14 @@ function* jsonHead(head: Record<string, unknown>): Generator<string, number> {
 /**
  * The text of jsonChunks, the lists given as protobuf bytes: each message's JSON written
  * from its bytes by `writer` (src/api/wire-json.ts), without decoding it. Same pieces, the
- * same text, byte for byte. A message the writer cannot write is decoded and written as
+ * same text, byte for byte; a batch of items as its UTF-8 bytes. A message the writer cannot write is decoded and written as
  * jsonChunks writes it: its text then, or its error, is the one of the decoding path.
  */
 export function* wireJsonChunks(
   head: Record<string, unknown>,
   writer: WireJsonWriter,
   lists: Record<string, WireJsonList>,
-): Generator<string> {
+): Generator<string | Uint8Array> {
   let fields = yield* jsonHead(head);
   for (const [key, { type, items }] of Object.entries(lists)) {
     yield `${fields++ ? ',' : ''}\n  ${JSON.stringify(key)}: [`;
@@ -245,12 +245,12 @@ export function* wireJsonChunks(
       if (++inBatch === JSON_BATCH) {
         batches++;
         inBatch = 0;
-        yield writer.take();
+        yield writer.takeBytes();
       }
     }
     if (inBatch > 0) {
       batches++;
-      yield writer.take();
+      yield writer.takeBytes();
     }
     yield batches ? '\n  ]' : ']';
   }

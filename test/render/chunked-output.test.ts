@@ -72,6 +72,9 @@ describe('wireJsonChunks: JSON written from the protobuf bytes', () => {
   const podBytes = [odd, ...state.pods].map((p) => Buffer.from(nri.PodSandbox.encode(p).finish()));
   const containerBytes = state.containers.map((c) => Buffer.from(nri.Container.encode(c).finish()));
   const decodedPods = podBytes.map((b) => nri.PodSandbox.decode(b));
+  // A batch of items comes as its UTF-8 bytes: read as text, the piece documentChunks gives.
+  const text = (chunks: Iterable<string | Uint8Array>): string[] =>
+    [...chunks].map((c) => (typeof c === 'string' ? c : Buffer.from(c).toString('utf8')));
   const wire = (pods: Buffer[], containers: Buffer[]) => ({
     pods: { type: wireJsonType('PodSandbox'), items: pods },
     containers: { type: wireJsonType('Container'), items: containers },
@@ -79,7 +82,7 @@ describe('wireJsonChunks: JSON written from the protobuf bytes', () => {
 
   it('the same pieces as documentChunks of the decoded messages, byte for byte', () => {
     for (const head of [{ runtime }, {}]) {
-      const chunks = [...wireJsonChunks(head, new WireJsonWriter(), wire(podBytes, containerBytes))];
+      const chunks = text(wireJsonChunks(head, new WireJsonWriter(), wire(podBytes, containerBytes)));
       expect(chunks.length).toBeGreaterThan(3);
       expect(chunks).toEqual([...documentChunks(head, { pods: decodedPods, containers }, 'json')]);
     }
@@ -88,7 +91,7 @@ describe('wireJsonChunks: JSON written from the protobuf bytes', () => {
       [podBytes.slice(0, 1), []],
       [[], containerBytes.slice(0, 64)],
     ] as const)
-      expect([...wireJsonChunks({ runtime }, new WireJsonWriter(), wire([...p], [...c]))]).toEqual([
+      expect(text(wireJsonChunks({ runtime }, new WireJsonWriter(), wire([...p], [...c])))).toEqual([
         ...documentChunks(
           { runtime },
           { pods: p.map((b) => nri.PodSandbox.decode(b)), containers: c.map((b) => nri.Container.decode(b)) },
@@ -101,10 +104,10 @@ describe('wireJsonChunks: JSON written from the protobuf bytes', () => {
     const bad = Buffer.from(containerBytes[70]);
     bad[bad.indexOf(containers[70].id) + 3] = 0xff; // its id, no longer UTF-8
     const items = [...containerBytes.slice(0, 70), bad, ...containerBytes.slice(71)];
-    const collect = (chunks: Iterable<string>): { pieces: string[]; error: unknown } => {
+    const collect = (chunks: Iterable<string | Uint8Array>): { pieces: string[]; error: unknown } => {
       const pieces: string[] = [];
       try {
-        for (const c of chunks) pieces.push(c);
+        for (const c of chunks) pieces.push(typeof c === 'string' ? c : Buffer.from(c).toString('utf8'));
       } catch (error) {
         return { pieces, error };
       }
@@ -221,5 +224,11 @@ describe('writeChunks', () => {
     const batches = [...batched(parts, 4096)];
     expect(batches.join('')).toBe(parts.join(''));
     expect(batches.slice(0, -1).every((b) => b.length >= 4096)).toBe(true);
+  });
+
+  it('passes bytes on as they are, after the text gathered before them', () => {
+    const bytes = Buffer.from('{"x": 1}');
+    expect([...batched(['a', 'b', bytes, 'c', bytes], 4096)]).toEqual(['ab', bytes, 'c', bytes]);
+    expect([...batched([bytes, bytes], 4096)]).toEqual([bytes, bytes]);
   });
 });
