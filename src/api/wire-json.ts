@@ -250,6 +250,9 @@ const TRUE = ascii('true');
 const FALSE = ascii('false');
 
 const HEX = ascii('0123456789abcdef');
+/** 1 for a byte JSON.stringify writes as it is: ASCII but control characters, " and \\ (one load, not four tests). */
+const PLAIN = new Uint8Array(256);
+for (let c = 0x20; c < 0x80; c++) PLAIN[c] = c === QUOTE || c === BACKSLASH ? 0 : 1;
 const SHORT_ESCAPES = new Uint8Array(0x60);
 for (const [c, e] of [
   [0x08, 'b'],
@@ -387,7 +390,7 @@ export class WireJsonWriter {
     out[n++] = QUOTE;
     for (let i = start; i < end; i++) {
       const c = buf[i];
-      if (c < 0x20 || c === QUOTE || c === BACKSLASH || c >= 0x80) return this.escapedString(start, end);
+      if (PLAIN[c] === 0) return this.escapedString(start, end);
       out[n++] = c;
     }
     out[n++] = QUOTE;
