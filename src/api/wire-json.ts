@@ -250,6 +250,8 @@ const TRUE = ascii('true');
 const FALSE = ascii('false');
 
 const HEX = ascii('0123456789abcdef');
+/** 2^53: integers below it are exact doubles, written digit by digit. */
+const SAFE = 2 ** 53;
 /** 1 for a byte JSON.stringify writes as it is: ASCII but control characters, " and \\ (one load, not four tests). */
 const PLAIN = new Uint8Array(256);
 for (let c = 0x20; c < 0x80; c++) PLAIN[c] = c === QUOTE || c === BACKSLASH ? 0 : 1;
@@ -432,11 +434,31 @@ export class WireJsonWriter {
     this.n = n;
   }
 
+  /**
+   * An integer read off the wire, as String(v) writes it: its decimal digits, made here
+   * while they are exact (below 2^53; String() of a double is a slow runtime call), by
+   * String() past that (64-bit values rounded to a double: "18446744073709552000").
+   */
   private number(v: number, quoted: boolean): void {
-    if (quoted) this.byte(QUOTE);
-    if (v >= 0 && v < 10) this.byte(0x30 + v);
-    else this.asciiText(String(v));
-    if (quoted) this.byte(QUOTE);
+    this.room(24);
+    const out = this.out;
+    let n = this.n;
+    if (quoted) out[n++] = QUOTE;
+    if (v < 0 && v > -SAFE) {
+      out[n++] = 0x2d; // -
+      v = -v;
+    }
+    if (v >= 0 && v < SAFE) {
+      let digits = 1;
+      for (let x = v; x >= 10; x = Math.floor(x / 10)) digits++;
+      n += digits;
+      for (let i = n - 1, x = v; i >= n - digits; i--, x = Math.floor(x / 10)) out[i] = 0x30 + (x % 10);
+    } else {
+      const s = String(v);
+      for (let i = 0; i < s.length; i++) out[n++] = s.charCodeAt(i);
+    }
+    if (quoted) out[n++] = QUOTE;
+    this.n = n;
   }
 
   // ---- reading ----
