@@ -19,10 +19,13 @@
 //     2^53), written as String(number) in quotes; enums by name, an unknown one as its number;
 //   - strings as JSON.stringify writes them; unknown fields are kept by decode where
 //     toObject never looks, so they are not written.
-// Every read goes through protobufjs's own Reader, so whatever makes decode throw makes
-// this throw (a string that is not UTF-8, a length past the end, a bad wire type, too deep
-// a group). It may also throw where decode would not (nothing known): the caller then
-// takes the decoding path for that message, which gives the text, or the error, of today.
+// It reads what decode reads, with protobufjs's own Reader (tags, lengths, 32-bit varints,
+// skipping unknown fields), its strict UTF-8 reader for any string that is not ASCII, and
+// an exact copy of its 64-bit varint reader; so whatever makes decode throw makes this
+// throw (a string that is not UTF-8, a length past the end, a bad wire type, too deep a
+// group), strings decode would read and drop included. It may also throw where decode
+// would not (no such input is known; the tests look for one): the caller then takes the
+// decoding path for that message, which gives the text, or the error, of today.
 // The kinds of field it writes are the ones the messages it serves use (checked when a type
 // is compiled): no bytes, floats, fixed or zigzag integers, and string map keys only.
 import { enums as ENUM_ROWS, messages as MESSAGE_ROWS } from './gen/nri-json-fields.js';
