@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { JSON_FIELDS_DTS, jsonFieldsModule } from './proto-json-fields.mjs';
 
 const require = createRequire(import.meta.url);
 const cliDir = dirname(require.resolve('protobufjs-cli/package.json'));
@@ -13,6 +14,7 @@ const proto = 'src/api/nri.proto';
 const outDir = 'src/api/gen';
 const js = join(outDir, 'nri.js');
 const dts = join(outDir, 'nri.d.ts');
+const fields = join(outDir, 'nri-json-fields.js');
 
 function run(bin, args) {
   const r = spawnSync(process.execPath, [join(cliDir, 'bin', bin), ...args], { stdio: 'inherit' });
@@ -64,4 +66,7 @@ let types = readFileSync(dts, 'utf8')
   .replace(/from "protobufjs"/g, 'from "protobufjs/minimal.js"');
 if (/\bLong\b/.test(types)) throw new Error(`${dts}: still refers to Long; is --force-number in effect?`);
 writeFileSync(dts, banner + types);
-console.log(`wrote ${js} and ${dts}`);
+// The field table that JSON is written from without decoding (src/api/wire-json.ts).
+writeFileSync(fields, jsonFieldsModule(proto));
+writeFileSync(fields.replace(/\.js$/, '.d.ts'), JSON_FIELDS_DTS);
+console.log(`wrote ${js}, ${dts} and ${fields}`);

@@ -34,6 +34,11 @@ abstract class Brief {
     return lastBytesField(this.payload, this.entry.start, this.entry.end, field);
   }
 
+  /** Its protobuf bytes, as the runtime sent them (a view of the payload, not a copy). */
+  wire(): Uint8Array {
+    return this.payload.subarray(this.entry.start, this.entry.end);
+  }
+
   protected stringMap(field: number): StringMap {
     return readStringMap(this.payload, this.entry.start, this.entry.end, field);
   }
@@ -67,7 +72,7 @@ export class PodBrief extends Brief {
 
   /** The complete pod, decoded from its bytes. */
   complete(): nri.PodSandbox {
-    return nri.PodSandbox.decode(this.payload.subarray(this.entry.start, this.entry.end));
+    return nri.PodSandbox.decode(this.wire());
   }
 }
 
@@ -117,7 +122,7 @@ export class ContainerBrief extends Brief {
 
   /** The complete container, decoded from its bytes. */
   complete(): nri.Container {
-    return nri.Container.decode(this.payload.subarray(this.entry.start, this.entry.end));
+    return nri.Container.decode(this.wire());
   }
 }
 

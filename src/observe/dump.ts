@@ -3,12 +3,26 @@
 // container is read in brief for the table and the filters, and decoded whole only when
 // its complete data is asked for, one at a time, so that a node's state can be printed
 // without holding it decoded.
-import { syncBriefs, type ContainerBrief, type nri, type PodBrief } from '../api/index.js';
+import {
+  syncBriefs,
+  warmUpWireJson,
+  wireJsonType,
+  WireJsonWriter,
+  type ContainerBrief,
+  type nri,
+  type PodBrief,
+  type WireJsonList,
+} from '../api/index.js';
 import { fetchStatePayloads, sessionNotes, type SessionNote, type SessionOptions } from '../session/index.js';
 import { ObjectFilter, type FilterSpec } from './filters.js';
 
 export interface DumpOptions extends Omit<SessionOptions, 'onProgress' | 'onWarning'> {
   filter?: FilterSpec | undefined;
+  /**
+   * The state is to be written as JSON (wire()): warm the writer up while the runtime
+   * prepares its answer, in slices that leave the connection's events their turn.
+   */
+  json?: boolean | undefined;
   /** What people are told while it connects. */
   notes?: ((note: SessionNote) => void) | undefined;
 }
@@ -26,6 +40,11 @@ export interface RuntimeState {
   /** The same pods and containers complete, each decoded as it is reached (every call decodes afresh). */
   completePods(): Iterable<nri.PodSandbox>;
   completeContainers(): Iterable<nri.Container>;
+  /**
+   * The same pods and containers as the runtime's bytes, and a writer of their JSON text
+   * straight from those (src/api/wire-json.ts): -o json without decoding each message.
+   */
+  wire(): { writer: WireJsonWriter; pods: WireJsonList; containers: WireJsonList };
   /** True when filters were given: then an empty state may be the filters' doing. */
   filtered: boolean;
 }
@@ -33,7 +52,10 @@ export interface RuntimeState {
 export async function dumpState(opts: DumpOptions): Promise<RuntimeState> {
   // A bad filter is the user's mistake, reported before touching the runtime.
   const filter = new ObjectFilter(opts.filter);
-  const state = await fetchStatePayloads({ ...opts, ...sessionNotes(opts.target, opts.notes) });
+  const warming = opts.json ? warmUpWhileWaiting() : undefined;
+  const state = await fetchStatePayloads({ ...opts, ...sessionNotes(opts.target, opts.notes) }).finally(() =>
+    warming?.stop(),
+  );
   const all = syncBriefs(state.payloads);
   const { pods, containers } = filter.selectState(all.pods, all.containers);
   const runtime = state.runtime ? { name: state.runtime.name, version: state.runtime.version } : undefined;
@@ -43,10 +65,37 @@ export async function dumpState(opts: DumpOptions): Promise<RuntimeState> {
     containers,
     completePods: () => completeEach(pods),
     completeContainers: () => completeEach(containers),
+    wire: () => ({
+      writer: new WireJsonWriter(),
+      pods: { type: wireJsonType('PodSandbox'), items: wireEach(pods) },
+      containers: { type: wireJsonType('Container'), items: wireEach(containers) },
+    }),
     filtered: !filter.empty,
   };
 }
 
 function* completeEach<T>(briefs: readonly { complete(): T }[]): Iterable<T> {
   for (const b of briefs) yield b.complete();
+}
+
+function* wireEach(briefs: readonly { wire(): Uint8Array }[]): Iterable<Uint8Array> {
+  for (const b of briefs) yield b.wire();
+}
+
+/** Slices of the writer's warm-up: short (the answer to the runtime waits at most one), and some 40 ms in all. */
+const WARM_UP_SLICE_ROUNDS = 4;
+const WARM_UP_MS = 40;
+
+function warmUpWhileWaiting(): { stop(): void } {
+  let stopped = false;
+  let spent = 0;
+  const slice = (): void => {
+    if (stopped || spent >= WARM_UP_MS) return;
+    const start = performance.now();
+    warmUpWireJson(WARM_UP_SLICE_ROUNDS);
+    spent += performance.now() - start;
+    setImmediate(slice);
+  };
+  setImmediate(slice);
+  return { stop: () => (stopped = true) };
 }

@@ -6,10 +6,26 @@ import { outputClosed } from './stream.js';
 
 const BATCH_CHARS = 64 * 1024;
 
-/** The pieces joined into strings of at least `size` characters (the last one shorter): fewer, larger writes. */
-export function* batched(chunks: Iterable<string>, size = BATCH_CHARS): Generator<string> {
+/**
+ * A piece of output: text, or bytes (UTF-8) where the renderer writes bytes (JSON written
+ * from protobuf bytes, src/api/wire-json.ts): handed on as they are, never decoded into a
+ * string only to be encoded again by the stream.
+ */
+export type Chunk = string | Uint8Array;
+
+/**
+ * The pieces joined into strings of at least `size` characters (the last one shorter): fewer,
+ * larger writes. Bytes are passed on as they come, after the text gathered before them.
+ */
+export function* batched(chunks: Iterable<Chunk>, size = BATCH_CHARS): Generator<Chunk> {
   let text = '';
   for (const chunk of chunks) {
+    if (typeof chunk !== 'string') {
+      if (text !== '') yield text;
+      text = '';
+      yield chunk;
+      continue;
+    }
     text += chunk;
     if (text.length >= size) {
       yield text;
@@ -24,7 +40,7 @@ export function* batched(chunks: Iterable<string>, size = BATCH_CHARS): Generato
  * behind. Once the reader went away (the signal aborted with OUTPUT_CLOSED, or `out`
  * closed) it stops: the rest is neither rendered nor written.
  */
-export async function writeChunks(out: Writable, chunks: Iterable<string>, signal?: AbortSignal): Promise<void> {
+export async function writeChunks(out: Writable, chunks: Iterable<Chunk>, signal?: AbortSignal): Promise<void> {
   for (const text of batched(chunks)) {
     if (outputClosed(signal) || out.destroyed) return;
     if (!out.write(text)) await writable(out, signal);

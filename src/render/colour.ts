@@ -44,7 +44,7 @@ export function withoutColour<T>(fn: () => T): T {
  * the writes of a file, and other output may be coloured meanwhile): withoutColour for
  * output written in pieces.
  */
-export function* withoutColourEach(make: () => Iterable<string>): Generator<string> {
+export function* withoutColourEach<C>(make: () => Iterable<C>): Generator<C> {
   const chunks = withoutColour(() => make()[Symbol.iterator]());
   for (;;) {
     const next = withoutColour(() => chunks.next());

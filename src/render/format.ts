@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type * as YAML from 'yaml';
+import type { WireJsonList, WireJsonWriter } from '../api/index.js';
 
 /** The formats that carry the complete data rather than a human summary. */
 export type DataFormat = 'json' | 'yaml';
@@ -181,13 +182,7 @@ const JSON_BATCH = 64;
 // whole document; a value of the head, shifted by one level, as it does there (a string
 // holds no raw line break: JSON escapes it).
 function* jsonChunks(head: Record<string, unknown>, lists: Record<string, Iterable<unknown>>): Generator<string> {
-  let fields = 0;
-  yield '{';
-  for (const [key, value] of Object.entries(head)) {
-    const data = toPlain(value);
-    if (data === undefined) continue;
-    yield `${fields++ ? ',' : ''}\n  ${JSON.stringify(key)}: ${JSON.stringify(data, null, 2).replaceAll('\n', '\n  ')}`;
-  }
+  let fields = yield* jsonHead(head);
   for (const [key, items] of Object.entries(lists)) {
     const open = `\n  ${JSON.stringify(key)}: [`;
     yield `${fields++ ? ',' : ''}${open}`;
@@ -204,6 +199,59 @@ function* jsonChunks(head: Record<string, unknown>, lists: Record<string, Iterab
       if (batch.length === JSON_BATCH) yield flush();
     }
     if (batch.length > 0) yield flush();
+    yield batches ? '\n  ]' : ']';
+  }
+  yield fields ? '\n}\n' : '}\n';
+}
+
+/** `{` and the keys of head, each a piece; returns how many keys were written. */
+function* jsonHead(head: Record<string, unknown>): Generator<string, number> {
+  let fields = 0;
+  yield '{';
+  for (const [key, value] of Object.entries(head)) {
+    const data = toPlain(value);
+    if (data === undefined) continue;
+    yield `${fields++ ? ',' : ''}\n  ${JSON.stringify(key)}: ${JSON.stringify(data, null, 2).replaceAll('\n', '\n  ')}`;
+  }
+  return fields;
+}
+
+/**
+ * The text of jsonChunks, the lists given as protobuf bytes: each message's JSON written
+ * from its bytes by `writer` (src/api/wire-json.ts), without decoding it. Same pieces, the
+ * same text, byte for byte; a batch of items as its UTF-8 bytes. A message the writer cannot write is decoded and written as
+ * jsonChunks writes it: its text then, or its error, is the one of the decoding path.
+ */
+export function* wireJsonChunks(
+  head: Record<string, unknown>,
+  writer: WireJsonWriter,
+  lists: Record<string, WireJsonList>,
+): Generator<string | Uint8Array> {
+  let fields = yield* jsonHead(head);
+  for (const [key, { type, items }] of Object.entries(lists)) {
+    yield `${fields++ ? ',' : ''}\n  ${JSON.stringify(key)}: [`;
+    let batches = 0;
+    let inBatch = 0;
+    for (const bytes of items) {
+      writer.text(inBatch === 0 && batches === 0 ? '\n    ' : ',\n    ');
+      const mark = writer.length;
+      try {
+        writer.message(type, bytes, 2);
+      } catch {
+        writer.rewind(mark);
+        // Items sit two levels deep: JSON.stringify indents by depth alone.
+        writer.text(JSON.stringify(toPlain(type.decode(bytes)), null, 2).replaceAll('\n', '\n    '));
+      }
+      if (++inBatch === JSON_BATCH) {
+        batches++;
+        inBatch = 0;
+        yield writer.takeBytes();
+      }
+    }
+    if (inBatch > 0) {
+      batches++;
+      yield writer.takeBytes();
+    }
     yield batches ? '\n  ]' : ']';
   }
   yield fields ? '\n}\n' : '}\n';

@@ -3,7 +3,7 @@
 // without ever making the runtime wait (bounded queue, atomic files). It reads
 // NRI types but does not load the protobuf module, and speaks no protocol.
 export { chalk, shortId, withoutColourEach, type Severity } from './colour.js';
-export { writeChunks, batched } from './chunk-writer.js';
+export { writeChunks, batched, type Chunk } from './chunk-writer.js';
 export {
   output,
   formatsOf,

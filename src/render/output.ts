@@ -5,6 +5,7 @@
 //   json   one document (or, for a stream, one object per line)
 //   yaml   one document (or, for a stream, documents separated by ---)
 //   name   one name per line, where the value is a list of pods, containers or plugins
+import type { Chunk } from './chunk-writer.js';
 import { jsonDocument, jsonLine, yamlDocument, yamlStreamItem } from './format.js';
 
 const OUTPUT_FORMATS = ['table', 'wide', 'json', 'yaml', 'name'] as const;
@@ -32,7 +33,7 @@ export interface View<T> {
    * writer hands each on as it comes and waits for a slow reader. undefined for a format
    * it leaves to text(), data() or names().
    */
-  chunks?(value: T, format: OutputFormat, layout: Layout): Iterable<string> | undefined;
+  chunks?(value: T, format: OutputFormat, layout: Layout): Iterable<Chunk> | undefined;
   /**
    * A line for people on stderr, for what the output itself cannot say: that it is
    * empty and why, what a file now holds. Said after table and wide output, and
@@ -100,7 +101,7 @@ export function renderOutput<T>(out: Output<T>, format: OutputFormat, layout: Om
  * The text of an output in pieces: a view's chunks where it gives them, else the whole
  * text (renderOutput) as one piece. Concatenated, the same text as renderOutput's.
  */
-export function renderChunks<T>(out: Output<T>, format: OutputFormat, layout: Omit<Layout, 'wide'>): Iterable<string> {
+export function renderChunks<T>(out: Output<T>, format: OutputFormat, layout: Omit<Layout, 'wide'>): Iterable<Chunk> {
   const chunks = out.endsStream
     ? undefined
     : out.view.chunks?.(out.value, format, { ...layout, wide: format === 'wide' });

@@ -16,6 +16,14 @@ import { BIN, cliEnv, runCli, startCli, startRuntime, tempDir, type SimHandle } 
 
 // Full detail (labels, annotations, env, mounts, resources): some 2 MB on the wire, in 10 messages.
 const state = generateScenario({ pods: 300, containersPerPod: 5, detail: 'full' });
+// Strings that JSON escapes or that are not ASCII, and keys a JavaScript object orders first:
+// -o json writes them from the bytes as the decoding path does.
+state.pods[1].annotations = {
+  ...state.pods[1].annotations,
+  note: 'a "quoted" \\ path\twith tab',
+  '7': 'ünïcødé 中 😀',
+};
+state.containers[2].labels = { ...state.containers[2].labels, '10': 'ten', '2': 'two', ctrl: '\u0001\u001f' };
 // The messages as the runtime's bytes decode: what the dump prints, in the order it came.
 const pods = state.pods.map((p) => nri.PodSandbox.decode(nri.PodSandbox.encode(p).finish()));
 const containers = state.containers.map((c) => nri.Container.decode(nri.Container.encode(c).finish()));

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nri } from '../../src/api/index.js';
 import { generateScenario } from '../../src/runtime/sim/generate.js';
 import { batched, writeChunks } from '../../src/render/chunk-writer.js';
-import { documentChunks, jsonDocument, yamlDocument } from '../../src/render/format.js';
+import { wireJsonType, WireJsonWriter } from '../../src/api/index.js';
+import { documentChunks, jsonDocument, wireJsonChunks, yamlDocument } from '../../src/render/format.js';
 import { renderCompactTable, stateTableChunks, stateTableHead, stateTableRows } from '../../src/render/state-table.js';
 
 const level = chalk.level;
@@ -59,6 +60,86 @@ describe('documentChunks', () => {
     expect(made).toBe(64);
     it.next();
     expect(made).toBe(128);
+  });
+});
+
+describe('wireJsonChunks: JSON written from the protobuf bytes', () => {
+  // The state as the runtime's bytes, and with odd strings the decoding path escapes.
+  const odd = {
+    ...state.pods[0],
+    annotations: { 'a"b': 'quote " backslash \\ tab \t', '10': 'é 中 😀', __x: '\u0001' },
+  };
+  const podBytes = [odd, ...state.pods].map((p) => Buffer.from(nri.PodSandbox.encode(p).finish()));
+  const containerBytes = state.containers.map((c) => Buffer.from(nri.Container.encode(c).finish()));
+  const decodedPods = podBytes.map((b) => nri.PodSandbox.decode(b));
+  // A batch of items comes as its UTF-8 bytes: read as text, the piece documentChunks gives.
+  const text = (chunks: Iterable<string | Uint8Array>): string[] =>
+    [...chunks].map((c) => (typeof c === 'string' ? c : Buffer.from(c).toString('utf8')));
+  const wire = (pods: Buffer[], containers: Buffer[]) => ({
+    pods: { type: wireJsonType('PodSandbox'), items: pods },
+    containers: { type: wireJsonType('Container'), items: containers },
+  });
+
+  it('the same pieces as documentChunks of the decoded messages, byte for byte', () => {
+    for (const head of [{ runtime }, {}]) {
+      const chunks = text(wireJsonChunks(head, new WireJsonWriter(), wire(podBytes, containerBytes)));
+      expect(chunks.length).toBeGreaterThan(3);
+      expect(chunks).toEqual([...documentChunks(head, { pods: decodedPods, containers }, 'json')]);
+    }
+    for (const [p, c] of [
+      [[], []],
+      [podBytes.slice(0, 1), []],
+      [[], containerBytes.slice(0, 64)],
+    ] as const)
+      expect(text(wireJsonChunks({ runtime }, new WireJsonWriter(), wire([...p], [...c])))).toEqual([
+        ...documentChunks(
+          { runtime },
+          { pods: p.map((b) => nri.PodSandbox.decode(b)), containers: c.map((b) => nri.Container.decode(b)) },
+          'json',
+        ),
+      ]);
+  });
+
+  it('an item that does not decode: the same pieces before it and the same error as the decoding path', () => {
+    const bad = Buffer.from(containerBytes[70]);
+    bad[bad.indexOf(containers[70].id) + 3] = 0xff; // its id, no longer UTF-8
+    const items = [...containerBytes.slice(0, 70), bad, ...containerBytes.slice(71)];
+    const collect = (chunks: Iterable<string | Uint8Array>): { pieces: string[]; error: unknown } => {
+      const pieces: string[] = [];
+      try {
+        for (const c of chunks) pieces.push(typeof c === 'string' ? c : Buffer.from(c).toString('utf8'));
+      } catch (error) {
+        return { pieces, error };
+      }
+      return { pieces, error: undefined };
+    };
+    function* decoding(): Generator<nri.Container> {
+      for (const b of items) yield nri.Container.decode(b);
+    }
+    const now = collect(wireJsonChunks({ runtime }, new WireJsonWriter(), wire(podBytes, items)));
+    const before = collect(documentChunks({ runtime }, { pods: decodedPods, containers: decoding() }, 'json'));
+    expect(before.error).toBeInstanceOf(Error);
+    expect(now.pieces).toEqual(before.pieces);
+    expect(now.error).toEqual(before.error);
+    expect((now.error as Error).constructor).toBe((before.error as Error).constructor);
+  });
+
+  it('reads the items only when they are asked for, a batch at a time', () => {
+    let read = 0;
+    function* items(): Generator<Buffer> {
+      for (const b of containerBytes) {
+        read++;
+        yield b;
+      }
+    }
+    const lazy = wireJsonChunks({}, new WireJsonWriter(), {
+      containers: { type: wireJsonType('Container'), items: items() },
+    })[Symbol.iterator]();
+    lazy.next(); // "{"
+    lazy.next(); // "containers": [
+    expect(read).toBe(0);
+    lazy.next();
+    expect(read).toBe(64);
   });
 });
 
@@ -143,5 +224,11 @@ describe('writeChunks', () => {
     const batches = [...batched(parts, 4096)];
     expect(batches.join('')).toBe(parts.join(''));
     expect(batches.slice(0, -1).every((b) => b.length >= 4096)).toBe(true);
+  });
+
+  it('passes bytes on as they are, after the text gathered before them', () => {
+    const bytes = Buffer.from('{"x": 1}');
+    expect([...batched(['a', 'b', bytes, 'c', bytes], 4096)]).toEqual(['ab', bytes, 'c', bytes]);
+    expect([...batched([bytes, bytes], 4096)]).toEqual([bytes, bytes]);
   });
 });

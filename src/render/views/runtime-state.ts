@@ -2,11 +2,12 @@
 //   table, wide  the crictl-style table (wide: with resources); a list by pod on a
 //                terminal narrower than it
 //   json, yaml   runtime, pods and containers, complete, in the protobuf JSON mapping
+//                (json written from each message's bytes, without decoding it)
 //   name         one namespace/pod/container a line: what update and evict take
 // A node's state is large: table, wide, json and yaml are written in pieces as they are
 // rendered (chunks), each pod and container decoded only when its turn comes.
 import type { RuntimeState } from '../../observe/index.js';
-import { documentChunks } from '../format.js';
+import { documentChunks, wireJsonChunks } from '../format.js';
 import type { View } from '../output.js';
 import { stateTableChunks } from '../state-table.js';
 
@@ -15,7 +16,11 @@ export const runtimeStateView: View<RuntimeState> = {
   data: (s) => ({ ...head(s), pods: [...s.completePods()], containers: [...s.completeContainers()] }),
   chunks: (s, format, layout) => {
     if (format === 'table' || format === 'wide') return stateText(s, layout);
-    if (format === 'json' || format === 'yaml')
+    if (format === 'json') {
+      const wire = s.wire();
+      return wireJsonChunks(head(s), wire.writer, { pods: wire.pods, containers: wire.containers });
+    }
+    if (format === 'yaml')
       return documentChunks(head(s), { pods: s.completePods(), containers: s.completeContainers() }, format);
     return undefined;
   },
