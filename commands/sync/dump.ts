@@ -40,7 +40,6 @@ A runtime that accepts the connection and then does not complete the registratio
     const state = await dumpState({
       ...cli.connectOptions(this.flags),
       filter: cli.filterOf(this.flags),
-      json: this.flags.output === 'json',
       notes: this.noteSink(sessionNote),
       signal: this.signal,
     });

@@ -15,4 +15,3 @@ export { NRI_SCHEMA_VERSION } from './schema-version.js';
 export * from './adjustment.js';
 export * from './sync-brief.js';
 export * from './wire-json.js';
-export { warmUpWireJson } from './wire-json-warm-up.js';

@@ -5,7 +5,6 @@
 // without holding it decoded.
 import {
   syncBriefs,
-  warmUpWireJson,
   wireJsonType,
   WireJsonWriter,
   type ContainerBrief,
@@ -18,11 +17,6 @@ import { ObjectFilter, type FilterSpec } from './filters.js';
 
 export interface DumpOptions extends Omit<SessionOptions, 'onProgress' | 'onWarning'> {
   filter?: FilterSpec | undefined;
-  /**
-   * The state is to be written as JSON (wire()): warm the writer up while the runtime
-   * prepares its answer, in slices that leave the connection's events their turn.
-   */
-  json?: boolean | undefined;
   /** What people are told while it connects. */
   notes?: ((note: SessionNote) => void) | undefined;
 }
@@ -52,10 +46,7 @@ export interface RuntimeState {
 export async function dumpState(opts: DumpOptions): Promise<RuntimeState> {
   // A bad filter is the user's mistake, reported before touching the runtime.
   const filter = new ObjectFilter(opts.filter);
-  const warming = opts.json ? warmUpWhileWaiting() : undefined;
-  const state = await fetchStatePayloads({ ...opts, ...sessionNotes(opts.target, opts.notes) }).finally(() =>
-    warming?.stop(),
-  );
+  const state = await fetchStatePayloads({ ...opts, ...sessionNotes(opts.target, opts.notes) });
   const all = syncBriefs(state.payloads);
   const { pods, containers } = filter.selectState(all.pods, all.containers);
   const runtime = state.runtime ? { name: state.runtime.name, version: state.runtime.version } : undefined;
@@ -80,22 +71,4 @@ function* completeEach<T>(briefs: readonly { complete(): T }[]): Iterable<T> {
 
 function* wireEach(briefs: readonly { wire(): Uint8Array }[]): Iterable<Uint8Array> {
   for (const b of briefs) yield b.wire();
-}
-
-/** Slices of the writer's warm-up: short (the answer to the runtime waits at most one), and some 40 ms in all. */
-const WARM_UP_SLICE_ROUNDS = 4;
-const WARM_UP_MS = 40;
-
-function warmUpWhileWaiting(): { stop(): void } {
-  let stopped = false;
-  let spent = 0;
-  const slice = (): void => {
-    if (stopped || spent >= WARM_UP_MS) return;
-    const start = performance.now();
-    warmUpWireJson(WARM_UP_SLICE_ROUNDS);
-    spent += performance.now() - start;
-    setImmediate(slice);
-  };
-  setImmediate(slice);
-  return { stop: () => (stopped = true) };
 }
