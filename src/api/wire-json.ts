@@ -28,218 +28,26 @@
 // decoding path for that message, which gives the text, or the error, of today.
 // The kinds of field it writes are the ones the messages it serves use (checked when a type
 // is compiled): no bytes, floats, fixed or zigzag integers, and string map keys only.
-import { enums as ENUM_ROWS, messages as MESSAGE_ROWS } from './gen/nri-json-fields.js';
 import { protobuf } from './protobuf.js';
-import { nri } from './schema.js';
+import { checkString, entryOrder, Occurrences, readString, type MapEntries } from './wire-json-scratch.js';
+import {
+  ascii,
+  BOOL,
+  ENUM,
+  INT64,
+  MESSAGE,
+  STRING,
+  UINT32,
+  UINT64,
+  type CompiledType,
+  type Field,
+  type TypeHandle,
+  type WireJsonType,
+} from './wire-json-types.js';
+
+export { wireJsonType, type WireJsonList, type WireJsonType } from './wire-json-types.js';
 
 type Reader = protobuf.Reader;
-
-// Field kinds.
-const STRING = 0;
-const BOOL = 1;
-const INT32 = 2;
-const UINT32 = 3;
-const INT64 = 4;
-const UINT64 = 5;
-const ENUM = 6;
-const MESSAGE = 7;
-
-const SCALAR_KINDS: Record<string, number> = {
-  string: STRING,
-  bool: BOOL,
-  int32: INT32,
-  uint32: UINT32,
-  int64: INT64,
-  uint64: UINT64,
-};
-
-interface Field {
-  readonly name: string;
-  readonly kind: number;
-  readonly repeated: boolean;
-  readonly map: boolean;
-  /** Its index in the type's fields (field-number order). */
-  readonly slot: number;
-  /** The message of a message field, or of a map's values. */
-  message: CompiledType | undefined;
-  /** For enums: `"NAME"` by value. */
-  readonly enumNames: ReadonlyMap<number, Uint8Array> | undefined;
-  /** `,\n<indent>"name": ` by indentation level, made when first needed. */
-  readonly keys: Uint8Array[];
-}
-
-interface CompiledType {
-  readonly name: string;
-  readonly fields: readonly Field[];
-  /** Fields by number (undefined: a field this schema does not know). */
-  readonly byNumber: readonly (Field | undefined)[];
-}
-
-/** A message type that JSON can be written for from its bytes. */
-export interface WireJsonType {
-  readonly name: string;
-  /** The message decoded the ordinary way (the generated decoder): the fallback. */
-  decode(bytes: Uint8Array): object;
-}
-
-/** Messages of one type as their bytes, for writing their JSON without decoding them. */
-export interface WireJsonList {
-  type: WireJsonType;
-  items: Iterable<Uint8Array>;
-}
-
-interface TypeHandle extends WireJsonType {
-  readonly compiled: CompiledType;
-}
-
-const compiledTypes = new Map<string, CompiledType>();
-const enumNameTables = new Map<string, ReadonlyMap<number, Uint8Array>>();
-const ascii = (s: string): Uint8Array => Buffer.from(s, 'latin1');
-
-function enumNames(name: string): ReadonlyMap<number, Uint8Array> {
-  let table = enumNameTables.get(name);
-  if (!table) {
-    // As the generated enum object: valuesById[number] = name, the last name of a number.
-    const m = new Map<number, Uint8Array>();
-    for (const [n, v] of ENUM_ROWS[name]) m.set(v, ascii(JSON.stringify(n)));
-    enumNameTables.set(name, (table = m));
-  }
-  return table;
-}
-
-function compile(name: string): CompiledType {
-  const known = compiledTypes.get(name);
-  if (known) return known;
-  const rows = MESSAGE_ROWS[name];
-  if (!rows) throw new Error(`wire-json: no message ${name} in nri.proto`);
-  const fields: Field[] = [];
-  const byNumber: (Field | undefined)[] = [];
-  const t: CompiledType = { name, fields, byNumber };
-  compiledTypes.set(name, t); // before the fields: a message may hold its own type
-  const pending: [Field, string][] = [];
-  for (const row of rows) {
-    const [number, fieldName, label, type] = row;
-    const keyType = (row as readonly unknown[])[4];
-    if (label === 'map' && keyType !== 'string')
-      throw new Error(`wire-json: ${name}.${fieldName}: map keys of type ${String(keyType)} are not supported`);
-    let kind: number;
-    if (type in SCALAR_KINDS) kind = SCALAR_KINDS[type];
-    else if (type in ENUM_ROWS) kind = ENUM;
-    else if (type in MESSAGE_ROWS) kind = MESSAGE;
-    else throw new Error(`wire-json: ${name}.${fieldName}: fields of type ${type} are not supported`);
-    if (label === 'map' && kind !== STRING && kind !== MESSAGE)
-      throw new Error(`wire-json: ${name}.${fieldName}: map values of type ${type} are not supported`);
-    const f: Field = {
-      name: fieldName,
-      kind,
-      repeated: label === 'repeated',
-      map: label === 'map',
-      slot: fields.length,
-      message: undefined,
-      enumNames: kind === ENUM ? enumNames(type) : undefined,
-      keys: [],
-    };
-    if (kind === MESSAGE) pending.push([f, type]);
-    fields.push(f);
-    byNumber[number] = f;
-  }
-  for (const [f, type] of pending) f.message = compile(type);
-  return t;
-}
-
-/** The type `name` of nri.proto (PodSandbox, Container ...), compiled for writing; throws for kinds it cannot write. */
-export function wireJsonType(name: string): WireJsonType {
-  const generated = (nri as unknown as Record<string, { decode?(b: Uint8Array): object } | undefined>)[name];
-  if (typeof generated?.decode !== 'function') throw new Error(`wire-json: no generated message ${name}`);
-  const handle: TypeHandle = { name, compiled: compile(name), decode: (b) => generated.decode!(b) };
-  return handle;
-}
-
-/** The entries of the map being written at one depth: key and value ranges (value -1: none given, decode's default "" or {}). */
-class MapEntries {
-  keyStart = new Int32Array(16);
-  keyEnd = new Int32Array(16);
-  valueStart = new Int32Array(16);
-  valueEnd = new Int32Array(16);
-  /** Further pieces of a message value given more than once in its entry ([start, end, ...]). */
-  more: (number[] | null)[] = [];
-  n = 0;
-
-  add(): number {
-    const j = this.n++;
-    if (j === this.keyStart.length) {
-      const grow = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.keyStart = grow(this.keyStart);
-      this.keyEnd = grow(this.keyEnd);
-      this.valueStart = grow(this.valueStart);
-      this.valueEnd = grow(this.valueEnd);
-    }
-    this.keyStart[j] = 0;
-    this.keyEnd[j] = 0;
-    this.valueStart[j] = -1;
-    this.valueEnd[j] = -1;
-    this.more[j] = null;
-    return j;
-  }
-}
-
-// Per decoding depth: the occurrences of the fields of the message being read at that
-// depth, each field's chained in wire order. A message's nested messages are read at the
-// next depth, one after the other, while its own occurrences stay where they are.
-class Occurrences {
-  head = new Int32Array(32);
-  tail = new Int32Array(32);
-  /** Content start and end (strings, messages, map entries), or value end (varints). */
-  start = new Int32Array(64);
-  end = new Int32Array(64);
-  value = new Float64Array(64);
-  packed = new Uint8Array(64);
-  next = new Int32Array(64);
-  n = 0;
-  /** The entries of a map field, while it is written. */
-  readonly entries = new MapEntries();
-
-  reset(fields: number): void {
-    if (this.head.length < fields) {
-      this.head = new Int32Array(fields);
-      this.tail = new Int32Array(fields);
-    }
-    const head = this.head;
-    for (let i = 0; i < fields; i++) head[i] = -1;
-    this.n = 0;
-  }
-
-  add(slot: number, start: number, end: number, value: number, packed: number): void {
-    const i = this.n++;
-    if (i === this.start.length) this.grow();
-    this.start[i] = start;
-    this.end[i] = end;
-    this.value[i] = value;
-    this.packed[i] = packed;
-    this.next[i] = -1;
-    if (this.head[slot] < 0) this.head[slot] = i;
-    else this.next[this.tail[slot]] = i;
-    this.tail[slot] = i;
-  }
-
-  private grow(): void {
-    const size = this.start.length * 2;
-    const more = <A extends Int32Array | Float64Array | Uint8Array>(a: A, make: new (n: number) => A): A => {
-      const b = new make(size);
-      b.set(a);
-      return b;
-    };
-    this.start = more(this.start, Int32Array);
-    this.end = more(this.end, Int32Array);
-    this.value = more(this.value, Float64Array);
-    this.packed = more(this.packed, Uint8Array);
-    this.next = more(this.next, Int32Array);
-  }
-}
 
 const WIRE_VARINT = 0;
 const WIRE_BYTES = 2;
@@ -792,42 +600,3 @@ export class WireJsonWriter {
  * null for all of them in wire order, which is that order without a repeated key or an
  * array-index key (every such key starts with a digit).
  */
-function entryOrder(buf: Uint8Array, e: MapEntries): number[] | null {
-  let simple = e.n <= 16;
-  for (let i = 0; simple && i < e.n; i++) {
-    const start = e.keyStart[i];
-    if (e.keyEnd[i] > start && buf[start] >= 0x30 && buf[start] <= 0x39) simple = false;
-    for (let j = 0; simple && j < i; j++) if (sameKey(buf, e, i, j)) simple = false;
-  }
-  if (simple) return null;
-  const byKey: Record<string, number> = {};
-  for (let i = 0; i < e.n; i++) {
-    const key = readString(buf, e.keyStart[i], e.keyEnd[i]);
-    if (key === '__proto__') protobuf.util.makeProp(byKey, key);
-    byKey[key] = i;
-  }
-  return Object.keys(byKey).map((k) => byKey[k]);
-}
-
-function sameKey(buf: Uint8Array, e: MapEntries, i: number, j: number): boolean {
-  const len = e.keyEnd[i] - e.keyStart[i];
-  if (len !== e.keyEnd[j] - e.keyStart[j]) return false;
-  const a = e.keyStart[i];
-  const b = e.keyStart[j];
-  for (let k = 0; k < len; k++) if (buf[a + k] !== buf[b + k]) return false;
-  return true;
-}
-
-/** The string decode reads at [start, end): ASCII as it is, anything else through protobufjs's strict UTF-8 reader. */
-function readString(buf: Uint8Array, start: number, end: number): string {
-  return protobuf.util.utf8.readStrict(buf, start, end);
-}
-
-/** Throws as decode would on a string that is not UTF-8. */
-function checkString(buf: Uint8Array, start: number, end: number): void {
-  for (let i = start; i < end; i++)
-    if (buf[i] >= 0x80) {
-      readString(buf, start, end);
-      return;
-    }
-}
