@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as YAML from 'yaml';
 import type { WireJsonList, WireJsonWriter } from '../api/index.js';
+import type { Chunk } from './chunk-writer.js';
 
 /** The formats that carry the complete data rather than a human summary. */
 export type DataFormat = 'json' | 'yaml';
@@ -219,14 +220,15 @@ function* jsonHead(head: Record<string, unknown>): Generator<string, number> {
 /**
  * The text of jsonChunks, the lists given as protobuf bytes: each message's JSON written
  * from its bytes by `writer` (src/api/wire-json.ts), without decoding it. Same pieces, the
- * same text, byte for byte; a batch of items as its UTF-8 bytes. A message the writer cannot write is decoded and written as
- * jsonChunks writes it: its text then, or its error, is the one of the decoding path.
+ * same text, byte for byte; a batch of items as its UTF-8 bytes. A message the writer
+ * cannot write is decoded and written as jsonChunks writes it: its text then, or its
+ * error, is the one of the decoding path.
  */
 export function* wireJsonChunks(
   head: Record<string, unknown>,
   writer: WireJsonWriter,
   lists: Record<string, WireJsonList>,
-): Generator<string | Uint8Array> {
+): Generator<Chunk> {
   let fields = yield* jsonHead(head);
   for (const [key, { type, items }] of Object.entries(lists)) {
     yield `${fields++ ? ',' : ''}\n  ${JSON.stringify(key)}: [`;
