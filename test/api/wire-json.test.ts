@@ -14,24 +14,13 @@ import { enums as ENUMS, messages as MESSAGES } from '../../src/api/gen/nri-json
 import { nri, wireJsonType, WireJsonWriter, type WireJsonType } from '../../src/api/index.js';
 import { protobuf } from '../../src/api/protobuf.js';
 import { toPlain } from '../../src/render/format.js';
+import { seededRandom } from '../../src/runtime/sim/seeded-random.js';
 
 type Generated = {
   encode(m: object, w?: protobuf.Writer): protobuf.Writer;
   decode(b: Uint8Array): object;
 };
 const generated = (name: string): Generated => (nri as unknown as Record<string, Generated>)[name];
-
-// A small seeded PRNG (mulberry32): a failure names its seed and is replayed exactly.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const STRINGS = [
   '',
@@ -275,7 +264,7 @@ describe('wire-json: the text of decode + toObject + JSON.stringify, from the by
   for (const type of ['PodSandbox', 'Container']) {
     it(`${type}: randomized messages of every field kind, encoded by the generated encoder`, () => {
       for (let seed = 1; seed <= 400; seed++) {
-        const r = rng(seed);
+        const r = seededRandom(seed);
         const bytes = encode(type, randomObject(r, type));
         expect(expectSame(type, bytes, `${type} seed ${seed}`)).toBe('same');
       }
@@ -284,7 +273,7 @@ describe('wire-json: the text of decode + toObject + JSON.stringify, from the by
     it(`${type}: the wire's odd corners, written by hand and concatenated`, () => {
       const outcomes = { same: 0, 'both threw': 0, refused: 0 };
       for (let seed = 1; seed <= 600; seed++) {
-        const r = rng(seed * 7919);
+        const r = seededRandom(seed * 7919);
         const parts = Array.from({ length: 1 + Math.floor(r() * 5) }, () => oddOccurrence(r, type));
         const bytes = concat(...parts);
         outcomes[expectSame(type, bytes, `${type} odd seed ${seed}`)]++;
@@ -297,7 +286,7 @@ describe('wire-json: the text of decode + toObject + JSON.stringify, from the by
     it(`${type}: invalid UTF-8 anywhere, truncations and flipped bytes fail as decode fails`, () => {
       const outcomes = { same: 0, 'both threw': 0, refused: 0 };
       for (let seed = 1; seed <= 300; seed++) {
-        const r = rng(seed * 104729);
+        const r = seededRandom(seed * 104729);
         const bytes = Buffer.from(encode(type, randomObject(r, type)));
         if (bytes.length === 0) continue;
         // A string's bytes made invalid: every string field, whichever it is (a map key, an
@@ -396,7 +385,7 @@ describe('wire-json: the text of decode + toObject + JSON.stringify, from the by
   });
 
   it('at any depth: the same text indented as JSON.stringify indents a value nested that deep', () => {
-    const bytes = encode('Container', randomObject(rng(5), 'Container'));
+    const bytes = encode('Container', randomObject(seededRandom(5), 'Container'));
     for (const level of [0, 1, 3]) {
       const want = decodingPath('Container', bytes, level).text;
       expect(written('Container', bytes, level)).toBe(want);

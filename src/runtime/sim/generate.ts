@@ -5,6 +5,7 @@
 // labels and annotations), the weight of a real node's state for encoding benchmarks.
 import { nri } from '../../api/index.js';
 import type { Scenario } from './scenario.js';
+import { seededRandom } from './seeded-random.js';
 
 export interface GenerateOptions {
   pods: number;
@@ -12,18 +13,6 @@ export interface GenerateOptions {
   seed?: number;
   /** 'compact' (default) or 'full'; the compact part is the same for a seed either way. */
   detail?: 'compact' | 'full';
-}
-
-/** mulberry32: tiny, fast, and the same sequence on every platform for a seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface Random {
@@ -34,7 +23,7 @@ interface Random {
 }
 
 function random(seed: number): Random {
-  const rand = rng(seed);
+  const rand = seededRandom(seed);
   return {
     rand,
     pick: (xs) => xs[Math.floor(rand() * xs.length)],
