@@ -4,10 +4,10 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import chalk from 'chalk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { nri } from '../../src/api/index.js';
+import { withoutColour } from '../../src/render/colour.js';
 import { jsonDocument } from '../../src/render/format.js';
 import { renderStateTable } from '../../src/render/state-table.js';
 import { generateScenario } from '../../src/runtime/sim/generate.js';
@@ -41,22 +41,12 @@ afterAll(async () => {
 
 const dump = (...args: string[]) => runCli(['sync', 'dump', '--socket', sim.socketPath, ...args]);
 
-function uncoloured<T>(fn: () => T): T {
-  const level = chalk.level;
-  chalk.level = 0;
-  try {
-    return fn();
-  } finally {
-    chalk.level = level;
-  }
-}
-
 describe('nrictl sync dump of 300 pods and 1,500 containers', () => {
   it('table and wide: the whole table, byte for byte', async () => {
     const [table, wide] = await Promise.all([dump(), dump('-o', 'wide')]);
     expect([table.code, table.stderr, wide.code, wide.stderr]).toEqual([0, '', 0, '']);
-    expect(table.stdout).toBe(uncoloured(() => renderStateTable(pods, containers)));
-    expect(wide.stdout).toBe(uncoloured(() => renderStateTable(pods, containers, { wide: true })));
+    expect(table.stdout).toBe(withoutColour(() => renderStateTable(pods, containers)));
+    expect(wide.stdout).toBe(withoutColour(() => renderStateTable(pods, containers, { wide: true })));
     expect(table.stdout.split('\n')).toHaveLength(1 + containers.length + 1);
   });
 
