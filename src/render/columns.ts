@@ -6,7 +6,7 @@ export function visibleLength(cell: string): number {
 }
 
 /** The width of each column: its widest cell, as a terminal shows it. */
-export function columnWidths(rows: readonly string[][]): number[] {
+export function columnWidths(rows: readonly (readonly string[])[]): number[] {
   let columns = 0;
   for (const row of rows) columns = Math.max(columns, row.length);
   const widths = new Array<number>(columns).fill(0);

@@ -124,7 +124,30 @@ const COMPACT_CHARS = {
  */
 export function renderCompactTable(head: string[], rows: string[][]): string {
   const header = head.map((h) => chalk.bold(h));
-  return rows.every(isPlainRow) && isPlainRow(header) ? fastTable(header, rows) : cliTable3(header, rows);
+  const widths = plainWidths(header, rows);
+  return widths ? [...alignedLines(header, rows, widths)].join('') : cliTable3(header, rows);
+}
+
+/** The columns' widths when every cell is single-line printable ASCII (colours allowed), else undefined: cli-table3's case. */
+function plainWidths(header: readonly string[], rows: readonly string[][]): number[] | undefined {
+  return isPlainRow(header) && rows.every(isPlainRow) ? columnWidths([header, ...rows]) : undefined;
+}
+
+/** Rows per piece of alignedLines. */
+const ROWS_PER_CHUNK = 256;
+
+/** The header and rows padded to `widths`, a line each, in pieces of a few hundred lines. */
+function* alignedLines(
+  header: readonly string[],
+  rows: readonly string[][],
+  widths: readonly number[],
+): Generator<string> {
+  yield `${alignRow(header, widths, GAP)}\n`;
+  for (let i = 0; i < rows.length; i += ROWS_PER_CHUNK) {
+    let text = '';
+    for (const row of rows.slice(i, i + ROWS_PER_CHUNK)) text += `${alignRow(row, widths, GAP)}\n`;
+    yield text;
+  }
 }
 
 const PLAIN = /^[ -~]*$/;
@@ -141,10 +164,6 @@ function isPlainCell(cell: string): boolean {
     if (c < 0x20 || c > 0x7e) return c === 0x1b && PLAIN.test(stripVTControlCharacters(cell));
   }
   return true;
-}
-
-function fastTable(head: string[], rows: string[][]): string {
-  return `${alignColumns([head, ...rows], GAP).join('\n')}\n`;
 }
 
 type TableClass = typeof import('cli-table3');
@@ -179,9 +198,6 @@ export function renderStateTable(
   return [...stateTableChunks(pods, containers, opts)].join('');
 }
 
-/** Rows per piece of stateTableChunks. */
-const ROWS_PER_CHUNK = 256;
-
 /**
  * renderStateTable's text in pieces of a few hundred lines, for a writer that hands each
  * on as it comes. The column widths come from every row (the rows are short strings, a
@@ -194,22 +210,17 @@ export function* stateTableChunks(
 ): Generator<string> {
   const rows = stateTableRows(pods, containers, opts);
   const head = stateTableHead(opts).map((h) => chalk.bold(h));
-  if (!isPlainRow(head) || !rows.every(isPlainRow)) {
+  const widths = plainWidths(head, rows);
+  if (!widths) {
     const table = cliTable3(head, rows);
     yield opts.width === undefined || widestLine(table) <= opts.width ? table : stateList(rows, opts);
     return;
   }
-  const widths = columnWidths([head, ...rows]);
   if (opts.width !== undefined && [head, ...rows].some((r) => alignedWidth(r, widths, GAP) > opts.width!)) {
     yield stateList(rows, opts);
     return;
   }
-  yield `${alignRow(head, widths, GAP)}\n`;
-  for (let i = 0; i < rows.length; i += ROWS_PER_CHUNK) {
-    let text = '';
-    for (const row of rows.slice(i, i + ROWS_PER_CHUNK)) text += `${alignRow(row, widths, GAP)}\n`;
-    yield text;
-  }
+  yield* alignedLines(head, rows, widths);
 }
 
 function widestLine(text: string): number {
