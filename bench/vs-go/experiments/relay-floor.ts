@@ -1,17 +1,20 @@
 // The floor of a Node runtime relaying NRI events, and what nrictl's layers add to it.
-// It launches one pre-started plugin (argv[2]) on a socketpair as the simulator does,
-// answers its RegisterPlugin, configures and synchronizes it, then runs CYCLES cycles
-// of CreateContainer + PostCreateContainer + RemoveContainer (the vs-go-events workload,
-// per-event RPCs) and writes one JSON line per event to stdout, as refrt and
-// `nrictl sim -o json` do. FLOOR_LAYERS says how much of nrictl a call goes through:
+// It launches FLOOR_PLUGINS (default 1) pre-started plugins (argv[2]) on socketpairs as
+// the simulator does, answers their RegisterPlugin, configures and synchronizes each,
+// then runs CYCLES cycles of CreateContainer + PostCreateContainer + RemoveContainer
+// (the vs-go-events workload, per-event RPCs) and writes one JSON line per event to
+// stdout, as refrt and `nrictl sim -o json` do. FLOOR_LAYERS says how much of nrictl a call goes through:
 //   none       (default) every request encoded once, before the first cycle; a call is
 //              one write of those bytes framed by hand with a fresh stream id, and a wait
 //              for the answer frame, whose headers alone are read
 //   client     nrictl's mux and ttrpc client and server, with the same prebuilt payloads
-//   transport  the same, plus a protobuf encode of each request and a decode of each answer
-// Prints the CPU of this process (all threads, getrusage) per relayed call from the
-// WARM-th cycle on, and cycles/s, as bench/vs-go-events.bench.ts counts them.
-//   node --import tsx bench/vs-go/experiments/relay-floor.ts PLUGIN [CYCLES] [WARM]
+//   transport  the same, plus a protobuf encode of each request (once per event, for all
+//              plugins, as the simulator encodes it) and a decode of each answer
+// Each event goes to the plugins one after the other, in index order, as a runtime
+// relays it. Prints the CPU of this process (all threads, getrusage) per relayed call
+// from the WARM-th cycle on, and cycles/s and events/s, as bench/vs-go-events.bench.ts
+// counts them.
+//   [FLOOR_PLUGINS=N] node --import tsx bench/vs-go/experiments/relay-floor.ts PLUGIN [CYCLES] [WARM]
 import { spawn } from 'node:child_process';
 import type { Duplex } from 'node:stream';
 import { nri } from '../../../src/api/index.js';
@@ -24,16 +27,21 @@ const CYCLES = Number(cyclesArg);
 const WARM = Number(warmArg);
 const LAYERS = process.env.FLOOR_LAYERS ?? 'none';
 if (!['none', 'client', 'transport'].includes(LAYERS)) throw new Error(`FLOOR_LAYERS: none, client or transport`);
+const PLUGINS = Number(process.env.FLOOR_PLUGINS ?? 1);
+if (!Number.isInteger(PLUGINS) || PLUGINS < 1 || PLUGINS > 89) throw new Error('FLOOR_PLUGINS: 1 to 89');
 const PLUGIN_CONN = 1;
 const RUNTIME_CONN = 2;
 const PLUGIN_SERVICE = 'nri.pkg.api.v1alpha1.Plugin';
 const TIMEOUT = { timeoutMs: 2000 };
 
-const child = spawn(plugin, [], {
-  stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
-  env: { NRI_PLUGIN_NAME: 'template0', NRI_PLUGIN_IDX: '10', NRI_PLUGIN_SOCKET: '3' },
-});
-const socket = child.stdio[3] as Duplex;
+/** One pre-started plugin, as the simulator launches it: its socket on fd 3. */
+function launch(i: number): { child: ReturnType<typeof spawn>; socket: Duplex } {
+  const child = spawn(plugin, [], {
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+    env: { NRI_PLUGIN_NAME: `template${i}`, NRI_PLUGIN_IDX: String(10 + i), NRI_PLUGIN_SOCKET: '3' },
+  });
+  return { child, socket: child.stdio[3] as Duplex };
+}
 
 // ---- the workload's pod and container, as the bench's scenario has them ----
 const pod = nri.PodSandbox.fromObject({
@@ -93,10 +101,9 @@ const synchronize = nri.SynchronizeRequest.encode({ pods: [pod] }).finish();
 
 /** Sends one request and resolves once it is answered. */
 type Call = (method: string, payload: Uint8Array) => Promise<Uint8Array>;
-const call: Call = LAYERS === 'none' ? handFramedCalls() : nrictlCalls();
 
 // ---- by hand: mux header (conn, length) + ttrpc header (length, stream, type, flags) ----
-function handFramedCalls(): Call {
+function handFramedCalls(socket: Duplex, registered: () => void): Call {
   const frame = (conn: number, stream: number, type: number, message: Uint8Array): Buffer => {
     const b = Buffer.allocUnsafe(18 + message.length);
     b.writeUInt32BE(conn, 0);
@@ -134,8 +141,10 @@ function handFramedCalls(): Call {
       const message = pending.subarray(18, end);
       pending = pending.subarray(end);
       // The plugin's calls (RegisterPlugin): a Response with an empty payload.
-      if (conn === RUNTIME_CONN && type === 1) socket.write(frame(RUNTIME_CONN, stream, 2, Uint8Array.of(0x12, 0)));
-      else if (conn === PLUGIN_CONN && type === 2 && waiting?.stream === stream) waiting.resolve(message);
+      if (conn === RUNTIME_CONN && type === 1) {
+        socket.write(frame(RUNTIME_CONN, stream, 2, Uint8Array.of(0x12, 0)));
+        registered();
+      } else if (conn === PLUGIN_CONN && type === 2 && waiting?.stream === stream) waiting.resolve(message);
     }
   });
   let stream = 1;
@@ -151,11 +160,14 @@ function handFramedCalls(): Call {
   };
 }
 
-function nrictlCalls(): Call {
+function nrictlCalls(socket: Duplex, registered: () => void): Call {
   const mux = new Mux(socket);
   const client = new TtrpcClient(mux.open(PLUGIN_CONN), { strictGoFraming: true });
   const server = new TtrpcServer({ strictGoFraming: true });
-  server.register('nri.pkg.api.v1alpha1.Runtime', 'RegisterPlugin', () => nri.Empty.encode({}).finish());
+  server.register('nri.pkg.api.v1alpha1.Runtime', 'RegisterPlugin', () => {
+    queueMicrotask(registered);
+    return nri.Empty.encode({}).finish();
+  });
   server.serve(mux.open(RUNTIME_CONN));
   return (method, payload) => client.call(PLUGIN_SERVICE, method, payload, TIMEOUT);
 }
@@ -164,10 +176,21 @@ function line(event: string, id: number): void {
   process.stdout.write(`{"time":"${new Date().toISOString()}","event":"${event}","container":"c-${id}"}\n`);
 }
 
-// The plugin registers first; then Configure and Synchronize, and the cycles.
-await new Promise((r) => setTimeout(r, 300));
-await call('Configure', configure);
-await call('Synchronize', synchronize);
+// The plugins register first; then Configure and Synchronize, and the cycles.
+const plugins = await Promise.all(
+  Array.from({ length: PLUGINS }, async (_, i) => {
+    const { child, socket } = launch(i);
+    let registered!: () => void;
+    const done = new Promise<void>((r) => (registered = r));
+    const call = (LAYERS === 'none' ? handFramedCalls : nrictlCalls)(socket, registered);
+    await done;
+    return { child, socket, call };
+  }),
+);
+for (const p of plugins) {
+  await p.call('Configure', configure);
+  await p.call('Synchronize', synchronize);
+}
 let from = process.cpuUsage();
 let t0 = process.hrtime.bigint();
 for (let i = 0; i < CYCLES; i++) {
@@ -176,18 +199,23 @@ for (let i = 0; i < CYCLES; i++) {
     t0 = process.hrtime.bigint();
   }
   for (const [n, step] of steps.entries()) {
-    if (LAYERS === 'transport') step.decode(await call(step.method, step.encode()));
-    else await call(step.method, prebuilt[n]);
+    const payload = LAYERS === 'transport' ? step.encode() : prebuilt[n];
+    for (const p of plugins) {
+      const answer = await p.call(step.method, payload);
+      if (LAYERS === 'transport') step.decode(answer);
+    }
     line(step.method, i);
   }
 }
 const cpu = process.cpuUsage(from);
 const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-const calls = (CYCLES - WARM) * steps.length;
+const events = (CYCLES - WARM) * steps.length;
 process.stderr.write(
-  `floor (${LAYERS}): ${CYCLES} cycles, from cycle ${WARM}: ` +
-    `${((cpu.user + cpu.system) / calls).toFixed(0)} µs CPU per relayed call, ` +
-    `${((CYCLES - WARM) / seconds).toFixed(0)} cycles/s, ${(calls / seconds).toFixed(0)} events/s\n`,
+  `floor (${LAYERS}, ${PLUGINS} plugin${PLUGINS === 1 ? '' : 's'}): ${CYCLES} cycles, from cycle ${WARM}: ` +
+    `${((cpu.user + cpu.system) / (events * PLUGINS)).toFixed(0)} µs CPU per relayed call, ` +
+    `${((CYCLES - WARM) / seconds).toFixed(0)} cycles/s, ${(events / seconds).toFixed(0)} events/s\n`,
 );
-child.kill('SIGTERM');
-socket.destroy();
+for (const p of plugins) {
+  p.child.kill('SIGTERM');
+  p.socket.destroy();
+}
