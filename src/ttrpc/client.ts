@@ -37,7 +37,9 @@ interface PendingCall {
   method: string;
   resolve(payload: Buffer): void;
   reject(err: Error): void;
-  timer: NodeJS.Timeout | undefined;
+  /** When the call fails with DeadlineExceeded (performance.now() time), if it has a deadline. */
+  deadline: number | undefined;
+  timeoutMs: number;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
 }
@@ -63,6 +65,10 @@ export class TtrpcClient extends EventEmitter {
   #prefixCount = 0;
   #nextStreamId = 1; // client-initiated streams are odd and increase
   #closed = false;
+  // One timer for every deadline: armed for the earliest one, it fails what is due and is
+  // armed again for the next. A call answered in time costs no timer of its own.
+  #deadlineTimer: NodeJS.Timeout | undefined;
+  #deadlineTimerAt = Infinity;
 
   constructor(stream: Duplex, opts: TtrpcClientOptions = {}) {
     super();
@@ -151,15 +157,18 @@ export class TtrpcClient extends EventEmitter {
       }
       this.#nextStreamId += 2;
 
-      const call: PendingCall = { service, method, resolve, reject, timer: undefined, signal, onAbort: undefined };
-      if (timeoutMs !== undefined && timeoutMs < 0x7fffffff) {
-        call.timer = setTimeout(() => {
-          this.#settle(streamId)?.reject(
-            new TtrpcError(Code.DeadlineExceeded, `no answer within ${timeoutMs} ms`, { service, method }),
-          );
-        }, timeoutMs);
-        call.timer.unref();
-      }
+      const deadline = timeoutMs !== undefined && timeoutMs < 0x7fffffff ? performance.now() + timeoutMs : undefined;
+      const call: PendingCall = {
+        service,
+        method,
+        resolve,
+        reject,
+        deadline,
+        timeoutMs: timeoutMs ?? 0,
+        signal,
+        onAbort: undefined,
+      };
+      if (deadline !== undefined && deadline < this.#deadlineTimerAt) this.#armDeadlineTimer(deadline);
       if (signal) {
         call.onAbort = () => {
           this.#settle(streamId)?.reject(
@@ -188,6 +197,34 @@ export class TtrpcClient extends EventEmitter {
     return prefix;
   }
 
+  #armDeadlineTimer(at: number): void {
+    if (this.#deadlineTimer) clearTimeout(this.#deadlineTimer);
+    this.#deadlineTimerAt = at;
+    // A timer may fire a little early by performance.now(); expire() then arms it again.
+    this.#deadlineTimer = setTimeout(() => this.#expire(), Math.max(at - performance.now(), 1));
+    this.#deadlineTimer.unref();
+  }
+
+  /** Fails the calls whose deadline has passed, and arms the timer for the next one. */
+  #expire(): void {
+    this.#deadlineTimer = undefined;
+    this.#deadlineTimerAt = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    for (const [streamId, call] of this.#pending) {
+      if (call.deadline === undefined) continue;
+      if (call.deadline <= now) {
+        this.#settle(streamId)?.reject(
+          new TtrpcError(Code.DeadlineExceeded, `no answer within ${call.timeoutMs} ms`, {
+            service: call.service,
+            method: call.method,
+          }),
+        );
+      } else if (call.deadline < next) next = call.deadline;
+    }
+    if (next !== Infinity && !this.#closed) this.#armDeadlineTimer(next);
+  }
+
   /** Closes the connection; every pending call fails with TtrpcClosedError (its cause is err). */
   close(err?: Error): void {
     if (this.#closed) return;
@@ -197,6 +234,8 @@ export class TtrpcClient extends EventEmitter {
       const why = err ? `the connection closed: ${err.message}` : 'the connection closed before the answer came';
       c.reject(new TtrpcClosedError(why, { service: c.service, method: c.method, cause: err }));
     }
+    if (this.#deadlineTimer) clearTimeout(this.#deadlineTimer);
+    this.#deadlineTimer = undefined;
     this.#stream.destroy();
     this.emit('close', err);
   }
@@ -206,7 +245,6 @@ export class TtrpcClient extends EventEmitter {
     const call = this.#pending.get(streamId);
     if (!call) return undefined;
     this.#pending.delete(streamId);
-    if (call.timer) clearTimeout(call.timer);
     if (call.onAbort) call.signal!.removeEventListener('abort', call.onAbort);
     return call;
   }

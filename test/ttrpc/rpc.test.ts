@@ -195,6 +195,42 @@ describe('ttrpc client and server over a unix socket', () => {
     expect((await client.call(SVC, 'Echo', Buffer.from('ok'))).toString()).toBe('ok');
   });
 
+  it('holds each call to its own deadline, whatever the others in flight: a later, shorter one fails first; one answered in time never fails', async () => {
+    const server = new TtrpcServer();
+    // Answers when told to, so the test decides which call beats its deadline.
+    const release = new Map<string, (p: Uint8Array) => void>();
+    server.register(
+      SVC,
+      'Wait',
+      (p) => new Promise<Uint8Array>((resolve) => release.set(Buffer.from(p).toString(), resolve)),
+    );
+    const { client } = await setup(server);
+    const settled = (name: string, timeoutMs: number) => {
+      const started = performance.now();
+      return client.call(SVC, 'Wait', Buffer.from(name), { timeoutMs }).then(
+        (answer) => ({ name, answer: Buffer.from(answer).toString(), after: performance.now() - started }),
+        (err: TtrpcError) => ({ name, code: err.code, message: err.message, after: performance.now() - started }),
+      );
+    };
+    const long = settled('long', 400); // armed first, for the latest deadline
+    const answered = settled('answered', 150);
+    const short = settled('short', 60); // made last, due first
+    await expect(short).resolves.toMatchObject({
+      code: Code.DeadlineExceeded,
+      message: expect.stringContaining('60 ms'),
+    });
+    expect((await short).after).toBeGreaterThanOrEqual(59);
+    expect((await short).after).toBeLessThan(350); // not held until the first call's deadline
+    while (!release.has('answered')) await new Promise((r) => setTimeout(r, 5));
+    release.get('answered')!(Buffer.from('in time'));
+    expect(await answered).toMatchObject({ answer: 'in time' });
+    const l = await long;
+    expect(l).toMatchObject({ code: Code.DeadlineExceeded, message: expect.stringContaining('400 ms') });
+    expect(l.after).toBeGreaterThanOrEqual(399);
+    expect(l.after).toBeLessThan(2000);
+    expect(client.inFlight).toBe(0);
+  });
+
   it("honours the request's timeout_nano on the server even without a client-side timer", async () => {
     const server = new TtrpcServer();
     server.register(
