@@ -1,12 +1,15 @@
 import { Duplex } from 'node:stream';
+import { MUX_HEADER_LENGTH } from './frame.js';
 
 /** What a logical connection needs from its Mux. */
 export interface MuxLink {
   /**
    * Frames each write (one message, or whole messages within GO_READ_BUFFER) and puts the
-   * frames on the trunk together; cb runs once the trunk can take more.
+   * frames on the trunk together; cb runs once the trunk can take more. With `headroom`
+   * (at least MUX_HEADER_LENGTH), each write's data starts after that many free bytes,
+   * where a frame header can go without a copy.
    */
-  send(connId: number, writes: Buffer[], cb: (err?: Error | null) => void): void;
+  send(connId: number, writes: Buffer[], cb: (err?: Error | null) => void, headroom?: number): void;
   /** The reader wants more: lift any pause this connection put on the trunk. */
   wantMore(connId: number): void;
   /** The connection is gone: later frames for it are dropped, as the Go mux does. */
@@ -40,6 +43,9 @@ export class MuxConnection extends Duplex {
     if (err) this.destroy(err);
   };
 
+  /** A writer that leaves this many bytes free before each writeDirect() buffer saves the mux a copy. */
+  readonly directHeadroom = MUX_HEADER_LENGTH;
+
   constructor(
     readonly connId: number,
     private readonly link: MuxLink,
@@ -55,22 +61,22 @@ export class MuxConnection extends Duplex {
    * 'drain' once it can take more, as after write(). Order is kept: with anything queued
    * in the stream, or the stream corked or ended, the buffers go through write().
    */
-  writeDirect(writes: Buffer[]): boolean {
+  writeDirect(writes: Buffer[], headroom = 0): boolean {
     if (this.writableLength > 0 || this.writableCorked > 0 || this.writableEnded || this.destroyed) {
       let ready = true;
-      for (const w of writes) ready = this.write(w);
+      for (const w of writes) ready = this.write(headroom ? w.subarray(headroom) : w);
       return ready;
     }
     if (this.#directBlocked) {
       // Already waiting for 'drain': the trunk still takes the bytes (its own buffer grows,
       // as with write() past its mark); only the first blocked write arranges the 'drain'.
-      this.link.send(this.connId, writes, this.#onLaterDirectSent);
+      this.link.send(this.connId, writes, this.#onLaterDirectSent, headroom);
       return false;
     }
     this.#sending = true;
     this.#sentAtOnce = false;
     try {
-      this.link.send(this.connId, writes, this.#onDirectSent);
+      this.link.send(this.connId, writes, this.#onDirectSent, headroom);
     } finally {
       this.#sending = false;
     }

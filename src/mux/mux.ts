@@ -47,7 +47,7 @@ export class Mux extends EventEmitter {
   private droppedBytes = 0;
 
   private readonly link: MuxLink = {
-    send: (connId, writes, cb) => this.send(connId, writes, cb),
+    send: (connId, writes, cb, headroom) => this.send(connId, writes, cb, headroom),
     wantMore: (connId) => this.uncongest(connId),
     forget: (connId, conn) => this.forget(connId, conn),
   };
@@ -216,7 +216,7 @@ export class Mux extends EventEmitter {
     this.uncongest(connId);
   }
 
-  private send(connId: number, writes: Buffer[], cb: (err?: Error | null) => void): void {
+  private send(connId: number, writes: Buffer[], cb: (err?: Error | null) => void, headroom = 0): void {
     if (this.isClosed) {
       cb(new MuxClosedError(`${this.label}: cannot write to connection ${connId}, the trunk is closed`, connId));
       return;
@@ -224,7 +224,7 @@ export class Mux extends EventEmitter {
     let ready = true;
     const corked = writes.length > 1;
     if (corked) this.trunk.cork();
-    for (const data of writes) ready = this.writeFramed(connId, data);
+    for (const data of writes) ready = this.writeFramed(connId, data, headroom);
     if (corked) this.trunk.uncork();
     if (ready) cb();
     else this.drainWaiters.push(cb);
@@ -234,9 +234,16 @@ export class Mux extends EventEmitter {
    * One write is one message (or a batch of whole ones within GO_READ_BUFFER), framed as
    * Go's bufio.Writer flushes it so that a Go reader can take every frame (README.md): at
    * most GO_READ_BUFFER bytes first, then the rest. An empty write still makes a frame, as
-   * in Go. Returns what the trunk's last write returned.
+   * in Go. Returns what the trunk's last write returned. A message that fits one frame
+   * and comes with `headroom` gets its header in place, in front of it.
    */
-  private writeFramed(connId: number, data: Buffer): boolean {
+  private writeFramed(connId: number, buffer: Buffer, headroom = 0): boolean {
+    const data = headroom > 0 ? buffer.subarray(headroom) : buffer;
+    if (headroom >= MUX_HEADER_LENGTH && data.length <= GO_READ_BUFFER) {
+      const frame = buffer.subarray(headroom - MUX_HEADER_LENGTH);
+      writeMuxHeader(frame, connId, data.length);
+      return this.trunk.write(frame);
+    }
     let ready: boolean;
     let offset = 0;
     let limit = GO_READ_BUFFER;

@@ -16,9 +16,15 @@ import { GO_BUFIO_SIZE } from '../framing/index.js';
  * A stream that can take writes without its Writable queue (a logical connection of
  * src/mux): each buffer is still one write, in order, and false asks the writer to wait
  * for 'drain' as write() would. Found by duck typing so that this layer needs no mux.
+ *
+ * `directHeadroom`: the bytes of its own framing the stream puts before each write (the
+ * mux's frame header). A writer that leaves that many bytes free at the start of each
+ * buffer, and says so with writeDirect's `headroom`, lets the stream frame it in place
+ * instead of copying it into a frame of its own.
  */
 export interface DirectWritable {
-  writeDirect(writes: Buffer[]): boolean;
+  readonly directHeadroom?: number;
+  writeDirect(writes: Buffer[], headroom?: number): boolean;
 }
 
 function isDirect(s: Duplex): s is Duplex & DirectWritable {
@@ -40,6 +46,12 @@ export class BatchedWriter {
   readonly #direct: boolean;
 
   /**
+   * Bytes every frame handed to write() must leave free at its start, for the stream's own
+   * framing (DirectWritable.directHeadroom); 0 for a plain stream.
+   */
+  readonly headroom: number;
+
+  /**
    * @param onBackpressure told true when the stream refused more (its buffer is full: the
    *   peer is not reading), false once it drained. The owner stops producing meanwhile.
    */
@@ -48,8 +60,10 @@ export class BatchedWriter {
     private readonly onBackpressure?: (blocked: boolean) => void,
   ) {
     this.#direct = isDirect(stream);
+    this.headroom = this.#direct ? ((stream as Duplex & DirectWritable).directHeadroom ?? 0) : 0;
   }
 
+  /** Queues a frame: its first `headroom` bytes are left free for the stream's framing. */
   write(frame: Buffer): void {
     if (this.#frames.length === 0) process.nextTick(this.#flush);
     this.#frames.push(frame);
@@ -63,9 +77,12 @@ export class BatchedWriter {
     if (s.destroyed) return;
     let ready: boolean;
     if (this.#direct) {
+      const room = this.headroom;
       const writes =
-        frames.length === 1 ? frames : [...joinable(frames)].map((g) => (g.length === 1 ? g[0] : Buffer.concat(g)));
-      ready = (s as Duplex & DirectWritable).writeDirect(writes);
+        frames.length === 1
+          ? frames
+          : [...joinable(frames, room)].map((g) => (g.length === 1 ? g[0] : joined(g, room)));
+      ready = (s as Duplex & DirectWritable).writeDirect(writes, room);
     } else if (frames.length === 1) {
       ready = s.write(frames[0]);
     } else {
@@ -82,18 +99,33 @@ export class BatchedWriter {
   }
 }
 
-/** Consecutive frames in groups of at most JOIN_MAX bytes; a frame larger than that stands alone. */
-function* joinable(frames: Buffer[]): Generator<Buffer[]> {
+/**
+ * Consecutive frames in groups of at most JOIN_MAX bytes (not counting each frame's
+ * `headroom`); a frame larger than that stands alone.
+ */
+function* joinable(frames: Buffer[], headroom = 0): Generator<Buffer[]> {
   let group: Buffer[] = [];
   let bytes = 0;
   for (const f of frames) {
-    if (group.length > 0 && bytes + f.length > JOIN_MAX) {
+    const size = f.length - headroom;
+    if (group.length > 0 && bytes + size > JOIN_MAX) {
       yield group;
       group = [];
       bytes = 0;
     }
     group.push(f);
-    bytes += f.length;
+    bytes += size;
   }
   if (group.length > 0) yield group;
+}
+
+/** The frames of a group as one buffer, with `headroom` free bytes before them as before each. */
+function joined(group: Buffer[], headroom: number): Buffer {
+  if (headroom === 0) return Buffer.concat(group);
+  let size = headroom;
+  for (const f of group) size += f.length - headroom;
+  const out = Buffer.allocUnsafe(size);
+  let at = headroom;
+  for (const f of group) at += f.copy(out, at, headroom);
+  return out;
 }

@@ -119,14 +119,16 @@ export class TtrpcClient extends EventEmitter {
         );
         return;
       }
+      // Room for the transport's framing too, so that it frames the request in place.
+      const room = this.#writer.headroom;
       const frame = encodeRequestWithPrefix(
-        HEADER_LENGTH,
+        room + HEADER_LENGTH,
         this.#prefix(service, method),
         payload,
         timeoutMs === undefined ? 0 : Math.round(timeoutMs * 1e6),
         opts.metadata ? toKeyValues(opts.metadata) : NO_METADATA,
       );
-      const length = frame.length - HEADER_LENGTH;
+      const length = frame.length - room - HEADER_LENGTH;
       if (length > this.#max) {
         // Refused before it costs a stream id, so the connection carries on unharmed.
         reject(
@@ -179,7 +181,7 @@ export class TtrpcClient extends EventEmitter {
       }
       this.#pending.set(streamId, call);
 
-      encodeHeader(frame, 0, length, streamId, MessageType.Request, 0);
+      encodeHeader(frame, room, length, streamId, MessageType.Request, 0);
       this.#writer.write(frame);
     });
   }

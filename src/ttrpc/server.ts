@@ -336,14 +336,15 @@ export class ServerConnection extends EventEmitter {
     if (this.#inFlight.size < this.#maxInFlight) this.#reader.release('calls in flight');
     if (err === undefined && payload instanceof Uint8Array) {
       // No status on success: what the Go server writes (see the v0.6.1 captures).
-      const frame = encodeResponseAfter(HEADER_LENGTH, { payload });
-      if (frame.length - HEADER_LENGTH <= this.#max) {
+      const room = this.#writer.headroom + HEADER_LENGTH;
+      const frame = encodeResponseAfter(room, { payload });
+      if (frame.length - room <= this.#max) {
         this.#writeFrame(id, frame);
         return;
       }
       this.#answerStatus(id, {
         code: Code.ResourceExhausted,
-        message: `${call.service}/${call.method}: response of ${frame.length - HEADER_LENGTH} bytes exceeds the maximum message size of ${this.#max}`,
+        message: `${call.service}/${call.method}: response of ${frame.length - room} bytes exceeds the maximum message size of ${this.#max}`,
       });
       return;
     }
@@ -351,10 +352,11 @@ export class ServerConnection extends EventEmitter {
   }
 
   #answerStatus(id: number, status: TtrpcStatus): void {
-    let frame = encodeResponseAfter(HEADER_LENGTH, { status, payload: Buffer.alloc(0) });
-    if (frame.length - HEADER_LENGTH > this.#max) {
+    const room = this.#writer.headroom + HEADER_LENGTH;
+    let frame = encodeResponseAfter(room, { status, payload: Buffer.alloc(0) });
+    if (frame.length - room > this.#max) {
       // Only a huge error message gets here; its first kilobyte says enough.
-      frame = encodeResponseAfter(HEADER_LENGTH, {
+      frame = encodeResponseAfter(room, {
         status: { code: status.code, message: status.message.slice(0, 1024) },
         payload: Buffer.alloc(0),
       });
@@ -362,10 +364,11 @@ export class ServerConnection extends EventEmitter {
     this.#writeFrame(id, frame);
   }
 
-  /** Fills in the header of a frame encoded with headroom and sends it. */
+  /** Fills in the header of a frame encoded with the writer's headroom and ours, and sends it. */
   #writeFrame(id: number, frame: Buffer): void {
     if (this.#closed) return;
-    encodeHeader(frame, 0, frame.length - HEADER_LENGTH, id, MessageType.Response, 0);
+    const room = this.#writer.headroom;
+    encodeHeader(frame, room, frame.length - room - HEADER_LENGTH, id, MessageType.Response, 0);
     this.#writer.write(frame);
   }
 }

@@ -160,6 +160,47 @@ describe('Mux over a real unix socket', () => {
     mux.close();
   });
 
+  it('frames a direct write that leaves room for the header exactly as a plain write, the Go split included', async () => {
+    const p = await pair();
+    const mux = new Mux(p.client);
+    const conn = sink(mux.open(PLUGIN_SERVICE_CONN));
+    expect(conn.directHeadroom).toBe(8);
+    const room = conn.directHeadroom;
+    const sizes = [100, GO_READ_BUFFER, GO_READ_BUFFER + 1, 0];
+    const writes = sizes.map((n, i) => pattern(n, i + 1));
+    // Each buffer: `room` bytes of junk the mux may overwrite, then the data.
+    const roomy = writes.map((w) => Buffer.concat([Buffer.alloc(room, 0xee), w]));
+    const framesP = rawFrames(p.server, (f) => f.length === 5);
+    conn.writeDirect([roomy[0], roomy[1]], room);
+    conn.writeDirect([roomy[2]], room);
+    conn.writeDirect([roomy[3]], room);
+    const frames = await framesP;
+    expect(frames.map((f) => [f.connId, f.payload.length])).toEqual([
+      [1, 100],
+      [1, GO_READ_BUFFER],
+      [1, GO_READ_BUFFER],
+      [1, 1],
+      [1, 0],
+    ]);
+    expect(Buffer.concat(frames.map((f) => f.payload)).equals(Buffer.concat(writes))).toBe(true);
+    mux.close();
+  });
+
+  it('a direct write with room that has to queue behind write() goes through the stream without the room', async () => {
+    const p = await pair();
+    const a = new Mux(p.client);
+    const b = new Mux(p.server);
+    const a1 = sink(a.open(1));
+    const b1 = sink(b.open(1));
+    a1.cork();
+    a1.write(Buffer.from('1'));
+    a1.writeDirect([Buffer.from('xxxxxxxx2'), Buffer.from('xxxxxxxx3')], 8);
+    a1.uncork();
+    a1.writeDirect([Buffer.from('xxxxxxxx4')], 8);
+    expect((await readBytes(b1, 4)).toString()).toBe('1234');
+    a.close();
+  });
+
   it('frames corked writes one by one, each in the Go shape', async () => {
     const p = await pair();
     const mux = new Mux(p.client);

@@ -63,4 +63,30 @@ describe('BatchedWriter', () => {
     stream.emit('drain');
     expect(blocked).toEqual([true, false]);
   });
+
+  it("joins frames that leave a stream's headroom free into one buffer that leaves it free too, bounded on the frames' own bytes", async () => {
+    const { stream } = recordingStream();
+    const calls: Array<{ lengths: number[]; headroom: number | undefined; bufs: Buffer[] }> = [];
+    const direct = stream as unknown as { directHeadroom: number; writeDirect(w: Buffer[], h?: number): boolean };
+    direct.directHeadroom = 8;
+    direct.writeDirect = (w, h) => {
+      calls.push({ lengths: w.map((b) => b.length), headroom: h, bufs: w });
+      return true;
+    };
+    const w = new BatchedWriter(stream);
+    expect(w.headroom).toBe(8);
+    const roomy = (n: number, fill: number) => Buffer.concat([Buffer.alloc(8, 0xee), frame(n, fill)]);
+    // 2000 + 2096 = 4096 bytes of frames: one join; the next 1 byte starts another.
+    for (const [n, fill] of [
+      [2000, 1],
+      [2096, 2],
+      [1, 3],
+    ])
+      w.write(roomy(n, fill));
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toHaveLength(1);
+    expect(calls[0].headroom).toBe(8);
+    expect(calls[0].lengths).toEqual([8 + 4096, 8 + 1]);
+    expect(calls[0].bufs[0].subarray(8).equals(Buffer.concat([frame(2000, 1), frame(2096, 2)]))).toBe(true);
+  });
 });
