@@ -188,6 +188,8 @@ export class ServerConnection extends EventEmitter {
   readonly #resolve: Resolver;
   readonly #stream: Duplex;
   readonly #writer: BatchedWriter;
+  // Where an answer's message starts in its frame: after the stream's framing and ours.
+  readonly #messageOffset: number;
   readonly #max: number;
   readonly #maxInFlight: number;
   readonly #inFlight = new Map<number, Call>();
@@ -210,6 +212,7 @@ export class ServerConnection extends EventEmitter {
     this.#writer = new BatchedWriter(stream, (blocked) =>
       blocked ? this.#reader.hold('answers unread') : this.#reader.release('answers unread'),
     );
+    this.#messageOffset = this.#writer.headroom + HEADER_LENGTH;
     // Unknown message types pass the decoder and are ignored here, as the Go server does for future compatibility.
     const decoder = new FrameDecoder({ maxMessageLength, oversize: 'skip', unknownTypes: 'pass' });
     this.#reader = new FrameReader(stream, decoder, this, (f) => this.#onFrame(f), strictGoFraming);
@@ -336,15 +339,14 @@ export class ServerConnection extends EventEmitter {
     if (this.#inFlight.size < this.#maxInFlight) this.#reader.release('calls in flight');
     if (err === undefined && payload instanceof Uint8Array) {
       // No status on success: what the Go server writes (see the v0.6.1 captures).
-      const room = this.#writer.headroom + HEADER_LENGTH;
-      const frame = encodeResponseAfter(room, { payload });
-      if (frame.length - room <= this.#max) {
+      const frame = encodeResponseAfter(this.#messageOffset, { payload });
+      if (frame.length - this.#messageOffset <= this.#max) {
         this.#writeFrame(id, frame);
         return;
       }
       this.#answerStatus(id, {
         code: Code.ResourceExhausted,
-        message: `${call.service}/${call.method}: response of ${frame.length - room} bytes exceeds the maximum message size of ${this.#max}`,
+        message: `${call.service}/${call.method}: response of ${frame.length - this.#messageOffset} bytes exceeds the maximum message size of ${this.#max}`,
       });
       return;
     }
@@ -352,11 +354,10 @@ export class ServerConnection extends EventEmitter {
   }
 
   #answerStatus(id: number, status: TtrpcStatus): void {
-    const room = this.#writer.headroom + HEADER_LENGTH;
-    let frame = encodeResponseAfter(room, { status, payload: Buffer.alloc(0) });
-    if (frame.length - room > this.#max) {
+    let frame = encodeResponseAfter(this.#messageOffset, { status, payload: Buffer.alloc(0) });
+    if (frame.length - this.#messageOffset > this.#max) {
       // Only a huge error message gets here; its first kilobyte says enough.
-      frame = encodeResponseAfter(room, {
+      frame = encodeResponseAfter(this.#messageOffset, {
         status: { code: status.code, message: status.message.slice(0, 1024) },
         payload: Buffer.alloc(0),
       });
@@ -367,8 +368,7 @@ export class ServerConnection extends EventEmitter {
   /** Fills in the header of a frame encoded with the writer's headroom and ours, and sends it. */
   #writeFrame(id: number, frame: Buffer): void {
     if (this.#closed) return;
-    const room = this.#writer.headroom;
-    encodeHeader(frame, room, frame.length - room - HEADER_LENGTH, id, MessageType.Response, 0);
+    encodeHeader(frame, this.#writer.headroom, frame.length - this.#messageOffset, id, MessageType.Response, 0);
     this.#writer.write(frame);
   }
 }

@@ -3,7 +3,8 @@
 // the simulator does, answers their RegisterPlugin, configures and synchronizes each,
 // then runs CYCLES cycles of CreateContainer + PostCreateContainer + RemoveContainer
 // (the vs-go-events workload, per-event RPCs) and writes one JSON line per event to
-// stdout, as refrt and `nrictl sim -o json` do. FLOOR_LAYERS says how much of nrictl a call goes through:
+// stdout, as refrt and `nrictl sim -o json` do. FLOOR_LAYERS says how much of nrictl a
+// call goes through:
 //   none       (default) every request encoded once, before the first cycle; a call is
 //              one write of those bytes framed by hand with a fresh stream id, and a wait
 //              for the answer frame, whose headers alone are read
