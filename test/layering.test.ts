@@ -50,6 +50,8 @@ const DIRECT_IMPORTS = new Set([
   'src/checks/table.ts -> src/render/output-width.ts',
   // The simulator's data view converts with the protobuf classes: render's index must not load them.
   'commands/sim.ts -> src/render/views/sim-event-data.ts',
+  // The CRI bindings need protobufjs's process-wide settings, not the NRI bindings that api's index loads.
+  'src/cri/schema.ts -> src/api/protobuf.ts',
 ]);
 
 function filesUnder(dir: string): string[] {

@@ -103,6 +103,19 @@ export const timeoutFlag = durationFlag(
   "How long to wait for the runtime: for the registration and for each answer, such as 5s or 500ms (default: the runtime's own request timeout, else 2s; the registration its own bound, else 5s).",
 );
 
+/**
+ * --cri-socket for a command that talks to the runtime's CRI: the path, or crictl's
+ * unix:///path. No default: where it is unset the runtime's config names it, else a
+ * runtime's well-known socket (src/cri locateCriSocket, which says which it chose).
+ * crictl's variable names it too.
+ */
+export const criSocketFlag = Flags.string({
+  description:
+    "The runtime's CRI socket (PATH or unix://PATH; default: the one its config names, else the first of /run/containerd/containerd.sock, /var/run/crio/crio.sock, /var/run/isulad.sock that is there).",
+  env: 'CONTAINER_RUNTIME_ENDPOINT',
+  helpValue: 'PATH',
+});
+
 export const simFlag = Flags.string({
   description:
     'Start an in-process simulated runtime with this scenario and connect to it instead of --socket (a file, or the built-in demo, shipped as examples/demo.yaml).',
@@ -274,6 +287,8 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = Object.freeze({
   runtimeName: '--runtime-name',
   runtimeVersion: '--runtime-version',
   keepRunning: '--keep-running',
+  criSocketPath: '--cri-socket',
+  criSocket: '--cri-socket',
 });
 
 export function flagOfOption(option: string): string | undefined {

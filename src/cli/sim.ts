@@ -20,6 +20,11 @@ export const simFlags = (presets: readonly string[]) => ({
     description: 'Listen on this socket (default: a fresh 0700 directory with a 0600 socket).',
     helpValue: 'PATH',
   }),
+  'cri-socket': Flags.string({
+    description:
+      'Also serve CRI on this socket (0600; its directory is made 0700 if missing and must not be writable by others), so that crictl or any CRI client drives the simulator: each call becomes the scenario step of the same name, plugins see its events, ContainerStatus shows their adjustments. The simulator then serves until stopped. Images: all present, unless the scenario lists them (images:).',
+    helpValue: 'PATH',
+  }),
   'plugin-dir': pluginDirFlag('Directory of pre-started plugins to launch (NN-name executables); it must exist.'),
   'conf-dir': confDirFlag(
     'Drop-in configuration directory for pre-started plugins (NN-name.conf, else name.conf); it must exist.',
@@ -93,6 +98,7 @@ const DEFAULT_SIM_QUEUE_CAPACITY = 10_000;
 /** The values of simFlags, as parsed. */
 export interface SimFlagValues {
   socket?: string | undefined;
+  'cri-socket'?: string | undefined;
   'plugin-dir'?: string | undefined;
   'conf-dir'?: string | undefined;
   'registration-timeout': number;
@@ -126,6 +132,7 @@ export function simOptions(
     generate: f.pods === undefined ? undefined : { pods: f.pods, containersPerPod: f['containers-per-pod'] },
     expect: f.expect,
     socketPath: f.socket,
+    criSocketPath: f['cri-socket'],
     pluginDir: f['plugin-dir'],
     confDir: f['conf-dir'],
     registrationTimeoutMs: f['registration-timeout'],

@@ -7,18 +7,8 @@ import type net from 'node:net';
 import type { sendUnaryData, ServerUnaryCall, ServiceDefinition } from '@grpc/grpc-js';
 import { asBuffer, loadGrpc, MAX_MESSAGE_BYTES } from './grpc.js';
 import { CRI_CALLS, type CriAnswer, type CriCallName, type CriReceived } from './services.js';
-import { GrpcCode, type GrpcCodeValue } from './status.js';
-
-/** What a handler throws to answer with a status: its code and the runtime's words. */
-export class CriStatus extends Error {
-  override readonly name = 'CriStatus';
-  constructor(
-    readonly grpcCode: GrpcCodeValue,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { CriStatus } from './cri-status.js';
+import { GrpcCode } from './status.js';
 
 /** A call's handler: its decoded request in, its answer out; a throw is the call's status. */
 export type CriHandler<N extends CriCallName> = (

@@ -14,6 +14,7 @@ import {
 } from './schema.js';
 import { DEFAULT_SOCKET_PATH } from '../defaults.js';
 import { excerpt } from '../../units/index.js';
+import { containerdCriSocket } from './cri-socket.js';
 
 const CONTAINERD_NRI_PLUGIN = 'io.containerd.nri.v1.nri';
 
@@ -127,7 +128,7 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
     );
     settings.enabled = version !== undefined && version >= 3 ? true : undefined;
     summaryFinding(out, settings);
-    return { file, format: 'containerd', settings, findings: out.findings };
+    return { file, format: 'containerd', settings, findings: out.findings, ...containerdCriSocket(doc) };
   }
 
   const { values: v, invalid } = checkTable(section, NRI_KEYS, label, out, 'containerd');
@@ -185,7 +186,14 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
   }
   timeoutFindings(out, settings);
   summaryFinding(out, settings);
-  return { file, format: 'containerd', settings, findings: out.findings, ...metricsAddressOf(doc, version) };
+  return {
+    file,
+    format: 'containerd',
+    settings,
+    findings: out.findings,
+    ...metricsAddressOf(doc, version),
+    ...containerdCriSocket(doc),
+  };
 }
 
 /**

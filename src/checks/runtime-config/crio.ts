@@ -15,6 +15,7 @@ import {
 } from './schema.js';
 import { DEFAULT_SOCKET_PATH } from '../defaults.js';
 import { excerpt } from '../../units/index.js';
+import { crioCriSocket, DEFAULT_CRI_SOCKETS } from './cri-socket.js';
 
 const NRI_KEYS: Record<string, KeySpec> = {
   enable_nri: { type: 'bool' },
@@ -60,7 +61,8 @@ interface CrioLayer {
   invalid: Record<string, unknown>;
 }
 
-function parseLayer(file: string, text: string, out: Collector): CrioLayer | undefined {
+/** `api` gets the file's [crio.api] listen, if it sets one (whatever its NRI table says). */
+function parseLayer(file: string, text: string, out: Collector, api: { listen?: string }): CrioLayer | undefined {
   let doc: Record<string, unknown>;
   try {
     doc = loadToml().parse(text);
@@ -74,6 +76,8 @@ function parseLayer(file: string, text: string, out: Collector): CrioLayer | und
     );
     return undefined;
   }
+  const listen = crioCriSocket(doc);
+  if (listen !== undefined) api.listen = listen;
   const crio = isTable(doc.crio) ? doc.crio : {};
   for (const [table, value] of Object.entries(crio)) {
     if (table === 'nri' || !isTable(value)) continue;
@@ -138,9 +142,11 @@ export function lintCrio(files: Array<{ file: string; text: string }>): RuntimeC
   const reports: RuntimeConfigReport[] = [];
   const setBy = new Map<string, string>();
   let anyNri = false;
+  // A later file's listen wins, as for the rest of CRI-O's settings.
+  const api: { listen?: string } = {};
   for (const { file, text } of files) {
     const out = new Collector(file);
-    const layer = parseLayer(file, text, out);
+    const layer = parseLayer(file, text, out, api);
     if (layer) {
       anyNri = true;
       for (const key of [...Object.keys(layer.values), ...Object.keys(layer.invalid)]) {
@@ -161,6 +167,7 @@ export function lintCrio(files: Array<{ file: string; text: string }>): RuntimeC
       format: 'crio',
       settings: { ...settings, invalid: { ...settings.invalid } },
       findings: out.findings,
+      criSocket: api.listen ?? DEFAULT_CRI_SOCKETS.crio,
     });
   }
   const last = reports[reports.length - 1];

@@ -10,6 +10,7 @@ import {
 import { nearestKey, typeName } from './keys.js';
 import { DEFAULT_SOCKET_PATH } from '../defaults.js';
 import { excerpt } from '../../units/index.js';
+import { isuladCriSocket } from './cri-socket.js';
 
 const NRI_KEYS: Record<string, KeySpec> = {
   'nri-support': { type: 'bool' },
@@ -207,5 +208,5 @@ export function lintIsulad(file: string, text: string): RuntimeConfigReport {
     );
   }
   summaryFinding(out, settings);
-  return { file, format: 'isulad', settings, findings: out.findings };
+  return { file, format: 'isulad', settings, findings: out.findings, criSocket: isuladCriSocket(cfg) };
 }

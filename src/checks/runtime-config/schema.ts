@@ -71,6 +71,10 @@ export interface RuntimeConfigReport {
   findings: Finding[];
   /** containerd: the HOST:PORT its metrics are served on (NRI's from 2.3 on), when the file sets one. */
   metricsAddress?: string;
+  /** Where the runtime serves CRI, as the file says or by the runtime's default; absent for Docker (no CRI) or an unreadable file. */
+  criSocket?: string;
+  /** containerd: the file turns the CRI plugin off (disabled_plugins), as Docker's own containerd does. */
+  criDisabled?: true;
 }
 
 export class Collector {

@@ -3,6 +3,7 @@
 // runtime imitated, the scenario and the expectation file with the steps it names. A
 // mistake in any of them ends the run here, before a socket exists or a plugin runs.
 import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { socketPathOverLimit, socketPathTooLongMessage } from '../../api/socket-path.js';
 import { lintRuntimeConfigs, type DefaultValidatorSettings } from '../../checks/index.js';
 import type { ErrorKind } from '../../errors/index.js';
@@ -49,6 +50,7 @@ export async function planSimulation(opts: SimulationOptions): Promise<Simulatio
         'socketPath',
       );
   }
+  if (opts.criSocketPath !== undefined) checkCriSocket(opts);
   if (opts.pluginDir !== undefined) await mustBeDirectory(opts.pluginDir, 'pluginDir', PLUGIN_DIR_HOLDS);
   if (opts.confDir !== undefined) await mustBeDirectory(opts.confDir, 'confDir', 'the plugins’ configuration files');
   // The plugins' names too: one the runtime cannot parse fails its start-up, so it fails ours now.
@@ -59,6 +61,12 @@ export async function planSimulation(opts: SimulationOptions): Promise<Simulatio
       `unknown preset "${opts.preset}" (known: ${Object.keys(RUNTIME_PRESETS).join(', ')})`,
       'usage',
       'preset',
+    );
+  if (opts.criSocketPath !== undefined && preset.quirks?.docker)
+    throw new SimulationInputError(
+      'Docker serves no CRI (the kubelet reaches it through cri-dockerd): leave out --cri-socket, or pick a containerd, CRI-O or iSulad preset',
+      'usage',
+      'criSocketPath',
     );
   const nriVersion = opts.nriVersion ?? preset.nriVersion;
   const vintage = runtimeVintage(nriVersion);
@@ -108,6 +116,24 @@ export async function planSimulation(opts: SimulationOptions): Promise<Simulatio
       ...(preset.quirks ? { quirks: preset.quirks } : {}),
     },
   };
+}
+
+/** --cri-socket: a path a unix socket can have, and not the NRI socket's. */
+function checkCriSocket(opts: SimulationOptions): void {
+  const criSocket = opts.criSocketPath ?? '';
+  const bytes = socketPathOverLimit(criSocket);
+  if (bytes !== undefined)
+    throw new SimulationInputError(
+      `${socketPathTooLongMessage(criSocket, bytes)}; pick a shorter path`,
+      'usage',
+      'criSocketPath',
+    );
+  if (opts.socketPath !== undefined && path.resolve(opts.socketPath) === path.resolve(criSocket))
+    throw new SimulationInputError(
+      'the CRI socket cannot be the NRI socket: give --cri-socket a path of its own',
+      'usage',
+      'criSocketPath',
+    );
 }
 
 /** The default_validator table of a runtime config; the file must have one. */

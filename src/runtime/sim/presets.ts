@@ -47,6 +47,11 @@ export interface RuntimeQuirks {
    */
   criLacksPodUpdates?: boolean;
   /**
+   * RunPodSandbox with the metadata of a pod that exists answers that pod's id (CRI-O's
+   * idempotent retry), where containerd refuses: the name is reserved.
+   */
+  criReturnsExistingSandbox?: boolean;
+  /**
    * Plugins see a container's name only from this label (else this annotation), never
    * from the CRI metadata: CRI-O reads the OCI spec annotation that the kubelet's label
    * `io.kubernetes.container.name` fills. Without it the name is empty.
@@ -158,6 +163,7 @@ const CONTAINERD_223_QUIRKS: RuntimeQuirks = Object.freeze({
 /** CRI-O 1.33 and later: UpdatePodSandbox without PostUpdatePodSandbox; names from the kubelet label. */
 const CRIO_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'CRI-O',
+  criReturnsExistingSandbox: true,
   podUpdateEvents: 'update-only',
   containerNameLabel: 'io.kubernetes.container.name',
 });
@@ -165,6 +171,7 @@ const CRIO_QUIRKS: RuntimeQuirks = Object.freeze({
 /** CRI-O 1.32: its NRI (v0.9.0) has no pod update events at all. */
 const CRIO_132_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'CRI-O',
+  criReturnsExistingSandbox: true,
   criLacksPodUpdates: true,
   containerNameLabel: 'io.kubernetes.container.name',
 });

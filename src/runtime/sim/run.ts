@@ -20,6 +20,11 @@ export interface SimulationOptions {
   expect?: string;
   /** Listen here; else a fresh 0700 directory with a 0600 socket, removed on the way out. */
   socketPath?: string;
+  /**
+   * Also serve CRI (the subset of src/cri) on this socket, so that crictl or any CRI
+   * client drives the simulator; it then serves until the signal, after any script.
+   */
+  criSocketPath?: string;
   /** Pre-started plugins: a directory of NN-name executables, which must exist. */
   pluginDir?: string;
   /** Their drop-in configuration directory (NN-name.conf, else name.conf), which must exist. */
@@ -67,6 +72,8 @@ export type SimulationRecord = SimEvent | ScriptDone;
 export interface SimulationResult {
   /** The socket plugins could dial (undefined when the run ended before it listened). */
   socketPath?: string;
+  /** The CRI socket, when one was served. */
+  criSocketPath?: string;
   /** The scenario's script, when one ran without expectations. */
   script?: { steps: number; failed: number };
   /** The expectations judged, when an expectation file was given. */
@@ -93,9 +100,21 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
   const stopped = new Promise<void>((resolve) =>
     signal.addEventListener('abort', (onAbort = () => resolve()), { once: true }),
   );
+  let cri: { socketPath: string; close(): Promise<void> } | undefined;
   try {
     await Promise.race([runtime.start(), stopped]);
     if (runtime.socketPath !== undefined) result.socketPath = runtime.socketPath;
+    if (opts.criSocketPath !== undefined && !signal.aborted) {
+      // Loaded only here: gRPC and the CRI bindings cost a run without CRI nothing.
+      const { serveCri } = await import('./cri/serve.js');
+      cri = await serveCri(runtime, opts.criSocketPath, {
+        runtimeName: plan.runtime.runtimeName ?? '',
+        runtimeVersion: plan.runtime.runtimeVersion ?? '',
+        images: plan.scenario.images,
+      });
+      result.criSocketPath = cri.socketPath;
+      onRecord?.({ time: Date.now(), type: 'listening', socketPath: cri.socketPath, api: 'cri' });
+    }
     if (plan.scripted && !signal.aborted) {
       if (opts.waitForPlugins !== undefined) await Promise.race([livePlugins(runtime, opts.waitForPlugins), stopped]);
       if (signal.aborted) {
@@ -111,10 +130,11 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
     }
     if (!signal.aborted) {
       if (opts.drive) await opts.drive(runtime, signal);
-      else if (opts.keepRunning || !plan.scripted) await stopped;
+      else if (opts.keepRunning || !plan.scripted || cri) await stopped;
     }
   } finally {
     signal.removeEventListener('abort', onAbort);
+    await cri?.close();
     await runtime.stop();
     if (onRecord) runtime.off('event', onRecord);
   }

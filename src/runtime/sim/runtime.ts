@@ -228,15 +228,15 @@ export class Runtime extends EventEmitter {
     overhead?: nri.ILinuxResources,
   ): Promise<LifecycleResult> {
     return this.nri.locked(async () => {
-      const pod = this.state.mustPod(id);
       const quirks = this.opts.quirks;
       if (quirks?.podUpdateRefused) {
-        // The runtime's CRI refuses the update before NRI hears of it: nothing changes.
+        // The runtime's CRI refuses the update before it looks at the pod or NRI hears of it.
         const { message, status } = quirks.podUpdateRefused;
         const refusal = new RuntimeRefusal(message, 'UpdatePodSandbox', status);
         this.noteError('UpdatePodSandbox', refusal, { pod: id });
         return { ok: false, error: refusal };
       }
+      const pod = this.state.mustPod(id);
       if (!this.vintage.podSandboxUpdates || quirks?.podUpdateEvents === 'none' || quirks?.docker) {
         // Runtimes before v0.10 have no pod sandbox update events: the change just happens.
         this.state.applyPodResources(id, resources, overhead);
