@@ -14,7 +14,7 @@ import { GrpcCode, grpcCodeName } from './status.js';
 import type { cri } from './schema.js';
 
 /** A call's deadline when neither the call nor the client says one. */
-export const DEFAULT_CALL_TIMEOUT_MS = 10_000;
+const DEFAULT_CALL_TIMEOUT_MS = 10_000;
 /** How long a failed socket gets to show what it is (identifyPeer). */
 const PROBE_MS = 1000;
 

@@ -8,15 +8,9 @@ import type { CriHandlers, CriServer } from './server.js';
 
 export { CriError, type CriErrorCode, type CriErrorDetails } from './errors.js';
 export { CriStatus } from './cri-status.js';
-export { GrpcCode, grpcCodeName, type GrpcCodeValue } from './status.js';
+export { GrpcCode, type GrpcCodeValue } from './status.js';
 export { CriPodState, CriContainerState, CriMountPropagation, CriCgroupDriver } from './enums.js';
-export {
-  locateCriSocket,
-  WELL_KNOWN_CRI_SOCKETS,
-  DOCKER_HAS_NO_CRI,
-  type CriSocketChoice,
-  type LocateOptions,
-} from './locate.js';
+export { locateCriSocket, DOCKER_HAS_NO_CRI, type CriSocketChoice, type LocateOptions } from './locate.js';
 export type { CriClient, CriClientOptions, CallOptions } from './client.js';
 export type { CriServer, CriHandlers, CriHandler } from './server.js';
 export type { cri } from './schema.js';

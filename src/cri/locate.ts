@@ -23,7 +23,7 @@ const RUNTIME_NAMES: Readonly<Record<CriRuntime, string>> = {
 };
 
 /** Each runtime's own socket, where it listens unless configured otherwise; tried in this order. */
-export const WELL_KNOWN_CRI_SOCKETS: ReadonlyArray<{ runtime: CriRuntime; path: string }> = (
+const WELL_KNOWN_CRI_SOCKETS: ReadonlyArray<{ runtime: CriRuntime; path: string }> = (
   Object.keys(DEFAULT_CRI_SOCKETS) as CriRuntime[]
 ).map((runtime) => ({ runtime, path: DEFAULT_CRI_SOCKETS[runtime] }));
 

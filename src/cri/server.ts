@@ -42,7 +42,9 @@ export function createCriServer(handlers: CriHandlers): CriServer {
     Record<string, (call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) => void>
   >();
   for (const name of Object.keys(CRI_CALLS) as CriCallName[]) {
-    const handler = handlers[name] as CriHandler<CriCallName> | undefined;
+    // One loop over every call: each handler's own types are erased to one signature here.
+    const handler = handlers[name] as unknown as
+      ((request: unknown, signal: AbortSignal) => Promise<unknown>) | undefined;
     if (!handler) continue;
     const spec = CRI_CALLS[name];
     const def = services.get(spec.service) ?? {};
@@ -60,7 +62,7 @@ export function createCriServer(handlers: CriHandlers): CriServer {
     impl[name] = (call, callback) => {
       const gaveUp = new AbortController();
       call.once('cancelled', () => gaveUp.abort());
-      handler(call.request as CriReceived<CriCallName>, gaveUp.signal).then(
+      handler(call.request, gaveUp.signal).then(
         (answer) => callback(null, answer),
         (err: unknown) =>
           callback({

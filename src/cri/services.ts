@@ -4,7 +4,7 @@
 import { cri } from './schema.js';
 
 export const RUNTIME_SERVICE = 'runtime.v1.RuntimeService';
-export const IMAGE_SERVICE = 'runtime.v1.ImageService';
+const IMAGE_SERVICE = 'runtime.v1.ImageService';
 
 /** What a generated message class offers (protobufjs static code, without conversions). */
 export interface MessageClass<I, O> {

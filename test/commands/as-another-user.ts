@@ -62,6 +62,13 @@ export function nrictlAsNobody(...args: string[]): { code: number | null; stdout
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** Runs `node --input-type=module -e CODE` as uid/gid 65534, where the CLI's files are (`./dist/...` imports them). */
+export function nodeEvalAsNobody(code: string): { code: number | null; stdout: string; stderr: string } {
+  const { dir, home } = install();
+  const r = asNobody(['--input-type=module', '-e', code], dir, home);
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
 /** Removes the copy and the home directory (call from afterAll). */
 export function cleanupAsNobody(): void {
   if (!installed) return;

@@ -67,6 +67,21 @@ describe('scenario files', () => {
     expect(parseScenario('', 'empty.yaml')).toMatchObject({ pods: [], containers: [], steps: [] });
   });
 
+  it("reads the node's images (for the CRI face), each a reference written once", () => {
+    expect(parseScenario('images: [registry.k8s.io/pause:3.10, busybox]', 'i.yaml').images).toEqual([
+      'registry.k8s.io/pause:3.10',
+      'busybox',
+    ]);
+    expect(parseScenario('pods: []', 'i.yaml').images).toBeUndefined();
+    expect(errorOf('images: busybox').message).toBe(
+      'bad.yaml: images: expected a list, got string "busybox" (write images: followed by "- registry/name:tag" entries)',
+    );
+    expect(errorOf('images: [busybox, busybox]').message).toBe(
+      'bad.yaml: images[1]: "busybox" is listed twice (list each image once)',
+    );
+    expect(errorOf('images: ["bad name"]').message).toContain('images[0]: "bad name" is not an image reference');
+  });
+
   it('converts every resource key', () => {
     const s = parseScenario(
       `pods: [{id: p}]

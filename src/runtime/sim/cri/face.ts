@@ -74,24 +74,25 @@ export class CriFace {
         runtimeVersion: this.opts.runtimeVersion,
         runtimeApiVersion: 'v1',
       }),
-      Status: async (req) => ({
-        status: {
-          conditions: [
-            { type: 'RuntimeReady', status: true },
-            { type: 'NetworkReady', status: true },
-          ],
-        },
-        runtimeHandlers: [{ name: '', features: {} }],
-        info: (req.verbose
-          ? {
-              config: JSON.stringify({
-                simulator: 'nrictl sim',
-                nriSocket: this.runtime.socketPath ?? '',
-                nriVersion: this.runtime.vintage.nriVersion,
-              }),
-            }
-          : {}) as Record<string, string>,
-      }),
+      Status: async (req) => {
+        const info: Record<string, string> = {};
+        if (req.verbose)
+          info.config = JSON.stringify({
+            simulator: 'nrictl sim',
+            nriSocket: this.runtime.socketPath ?? '',
+            nriVersion: this.runtime.vintage.nriVersion,
+          });
+        return {
+          status: {
+            conditions: [
+              { type: 'RuntimeReady', status: true },
+              { type: 'NetworkReady', status: true },
+            ],
+          },
+          runtimeHandlers: [{ name: '', features: {} }],
+          info,
+        };
+      },
       RuntimeConfig: async () => ({ linux: { cgroupDriver: CriCgroupDriver.CGROUPFS } }),
       RunPodSandbox: (req) => this.runPodSandbox(req),
       StopPodSandbox: async (req) => {

@@ -58,12 +58,12 @@ function describe(name: string): cri.IImage {
   return { id: imageId(name), repoTags: [name], repoDigests: [], size: 0, spec: { image: name }, pinned: false };
 }
 
-export function imageId(name: string): string {
+function imageId(name: string): string {
   return `sha256:${createHash('sha256').update(name).digest('hex')}`;
 }
 
 /** "busybox" -> "docker.io/library/busybox:latest"; a digest or tag is kept. */
-export function normalizeImage(ref: string): string {
+function normalizeImage(ref: string): string {
   if (ref.startsWith('sha256:')) return ref;
   let name = ref;
   const slash = name.indexOf('/');

@@ -135,6 +135,7 @@ export function criPodStatus(
 /** Verbose PodSandboxStatus info, as containerd's: its "info" key holds the sandbox as JSON. */
 export function podInfo(pod: nri.IPodSandbox, rec: CriRecord | undefined, stopped: boolean): Record<string, string> {
   const linux = pod.linux ?? {};
+  const current = linux.resources ?? linux.podResources;
   const info = {
     pid: pod.pid ?? 0,
     processStatus: stopped ? 'stopped' : 'running',
@@ -143,9 +144,11 @@ export function podInfo(pod: nri.IPodSandbox, rec: CriRecord | undefined, stoppe
     runtimeType: 'nrictl-sim',
     config: goJson(rec?.config) ?? {},
     runtimeSpec: { annotations: { ...(pod.annotations ?? {}) }, linux: { cgroupsPath: linux.cgroupsPath ?? '' } },
-    // The pod's resources as they stand (containerd 2.3 reports them after UpdatePodSandboxResources).
+    // The pod's resources as they stand: an update lands in linux.resources (and the
+    // overhead), while podResources keeps what the pod was created with, as containerd's
+    // Synchronize does; containerd 2.3 reports the updated ones here.
     ...(linux.podOverhead ? { overhead: { linux: goJson(criResources(linux.podOverhead, undefined)) ?? {} } } : {}),
-    ...(linux.podResources ? { resources: { linux: goJson(criResources(linux.podResources, undefined)) ?? {} } } : {}),
+    ...(current ? { resources: { linux: goJson(criResources(current, undefined)) ?? {} } } : {}),
   };
   return { info: JSON.stringify(info) };
 }
