@@ -6,7 +6,8 @@
 // Each run is a real nrictl command in a child process, started as bin/run.js starts one,
 // that adds what it compiled to the cache (the cache is read, then written at exit). The
 // runs are the start-ups people wait for: the simulator (its socket, a scenario, the
-// plugin protocol through a plugin of the SDK), sync dump of it, the checks, help.
+// plugin protocol through a plugin of the SDK; and serving CRI), sync dump of it, the
+// checks, help.
 // Their output is discarded; a run that fails fails the build, so the cache is never
 // trained on an error path by accident.
 import { spawnSync } from 'node:child_process';
@@ -44,6 +45,10 @@ if (process.argv[2] === '--run') {
       `import { Stub } from ${JSON.stringify(pathToFileURL(join(root, 'dist/src/plugin/index.js')).href)};\n` +
         `await new Stub({ createContainer: () => ({}) }, { name: 'train', index: '10' }).start();\n`,
     );
+    // A scenario with nothing in it: `sim --cri-socket` loads gRPC and the CRI bindings,
+    // serves, and ends with the empty script.
+    const empty = join(scratch, 'empty.yaml');
+    writeFileSync(empty, '');
     const exe = join(plugins, '10-train');
     writeFileSync(exe, `#!/bin/sh\nexec "${process.execPath}" "${plugin}" "$@"\n`);
     chmodSync(exe, 0o755);
@@ -51,6 +56,7 @@ if (process.argv[2] === '--run') {
       ['--version'],
       ['sim', 'demo', '-o', 'json'],
       ['sim', 'demo', '--plugin-dir', plugins],
+      ['sim', empty, '--cri-socket', join(scratch, 'cri', 'cri.sock')],
       ['sync', 'dump', '--sim', 'demo'],
       ['sync', 'dump', '--sim', 'demo', '-o', 'json'],
       ['validate', join(root, 'examples', 'node', 'opt', 'nri', 'plugins')],

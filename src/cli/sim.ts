@@ -22,7 +22,7 @@ export const simFlags = (presets: readonly string[]) => ({
   }),
   'cri-socket': Flags.string({
     description:
-      'Also serve CRI on this socket (0600; its directory is made 0700 if missing and must not be writable by others), so that crictl or any CRI client drives the simulator: each call becomes the scenario step of the same name, plugins see its events, ContainerStatus shows their adjustments. The simulator then serves until stopped. Images: all present, unless the scenario lists them (images:).',
+      'Also serve CRI on this socket (0600; its directory is made 0700 if missing and must not be writable by others), so that crictl or any CRI client drives the simulator: each call becomes the scenario step of the same name, plugins see its events, ContainerStatus shows their adjustments. It serves as long as the simulator runs: without SCENARIO (or with --keep-running) until stopped. Images: all present, unless the scenario lists them (images:).',
     helpValue: 'PATH',
   }),
   'plugin-dir': pluginDirFlag('Directory of pre-started plugins to launch (NN-name executables); it must exist.'),

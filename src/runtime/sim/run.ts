@@ -22,7 +22,8 @@ export interface SimulationOptions {
   socketPath?: string;
   /**
    * Also serve CRI (the subset of src/cri) on this socket, so that crictl or any CRI
-   * client drives the simulator; it then serves until the signal, after any script.
+   * client drives the simulator. It serves as long as the run does: until the signal
+   * without a scenario (or with keepRunning), else until the script is done.
    */
   criSocketPath?: string;
   /** Pre-started plugins: a directory of NN-name executables, which must exist. */
@@ -130,7 +131,7 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
     }
     if (!signal.aborted) {
       if (opts.drive) await opts.drive(runtime, signal);
-      else if (opts.keepRunning || !plan.scripted || cri) await stopped;
+      else if (opts.keepRunning || !plan.scripted) await stopped;
     }
   } finally {
     signal.removeEventListener('abort', onAbort);
