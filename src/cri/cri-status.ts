@@ -1,6 +1,7 @@
 // What a CRI server's handler throws to answer with a gRPC status. Apart from server.ts
 // so that code naming statuses (the simulator's CRI face) does not load the gRPC library.
-import type { GrpcCodeValue } from './status.js';
+import type { ErrorKind } from '../errors/index.js';
+import { GrpcCode, type GrpcCodeValue } from './status.js';
 
 export class CriStatus extends Error {
   override readonly name = 'CriStatus';
@@ -9,5 +10,12 @@ export class CriStatus extends Error {
     message: string,
   ) {
     super(message);
+  }
+
+  /** As the client would take this answer: a refusal, of what is not there or not implemented. */
+  get kind(): ErrorKind {
+    if (this.grpcCode === GrpcCode.NOT_FOUND) return 'not-found';
+    if (this.grpcCode === GrpcCode.UNIMPLEMENTED) return 'unimplemented';
+    return 'refused';
   }
 }

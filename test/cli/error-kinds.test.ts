@@ -7,6 +7,7 @@ import * as bundle from '../../src/bundle/index.js';
 import * as checks from '../../src/checks/index.js';
 import * as cli from '../../src/cli/index.js';
 import * as control from '../../src/control/index.js';
+import * as cri from '../../src/cri/index.js';
 import * as diagnose from '../../src/diagnose/index.js';
 import { isKindedError } from '../../src/errors/index.js';
 import * as expectation from '../../src/expect/index.js';
@@ -27,6 +28,7 @@ const LAYERS = {
   checks,
   cli,
   control,
+  cri,
   diagnose,
   expect: expectation,
   mux,
@@ -150,6 +152,23 @@ const SAMPLES: Record<string, Array<[Error, number]>> = {
     [new control.ControlError('unsafe-runtime', 'Docker Engine does not implement updates'), ExitCode.USAGE],
   ],
   ControlInputError: [[new control.ControlInputError('--cpus', 'bad'), ExitCode.USAGE]],
+  CriError: [
+    [new cri.CriError('no-socket', 'no CRI socket'), ExitCode.CONNECT],
+    [new cri.CriError('not-cri', 'an NRI socket'), ExitCode.CONNECT],
+    [new cri.CriError('no-cri', 'Docker'), ExitCode.CONNECT],
+    [new cri.CriError('path-too-long', 'long'), ExitCode.USAGE],
+    [new cri.CriError('no-answer', 'late'), ExitCode.RUNTIME_GONE],
+    [new cri.CriError('runtime-gone', 'gone'), ExitCode.RUNTIME_GONE],
+    [new cri.CriError('not-found', 'no such container'), ExitCode.USAGE],
+    [new cri.CriError('unimplemented', 'no such call'), ExitCode.REFUSED],
+    [new cri.CriError('refused', 'no'), ExitCode.REFUSED],
+    [new cri.CriError('cancelled', 'stop'), ExitCode.FAILED],
+  ],
+  CriStatus: [
+    [new cri.CriStatus(cri.GrpcCode.NOT_FOUND, 'not found'), ExitCode.USAGE],
+    [new cri.CriStatus(cri.GrpcCode.UNIMPLEMENTED, 'not implemented'), ExitCode.REFUSED],
+    [new cri.CriStatus(cri.GrpcCode.UNKNOWN, 'no'), ExitCode.REFUSED],
+  ],
   PlacementError: [[new trace.PlacementError('bad index'), ExitCode.USAGE]],
   ExpectationError: [[new expectation.ExpectationError('bad', 'e.yaml'), ExitCode.USAGE]],
   BundleError: [
