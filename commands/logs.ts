@@ -1,7 +1,8 @@
 import { Flags } from '@oclif/core';
 import * as cli from '../src/cli/index.js';
 import { DEFAULT_LOG_QUEUE_CAPACITY, watchEvents } from '../src/observe/index.js';
-import { logEventView, logNoteView, logSummaryView, output } from '../src/render/index.js';
+import { output } from '../src/output/index.js';
+import { logEventView, logNoteView, logSummaryView } from '../src/views/index.js';
 import { DEFAULT_BACKOFF } from '../src/session/index.js';
 
 export default class Logs extends cli.BaseCommand<typeof Logs> {

@@ -1,7 +1,8 @@
 import { Flags } from '@oclif/core';
 import * as cli from '../src/cli/index.js';
 import { ObjectFilter } from '../src/observe/index.js';
-import { output, traceNoteView, traceRecordView, traceSummaryView } from '../src/render/index.js';
+import { output } from '../src/output/index.js';
+import { traceNoteView, traceRecordView, traceSummaryView } from '../src/views/index.js';
 import { checkTraceable, DEFAULT_TRACE_QUEUE_CAPACITY, runTrace } from '../src/trace/index.js';
 
 export default class Trace extends cli.BaseCommand<typeof Trace> {

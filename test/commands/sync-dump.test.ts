@@ -95,7 +95,7 @@ describe('nrictl sync dump against the simulator', () => {
   });
 
   it('on a terminal narrower than the table: a list by pod; a pipe and a file keep the table', async () => {
-    // Only a terminal has a width (src/render/output-width.ts): run on a pseudo-terminal.
+    // Only a terminal has a width (src/output/width.ts): run on a pseudo-terminal.
     const narrow = await nrictlOnTerminal(['sync', 'dump', '--socket', sim.socketPath], [], { env: { COLUMNS: '60' } });
     expect(narrow.code).toBe(0);
     const lines = stripVTControlCharacters(narrow.screen).replaceAll('\r', '').trimEnd().split('\n');
