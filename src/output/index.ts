@@ -24,9 +24,11 @@ export { OUTPUT_CLOSED, outputClosed, discardingSink, type RecordSink, type Note
 export {
   containerStateName,
   containerResources,
+  oneWord,
   optionalValue,
   podDisplayName,
   requestedResources,
+  resourceFields,
   summariseResources,
   type ContainerStateName,
   type Pod,

@@ -73,6 +73,77 @@ function formatMemoryLimit(bytes: number): string {
   return bytes < 0 ? 'unlimited' : formatBytes(bytes);
 }
 
+/** A resource field as people read it: its label and its value in words. */
+export type ResourceField = readonly [label: string, value: string];
+
+const SUMMARY_LABELS: ReadonlyArray<readonly [keyof ResourceSummary, string]> = [
+  ['cpus', 'cpus'],
+  ['mems', 'mems'],
+  ['memoryLimit', 'memory'],
+  ['quota', 'quota'],
+  ['period', 'period'],
+  ['shares', 'shares'],
+];
+
+// The byte quantities past the summary's memory limit: in binary units, a negative one
+// (the kernel's "max") as unlimited.
+const MEMORY_BYTES = ['reservation', 'swap', 'kernel', 'kernelTcp'] as const;
+
+/**
+ * The fields of a LinuxResources that are set, in words: first the summary's (cpus, mems,
+ * memory, quota, period, shares, as summariseResources writes them); with `all`, then every
+ * other field under its protojson path (`memory.swap`, `hugepageLimits.2MB`, `blockioClass`,
+ * `unified.memory.high`, `devices.allow`, `pids.limit` ...). Each value is one word: a value
+ * with a space, a quote or a control character in it is written as a JSON string.
+ */
+export function resourceFields(res: Resources | null | undefined, all = false): ResourceField[] {
+  const summary = summariseResources(res);
+  const fields: ResourceField[] = [];
+  for (const [key, label] of SUMMARY_LABELS) {
+    const value = summary[key];
+    // The summary as narrow lines have always shown it; a wide line's words are whole.
+    if (value !== undefined) fields.push([label, all ? oneWord(value) : value]);
+  }
+  if (!all || !res) return fields;
+  const add = (label: string, value: string | number | boolean | null | undefined): void => {
+    if (value !== undefined && value !== null) fields.push([oneWord(label), oneWord(String(value))]);
+  };
+  const cpu = res.cpu ?? undefined;
+  const memory = res.memory ?? undefined;
+  add('cpu.realtimeRuntime', optionalValue(cpu?.realtimeRuntime));
+  add('cpu.realtimePeriod', optionalValue(cpu?.realtimePeriod));
+  for (const k of MEMORY_BYTES) {
+    const bytes = optionalValue(memory?.[k]);
+    add(`memory.${k}`, bytes === undefined ? undefined : formatMemoryLimit(Number(bytes)));
+  }
+  add('memory.swappiness', optionalValue(memory?.swappiness));
+  add('memory.disableOomKiller', optionalValue(memory?.disableOomKiller));
+  add('memory.useHierarchy', optionalValue(memory?.useHierarchy));
+  for (const h of res.hugepageLimits ?? [])
+    add(`hugepageLimits.${h.pageSize ?? ''}`, formatBytes(Number(h.limit ?? 0)));
+  add('blockioClass', optionalValue(res.blockioClass));
+  add('rdtClass', optionalValue(res.rdtClass));
+  for (const [k, v] of Object.entries(res.unified ?? {})) add(`unified.${k}`, v);
+  for (const d of res.devices ?? [])
+    add(
+      `devices.${d.allow ? 'allow' : 'deny'}`,
+      [d.type || 'a', optionalValue(d.major) ?? '*', optionalValue(d.minor) ?? '*', d.access ?? ''].join(':'),
+    );
+  if (res.pids) add('pids.limit', res.pids.limit ?? 0);
+  return fields;
+}
+
+/**
+ * The text as one word of a line that is split at spaces, quoted as a JSON string when it
+ * is empty or holds a space, a quote, a backslash or a control character (C1 and DEL too,
+ * which JSON leaves as they are: a terminal would act on them).
+ */
+export function oneWord(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what must not reach the terminal raw
+  if (text !== '' && !/[\s"\\\x00-\x1f\x7f-\x9f]/.test(text)) return text;
+  return JSON.stringify(text).replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 // The numeric Optional* fields of LinuxCPU and LinuxMemory that an update request may carry.
 const CPU_NUMBERS = ['shares', 'quota', 'period', 'realtimeRuntime', 'realtimePeriod'] as const;
 const MEMORY_NUMBERS = ['limit', 'reservation', 'swap', 'kernel', 'kernelTcp', 'swappiness'] as const;

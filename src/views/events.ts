@@ -3,18 +3,24 @@
 //   people:   12:04:05.123 CreateContainer      default/web-0 nginx 3f2a9c1d0b7e4  cpus=0-3 memory=512Mi
 //             (the clock in local time, the event's name in a column, the pod as
 //             namespace/name, the container's name and short id, then the resources)
+//   -o wide:  the same with the container's full id, then pod-id=, pod-uid= and
+//             cgroup-parent=, then every resource field that is set; one line into a
+//             pipe, fitted at spaces to a terminal (later lines under the event's name)
 //   programs: "time": "2024-05-02T09:14:07.331Z" (RFC 3339, UTC, milliseconds), "event": "CreateContainer"
 import {
   chalk,
-  type Container,
   containerResources,
-  type Pod,
+  oneWord,
   podDisplayName,
   requestedResources,
-  type Resources,
-  type ResourceSummary,
+  resourceFields,
   shortId,
-  summariseResources,
+  visibleLength,
+  wrapWords,
+  type Container,
+  type Layout,
+  type Pod,
+  type Resources,
 } from '../output/index.js';
 
 // Event names in the order of NRI's Event enum (api.proto), so a number from the
@@ -84,14 +90,14 @@ let lastTime = { ms: Number.NaN, text: '' };
 
 /**
  * Whom an event is about: "shop/web-0 nginx 3f2a9c1d0b7e4", the pod as namespace/name,
- * then the container's name and short id (none for a pod event, and no id where the
- * runtime sends none: iSulad's CreateContainer).
+ * then the container's name and short id, or with `fullId` the whole id (none for a pod
+ * event, and no id where the runtime sends none: iSulad's CreateContainer).
  */
-function eventSubject(pod: Pod | null | undefined, container: Container | null | undefined): string {
+function eventSubject(pod: Pod | null | undefined, container: Container | null | undefined, fullId: boolean): string {
   const parts: string[] = [];
   if (pod) parts.push(chalk.bold(podDisplayName(pod)));
   if (container) {
-    const id = shortId(container.id);
+    const id = fullId ? (container.id ?? '') : shortId(container.id);
     parts.push(`${container.name ?? ''}${id ? ` ${chalk.dim(id)}` : ''}`.trim());
   }
   return parts.filter(Boolean).join(' ');
@@ -108,71 +114,113 @@ export interface EventRecord {
   resources?: Resources | null;
 }
 
-/** The head every event line and block starts with: clock, event, pod and container. */
-export function eventHead(rec: EventRecord): string {
-  const subject = eventSubject(rec.pod, rec.container);
+/** The head every event line and block starts with: clock, event, pod and container (`fullId`: its whole id). */
+export function eventHead(rec: EventRecord, fullId = false): string {
+  const subject = eventSubject(rec.pod, rec.container, fullId);
   const head = `${chalk.dim(formatClock(rec.time))} ${eventColumn(rec.event)}`;
   return subject ? `${head} ${subject}` : head;
 }
 
-const RESOURCE_FIELDS: Array<[keyof ResourceSummary, string]> = [
-  ['cpus', 'cpus'],
-  ['mems', 'mems'],
-  ['memoryLimit', 'memory'],
-  ['quota', 'quota'],
-  ['period', 'period'],
-  ['shares', 'shares'],
-];
-
-/** "cpus=0-3 memory=512Mi quota=50000 period=100000": the fields that are set. */
-function describeResources(res: Resources | null | undefined): string {
-  const s = summariseResources(res);
-  return RESOURCE_FIELDS.filter(([k]) => s[k] !== undefined)
-    .map(([k, label]) => `${label}=${s[k]}`)
-    .join(' ');
+/** "cpus=0-3 memory=512Mi quota=50000 period=100000": the fields that are set (`all`: every one, not only the summary's), a word each. */
+function describeResources(res: Resources | null | undefined, all: boolean): string[] {
+  return resourceFields(res, all).map(([label, value]) => `${label}=${value}`);
 }
 
 /**
- * What an update changes: "cpus 0-1 -> 0-3, memory 256Mi -> 512Mi". Fields the
- * update leaves unset keep their value and are not listed; "no change" when
- * every set field already had its value.
+ * What an update changes: "cpus 0-1 -> 0-3, memory 256Mi -> 512Mi" (`all`: in every
+ * field, not only the summary's). Fields the update leaves unset keep their value and are
+ * not listed; "no change" when every set field already had its value.
  */
 export function describeResourceChange(
   previous: Resources | null | undefined,
   next: Resources | null | undefined,
+  all = false,
 ): string {
-  const before = summariseResources(previous);
-  const after = summariseResources(next);
+  return changeWords(previous, next, all).join(' ');
+}
+
+/** describeResourceChange's text as words, each change one word ("cpus 0-1 -> 0-3,"): a wide line is split between changes only. */
+function changeWords(
+  previous: Resources | null | undefined,
+  next: Resources | null | undefined,
+  all: boolean,
+): string[] {
+  const before = new Map(resourceFields(previous, all));
   const changes: string[] = [];
-  for (const [k, label] of RESOURCE_FIELDS) {
-    if (after[k] === undefined || after[k] === before[k]) continue;
-    changes.push(`${label} ${before[k] ?? 'unset'} -> ${after[k]}`);
+  for (const [label, value] of resourceFields(next, all)) {
+    if (value === before.get(label)) continue;
+    changes.push(`${label} ${before.get(label) ?? 'unset'} -> ${value}`);
   }
-  return changes.length ? changes.join(', ') : 'no change';
+  return changes.length ? changes.map((c, i) => (i < changes.length - 1 ? `${c},` : c)) : ['no change'];
+}
+
+/**
+ * The resources an event line shows, as words: a create's resources; what an update
+ * changes, old -> new, when `previous` (the container's resources before it) is known,
+ * else what it asks for; for PostCreate/PostUpdate what changed after the create or update
+ * request was seen, if anything. Empty for the other events.
+ */
+function eventDetail(rec: EventRecord, previous: Resources | null | undefined, all: boolean): string[] {
+  const name = eventDisplayName(rec.event);
+  if (name === 'CreateContainer')
+    return describeResources(rec.resources ?? containerResources(rec.container ?? undefined), all);
+  if (name === 'UpdateContainer' || name === 'UpdatePodSandbox') {
+    // Zeros in a request mean "leave it" (see requestedResources), not a new value of 0.
+    const requested = requestedResources(rec.resources);
+    return previous ? changeWords(previous, requested, all) : describeResources(requested, all);
+  }
+  if ((name === 'PostCreateContainer' || name === 'PostUpdateContainer') && previous) {
+    // What the plugins after us (or the runtime) changed since we saw the request; quiet when nothing.
+    const change = changeWords(previous, rec.resources ?? containerResources(rec.container ?? undefined), all);
+    if (change[0] !== 'no change') return [`then ${change[0]}`, ...change.slice(1)];
+  }
+  return [];
+}
+
+/** What a wide line tells of the pod besides its name: its id, its uid and its cgroup parent, where set. */
+function podWords(pod: Pod | null | undefined): string[] {
+  const fields: Array<[string, string | null | undefined]> = [
+    ['pod-id', pod?.id],
+    ['pod-uid', pod?.uid],
+    ['cgroup-parent', pod?.linux?.cgroupParent],
+  ];
+  return fields.filter(([, value]) => value).map(([label, value]) => `${label}=${oneWord(value ?? '')}`);
 }
 
 /**
  * One line per event (`nrictl logs`):
  *   12:04:05.123 CreateContainer      default/web-0 nginx 3f2a9c1d0b7e4  cpus=0-3 memory=512Mi
- * For an update, `previous` (the container's resources before it) turns the
- * resources into what changed, old -> new; for PostCreate/PostUpdate it shows what
- * changed after the create or update request was seen, if anything.
+ * `previous` is what the container had before an update (see eventDetail). With
+ * `layout.wide`: the container's full id, the pod's id, uid and cgroup parent, and every
+ * resource field; fitted to `layout.width` at spaces, whole on one line without a width.
  */
-export function formatEventLine(rec: EventRecord, previous?: Resources | null): string {
-  const name = eventDisplayName(rec.event);
-  let detail = '';
-  if (name === 'CreateContainer') {
-    detail = describeResources(rec.resources ?? containerResources(rec.container ?? undefined));
-  } else if (name === 'UpdateContainer' || name === 'UpdatePodSandbox') {
-    // Zeros in a request mean "leave it" (see requestedResources), not a new value of 0.
-    const requested = requestedResources(rec.resources);
-    if (previous) detail = describeResourceChange(previous, requested);
-    else detail = describeResources(requested);
-  } else if ((name === 'PostCreateContainer' || name === 'PostUpdateContainer') && previous) {
-    // What the plugins after us (or the runtime) changed since we saw the request; quiet when nothing.
-    const change = describeResourceChange(previous, rec.resources ?? containerResources(rec.container ?? undefined));
-    if (change !== 'no change') detail = `then ${change}`;
-  }
+export function formatEventLine(rec: EventRecord, previous?: Resources | null, layout?: Layout): string {
+  if (layout?.wide)
+    return fitLine(eventHead(rec, true), [...podWords(rec.pod), ...eventDetail(rec, previous, true)], layout.width);
+  const detail = eventDetail(rec, previous, false);
   const head = eventHead(rec);
-  return detail ? `${head}  ${detail}` : head;
+  return detail.length ? `${head}  ${detail.join(' ')}` : head;
+}
+
+/** Where a wide line's later lines start: under the event's name, past the clock. */
+const HANG = 'hh:mm:ss.mmm '.length;
+
+/**
+ * The head, two spaces, then the words; with a width, the words go on at spaces on lines
+ * of their own, indented by HANG, when the line is full. A word is never cut: one longer
+ * than the width (a cgroup path) has a line of its own.
+ */
+function fitLine(head: string, words: readonly string[], width: number | undefined): string {
+  if (words.length === 0) return head;
+  if (width === undefined) return `${head}  ${words.join(' ')}`;
+  // The head with one of its two spaces is the first word: wrapWords puts the other.
+  const sized = [
+    { text: head, length: visibleLength(head) + 1 },
+    ...words.map((text) => ({ text, length: text.length })),
+  ];
+  const first = wrapWords(sized, width)[0];
+  const rest = wrapWords(sized.slice(first.length), Math.max(width - HANG, 1));
+  const text = (line: typeof sized): string => line.map((w) => w.text).join(' ');
+  const firstLine = first.length > 1 ? `${head}  ${text(first.slice(1))}` : head;
+  return [firstLine, ...rest.map((line) => `${' '.repeat(HANG)}${text(line)}`)].join('\n');
 }

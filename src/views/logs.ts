@@ -1,4 +1,5 @@
-// `nrictl logs`: one line per event for people (the one event renderer, ./events.ts),
+// `nrictl logs`: one line per event for people (the one event renderer, ./events.ts; -o wide
+// adds the full ids, the pod's uid and cgroup parent and every resource field),
 // one object per event for programs; the notes while it runs and the summary, on stderr.
 import type { LoggedEvent, LogNote, LogResult } from '../observe/index.js';
 import { formatDuration } from '../units/index.js';
@@ -7,10 +8,11 @@ import { dataTime, eventDisplayName, formatEventLine } from './events.js';
 import { sessionNote } from './session-notes.js';
 
 export const logEventView: RecordView<LoggedEvent> = {
-  text: (e) =>
+  text: (e, layout) =>
     formatEventLine(
       { time: e.time, event: e.event, pod: e.pod, container: e.container ?? null, resources: e.resources ?? null },
       e.previous,
+      layout,
     ),
   data: loggedEventData,
 };

@@ -1,10 +1,11 @@
 // `nrictl trace`: per traced event a block for people, headed as logs' lines are (the
-// one event renderer, ./events.ts), then per plugin its time and what it changed; one
+// one event renderer, ./events.ts; -o wide: as logs' wide lines, with the resources the
+// last probe saw), then per plugin its time and what it changed; one
 // object per event for programs; the summary; the notes while it runs.
 import type { Change, TraceNote, TraceRecord, TraceSummary } from '../trace/index.js';
 import { formatDuration } from '../units/index.js';
-import { chalk, type NoteView, type RecordView, type View } from '../output/index.js';
-import { dataTime, eventHead } from './events.js';
+import { chalk, type Layout, type NoteView, type RecordView, type View } from '../output/index.js';
+import { dataTime, eventHead, formatEventLine } from './events.js';
 import { sessionNote } from './session-notes.js';
 
 const ms = (x: number | undefined): string => (x === undefined ? '-' : `${x.toFixed(2)} ms`);
@@ -19,8 +20,16 @@ export const traceRecordView: RecordView<TraceRecord> = {
   data: (r) => ({ type: 'event', ...r, time: dataTime(r.time) }),
 };
 
-function traceBlock(r: TraceRecord): string {
-  const lines = [eventHead({ time: r.time, event: r.event, pod: r.pod, container: r.container })];
+/** The head of a block: as logs' line for the event, without its resources; -o wide, as logs' wide line. */
+function blockHead(r: TraceRecord, layout: Layout): string {
+  const { id, namespace, name, uid, cgroupParent } = r.pod;
+  const pod = { id, namespace, name, uid, linux: { cgroupParent } };
+  const rec = { time: r.time, event: r.event, pod, container: r.container, resources: r.resources ?? null };
+  return layout.wide ? formatEventLine(rec, undefined, layout) : eventHead(rec);
+}
+
+function traceBlock(r: TraceRecord, layout: Layout): string {
+  const lines = [blockHead(r, layout)];
   const width = Math.max(12, ...r.segments.filter((s) => !s.calibration).map((s) => s.label.length));
   for (const s of r.segments) {
     if (s.calibration) continue;

@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import chalk from 'chalk';
 import { nri } from '../../src/api/index.js';
-import { describeResourceChange, eventDisplayName, formatClock, formatEventLine } from '../../src/views/events.js';
+import {
+  describeResourceChange,
+  eventDisplayName,
+  eventHead,
+  formatClock,
+  formatEventLine,
+} from '../../src/views/events.js';
 import type { Resources } from '../../src/output/nri-values.js';
 import type { LoggedEvent } from '../../src/observe/index.js';
 import { renderRecord, type Layout } from '../../src/output/index.js';
@@ -134,7 +140,7 @@ describe('one event renderer for logs, trace and the simulator', () => {
   const traced: TraceRecord = {
     time: at.getTime(),
     event: 'CreateContainer',
-    pod: { id: 'p1', namespace: 'default', name: 'web-0' },
+    pod: { id: 'p1', namespace: 'default', name: 'web-0', uid: '', cgroupParent: '' },
     container: { id: container.id, name: 'nginx' },
     segments: [
       {
@@ -202,5 +208,110 @@ describe('one event renderer for logs, trace and the simulator', () => {
     expect(parsed).toHaveLength(2);
     expect(parsed[0]).toMatchObject({ type: 'event', time: at.toISOString(), event: 'CreateContainer' });
     expect(docs.startsWith('---\n')).toBe(true);
+  });
+});
+
+describe('-o wide: what the narrow line leaves out', () => {
+  const podId = 'a1'.repeat(32);
+  const ctrId = 'c0ffee'.repeat(10) + 'beef';
+  const wide: Layout = { width: undefined, wide: true };
+  const widePod = {
+    id: podId,
+    name: 'web-0',
+    namespace: 'shop',
+    uid: '3b0c7e52-8f1d-4c9a-9a57-2d1e6b4f0a11',
+    linux: { cgroupParent: '/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod3b0c7e52.slice' },
+  };
+  const resources: Resources = {
+    cpu: { cpus: '0-3', shares: { value: 512 }, realtimeRuntime: { value: 950000 } },
+    memory: { limit: { value: 2 ** 29 }, swap: { value: -1 }, reservation: { value: 2 ** 28 } },
+    hugepageLimits: [{ pageSize: '2MB', limit: 2 ** 30 }],
+    blockioClass: { value: 'throttled' },
+    unified: { 'cpu.max': 'max 100000', 'memory.high': '400M' },
+    devices: [
+      { allow: false, access: 'rwm' },
+      { allow: true, type: 'c', major: { value: 10 }, minor: { value: 200 }, access: 'rw' },
+    ],
+    pids: { limit: 4096 },
+  };
+  const ctr = { id: ctrId, podSandboxId: podId, name: 'nginx', linux: { resources } };
+
+  it('a create: the full id, the pod id, uid and cgroup parent, and every resource field, on one line', () => {
+    const line = formatEventLine({ time: at, event: 'CREATE_CONTAINER', pod: widePod, container: ctr }, null, wide);
+    expect(line).toBe(
+      `03:04:05.067 ${'CreateContainer'.padEnd(20)} shop/web-0 nginx ${ctrId}  ` +
+        `pod-id=${podId} pod-uid=${widePod.uid} cgroup-parent=${widePod.linux.cgroupParent} ` +
+        'cpus=0-3 memory=512Mi shares=512 cpu.realtimeRuntime=950000 memory.reservation=256Mi memory.swap=unlimited ' +
+        'hugepageLimits.2MB=1Gi blockioClass=throttled unified.cpu.max="max 100000" unified.memory.high=400M ' +
+        'devices.deny=a:*:*:rwm devices.allow=c:10:200:rw pids.limit=4096',
+    );
+    // The narrow line for the same event is the summary, as it always was.
+    expect(formatEventLine({ time: at, event: 'CREATE_CONTAINER', pod: widePod, container: ctr })).toBe(
+      `03:04:05.067 ${'CreateContainer'.padEnd(20)} shop/web-0 nginx ${ctrId.slice(0, 13)}  cpus=0-3 memory=512Mi shares=512`,
+    );
+  });
+
+  it('an update: what changed in every field, old -> new', () => {
+    const next: Resources = { ...resources, pids: { limit: 8192 }, unified: { 'memory.high': '800M' } };
+    const line = formatEventLine(
+      { time: at, event: 'UPDATE_CONTAINER', pod: widePod, container: ctr, resources: next },
+      resources,
+      wide,
+    );
+    // Only the fields the update changes, after the pod's words; the rest keep their value.
+    expect(line).toMatch(/ cgroup-parent=\S+ unified\.memory\.high 400M -> 800M, pids\.limit 4096 -> 8192$/);
+    expect(describeResourceChange(resources, next)).toBe('no change'); // the summary's fields are the same
+  });
+
+  it('a value that is not one word (a space, an escape) is quoted, so it reads as one and cannot drive the terminal', () => {
+    const odd = { ...widePod, uid: 'a b', linux: { cgroupParent: '/x\x1b[2J' } };
+    const line = formatEventLine({ time: at, event: 'RUN_POD_SANDBOX', pod: odd }, null, wide);
+    expect(line).toContain(' pod-uid="a b" cgroup-parent="/x\\u001b[2J"');
+    expect(line).not.toContain('\x1b');
+  });
+
+  it('on a terminal, fitted to its width at spaces, later lines under the event; no word cut, none lost', () => {
+    const one = formatEventLine({ time: at, event: 'CREATE_CONTAINER', pod: widePod, container: ctr }, null, wide);
+    for (const width of [60, 100, 160]) {
+      const fitted = formatEventLine({ time: at, event: 'CREATE_CONTAINER', pod: widePod, container: ctr }, null, {
+        width,
+        wide: true,
+      });
+      const lines = fitted.split('\n');
+      expect(lines.length).toBeGreaterThan(1);
+      // The head (clock to the full id) is one piece; a cgroup path longer than the width stands alone.
+      expect(
+        lines[0].startsWith(eventHead({ time: at, event: 'CREATE_CONTAINER', pod: widePod, container: ctr }, true)),
+      ).toBe(true);
+      for (const l of lines.slice(1)) {
+        expect(l).toMatch(/^ {13}\S/);
+        const words = l.trim().split(' ');
+        if (l.length > width) expect(words).toHaveLength(1);
+      }
+      // Joined again, the same words in the same order as the line for a pipe.
+      expect(lines.map((l) => l.trim()).join(' ')).toBe(one.replace(`${ctrId}  `, `${ctrId} `));
+    }
+  });
+
+  it("heads a trace block as logs' wide line for the same event, with what the last probe saw", () => {
+    const traced: TraceRecord = {
+      time: at.getTime(),
+      event: 'CreateContainer',
+      pod: { id: podId, namespace: 'shop', name: 'web-0', uid: widePod.uid, cgroupParent: widePod.linux.cgroupParent },
+      container: { id: ctrId, name: 'nginx' },
+      resources,
+      segments: [],
+      totalMs: 0,
+      hopMs: 0,
+      end: 'complete',
+      attribution: 'probes',
+    };
+    const logged: LoggedEvent = { time: at.getTime(), event: nri.Event.CREATE_CONTAINER, pod: widePod, container: ctr };
+    const head = renderRecord(traceRecordView, traced, 'wide', wide).split('\n')[0];
+    expect(`${head}\n`).toBe(renderRecord(logEventView, logged, 'wide', wide));
+    // The narrow block keeps its head: clock, event, pod, container and short id.
+    expect(renderRecord(traceRecordView, traced, 'table', { width: undefined, wide: false }).split('\n')[0]).toBe(
+      `03:04:05.067 ${'CreateContainer'.padEnd(20)} shop/web-0 nginx ${ctrId.slice(0, 13)}`,
+    );
   });
 });
