@@ -330,3 +330,18 @@ describe('discovery and formats', () => {
     expect(() => lintRuntimeConfig(file('y.conf', 'hello'))).toThrow(UnknownConfigFormatError);
   });
 });
+
+describe('one reader for every runtime', () => {
+  it('a key named as a JavaScript object member ("constructor", "toString") is an unknown key, not taken for a known one', () => {
+    const containerd = lintRuntimeConfig(
+      file('config.toml', 'version = 3\n[plugins."io.containerd.nri.v1.nri"]\n  constructor = 1\n'),
+    );
+    expect(containerd.findings.find((f) => f.code === 'unknown-key')?.message).toBe(
+      '[plugins."io.containerd.nri.v1.nri"]: unknown key "constructor": containerd ignores it',
+    );
+    const crio = lintRuntimeConfig(file('crio.conf', '[crio.nri]\nenable_nri = true\ntoString = "x"\n'));
+    expect(codesOf(crio.findings)).toEqual(['info:nri-settings', 'warning:unknown-key']);
+    const docker = lintRuntimeConfig(file('d/daemon.json', '{"nri-opts": {"enable": true, "constructor": 1}}'));
+    expect(docker.findings.find((f) => f.code === 'unknown-key')?.severity).toBe('error');
+  });
+});
