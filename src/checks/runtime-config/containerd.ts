@@ -12,7 +12,7 @@ import {
   type RuntimeConfigReport,
 } from './schema.js';
 import { CONTAINERD, CONTAINERD_LABEL as LABEL, CONTAINERD_NRI_PLUGIN } from './tables.js';
-import { excerpt } from '../../units/index.js';
+import { excerptKey, excerptPath } from '../../units/index.js';
 
 /** Keys that only mean something inside the NRI section; elsewhere containerd drops them. */
 const STRAY_KEYS = [
@@ -40,7 +40,7 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
     out.add(
       'warning',
       'nri-key-outside-section',
-      `"${excerpt(stray)}" is outside ${LABEL}: containerd ignores it there`,
+      `"${excerptPath(stray)}" is outside ${LABEL}: containerd ignores it there`,
       `move it into the ${LABEL} section`,
     );
   }
@@ -49,7 +49,7 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
       out.add(
         'warning',
         'nri-section-misnamed',
-        `[plugins."${excerpt(key)}"] is not the NRI plugin's section: containerd ignores it`,
+        `[plugins."${excerptKey(key)}"] is not the NRI plugin's section: containerd ignores it`,
         `rename the section to ${LABEL}`,
       );
     }
@@ -146,12 +146,13 @@ function metricsAddressOf(doc: Record<string, unknown>, version: number | undefi
   return {};
 }
 
-function findStrayKeys(table: Record<string, unknown>, path: string[]): string[] {
-  const found: string[] = [];
+/** The path of each stray key, its parts written as in the file (quoted where not bare). */
+function findStrayKeys(table: Record<string, unknown>, path: string[]): string[][] {
+  const found: string[][] = [];
   for (const [key, value] of Object.entries(table)) {
     const here = [...path, key];
     if (path.length === 1 && path[0] === 'plugins' && key === CONTAINERD_NRI_PLUGIN) continue;
-    if (STRAY_KEYS.includes(key)) found.push(here.map((p) => (/^[\w-]+$/.test(p) ? p : `"${p}"`)).join('.'));
+    if (STRAY_KEYS.includes(key)) found.push(here.map((p) => (/^[\w-]+$/.test(p) ? p : `"${p}"`)));
     if (isTable(value)) found.push(...findStrayKeys(value, here));
   }
   return found;

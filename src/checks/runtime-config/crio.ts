@@ -13,7 +13,7 @@ import {
   type RuntimeConfigReport,
 } from './schema.js';
 import { CRIO, CRIO_LABEL as LABEL } from './tables.js';
-import { excerpt } from '../../units/index.js';
+import { excerptKey } from '../../units/index.js';
 
 /** The NRI table of one CRI-O file, checked; undefined when the file has none. */
 interface CrioLayer extends CheckedTable {
@@ -31,7 +31,7 @@ function parseLayer(file: string, text: string, out: Collector): CrioLayer | und
         out.add(
           'warning',
           'nri-key-outside-section',
-          `"${excerpt(key)}" is in [crio.${excerpt(table)}], not ${LABEL}: CRI-O ignores it there`,
+          `"${excerptKey(key)}" is in [crio.${excerptKey(table)}], not ${LABEL}: CRI-O ignores it there`,
           `move it into ${LABEL}`,
         );
       }
@@ -74,7 +74,7 @@ export function lintCrio(files: Array<{ file: string; text: string }>): RuntimeC
           out.add(
             'info',
             'overrides-earlier-file',
-            `${LABEL} "${excerpt(key)}" overrides the value from ${earlier}`,
+            `${LABEL} "${excerptKey(key)}" overrides the value from ${earlier}`,
             'nothing to do, if meant',
           );
         setBy.set(key, file);

@@ -3,7 +3,7 @@
 // Docker decodes nri-opts strictly (DisallowUnknownFields), refuses the same directive
 // given both as a flag and in the file, and with no socket-path opens no socket at all
 // (WithDisabledExternalConnections, daemon/internal/nri/nri.go).
-import { excerpt } from '../../units/index.js';
+import { excerpt, excerptKey } from '../../units/index.js';
 import { typeName } from './keys.js';
 import { checkKeys, defaultSettings, parseDocument } from './reader.js';
 import {
@@ -39,7 +39,7 @@ function parseNriOptsFlag(value: string): { values: Partial<Record<NriOptsKey, u
     } else if (key === 'plugin-path' || key === 'plugin-config-path' || key === 'socket-path') {
       values[key] = v ?? '';
     } else {
-      return { values, problem: `unexpected key '${excerpt(key)}' in '${excerpt(field)}'` };
+      return { values, problem: `unexpected key '${excerptKey(key)}' in '${excerpt(field)}'` };
     }
   }
   return { values };

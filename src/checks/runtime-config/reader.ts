@@ -2,7 +2,7 @@
 // JSON, one finding when the runtime would not start on it), checks a table of keys
 // (unknown keys, obsolete ones, wrong types and forms), and turns the values that pass
 // into settings. Every runtime's findings of these kinds come from here, in one wording.
-import { excerpt } from '../../units/index.js';
+import { excerpt, excerptKey } from '../../units/index.js';
 import { configDuration, goDurationMs } from './duration.js';
 import { nearestKey, typeName } from './keys.js';
 import {
@@ -93,7 +93,7 @@ export function checkKeys(
   for (const [key, value] of Object.entries(table)) {
     // Own keys only: a key named "constructor" is no key of the table.
     const spec = Object.hasOwn(keys, key) ? keys[key] : undefined;
-    const shown = excerpt(key);
+    const shown = excerptKey(key);
     if (!spec) {
       unknownKey(key, keys, at, rt, out);
       continue;
@@ -119,7 +119,7 @@ export function checkKeys(
 }
 
 function unknownKey(key: string, keys: Record<string, KeySpec>, at: string, rt: RuntimeTable, out: Collector): void {
-  const shown = excerpt(key);
+  const shown = excerptKey(key);
   if (rt.underscoreSpellingIgnored && key.includes('_')) {
     const hyphenated = key.replace(/_/g, '-');
     if (Object.hasOwn(keys, hyphenated)) {
