@@ -2,18 +2,18 @@ import { Args } from '@oclif/core';
 import {
   BaseCommand,
   checkJunit,
-  outputFlag,
   presetsOutput,
   simFlags,
   simOptions,
+  simOutputFlag,
   simPrompt,
   simSink,
   simStream,
   simulationOutput,
   usageError,
 } from '../src/cli/index.js';
-import { formatsOf, presetRecords, simulationRecords, simulationView } from '../src/render/index.js';
-import { simEventView } from '../src/render/views/sim-event-data.js';
+import { presetRecords, simulationRecords } from '../src/views/index.js';
+import { simEventView } from '../src/views/sim-event-data.js';
 import { RUNTIME_PRESETS, runSimulation, runSimulationPerPreset } from '../src/runtime/index.js';
 
 const records = simulationRecords(simEventView);
@@ -51,7 +51,7 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
 
   static override flags = {
     ...simFlags(Object.keys(RUNTIME_PRESETS)),
-    output: outputFlag(formatsOf(simulationView), ['junit']),
+    output: simOutputFlag(),
   };
 
   protected override async execute() {

@@ -71,8 +71,10 @@ if (process.argv[2] === '--run') {
         timeout: 60_000,
       });
       if (r.status !== 0) {
+        // Not process.exit: the scratch directory is removed below first.
         process.stderr.write(`write-code-cache: nrictl ${args.join(' ')} exited ${r.status}:\n${r.stderr}`);
-        process.exit(1);
+        process.exitCode = 1;
+        break;
       }
     }
   } finally {

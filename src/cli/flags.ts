@@ -6,7 +6,7 @@ import { Flags } from '@oclif/core';
 import chalk from 'chalk';
 import type { Event } from '../api/index.js';
 import { DEFAULT_SOCKET_PATH } from '../api/socket-path.js';
-import type { OutputFormat } from '../render/index.js';
+import type { OutputFormat } from '../output/index.js';
 import { parseDuration } from '../units/index.js';
 import { usageError } from './errors.js';
 

@@ -15,6 +15,7 @@ export {
   presetsOutput,
   simFlags,
   simOptions,
+  simOutputFlag,
   simPrompt,
   simSink,
   simStream,

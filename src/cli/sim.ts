@@ -2,8 +2,8 @@
 // simulation options they make, the interactive prompt that drives a running simulator,
 // and how a finished simulation ends the command (its exit code and failure line).
 import { Flags } from '@oclif/core';
-import type { Output, RecordSink } from '../render/index.js';
-import { inCI, presetsView, simulationJunitView, simulationView } from '../render/index.js';
+import { formatsOf, inCI, type Output, type RecordSink } from '../output/index.js';
+import { presetsView, simulationJunitView, simulationView } from '../views/index.js';
 import type {
   PresetsResult,
   Runtime,
@@ -12,7 +12,7 @@ import type {
   SimulationResult,
 } from '../runtime/index.js';
 import { UserError, usageError } from './errors.js';
-import { bufferFlag, confDirFlag, durationFlagWithDefault, pluginDirFlag } from './flags.js';
+import { bufferFlag, confDirFlag, durationFlagWithDefault, outputFlag, pluginDirFlag } from './flags.js';
 
 /** sim's flags; `presets` are the names of the runtime presets (src/runtime's RUNTIME_PRESETS). */
 export const simFlags = (presets: readonly string[]) => ({
@@ -191,6 +191,9 @@ export function simulationOutput(result: SimulationResult, format: string): Outp
     ...(failure !== undefined ? { error: new UserError(failure, 'failed') } : {}),
   };
 }
+
+/** sim's -o: the formats of its stream, and junit (the expectations' report, see checkJunit). */
+export const simOutputFlag = () => outputFlag(formatsOf(simulationView), ['junit']);
 
 /** -o junit is the expectations of one run: it needs --expect and one preset. */
 export function checkJunit(format: string, f: Pick<SimFlagValues, 'expect' | 'preset'>): void {

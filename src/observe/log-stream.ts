@@ -4,7 +4,7 @@
 // the output does.
 import { EventEmitter } from 'node:events';
 import { ALL_EVENTS_MASK, Event, eventBit, formatEventMask } from '../api/index.js';
-import { OUTPUT_CLOSED, serveMetrics, type MetricsServer, type RecordSink } from '../render/index.js';
+import { OUTPUT_CLOSED, serveMetrics, type MetricsServer, type RecordSink } from '../output/index.js';
 import {
   EventWatch,
   SessionError,

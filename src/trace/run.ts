@@ -2,7 +2,7 @@
 // probes, register them, optionally serve the metrics, wait for the end (a duration, a
 // signal, the simulated script, the runtime or the output's reader going away),
 // deregister and summarise. Reaching the runtime is src/session's.
-import { outputClosed, serveMetrics, type MetricsServer } from '../render/index.js';
+import { outputClosed, serveMetrics, type MetricsServer } from '../output/index.js';
 import {
   isEndpoint,
   openEndpoint,

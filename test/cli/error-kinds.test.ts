@@ -13,14 +13,15 @@ import { isKindedError } from '../../src/errors/index.js';
 import * as expectation from '../../src/expect/index.js';
 import * as mux from '../../src/mux/index.js';
 import * as observe from '../../src/observe/index.js';
+import * as output from '../../src/output/index.js';
 import * as plugin from '../../src/plugin/index.js';
-import * as render from '../../src/render/index.js';
 import * as runtime from '../../src/runtime/index.js';
 import * as scaffold from '../../src/scaffold/index.js';
 import * as session from '../../src/session/index.js';
 import * as trace from '../../src/trace/index.js';
 import * as ttrpc from '../../src/ttrpc/index.js';
 import * as units from '../../src/units/index.js';
+import * as views from '../../src/views/index.js';
 
 const LAYERS = {
   api,
@@ -33,14 +34,15 @@ const LAYERS = {
   expect: expectation,
   mux,
   observe,
+  output,
   plugin,
-  render,
   runtime,
   scaffold,
   session,
   trace,
   ttrpc,
   units,
+  views,
 };
 const { ExitCode, describeError } = cli;
 const { Code } = ttrpc;
@@ -119,9 +121,9 @@ const SAMPLES: Record<string, Array<[Error, number]>> = {
     ],
   ],
   InputDocumentError: [[new checks.InputDocumentError('line 1, column 2: bad', 1, 2, 'syntax'), ExitCode.USAGE]],
-  AtomicWriteError: [[new render.AtomicWriteError('/x', 'rename', new Error('EROFS')), ExitCode.FAILED]],
-  MetricsAddressError: [[new render.MetricsAddressError('bad address'), ExitCode.USAGE]],
-  OutputFileError: [[new render.OutputFileError('--output-file', 'empty'), ExitCode.USAGE]],
+  AtomicWriteError: [[new output.AtomicWriteError('/x', 'rename', new Error('EROFS')), ExitCode.FAILED]],
+  MetricsAddressError: [[new output.MetricsAddressError('bad address'), ExitCode.USAGE]],
+  OutputFileError: [[new output.OutputFileError('--output-file', 'empty'), ExitCode.USAGE]],
   SessionError: [
     [new session.SessionError('no-socket', 'no socket'), ExitCode.CONNECT],
     [new session.SessionError('registration-timeout', 'late'), ExitCode.REGISTRATION],

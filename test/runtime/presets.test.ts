@@ -320,7 +320,7 @@ describe('docker-29', () => {
 // to CreateContainer only. Raw, as a Go plugin built against a newer NRI: nothing narrows the mask.
 const TSX = path.resolve(import.meta.dirname, '../../node_modules/tsx/dist/esm/index.mjs');
 const SRC = path.resolve(import.meta.dirname, '../../src');
-const RAW_PLUGIN = `#!/usr/bin/env -S ${process.execPath} --import ${TSX}
+const RAW_PLUGIN = `#!/usr/bin/env -S TSX_DISABLE_CACHE=1 ${process.execPath} --import ${TSX}
 import net from 'node:net';
 import { nri, PLUGIN_SERVICE, RUNTIME_SERVICE } from '${SRC}/api/index.ts';
 import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '${SRC}/mux/index.ts';

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -195,8 +195,12 @@ containers:
 
   it('names a missing file', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'nrisc-'));
-    await expect(loadScenario(path.join(dir, 'nope.yaml'))).rejects.toThrow(/nope\.yaml: cannot read the scenario/);
-    await writeFile(path.join(dir, 'ok.yaml'), 'pods: [{id: p}]');
-    expect((await loadScenario(path.join(dir, 'ok.yaml'))).file).toBe(path.join(dir, 'ok.yaml'));
+    try {
+      await expect(loadScenario(path.join(dir, 'nope.yaml'))).rejects.toThrow(/nope\.yaml: cannot read the scenario/);
+      await writeFile(path.join(dir, 'ok.yaml'), 'pods: [{id: p}]');
+      expect((await loadScenario(path.join(dir, 'ok.yaml'))).file).toBe(path.join(dir, 'ok.yaml'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

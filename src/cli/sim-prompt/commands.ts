@@ -2,7 +2,7 @@
 // drive events while another runs `nrictl logs`. Parsing is pure; execution returns text.
 import type { ErrorKind } from '../../errors/index.js';
 import { nri } from '../../api/index.js';
-import { jsonDocument, toPlain } from '../../render/index.js';
+import { jsonDocument, toPlain } from '../../output/index.js';
 import type { Runtime } from '../../runtime/index.js';
 
 export const INTERACTIVE_HELP = `commands:

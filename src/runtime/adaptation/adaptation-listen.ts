@@ -67,13 +67,20 @@ export async function listenForPlugins(
     await prepareGivenPath(socketPath, flag);
   }
   const server = net.createServer({ pauseOnConnect: false }, onConnection);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err) =>
-      reject(new ListenError(`cannot listen on ${socketPath}: ${err.message}`, socketPath, 'listen', { cause: err })),
-    );
-    server.listen(socketPath, () => resolve());
-  });
-  await chmod(socketPath, 0o600);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (err) =>
+        reject(new ListenError(`cannot listen on ${socketPath}: ${err.message}`, socketPath, 'listen', { cause: err })),
+      );
+      server.listen(socketPath, () => resolve());
+    });
+    await chmod(socketPath, 0o600);
+  } catch (err) {
+    // Nothing listens: the directory we made for it goes (a given path's directory is the caller's).
+    server.close();
+    if (ownDir) await rm(ownDir, { recursive: true, force: true });
+    throw err;
+  }
   // Whatever way the process ends (a second Ctrl-C, an exit in the middle of a write), the
   // socket and the directory we made go with it; only SIGKILL can leave them behind.
   const made = socketPath;

@@ -14,7 +14,6 @@ import { RUNTIME_PRESETS } from './presets.js';
 import type { RuntimeOptions } from './runtime.js';
 import { loadScenario, parseScenarioResources, type Scenario } from './scenario.js';
 import { stepLabel } from './script.js';
-import type { SimulationOptions } from './run.js';
 
 export const PLUGIN_DIR_HOLDS = 'the NN-name plugin executables';
 
@@ -31,6 +30,44 @@ export class SimulationInputError extends Error {
   }
 }
 
+/** Everything a simulation is given that planSimulation checks (run.ts's SimulationOptions adds how the run is driven). */
+export interface SimulationInputs {
+  /** A scenario file, or a built-in one by name (demo): its pods and containers, and its steps as the script. */
+  scenario?: string;
+  /** Generated pods and containers instead of a scenario (no script: served until stopped). */
+  generate?: { pods: number; containersPerPod: number };
+  /** An expectation file: the scenario's steps are run one by one and judged (its scenario: key names one, if `scenario` does not). */
+  expect?: string;
+  /** Listen here; else a fresh 0700 directory with a 0600 socket, removed on the way out. */
+  socketPath?: string;
+  /**
+   * Also serve CRI (the subset of src/cri) on this socket, so that crictl or any CRI
+   * client drives the simulator. It serves as long as the run does: until the signal
+   * without a scenario (or with keepRunning), else until the script is done.
+   */
+  criSocketPath?: string;
+  /** Pre-started plugins: a directory of NN-name executables, which must exist. */
+  pluginDir?: string;
+  /** Their drop-in configuration directory (NN-name.conf, else name.conf), which must exist. */
+  confDir?: string;
+  registrationTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** A runtime people run (RUNTIME_PRESETS), default newest: its name, version, NRI version and quirks. */
+  preset?: string;
+  nriVersion?: string;
+  /**
+   * A runtime config (containerd's config.toml, CRI-O's crio.conf) whose default_validator
+   * table sets up the built-in default validator, as that runtime would (NRI v0.10+).
+   */
+  validator?: string;
+  runtimeName?: string;
+  runtimeVersion?: string;
+  /** Report every call to a plugin as an `invoke` record (default true); off, a relayed call costs no record. */
+  callEvents?: boolean;
+  /** Pre-started plugins' output: plugin-output events per line, or not read at all. */
+  pluginOutput?: 'events' | 'none';
+}
+
 /** What a simulation runs, read and checked. */
 export interface SimulationPlan {
   scenario: Scenario;
@@ -40,7 +77,7 @@ export interface SimulationPlan {
   runtime: RuntimeOptions;
 }
 
-export async function planSimulation(opts: SimulationOptions): Promise<SimulationPlan> {
+export async function planSimulation(opts: SimulationInputs): Promise<SimulationPlan> {
   if (opts.socketPath !== undefined) {
     const bytes = socketPathOverLimit(opts.socketPath);
     if (bytes !== undefined)
@@ -119,7 +156,7 @@ export async function planSimulation(opts: SimulationOptions): Promise<Simulatio
 }
 
 /** --cri-socket: a path a unix socket can have, and not the NRI socket's. */
-function checkCriSocket(opts: SimulationOptions): void {
+function checkCriSocket(opts: SimulationInputs): void {
   const criSocket = opts.criSocketPath ?? '';
   const bytes = socketPathOverLimit(criSocket);
   if (bytes !== undefined)

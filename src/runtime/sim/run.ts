@@ -6,50 +6,17 @@
 import type { Outcome } from '../../expect/index.js';
 import type { SimEvent } from '../events.js';
 import { runExpectations } from './expectations.js';
-import { planSimulation } from './inputs.js';
+import { planSimulation, type SimulationInputs } from './inputs.js';
 import { Runtime } from './runtime.js';
 import { runScript, type Pace } from './script.js';
 import { SimState } from './state.js';
 
-export interface SimulationOptions {
-  /** A scenario file, or a built-in one by name (demo): its pods and containers, and its steps as the script. */
-  scenario?: string;
-  /** Generated pods and containers instead of a scenario (no script: served until stopped). */
-  generate?: { pods: number; containersPerPod: number };
-  /** An expectation file: the scenario's steps are run one by one and judged (its scenario: key names one, if `scenario` does not). */
-  expect?: string;
-  /** Listen here; else a fresh 0700 directory with a 0600 socket, removed on the way out. */
-  socketPath?: string;
-  /**
-   * Also serve CRI (the subset of src/cri) on this socket, so that crictl or any CRI
-   * client drives the simulator. It serves as long as the run does: until the signal
-   * without a scenario (or with keepRunning), else until the script is done.
-   */
-  criSocketPath?: string;
-  /** Pre-started plugins: a directory of NN-name executables, which must exist. */
-  pluginDir?: string;
-  /** Their drop-in configuration directory (NN-name.conf, else name.conf), which must exist. */
-  confDir?: string;
-  registrationTimeoutMs?: number;
-  requestTimeoutMs?: number;
-  /** A runtime people run (RUNTIME_PRESETS), default newest: its name, version, NRI version and quirks. */
-  preset?: string;
-  nriVersion?: string;
-  /**
-   * A runtime config (containerd's config.toml, CRI-O's crio.conf) whose default_validator
-   * table sets up the built-in default validator, as that runtime would (NRI v0.10+).
-   */
-  validator?: string;
-  runtimeName?: string;
-  runtimeVersion?: string;
+/** What `nrictl sim` is given: the inputs, checked before anything starts, and how the run is driven. */
+export interface SimulationOptions extends SimulationInputs {
   /** Before the script: wait until this many plugins are live (registered and synchronized; pre-started ones count). */
   waitForPlugins?: number;
   /** After the script, serve until the signal. */
   keepRunning?: boolean;
-  /** Report every call to a plugin as an `invoke` record (default true); off, a relayed call costs no record. */
-  callEvents?: boolean;
-  /** Pre-started plugins' output: plugin-output events per line, or not read at all. */
-  pluginOutput?: 'events' | 'none';
   /** The run's records as they come: every event, in the order it happened, and the script's end. */
   onRecord?: (r: SimulationRecord) => void;
   /** Awaited before each step of the script: the records' reader has room again (a bounded output). */

@@ -9,7 +9,7 @@ import {
   parseInputDocument,
   readInputFile,
 } from '../../checks/index.js';
-import { excerpt } from '../../units/index.js';
+import { excerpt, excerptKey } from '../../units/index.js';
 import { ScenarioError } from './errors.js';
 import { BUILTIN_SCENARIOS, resolveScenarioPath } from './builtin-scenarios.js';
 
@@ -214,7 +214,7 @@ class Reader {
       if (!known.includes(k)) {
         const guess = closest(k, known);
         this.fail(
-          `${path}.${excerpt(k, 40)}`.replace(/^\./, ''),
+          `${path}.${excerptKey(k, 40)}`.replace(/^\./, ''),
           'unknown key',
           guess ? `did you mean ${guess}?` : `known keys: ${known.join(', ')}`,
         );
@@ -244,7 +244,7 @@ class Reader {
         'write "key: value" entries, quoting values like "true" or "1"',
       );
     const out: Record<string, string> = {};
-    for (const [k, val] of Object.entries(v)) out[k] = this.str(val, `${path}.${excerpt(k, 40)}`, 'quote the value');
+    for (const [k, val] of Object.entries(v)) out[k] = this.str(val, `${path}.${excerptKey(k, 40)}`, 'quote the value');
     return out;
   }
 
@@ -387,7 +387,7 @@ class Reader {
       );
     }
     const [kind, arg] = Object.entries(v)[0];
-    const p = `${path}.${excerpt(kind, 40)}`;
+    const p = `${path}.${excerptKey(kind, 40)}`;
     switch (kind) {
       case 'run-pod':
         return { kind, pod: this.pod(arg, p) };
