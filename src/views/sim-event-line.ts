@@ -12,7 +12,7 @@ export function formatSimEvent(e: SimEvent): string {
   const tag = (s: string, colour: (x: string) => string = (x) => x): string => colour(s.padEnd(12));
   switch (e.type) {
     case 'listening':
-      return `${t} ${tag('listening', chalk.cyan)} ${e.socketPath}`;
+      return `${t} ${tag('listening', chalk.cyan)} ${e.socketPath}${e.api === 'cri' ? ' (CRI)' : ''}`;
     case 'launched':
       return `${t} ${tag('launched', chalk.cyan)} ${e.plugin} (pid ${e.pid ?? '?'}, ${e.path})`;
     case 'registered':

@@ -35,3 +35,12 @@ describe('sim event lines of failed requests', () => {
     );
   });
 });
+
+describe('sim event lines of sockets', () => {
+  it("the CRI socket says it is CRI's; the NRI socket is the plain one plugins dial", () => {
+    expect(line({ time: 0, type: 'listening', socketPath: '/tmp/s/nri.sock' })).toBe('listening /tmp/s/nri.sock');
+    expect(line({ time: 0, type: 'listening', socketPath: '/tmp/s/cri.sock', api: 'cri' })).toBe(
+      'listening /tmp/s/cri.sock (CRI)',
+    );
+  });
+});
