@@ -128,6 +128,18 @@ describe('every call of the subset', () => {
   });
 });
 
+/** A simulator whose one plugin holds every RunPodSandbox until released. */
+async function heldRunPodSandbox() {
+  const { sim, client } = await start({ requestTimeoutMs: 5000 });
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const plugin = new Stub({ runPodSandbox: () => held }, { name: 'hold', index: '10', socketPath: sim.socketPath });
+  await plugin.start();
+  closers.push(() => void plugin.stop());
+  await waitForPlugin(sim, '10-hold');
+  return { client, release };
+}
+
 describe('error kinds', () => {
   it('not-found: an unknown container or pod (exit 2)', async () => {
     const { client } = await start();
@@ -172,13 +184,7 @@ describe('error kinds', () => {
   });
 
   it('timeout: a call unanswered past its deadline (exit 6)', async () => {
-    const { sim, client } = await start({ requestTimeoutMs: 5000 });
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    const plugin = new Stub({ runPodSandbox: () => held }, { name: 'hold', index: '10', socketPath: sim.socketPath });
-    await plugin.start();
-    closers.push(() => void plugin.stop());
-    await waitForPlugin(sim, '10-hold');
+    const { client, release } = await heldRunPodSandbox();
     const err = (await client.runPodSandbox(POD, '', { timeoutMs: 200 }).catch((e: unknown) => e)) as CriError;
     release();
     expect(err).toMatchObject({ code: 'no-answer', kind: 'timeout', details: { call: 'RunPodSandbox', grpcCode: 4 } });
@@ -189,13 +195,7 @@ describe('error kinds', () => {
   });
 
   it('cancelled: the caller’s signal ends a call', async () => {
-    const { sim, client } = await start({ requestTimeoutMs: 5000 });
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    const plugin = new Stub({ runPodSandbox: () => held }, { name: 'hold', index: '10', socketPath: sim.socketPath });
-    await plugin.start();
-    closers.push(() => void plugin.stop());
-    await waitForPlugin(sim, '10-hold');
+    const { client, release } = await heldRunPodSandbox();
     const stop = new AbortController();
     const call = client.runPodSandbox(POD, '', { signal: stop.signal });
     setTimeout(() => stop.abort(), 50);
