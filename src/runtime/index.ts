@@ -40,4 +40,5 @@ export { generateScenario, type GenerateOptions } from './sim/generate.js';
 export { type UpdateOutcome } from './sim/apply.js';
 export { ScenarioError, StateError } from './sim/errors.js';
 export { RuntimeStartError } from './sim/start-failure.js';
-export { RUNTIME_PRESETS, type RuntimePreset, type RuntimeQuirks } from './sim/presets.js';
+export { RUNTIME_PRESETS, RELEASE_PRESETS, type RuntimePreset, type RuntimeQuirks } from './sim/presets.js';
+export { SIM_FAULTS, isSimFault, type SimFault } from './sim/faults.js';

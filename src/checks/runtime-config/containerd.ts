@@ -14,6 +14,7 @@ import {
 import { CONTAINERD, CONTAINERD_LABEL as LABEL, CONTAINERD_NRI_PLUGIN } from './tables.js';
 import { excerptKey, excerptPath } from '../../units/index.js';
 import { containerdCriSocket } from './cri-socket.js';
+import { containerdPauseImage } from './pause-image.js';
 
 /** Keys that only mean something inside the NRI section; elsewhere containerd drops them. */
 const STRAY_KEYS = [
@@ -72,7 +73,14 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
       `add ${LABEL} with disable = false`,
     );
     summaryFinding(out, settings);
-    return { file, format: 'containerd', settings, findings: out.findings, ...containerdCriSocket(doc) };
+    return {
+      file,
+      format: 'containerd',
+      settings,
+      findings: out.findings,
+      ...containerdCriSocket(doc),
+      ...containerdPauseImage(doc),
+    };
   }
 
   const checked = checkKeys(section, CONTAINERD.keys, LABEL, CONTAINERD, out);
@@ -135,6 +143,7 @@ export function lintContainerd(file: string, text: string): RuntimeConfigReport 
     findings: out.findings,
     ...metricsAddressOf(doc, version),
     ...containerdCriSocket(doc),
+    ...containerdPauseImage(doc),
   };
 }
 

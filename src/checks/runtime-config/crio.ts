@@ -15,18 +15,26 @@ import {
 import { CRIO, CRIO_LABEL as LABEL } from './tables.js';
 import { excerptKey } from '../../units/index.js';
 import { crioCriSocket, DEFAULT_CRI_SOCKETS } from './cri-socket.js';
+import { crioPauseImage } from './pause-image.js';
 
 /** The NRI table of one CRI-O file, checked; undefined when the file has none. */
 interface CrioLayer extends CheckedTable {
   file: string;
 }
 
-/** `api` gets the file's [crio.api] listen, if it sets one (whatever its NRI table says). */
-function parseLayer(file: string, text: string, out: Collector, api: { listen?: string }): CrioLayer | undefined {
+/** `api` gets the file's [crio.api] listen and [crio.image] pause_image, if it sets them (whatever its NRI table says). */
+function parseLayer(
+  file: string,
+  text: string,
+  out: Collector,
+  api: { listen?: string; pauseImage?: string },
+): CrioLayer | undefined {
   const doc = parseDocument(text, CRIO, out);
   if (!doc) return undefined;
   const listen = crioCriSocket(doc);
   if (listen !== undefined) api.listen = listen;
+  const pause = crioPauseImage(doc);
+  if (pause !== undefined) api.pauseImage = pause;
   const crio = isTable(doc.crio) ? doc.crio : {};
   for (const [table, value] of Object.entries(crio)) {
     if (table === 'nri' || !isTable(value)) continue;
@@ -68,7 +76,7 @@ export function lintCrio(files: Array<{ file: string; text: string }>): RuntimeC
   const setBy = new Map<string, string>();
   let anyNri = false;
   // A later file's listen wins, as for the rest of CRI-O's settings.
-  const api: { listen?: string } = {};
+  const api: { listen?: string; pauseImage?: string } = {};
   for (const { file, text } of files) {
     const out = new Collector(file);
     const layer = parseLayer(file, text, out, api);
@@ -93,6 +101,7 @@ export function lintCrio(files: Array<{ file: string; text: string }>): RuntimeC
       settings: { ...settings, invalid: { ...settings.invalid } },
       findings: out.findings,
       criSocket: api.listen ?? DEFAULT_CRI_SOCKETS.crio,
+      ...(api.pauseImage !== undefined ? { pauseImage: api.pauseImage } : {}),
     });
   }
   const last = reports[reports.length - 1];

@@ -6,6 +6,7 @@ import { Collector, summaryFinding, type RuntimeConfigReport } from './schema.js
 import { ISULAD, ISULAD_REQUEST_TIMEOUT_KEY } from './tables.js';
 import { DEFAULT_SOCKET_PATH } from '../defaults.js';
 import { isuladCriSocket } from './cri-socket.js';
+import { isuladPauseImage } from './pause-image.js';
 
 const ISULAD_READS = `iSulad (2.1.5, and its master as of 2025-07) reads the request timeout from "${ISULAD_REQUEST_TIMEOUT_KEY}"`;
 
@@ -87,5 +88,12 @@ export function lintIsulad(file: string, text: string): RuntimeConfigReport {
     );
   }
   summaryFinding(out, settings);
-  return { file, format: 'isulad', settings, findings: out.findings, criSocket: isuladCriSocket(cfg) };
+  return {
+    file,
+    format: 'isulad',
+    settings,
+    findings: out.findings,
+    criSocket: isuladCriSocket(cfg),
+    ...isuladPauseImage(cfg),
+  };
 }

@@ -75,6 +75,8 @@ export interface RuntimeConfigReport {
   metricsAddress?: string;
   /** Where the runtime serves CRI, as the file says or by the runtime's default; absent for Docker (no CRI) or an unreadable file. */
   criSocket?: string;
+  /** The pause (sandbox) image the file names, when it names one. */
+  pauseImage?: string;
   /** containerd: the file turns the CRI plugin off (disabled_plugins), as Docker's own containerd does. */
   criDisabled?: true;
 }

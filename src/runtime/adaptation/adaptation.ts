@@ -72,6 +72,19 @@ export interface AdaptationOptions {
    * its own says.
    */
   syncLaunchedPlugins?: boolean;
+  /**
+   * The order plugins are invoked in: by index as a string (Go's sortPlugins, the
+   * default); by name, as iSulad's own NRI keys its plugins (nri-facts.md); or in the
+   * order they joined (no runtime: a fault for `nrictl conformance`'s tests).
+   */
+  pluginOrder?: 'index' | 'name' | 'joined';
+  /**
+   * An external plugin joins the invocation list in a critical section of its own after
+   * its Synchronize, so that an event waiting on the lock during the Synchronize is
+   * relayed before it joins: the Go adaptation of v0.6 embedded by containerd 1.7.14 to
+   * 1.7.25, which holds no CRI call back while a plugin synchronizes (containerd#11384).
+   */
+  joinAfterSync?: boolean;
 }
 
 /** What the embedding runtime gives the adaptation (Go: the SyncFn and UpdateFn of New()). */
@@ -406,6 +419,12 @@ export class Adaptation {
       }
       this.reportRegistered(conn);
       // Synchronizing and joining the invocation list happen between events, never during one.
+      if (this.opts.joinAfterSync) {
+        // v0.6.1's shape: synchronized under one lock, joined under another, taken afresh.
+        const synced = await this.lock.run(() => this.synchronize(conn, this.host.snapshot()));
+        if (synced) await this.lock.run(async () => this.add(conn));
+        return;
+      }
       await this.lock.run(async () => {
         if (await this.synchronize(conn, this.host.snapshot())) this.add(conn);
       });
@@ -455,9 +474,12 @@ export class Adaptation {
     this.pending.delete(conn);
     if (conn.closed) return;
     this.active.push(conn);
+    const order = this.opts.pluginOrder ?? 'index';
+    if (order === 'joined') return;
     // Index as a string; the sort is stable so equal indices keep the order they joined in
     // (what Go's sort.Slice does for the few plugins a node has: insertion sort below 13).
-    this.active.sort((a, b) => (a.index < b.index ? -1 : a.index > b.index ? 1 : 0));
+    const key = (p: PluginConnection) => (order === 'name' ? p.base : p.index);
+    this.active.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   }
 
   /** Takes closed plugins off the invocation list (their processes are seen to when they close). */

@@ -12,6 +12,7 @@ import { discoverPlugins, runtimeVintage } from '../adaptation/index.js';
 import { generateScenario } from './generate.js';
 import { RUNTIME_PRESETS } from './presets.js';
 import type { RuntimeOptions } from './runtime.js';
+import type { SimFault } from './faults.js';
 import { loadScenario, parseScenarioResources, type Scenario } from './scenario.js';
 import { stepLabel } from './script.js';
 
@@ -66,6 +67,8 @@ export interface SimulationInputs {
   callEvents?: boolean;
   /** Pre-started plugins' output: plugin-output events per line, or not read at all. */
   pluginOutput?: 'events' | 'none';
+  /** Clauses of the NRI contract to break on purpose (faults.ts): for testing `nrictl conformance`. */
+  faults?: readonly SimFault[];
 }
 
 /** What a simulation runs, read and checked. */
@@ -151,6 +154,7 @@ export async function planSimulation(opts: SimulationInputs): Promise<Simulation
       ...(opts.callEvents !== undefined ? { callEvents: opts.callEvents } : {}),
       ...(defaultValidator ? { defaultValidator } : {}),
       ...(preset.quirks ? { quirks: preset.quirks } : {}),
+      ...(opts.faults?.length ? { faults: opts.faults } : {}),
     },
   };
 }

@@ -58,6 +58,24 @@ export interface RuntimeQuirks {
    */
   containerNameLabel?: string;
   /**
+   * CreateContainer in a stopped pod succeeds: containerd before 2.2.6 (and 2.3.0-2.3.2)
+   * never looked at the sandbox's state (internal/cri/server/container_create.go; the check
+   * came with containerd#13654). critest's spec 8 reports it (containerd#13599).
+   */
+  createsInStoppedPod?: boolean;
+  /**
+   * Plugins are invoked in the order of their names, not their indexes: iSulad's own NRI
+   * keys its plugins by name (nri-facts.md).
+   */
+  pluginsByName?: boolean;
+  /**
+   * A plugin joins the invocation list after its Synchronize, in a critical section of its
+   * own, while CRI calls are not held back: containerd 1.7.14-1.7.25 (NRI v0.6's
+   * acceptPluginConnections, no BlockPluginSync in the CRI handlers before containerd#11384).
+   * A container created during the Synchronize may then reach the plugin neither way.
+   */
+  joinAfterSync?: boolean;
+  /**
    * Docker Engine: CreateContainer is the only event (plus Synchronize and validation);
    * the pod is the container itself (its id and `/name`); only env and mounts may be
    * adjusted; a plugin's UpdateContainers answers "not implemented".
@@ -110,6 +128,7 @@ export interface RuntimePreset {
  */
 const ISULAD_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'iSulad',
+  pluginsByName: true,
   // Its CRI service is its own C++; nothing we could read shows UpdatePodSandboxResources
   // in it, so it is taken to answer Unimplemented (not checked against its source).
   criLacksPodUpdates: true,
@@ -136,12 +155,25 @@ const ISULAD_QUIRKS: RuntimeQuirks = Object.freeze({
 const CONTAINERD_17_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'containerd',
   criLacksPodUpdates: true,
+  createsInStoppedPod: true,
   startFailureLog: (nriError: string) =>
     `level=fatal msg="Failed to run CRI service" error=${goQuote(`failed to set up NRI for CRI service: failed to start NRI interface: ${nriError}`)}`,
 });
 
+/**
+ * containerd 1.7.14-1.7.25: NRI v0.6 synchronizes a plugin under containerd's own lock and
+ * adds it under the adaptation's, and no CRI call is held back meanwhile (BlockPluginSync
+ * came with 1.7.26, containerd#11384). containerd 1.7.0-1.7.13 (v0.3, v0.4) hold the
+ * adaptation's lock across both, and 1.7.26 on (v0.8) hold CRI calls back.
+ */
+const CONTAINERD_1725_QUIRKS: RuntimeQuirks = Object.freeze({ ...CONTAINERD_17_QUIRKS, joinAfterSync: true });
+
 /** containerd 2.0 and 2.1: cri-api 0.32, without UpdatePodSandboxResources. */
-const CONTAINERD_20_QUIRKS: RuntimeQuirks = Object.freeze({ runtime: 'containerd', criLacksPodUpdates: true });
+const CONTAINERD_20_QUIRKS: RuntimeQuirks = Object.freeze({
+  runtime: 'containerd',
+  criLacksPodUpdates: true,
+  createsInStoppedPod: true,
+});
 
 /**
  * containerd 2.2.0-2.2.2: its NRI knows the pod update events, its CRI never sends them:
@@ -149,6 +181,7 @@ const CONTAINERD_20_QUIRKS: RuntimeQuirks = Object.freeze({ runtime: 'containerd
  */
 const CONTAINERD_220_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'containerd',
+  createsInStoppedPod: true,
   podUpdateEvents: 'none',
   podUpdateRefused: Object.freeze({ message: 'not implemented yet', status: 'unknown' as const }),
 });
@@ -200,7 +233,7 @@ const crio = (version: string, nriVersion: string, quirks: RuntimeQuirks): Runti
 export const RUNTIME_PRESETS: Readonly<Record<string, RuntimePreset>> = Object.freeze({
   'containerd-1.7.0': containerd('v1.7.0', 'v0.3.0', CONTAINERD_17_QUIRKS), // 1.7.0-1.7.6
   'containerd-1.7.13': containerd('v1.7.13', 'v0.4.0', CONTAINERD_17_QUIRKS), // 1.7.7-1.7.13
-  'containerd-1.7.25': containerd('v1.7.25', 'v0.6.1', CONTAINERD_17_QUIRKS), // 1.7.14-1.7.15 v0.6.0, 1.7.16-1.7.25 v0.6.1
+  'containerd-1.7.25': containerd('v1.7.25', 'v0.6.1', CONTAINERD_1725_QUIRKS), // 1.7.14-1.7.15 v0.6.0, 1.7.16-1.7.25 v0.6.1
   'containerd-1.7.34': containerd('v1.7.34', 'v0.8.0', CONTAINERD_17_QUIRKS), // 1.7.26 and later
   'containerd-2.0': containerd('v2.0.11', 'v0.8.0', CONTAINERD_20_QUIRKS),
   'containerd-2.1': containerd('v2.1.9', 'v0.8.0', CONTAINERD_20_QUIRKS),

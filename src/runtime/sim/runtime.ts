@@ -21,6 +21,8 @@ import {
 import { stamp, type SimEvent, type SimEventInit, type UpdateSource } from '../events.js';
 import { applyAdjustment, applyUpdates } from './apply.js';
 import type { RuntimeQuirks } from './presets.js';
+import { exitCodeOf } from './exits.js';
+import type { SimFault } from './faults.js';
 import { DOCKER_UPDATES_REFUSED, dockerContainer, dockerPod, dockerRefusal, dockerSnapshot } from './docker.js';
 import { dropNewEnv, labelledName, sparseCreateRequest, wouldAbortOnCreate, wouldCrashOnUpdate } from './quirks.js';
 import { runtimeStartError } from './start-failure.js';
@@ -29,6 +31,8 @@ import type { SimState } from './state.js';
 export interface RuntimeOptions extends AdaptationOptions {
   /** Where the runtime imitated departs from the Go adaptation (a preset's quirks). */
   quirks?: RuntimeQuirks;
+  /** Clauses of the NRI contract this runtime breaks on purpose (faults.ts): for testing the checks. */
+  faults?: readonly SimFault[];
 }
 
 export type CreateResult =
@@ -63,6 +67,8 @@ type CtrRequest = { pod: nri.IPodSandbox; container: nri.IContainer };
 /** Emits 'event' (SimEvent) for everything that happens. */
 export class Runtime extends EventEmitter {
   private readonly nri: Adaptation;
+  /** Containers that exit by themselves, between their start and their exit. */
+  private readonly exiting = new Set<NodeJS.Timeout>();
 
   constructor(
     readonly state: SimState,
@@ -75,7 +81,11 @@ export class Runtime extends EventEmitter {
     this.nri = new Adaptation(
       {
         events: this,
-        snapshot: quirks?.docker ? () => dockerSnapshot(this.state.snapshot()) : () => this.state.snapshot(),
+        snapshot: quirks?.docker
+          ? () => dockerSnapshot(this.state.snapshot())
+          : opts.faults?.includes('sync-omits-containers')
+            ? () => ({ pods: this.state.snapshot().pods, containers: [] })
+            : () => this.state.snapshot(),
         update: (plugin, updates, source) => this.applyUpdates(plugin, updates, source),
         ...(quirks?.createNeedsAdjust
           ? { refuseCreateAnswer: (plugin, rsp) => wouldAbortOnCreate(quirks, plugin, rsp) }
@@ -95,8 +105,19 @@ export class Runtime extends EventEmitter {
         ...(opts.syncLaunchedPlugins === undefined && quirks?.syncLaunchedPlugins !== undefined
           ? { syncLaunchedPlugins: quirks.syncLaunchedPlugins }
           : {}),
+        ...(opts.faults?.includes('plugins-in-registration-order')
+          ? { pluginOrder: 'joined' as const }
+          : quirks?.pluginsByName
+            ? { pluginOrder: 'name' as const }
+            : {}),
+        ...(quirks?.joinAfterSync || opts.faults?.includes('join-after-sync') ? { joinAfterSync: true } : {}),
       },
     );
+  }
+
+  /** Whether this runtime breaks the clause on purpose (faults.ts). */
+  fault(f: SimFault): boolean {
+    return this.opts.faults?.includes(f) ?? false;
   }
 
   get socketPath(): string | undefined {
@@ -141,6 +162,8 @@ export class Runtime extends EventEmitter {
 
   /** Stops listening, disconnects external plugins and stops launched ones. */
   stop(): Promise<void> {
+    for (const t of this.exiting) clearTimeout(t);
+    this.exiting.clear();
     return this.nri.stop();
   }
 
@@ -213,6 +236,7 @@ export class Runtime extends EventEmitter {
         await this.notify(Event.RUN_POD_SANDBOX, { pod: p });
       } catch (err) {
         this.noteError('RunPodSandbox', err, { pod: id });
+        if (this.fault('keep-pod-after-run-hook-error')) this.state.adoptPod(p);
         return { ok: false, error: err as Error };
       }
       this.state.adoptPod(p);
@@ -252,14 +276,19 @@ export class Runtime extends EventEmitter {
         await this.nri.updatePodSandbox(req);
       } catch (err) {
         this.noteError('UpdatePodSandbox', err, { pod: id });
-        return { ok: false, error: err as Error };
+        if (this.fault('apply-rejected-pod-update')) this.state.applyPodResources(id, resources, overhead);
+        if (!this.fault('ignore-update-pod-error')) return { ok: false, error: err as Error };
       }
       const updated = this.state.applyPodResources(id, resources, overhead);
       this.stateChanged('UpdatePodSandbox', { pod: id });
-      if (quirks?.podUpdateEvents === 'update-only') return OK; // CRI-O never sends PostUpdatePodSandbox
-      await this.notify(Event.POST_UPDATE_POD_SANDBOX, { pod: updated }).catch((err) =>
-        this.noteError('PostUpdatePodSandbox', err, { pod: id }),
-      );
+      // CRI-O never sends PostUpdatePodSandbox.
+      if (quirks?.podUpdateEvents === 'update-only' || this.fault('skip-post-update-pod-event')) return OK;
+      let postError: Error | undefined;
+      await this.notify(Event.POST_UPDATE_POD_SANDBOX, { pod: updated }).catch((err: Error) => {
+        this.noteError('PostUpdatePodSandbox', err, { pod: id });
+        postError = err;
+      });
+      if (postError && this.fault('post-update-pod-error-fails-call')) return { ok: false, error: postError };
       return OK;
     });
   }
@@ -267,9 +296,14 @@ export class Runtime extends EventEmitter {
   stopPodSandbox(id: string): Promise<void> {
     return this.nri.locked(async () => {
       const pod = this.state.mustPod(id);
-      await this.notify(Event.STOP_POD_SANDBOX, { pod }).catch((err) =>
-        this.noteError('StopPodSandbox', err, { pod: id }),
-      );
+      if (!this.fault('skip-stop-pod-event')) {
+        let failed: unknown;
+        await this.notify(Event.STOP_POD_SANDBOX, { pod }).catch((err) => {
+          this.noteError('StopPodSandbox', err, { pod: id });
+          failed = err;
+        });
+        if (failed && this.fault('stop-pod-aborts-on-plugin-error')) throw failed as Error;
+      }
       this.state.markPodStopped(id);
       this.stateChanged('StopPodSandbox', { pod: id }, 'NOTREADY');
     });
@@ -278,11 +312,32 @@ export class Runtime extends EventEmitter {
   removePodSandbox(id: string): Promise<void> {
     return this.nri.locked(async () => {
       const pod = this.state.mustPod(id);
-      await this.notify(Event.REMOVE_POD_SANDBOX, { pod }).catch((err) =>
-        this.noteError('RemovePodSandbox', err, { pod: id }),
-      );
+      let failed: unknown;
+      await this.notify(Event.REMOVE_POD_SANDBOX, { pod }).catch((err) => {
+        this.noteError('RemovePodSandbox', err, { pod: id });
+        failed = err;
+      });
+      if (failed && this.fault('remove-pod-aborts-on-plugin-error')) throw failed as Error;
       this.state.removePod(id, { withContainers: true });
       this.stateChanged('RemovePodSandbox', { pod: id });
+    });
+  }
+
+  /**
+   * A fault's hook for a request the runtime then refuses (faults.ts relay-*): the event is
+   * relayed for a pod (and container) the runtime does not have, and the answer dropped.
+   */
+  relayRefused(
+    event: 'RunPodSandbox' | 'StopPodSandbox' | 'CreateContainer',
+    pod: nri.IPodSandbox,
+    ctr?: nri.IContainer,
+  ): Promise<void> {
+    return this.nri.locked(async () => {
+      const relay =
+        event === 'CreateContainer'
+          ? this.nri.createContainer(pod, ctr ?? {}, ctr ?? {})
+          : this.notify(event === 'RunPodSandbox' ? Event.RUN_POD_SANDBOX : Event.STOP_POD_SANDBOX, { pod });
+      await relay.catch(() => {});
     });
   }
 
@@ -316,8 +371,13 @@ export class Runtime extends EventEmitter {
         }
       } catch (err) {
         this.noteCreateFailure(err, id);
+        if (this.fault('keep-container-after-create-hook-error')) {
+          this.state.adoptContainer(proposed);
+          this.state.setContainerState(id, nri.ContainerState.CONTAINER_CREATED);
+        }
         return { ok: false, error: err as Error };
       }
+      if (merged.adjust) dropAdjusted(this, merged.adjust);
       if (merged.adjust && this.opts.quirks?.ignoresNewEnv) {
         const sentId = (merged.request as nri.ICreateContainerRequest).container?.id ?? '';
         for (const dropped of dropNewEnv(this.opts.quirks, merged.adjust, proposed, (key) =>
@@ -363,15 +423,47 @@ export class Runtime extends EventEmitter {
   startContainer(id: string): Promise<void> {
     return this.nri.locked(async () => {
       const { pod, container } = this.ctr(id);
-      await this.notify(Event.START_CONTAINER, { pod, container }).catch((err) =>
-        this.noteError('StartContainer', err, { container: id }),
-      );
+      if (!this.fault('skip-start-container-event'))
+        await this.notify(Event.START_CONTAINER, { pod, container }).catch((err) =>
+          this.noteError('StartContainer', err, { container: id }),
+        );
       const running = this.state.setContainerState(id, nri.ContainerState.CONTAINER_RUNNING);
       this.stateChanged('StartContainer', { pod: pod.id ?? '', container: id }, 'RUNNING');
-      await this.notify(Event.POST_START_CONTAINER, { pod, container: running }).catch((err) =>
-        this.noteError('PostStartContainer', err, { container: id }),
-      );
+      if (!this.fault('skip-post-start-event'))
+        await this.notify(Event.POST_START_CONTAINER, { pod, container: running }).catch((err) =>
+          this.noteError('PostStartContainer', err, { container: id }),
+        );
+      const code = exitCodeOf(running.args ?? []);
+      if (code !== undefined) this.exitLater(id, code);
     });
+  }
+
+  /**
+   * A container whose command ends by itself (exits.ts) exits once its start is done: its
+   * plugins get StopContainer and it is CONTAINER_EXITED with the code, as containerd
+   * reports a task's exit (WithContainerExit on the exit event).
+   */
+  private exitLater(id: string, code: number): void {
+    const timer = setTimeout(() => {
+      this.exiting.delete(timer);
+      void this.nri
+        .locked(async () => {
+          const ctr = this.state.container(id);
+          if (ctr?.state !== nri.ContainerState.CONTAINER_RUNNING) return;
+          const pod = this.state.mustPod(ctr.podSandboxId ?? '');
+          if (!this.fault('no-stop-event-on-exit')) {
+            const merged = await this.nri.stopContainer({ pod, container: ctr }).catch((err: unknown) => {
+              this.noteError('StopContainer', err, { container: id });
+              return undefined;
+            });
+            if (merged) this.applyUpdates('runtime', merged.updates, 'stop');
+          }
+          this.state.setContainerState(id, nri.ContainerState.CONTAINER_STOPPED, code);
+          this.stateChanged('StopContainer', { pod: pod.id ?? '', container: id }, 'STOPPED');
+        })
+        .catch(() => {});
+    }, 1);
+    this.exiting.add(timer);
   }
 
   /**
@@ -398,9 +490,10 @@ export class Runtime extends EventEmitter {
       this.applyUpdates('runtime', updates, 'update');
       this.stateChanged('UpdateContainer', { pod: pod.id ?? '', container: id });
       const after = this.state.mustContainer(id);
-      await this.notify(Event.POST_UPDATE_CONTAINER, { pod, container: after }).catch((err) =>
-        this.noteError('PostUpdateContainer', err, { container: id }),
-      );
+      if (!this.fault('skip-post-update-container-event'))
+        await this.notify(Event.POST_UPDATE_CONTAINER, { pod, container: after }).catch((err) =>
+          this.noteError('PostUpdateContainer', err, { container: id }),
+        );
       return { ok: true, updates };
     });
   }
@@ -448,4 +541,12 @@ export class Runtime extends EventEmitter {
     }
     return outcome.failed;
   }
+}
+
+/** The faults drop-adjusted-*: what a plugin adjusted is not applied. */
+function dropAdjusted(runtime: Runtime, adjust: nri.IContainerAdjustment): void {
+  if (runtime.fault('drop-adjusted-env')) adjust.env = [];
+  if (runtime.fault('drop-adjusted-annotations')) adjust.annotations = {};
+  if (runtime.fault('drop-adjusted-mounts')) adjust.mounts = [];
+  if (runtime.fault('drop-adjusted-resources') && adjust.linux) adjust.linux.resources = null;
 }

@@ -42,10 +42,15 @@ export interface CriFaceOptions {
 }
 
 const nowNs = (): number => Date.now() * 1_000_000;
+/** The pause image the simulator names as its own (containerd 1.7's CRI Status says sandboxImage). */
+export const SIM_PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
 const unknown = (message: string): CriStatus => new CriStatus(GrpcCode.UNKNOWN, message);
 
 export class CriFace {
   private readonly podRecords = new Map<string, CriRecord>();
+  /** Pods and containers whose RunPodSandbox / CreateContainer hooks run: only faults show them. */
+  private readonly pendingPods = new Map<string, { pod: nri.IPodSandbox; done: Promise<unknown> }>();
+  private readonly pendingContainers = new Map<string, nri.IContainer>();
   private readonly containerRecords = new Map<string, CriRecord>();
   /** Names reserved while a pod or container is made and for as long as it exists: name -> id. */
   private readonly reserved = new Map<string, string>();
@@ -81,6 +86,7 @@ export class CriFace {
             simulator: 'nrictl sim',
             nriSocket: this.runtime.socketPath ?? '',
             nriVersion: this.runtime.vintage.nriVersion,
+            sandboxImage: SIM_PAUSE_IMAGE,
           });
         return {
           status: {
@@ -96,6 +102,8 @@ export class CriFace {
       RuntimeConfig: async () => ({ linux: { cgroupDriver: CriCgroupDriver.CGROUPFS } }),
       RunPodSandbox: (req) => this.runPodSandbox(req),
       StopPodSandbox: async (req) => {
+        if (this.findPod(req.podSandboxId) === undefined && this.runtime.fault('relay-stop-unknown-pod'))
+          await this.runtime.relayRefused('StopPodSandbox', { id: req.podSandboxId });
         await this.stopPod(this.mustPod(req.podSandboxId));
         return {};
       },
@@ -114,6 +122,8 @@ export class CriFace {
       ListPodSandbox: async (req) => ({ items: this.listPods(req.filter) }),
       CreateContainer: (req) => this.createContainer(req),
       StartContainer: async (req) => {
+        if (this.findContainer(req.containerId) === undefined && this.runtime.fault('start-unknown-container-succeeds'))
+          return {};
         const id = this.mustContainer(req.containerId);
         const ctr = this.state.mustContainer(id);
         if (criContainerState(ctr) !== CriContainerState.CREATED)
@@ -194,9 +204,13 @@ export class CriFace {
   private async runPodSandbox(req: cri.RunPodSandboxRequest): Promise<cri.IRunPodSandboxResponse> {
     const config = req.config;
     const meta = config?.metadata;
-    if (!config || !meta) throw unknown('sandbox config must include metadata');
+    if (!config || !meta) {
+      if (config && this.runtime.fault('relay-run-pod-without-metadata'))
+        await this.runtime.relayRefused('RunPodSandbox', podOfConfig(newId(), config, '', '10.88.255.254'));
+      throw unknown('sandbox config must include metadata');
+    }
     const name = [meta.name, meta.namespace, meta.uid, meta.attempt].join('_');
-    const holder = this.reserved.get(name);
+    const holder = this.runtime.fault('duplicate-pod-gets-new-id') ? undefined : this.reserved.get(name);
     if (holder !== undefined) {
       if (this.runtime.quirks?.criReturnsExistingSandbox && this.state.pod(holder)) return { podSandboxId: holder };
       throw unknown(`failed to reserve sandbox name "${name}": name "${name}" is reserved for "${holder}"`);
@@ -205,11 +219,14 @@ export class CriFace {
     this.reserved.set(name, id);
     const ip = `10.88.${(this.nextIp >> 8) & 255}.${this.nextIp & 255}`;
     this.nextIp++;
-    const r = await this.lifecycle(() =>
-      this.runtime.runPodSandbox(podOfConfig(id, config, req.runtimeHandler ?? '', ip)),
-    ).catch((err: unknown) => ({ ok: false as const, error: err as Error }));
+    const pod = podOfConfig(id, config, req.runtimeHandler ?? '', ip);
+    const running = this.lifecycle(() => this.runtime.runPodSandbox(pod))
+      .catch((err: unknown) => ({ ok: false as const, error: err as Error }))
+      .finally(() => this.pendingPods.delete(id));
+    this.pendingPods.set(id, { pod, done: running });
+    const r = await running;
     if (!r.ok) {
-      this.reserved.delete(name);
+      if (!this.runtime.fault('keep-pod-after-run-hook-error')) this.reserved.delete(name);
       if (r.error instanceof CriStatus) throw r.error;
       throw unknown(`NRI RunPodSandbox failed: ${r.error.message}`);
     }
@@ -225,15 +242,19 @@ export class CriFace {
 
   /** StopPodSandbox as containerd's CRI does it: its running containers first, then the pod (once). */
   private async stopPod(id: string): Promise<void> {
+    const again = this.runtime.fault('stop-pod-event-twice');
+    if (this.runtime.fault('stop-pod-hook-before-containers'))
+      await this.lifecycle(() => this.runtime.stopPodSandbox(id));
     for (const c of this.state.containersOf(id)) await this.stopContainer(c.id ?? '');
-    if (!this.state.podStopped(id)) await this.lifecycle(() => this.runtime.stopPodSandbox(id));
+    if (!this.state.podStopped(id) || again) await this.lifecycle(() => this.runtime.stopPodSandbox(id));
   }
 
   private async removePodSandbox(raw: string): Promise<cri.IRemovePodSandboxResponse> {
     const id = this.findPod(raw);
     if (id === undefined) return {}; // removing what is not there succeeds, as on containerd
-    if (!this.state.podStopped(id)) await this.stopPod(id);
-    for (const c of this.state.containersOf(id)) await this.removeContainer(c.id ?? '');
+    if (!this.state.podStopped(id) && !this.runtime.fault('remove-pod-without-stop')) await this.stopPod(id);
+    if (!this.runtime.fault('containers-listed-during-remove-hook'))
+      for (const c of this.state.containersOf(id)) await this.removeContainer(c.id ?? '');
     await this.lifecycle(() => this.runtime.removePodSandbox(id));
     this.podRecords.delete(id);
     this.release(id);
@@ -242,7 +263,10 @@ export class CriFace {
 
   private listPods(filter: cri.IPodSandboxFilter | null | undefined): cri.IPodSandbox[] {
     const out: cri.IPodSandbox[] = [];
-    for (const pod of this.state.pods()) {
+    const pending = this.runtime.fault('pod-listed-during-run-hook')
+      ? [...this.pendingPods.values()].map((p) => p.pod)
+      : [];
+    for (const pod of [...this.state.pods(), ...pending]) {
       const id = pod.id ?? '';
       const stopped = this.state.podStopped(id);
       if (filter?.id && !id.startsWith(filter.id)) continue;
@@ -256,17 +280,42 @@ export class CriFace {
   // ---- containers -------------------------------------------------------------------
 
   private async createContainer(req: cri.CreateContainerRequest): Promise<cri.ICreateContainerResponse> {
-    const podId = this.findPod(req.podSandboxId);
-    if (podId === undefined)
+    const podId =
+      this.findPod(req.podSandboxId) ??
+      (this.runtime.fault('pod-found-during-run-hook') && this.pendingPods.has(req.podSandboxId)
+        ? req.podSandboxId
+        : undefined);
+    if (podId === undefined) {
+      if (this.runtime.fault('relay-create-in-unknown-pod') && req.config)
+        await this.runtime.relayRefused(
+          'CreateContainer',
+          podOfConfig(req.podSandboxId, req.sandboxConfig ?? {}, '', '10.88.255.254'),
+          containerOfConfig(newId(), { id: req.podSandboxId }, req.config),
+        );
       throw new CriStatus(GrpcCode.NOT_FOUND, `failed to find sandbox id "${req.podSandboxId}": not found`);
-    if (this.state.podStopped(podId))
+    }
+    // The fault: the runtime knew the pod before its hook returned, and waits for it.
+    if (!this.state.pod(podId)) await this.pendingPods.get(podId)?.done;
+    if (
+      this.state.podStopped(podId) &&
+      !this.runtime.quirks?.createsInStoppedPod &&
+      !this.runtime.fault('create-in-stopped-pod')
+    )
       throw new CriStatus(
         GrpcCode.FAILED_PRECONDITION,
         `sandbox "${podId}" is not running: no container is created in it`,
       );
     const config = req.config;
     const meta = config?.metadata;
-    if (!config || !meta) throw unknown('container config must include metadata');
+    if (!config || !meta) {
+      if (config && this.runtime.fault('relay-create-without-metadata'))
+        await this.runtime.relayRefused(
+          'CreateContainer',
+          this.state.mustPod(podId),
+          containerOfConfig(newId(), this.state.mustPod(podId), config),
+        );
+      throw unknown('container config must include metadata');
+    }
     const imageId = this.images.use(config.image?.image ?? '');
     const pod = this.state.mustPod(podId);
     const name = [meta.name, pod.name, pod.namespace, pod.uid, meta.attempt].join('_');
@@ -275,9 +324,13 @@ export class CriFace {
       throw unknown(`failed to reserve container name "${name}": name "${name}" is reserved for "${holder}"`);
     const id = newId();
     this.reserved.set(name, id);
-    const r = await this.lifecycle(() => this.runtime.createContainer(podId, containerOfConfig(id, pod, config)));
+    const ctr = containerOfConfig(id, pod, config);
+    this.pendingContainers.set(id, ctr);
+    const r = await this.lifecycle(() => this.runtime.createContainer(podId, ctr)).finally(() =>
+      this.pendingContainers.delete(id),
+    );
     if (!r.ok) {
-      this.reserved.delete(name);
+      if (!this.runtime.fault('keep-container-after-create-hook-error')) this.reserved.delete(name);
       throw unknown(`failed to create containerd container: NRI CreateContainer failed: ${r.error.message}`);
     }
     const logDir =
@@ -314,7 +367,10 @@ export class CriFace {
 
   private listContainers(filter: cri.IContainerFilter | null | undefined): cri.IContainer[] {
     const out: cri.IContainer[] = [];
-    for (const ctr of this.state.containers()) {
+    const pending = this.runtime.fault('container-listed-during-create-hook')
+      ? [...this.pendingContainers.values()]
+      : [];
+    for (const ctr of [...this.state.containers(), ...pending]) {
       const id = ctr.id ?? '';
       if (filter?.id && !id.startsWith(filter.id)) continue;
       if (filter?.podSandboxId && !(ctr.podSandboxId ?? '').startsWith(filter.podSandboxId)) continue;
