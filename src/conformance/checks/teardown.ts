@@ -1,0 +1,91 @@
+// RemovePodSandbox and the teardown hooks of several plugins: the draft's clauses that
+// critest does not test (nri-contract.md, "What the draft spec says beyond the tests").
+import type { Check } from '../model.js';
+import { runContainer, stopContainer, removeContainer } from '../steps/containers.js';
+import { tolerated } from '../steps/attempts.js';
+import { expectEvents, expectIndexOrder } from '../steps/events.js';
+import { whileHeld } from '../steps/holds.js';
+import { removePod, runPod, startRemovePod, stopPod, succeeded } from '../steps/pods.js';
+import { expectNoContainers, expectPodGone } from '../steps/state.js';
+
+export const TEARDOWN_CHECKS: Check[] = [
+  {
+    name: 'remove-pod/stops-first',
+    source: 'draft',
+    clause:
+      'RemovePodSandbox of a running pod stops it first: plugins get StopContainer, StopPodSandbox, RemoveContainer, then RemovePodSandbox',
+    plugins: [{ index: '00' }],
+    steps: [
+      runPod('p'),
+      ...runContainer('c', 'p'),
+      removePod('p'),
+      expectEvents(
+        '00',
+        { pod: 'p', only: ['StopContainer', 'StopPodSandbox', 'RemoveContainer', 'RemovePodSandbox'] },
+        ['StopContainer', 'StopPodSandbox', 'RemoveContainer', 'RemovePodSandbox'],
+      ),
+    ],
+  },
+  {
+    name: 'remove-pod/containers-gone-during-hook',
+    source: 'draft',
+    clause: "when the RemovePodSandbox hook runs, the pod's containers are removed",
+    plugins: [{ index: '00', rules: [{ on: 'RemovePodSandbox', pod: 'p', react: { block: true } }] }],
+    steps: [
+      runPod('p'),
+      ...runContainer('c', 'p'),
+      stopContainer('c'),
+      stopPod('p'),
+      whileHeld('00', 'RemovePodSandbox', startRemovePod('p'), [
+        expectNoContainers('p', 'while the RemovePodSandbox hook runs'),
+      ]),
+      succeeded('remove:p', 'RemovePodSandbox of pod p'),
+    ],
+  },
+  {
+    name: 'remove-pod/plugin-error-does-not-stop-teardown',
+    source: 'draft',
+    clause: "a plugin's error in RemovePodSandbox does not keep the pod from being removed",
+    plugins: [
+      {
+        index: '00',
+        rules: [
+          {
+            on: 'RemovePodSandbox',
+            pod: 'p',
+            times: 'always',
+            react: { fail: 'nrictl conformance: injected RemovePodSandbox failure' },
+          },
+        ],
+      },
+    ],
+    steps: [
+      runPod('p'),
+      ...runContainer('c', 'p'),
+      stopPod('p'),
+      tolerated('RemovePodSandbox of pod p', (r) => r.cri((c, o) => c.removePodSandbox(r.pod('p').id, o))),
+      expectPodGone('p'),
+    ],
+  },
+  {
+    name: 'teardown/index-order',
+    source: 'draft',
+    clause:
+      'teardown hooks reach several plugins in index order (not in the order they registered): StopContainer, StopPodSandbox, RemoveContainer, RemovePodSandbox',
+    // 11 registers first: the order must come from the index.
+    plugins: [{ index: '11' }, { index: '10' }],
+    steps: [
+      runPod('p'),
+      ...runContainer('c', 'p'),
+      stopContainer('c'),
+      removeContainer('c'),
+      stopPod('p'),
+      removePod('p'),
+      expectIndexOrder(['10', '11'], { pod: 'p', only: ['StopContainer', 'RemoveContainer'] }, [
+        'StopContainer',
+        'RemoveContainer',
+      ]),
+      expectIndexOrder(['10', '11'], { pod: 'p' }, ['StopPodSandbox', 'RemovePodSandbox']),
+    ],
+  },
+];

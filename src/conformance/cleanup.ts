@@ -1,0 +1,77 @@
+// Everything a check made goes on every path: its holds released first (so that the
+// runtime's pending calls finish), the calls it left in flight awaited (each has its
+// deadline), its plugins disconnected (so that cleanup's own calls reach no rule), then
+// its pods stopped and removed, and the run's label swept. What cannot be removed is
+// listed with the command that removes it.
+import { CriError } from '../cri/index.js';
+import type { CheckRun } from './check-run.js';
+import type { Leftover } from './model.js';
+import { RUN_LABEL, type SuiteScope } from './suite-scope.js';
+
+export async function cleanUpCheck(r: CheckRun): Promise<void> {
+  for (const p of r.plugins.values()) p.releaseAll();
+  await boundedAll(r.inFlight(), r.timing.callMs);
+  await Promise.all([...r.plugins.values()].map((p) => p.close().catch(() => {})));
+  for (const pod of r.pods.values()) await removePod(r.suite, pod.id);
+  await sweep(r.suite);
+}
+
+/** Removes every pod of the run still listed; returns what is left, with the commands that remove it. */
+export async function sweep(suite: SuiteScope): Promise<Leftover[]> {
+  const label = { [RUN_LABEL]: suite.runId };
+  const listPods = () => suite.cri.listPodSandbox({ labelSelector: label }, { timeoutMs: suite.timing.callMs });
+  let pods;
+  try {
+    pods = (await listPods()).items;
+  } catch {
+    // The runtime does not answer: what the run knows it made is all that can be listed.
+    return [...suite.registry.pods].map(([id, p]) => podLeftover(suite, id, p.name));
+  }
+  for (const p of pods) await removePod(suite, p.id ?? '');
+  if (pods.length === 0) return [];
+  const left: Leftover[] = [];
+  try {
+    for (const p of (await listPods()).items) left.push(podLeftover(suite, p.id ?? '', p.metadata?.name ?? ''));
+    const ids = new Set(left.map((l) => l.id));
+    const ctrs = (await suite.cri.listContainers({ labelSelector: label }, { timeoutMs: suite.timing.callMs }))
+      .containers;
+    for (const c of ctrs)
+      if (!ids.has(c.podSandboxId ?? ''))
+        left.push({
+          kind: 'container',
+          id: c.id ?? '',
+          name: c.metadata?.name ?? '',
+          command: crictl(suite, `rm -f ${c.id ?? ''}`),
+        });
+  } catch {
+    // listed what could be listed
+  }
+  return left;
+}
+
+async function removePod(suite: SuiteScope, id: string): Promise<void> {
+  const o = { timeoutMs: suite.timing.callMs };
+  try {
+    await suite.cri.stopPodSandbox(id, o).catch((err: unknown) => {
+      if (!(err instanceof CriError && err.code === 'not-found')) throw err;
+    });
+    await suite.cri.removePodSandbox(id, o);
+    suite.registry.forgetPod(id);
+  } catch {
+    // listed by the sweep if it is still there
+  }
+}
+
+function podLeftover(suite: SuiteScope, id: string, name: string): Leftover {
+  return { kind: 'pod', id, name, command: crictl(suite, `rmp -f ${id}`) };
+}
+
+function crictl(suite: SuiteScope, args: string): string {
+  return `crictl --runtime-endpoint unix://${suite.cri.socketPath} ${args}`;
+}
+
+async function boundedAll(promises: Promise<unknown>[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled(promises), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,87 @@
+// Steps that create, start, stop and remove containers, each expecting the runtime to do it.
+import type { cri } from '../../cri/index.js';
+import type { CheckRun } from '../check-run.js';
+import { CheckFailure } from '../errors.js';
+import type { Step } from '../model.js';
+import { said } from './said.js';
+
+export interface ContainerOpts {
+  /** Exits by itself with the run image's code. */
+  exits?: boolean;
+  extra?: Partial<cri.IContainerConfig>;
+}
+
+/** Creates a container in a pod (aliases) and records it; rejects with the CRI error. */
+export async function create(r: CheckRun, alias: string, pod: string, opts: ContainerOpts = {}): Promise<string> {
+  const p = r.pod(pod);
+  const config = r.containerConfig(alias, {
+    ...(opts.exits ? { exits: r.exitCode === 0 ? 0 : 1 } : {}),
+    ...(opts.extra ? { extra: opts.extra } : {}),
+  });
+  const res = await r.cri((c, o) => c.createContainer(p.id, config, p.config, o));
+  r.containers.set(alias, { alias, id: res.containerId, pod });
+  return res.containerId;
+}
+
+export function createContainer(alias: string, pod: string, opts: ContainerOpts = {}): Step {
+  return {
+    label: `CreateContainer ${alias}`,
+    run: async (r) => {
+      try {
+        await create(r, alias, pod, opts);
+      } catch (err) {
+        throw new CheckFailure(`CreateContainer of ${alias} to succeed`, said(err));
+      }
+    },
+  };
+}
+
+/** CreateContainer issued without waiting for it: `create:ALIAS`. */
+export function startCreate(alias: string, pod: string, opts: ContainerOpts = {}): Step {
+  return {
+    label: `CreateContainer ${alias} (not waited for)`,
+    run: async (r) => r.start(`create:${alias}`, () => create(r, alias, pod, opts)),
+  };
+}
+
+/** CreateContainer then StartContainer, not waited for: `up:ALIAS`. */
+export function startCreateAndStart(alias: string, pod: string): Step {
+  return {
+    label: `CreateContainer and StartContainer ${alias} (not waited for)`,
+    run: async (r) =>
+      r.start(`up:${alias}`, async () => {
+        const id = await create(r, alias, pod);
+        await r.cri((c, o) => c.startContainer(id, o));
+      }),
+  };
+}
+
+function ctrCall(
+  verb: 'StartContainer' | 'StopContainer' | 'RemoveContainer',
+  alias: string,
+  call: (c: CheckRun['suite']['cri'], id: string, o: { timeoutMs: number }) => Promise<unknown>,
+): Step {
+  return {
+    label: `${verb} ${alias}`,
+    run: async (r) => {
+      const id = r.ctr(alias).id;
+      try {
+        await r.cri((c, o) => call(c, id, o));
+      } catch (err) {
+        throw new CheckFailure(`${verb} of ${alias} to succeed`, said(err));
+      }
+    },
+  };
+}
+
+export const startContainer = (alias: string): Step =>
+  ctrCall('StartContainer', alias, (c, id, o) => c.startContainer(id, o));
+export const stopContainer = (alias: string): Step =>
+  ctrCall('StopContainer', alias, (c, id, o) => c.stopContainer(id, 0, o));
+export const removeContainer = (alias: string): Step =>
+  ctrCall('RemoveContainer', alias, (c, id, o) => c.removeContainer(id, o));
+
+/** A running container: created and started. */
+export function runContainer(alias: string, pod: string, opts: ContainerOpts = {}): Step[] {
+  return [createContainer(alias, pod, opts), startContainer(alias)];
+}

@@ -1,0 +1,100 @@
+// Steps that make, stop and remove pods, each expecting the runtime to do it.
+import type { cri } from '../../cri/index.js';
+import { CheckFailure } from '../errors.js';
+import type { Step } from '../model.js';
+import { said } from './said.js';
+
+export function runPod(alias: string, extra: Partial<cri.IPodSandboxConfig> = {}): Step {
+  return {
+    label: `RunPodSandbox ${alias}`,
+    run: async (r) => {
+      try {
+        await r.runPod(alias, extra);
+      } catch (err) {
+        throw new CheckFailure(`RunPodSandbox of pod ${alias} to succeed`, said(err));
+      }
+    },
+  };
+}
+
+/** RunPodSandbox issued without waiting for it (its hook is to be held): `run:ALIAS`. */
+export function startRunPod(alias: string, extra: Partial<cri.IPodSandboxConfig> = {}): Step {
+  return {
+    label: `RunPodSandbox ${alias} (not waited for)`,
+    run: async (r) => r.start(`run:${alias}`, () => r.runPod(alias, extra)),
+  };
+}
+
+/** The RunPodSandbox started by startRunPod succeeded. */
+export function ranPod(alias: string): Step {
+  return {
+    label: `RunPodSandbox ${alias} returned`,
+    run: async (r) => {
+      const o = await r.outcome(`run:${alias}`);
+      if (!o.ok)
+        throw new CheckFailure(`RunPodSandbox of pod ${alias} to succeed once its hook returned`, said(o.error));
+    },
+  };
+}
+
+export function stopPod(alias: string): Step {
+  return {
+    label: `StopPodSandbox ${alias}`,
+    run: async (r) => {
+      const id = r.pod(alias).id;
+      try {
+        await r.cri((c, o) => c.stopPodSandbox(id, o));
+      } catch (err) {
+        throw new CheckFailure(`StopPodSandbox of pod ${alias} to succeed`, said(err));
+      }
+    },
+  };
+}
+
+/** StopPodSandbox issued without waiting for it: `stop:ALIAS`. */
+export function startStopPod(alias: string): Step {
+  return {
+    label: `StopPodSandbox ${alias} (not waited for)`,
+    run: async (r) => {
+      const id = r.pod(alias).id;
+      r.start(`stop:${alias}`, () => r.cri((c, o) => c.stopPodSandbox(id, o)));
+    },
+  };
+}
+
+/** RemovePodSandbox issued without waiting for it: `remove:ALIAS`. */
+export function startRemovePod(alias: string): Step {
+  return {
+    label: `RemovePodSandbox ${alias} (not waited for)`,
+    run: async (r) => {
+      const id = r.pod(alias).id;
+      r.start(`remove:${alias}`, () => r.cri((c, o) => c.removePodSandbox(id, o)));
+    },
+  };
+}
+
+/** The call started under `key` succeeded. */
+export function succeeded(key: string, what: string): Step {
+  return {
+    label: `${what} returned`,
+    run: async (r) => {
+      const o = await r.outcome(key);
+      if (!o.ok) throw new CheckFailure(`${what} to succeed once its hook returned`, said(o.error));
+    },
+  };
+}
+
+export function removePod(alias: string): Step {
+  return {
+    label: `RemovePodSandbox ${alias}`,
+    run: async (r) => {
+      const id = r.pod(alias).id;
+      try {
+        await r.cri((c, o) => c.removePodSandbox(id, o));
+      } catch (err) {
+        throw new CheckFailure(`RemovePodSandbox of pod ${alias} to succeed`, said(err));
+      }
+      r.suite.registry.forgetPod(id);
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// UpdateContainerResources, and what the plugins were told of it.
+import { getOptionalUInt64 } from '../../api/index.js';
+import type { cri } from '../../cri/index.js';
+import { CheckFailure } from '../errors.js';
+import type { Step } from '../model.js';
+import { aboutContainer } from './events.js';
+import { said } from './said.js';
+
+export function updateContainer(alias: string, linux: cri.ILinuxContainerResources): Step {
+  return {
+    label: `UpdateContainerResources ${alias}`,
+    run: async (r) => {
+      try {
+        await r.cri((c, o) => c.updateContainerResources(r.ctr(alias).id, linux, undefined, o));
+      } catch (err) {
+        throw new CheckFailure(`UpdateContainerResources of ${alias} to succeed`, said(err));
+      }
+    },
+  };
+}
+
+/** The UpdateContainer event carried the CPU shares asked for. */
+export function expectUpdateCarried(index: string, alias: string, shares: number): Step {
+  return {
+    label: `UpdateContainer of ${alias} carried CPU shares ${shares}`,
+    run: async (r) => {
+      const s = r.events(index).find((e) => e.event === 'UpdateContainer' && aboutContainer(r, alias)(e));
+      const got = getOptionalUInt64(s?.resources?.cpu?.shares);
+      if (got !== shares)
+        throw new CheckFailure(
+          `UpdateContainer of ${alias} to carry CPU shares ${shares}`,
+          got === undefined ? 'none' : `${got}`,
+        );
+    },
+  };
+}

@@ -1,0 +1,48 @@
+// How long a check may hold a hook, watch, and wait. Every hold ends well under the
+// runtime's request timeout: past it the runtime drops the plugin and carries on, which is
+// how critest's 2 s Synchronize holds manufacture "lost containers" (nri-contract.md,
+// the pitfall). Windows and waits are shorter against the simulator, whose calls take a
+// millisecond, than on a node, whose calls start processes.
+
+export type Pace = 'node' | 'sim';
+
+export interface Timing {
+  requestTimeoutMs: number;
+  /** The hard release of every hold: half the request timeout, at most 1.5 s. */
+  holdBoundMs: number;
+  /** How long a check watches while a hook is held (that a call has not returned, ...). */
+  windowMs: number;
+  /** How long a call issued during a hold is given to reach the runtime before the hold ends. */
+  settleMs: number;
+  /** How long an event that must come is waited for (a hook to be called, a canary to arrive). */
+  eventWaitMs: number;
+  /** How long a container that exits by itself is waited for. */
+  exitWaitMs: number;
+  /** Each CRI call's deadline. */
+  callMs: number;
+}
+
+export function timing(requestTimeoutMs: number, pace: Pace): Timing {
+  const holdBoundMs = Math.max(50, Math.min(1500, Math.floor(requestTimeoutMs / 2)));
+  // A window and a settle must both fit inside one hold, with room to release.
+  const third = Math.floor(holdBoundMs / 3);
+  return pace === 'node'
+    ? {
+        requestTimeoutMs,
+        holdBoundMs,
+        windowMs: Math.min(300, third),
+        settleMs: Math.min(250, third),
+        eventWaitMs: 10_000,
+        exitWaitMs: 60_000,
+        callMs: 30_000,
+      }
+    : {
+        requestTimeoutMs,
+        holdBoundMs,
+        windowMs: Math.min(30, third),
+        settleMs: Math.min(100, third),
+        eventWaitMs: 3_000,
+        exitWaitMs: 3_000,
+        callMs: 5_000,
+      };
+}
