@@ -289,6 +289,9 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = Object.freeze({
   keepRunning: '--keep-running',
   criSocketPath: '--cri-socket',
   criSocket: '--cri-socket',
+  image: '--image',
+  focus: '--focus',
+  skip: '--skip',
 });
 
 export function flagOfOption(option: string): string | undefined {

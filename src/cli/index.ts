@@ -2,7 +2,8 @@
 // glue, and the one table from error kinds to exit codes.
 export { BaseCommand, type BaseFlags, type BaseArgs } from './base-command.js';
 export { type StopReason } from './signals.js';
-export { PlanCommand, planFlags, containerArg, type SendablePlan } from './plan-command.js';
+export { PlanCommand, planFlags, containerArg, canPrompt, type SendablePlan } from './plan-command.js';
+export { conformanceFlags, checkConformanceFlags, conformanceProgress } from './conformance.js';
 export { resourceFlags } from './resource-flags.js';
 export { outputOrLegacyFileFlag, fileOf, type LegacyOutputFile } from './output-file-flag.js';
 export { versionInfo } from './version.js';

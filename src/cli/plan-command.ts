@@ -50,7 +50,7 @@ interface PlanFlags extends ConnectFlags {
 }
 
 /** Both ends are a terminal and no CI system says otherwise: the operator can be asked. */
-function canPrompt(env: NodeJS.ProcessEnv = process.env): boolean {
+export function canPrompt(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(process.stdin.isTTY) && Boolean(process.stdout.isTTY) && !inCI(env);
 }
 

@@ -25,7 +25,7 @@ export interface CtrRef {
 export type Outcome<T> = { ok: true; value: T; atMs: number } | { ok: false; error: Error; atMs: number };
 
 /** A pod whose alias starts so is the canary's: never judged, never matched by a rule. */
-export const CANARY = 'canary';
+const CANARY = 'canary';
 
 /** A test plugin's name: letters in the reverse order of the indexes, so that name order is not index order. */
 function pluginName(specs: readonly PluginSpec[], spec: PluginSpec): string {

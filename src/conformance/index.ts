@@ -2,7 +2,6 @@
 // socket with transient test plugins on its NRI socket, on a node (ConformancePlan) or on
 // the simulator (runOnSimulator, runMatrix). It produces verdicts; src/views draws them.
 export { CHECKS } from './checks/index.js';
-export { ConformanceError, type ConformanceErrorCode } from './errors.js';
 export { ConformancePlan, type PlanOptions } from './plan.js';
 export {
   runOnSimulator,
@@ -11,7 +10,6 @@ export {
   type ConformanceMatrix,
   type PresetColumn,
 } from './sim.js';
-export { selectChecks } from './select.js';
 export type {
   Check,
   CheckVerdict,

@@ -33,7 +33,7 @@ export class ConformancePlan {
   /** Chooses the checks and prepares the runtime; refuses bad input before anything is made. */
   static async open(opts: PlanOptions): Promise<ConformancePlan> {
     const checks = selectChecks(opts.focus, opts.skip);
-    if (opts.ask && !opts.terminal) throw new ConformanceError('needs-yes', NEEDS_YES, 'yes');
+    if (opts.ask && !opts.terminal) throw new ConformanceError('needs-yes', NEEDS_YES);
     const prepared = await prepare(opts);
     const { runId, namespace } = newRunId();
     return new ConformancePlan(prepared, checks, runId, namespace, opts);

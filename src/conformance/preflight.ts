@@ -238,12 +238,12 @@ async function pauseImage(
     const info = (await cri.status(true)).info ?? {};
     const config = JSON.parse(info.config ?? '{}') as { sandboxImage?: unknown };
     if (typeof config.sandboxImage === 'string' && config.sandboxImage !== '')
-      return { ref: config.sandboxImage, from: "the runtime's pause image (CRI Status)" };
+      return { ref: config.sandboxImage, from: "the runtime's pause image, as its CRI Status says" };
   } catch {
     // no verbose status, or not JSON: the config is asked next
   }
   const fromConfig = ours?.pauseImage ?? configs.find((c) => c.pauseImage)?.pauseImage;
-  if (fromConfig) return { ref: fromConfig, from: `the runtime's pause image (${ours?.file ?? 'its config'})` };
+  if (fromConfig) return { ref: fromConfig, from: `the runtime's pause image, as ${ours?.file ?? 'its config'} says` };
   try {
     const images = (await cri.listImages()).images;
     const tag = images.flatMap((i) => i.repoTags ?? []).find((t) => /(^|\/)pause:/.test(t));
@@ -255,7 +255,7 @@ async function pauseImage(
 }
 
 /** "registry.k8s.io/pause:3.10" runs as pause (`/pause -v` exits 0); any other image is taken to have a shell. */
-export function imageKind(ref: string): ImageKind {
+function imageKind(ref: string): ImageKind {
   const name = ref.split('@')[0].split('/').pop() ?? '';
   return name.split(':')[0] === 'pause' ? 'pause' : 'shell';
 }

@@ -1,13 +1,15 @@
-// Which checks a run takes: --focus and --skip, each a check's name, a group ("sync",
-// "sync/*"), a glob ("*hook*") or critest's number ("17"). A filter that names no check
-// is a mistake, said before anything is made.
+// Which checks a run takes: --focus and --skip, each a check's name (that check alone), a
+// group ("sync": its checks), a glob ("sync/*", "*hook*") or critest's number ("17"). A
+// filter that names no check is a mistake, said before anything is made.
 import { CHECKS } from './checks/index.js';
 import { ConformanceError } from './errors.js';
 import type { Check } from './model.js';
 
 function matcher(pattern: string): (c: Check) => boolean {
   if (/^\d+$/.test(pattern)) return (c) => c.critest === Number(pattern);
-  if (!pattern.includes('*')) return (c) => c.name === pattern || c.name.startsWith(`${pattern}/`);
+  // A check's own name is that check alone (container-lifecycle, not its /post-events too).
+  if (CHECKS.some((c) => c.name === pattern)) return (c) => c.name === pattern;
+  if (!pattern.includes('*')) return (c) => c.name.startsWith(`${pattern}/`);
   const re = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
   return (c) => re.test(c.name);
 }

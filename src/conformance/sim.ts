@@ -69,10 +69,16 @@ async function runWith(checks: readonly Check[], opts: SimConformanceOptions): P
       opts.signal,
     );
   } catch (err) {
+    if (err instanceof SimulationInputError && err.option === 'criSocketPath')
+      // The preset's runtime serves no CRI (Docker): nothing to run the checks through.
+      throw new ConformanceError(
+        'bad-input',
+        `${err.message.replace(/: leave out --cri-socket.*$/, '')}: the checks run through CRI`,
+        'preset',
+        { cause: err },
+      );
     if (err instanceof SimulationInputError)
-      throw new ConformanceError('bad-input', err.message, err.option === 'criSocketPath' ? 'preset' : err.option, {
-        cause: err,
-      });
+      throw new ConformanceError('bad-input', err.message, err.option, { cause: err });
     throw err;
   } finally {
     rmSync(dir, { recursive: true, force: true });

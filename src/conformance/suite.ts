@@ -99,7 +99,7 @@ function report(
   return { ...ids, target, verdicts, summary, leftovers, interrupted, exitCode: clean ? 0 : 1 };
 }
 
-export function summarise(verdicts: readonly CheckVerdict[], durationMs: number): ConformanceSummary {
+function summarise(verdicts: readonly CheckVerdict[], durationMs: number): ConformanceSummary {
   const count = (s: CheckVerdict['status']) => verdicts.filter((v) => v.status === s).length;
   return {
     total: verdicts.length,

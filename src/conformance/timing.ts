@@ -42,7 +42,7 @@ export function timing(requestTimeoutMs: number, pace: Pace): Timing {
         windowMs: Math.min(30, third),
         settleMs: Math.min(100, third),
         eventWaitMs: 3_000,
-        exitWaitMs: 3_000,
+        exitWaitMs: 1_000,
         callMs: 5_000,
       };
 }

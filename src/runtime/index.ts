@@ -41,4 +41,4 @@ export { type UpdateOutcome } from './sim/apply.js';
 export { ScenarioError, StateError } from './sim/errors.js';
 export { RuntimeStartError } from './sim/start-failure.js';
 export { RUNTIME_PRESETS, RELEASE_PRESETS, type RuntimePreset, type RuntimeQuirks } from './sim/presets.js';
-export { SIM_FAULTS, isSimFault, type SimFault } from './sim/faults.js';
+export { SIM_FAULTS, type SimFault } from './sim/faults.js';

@@ -22,3 +22,7 @@ export { pluginDirView } from './plugin-dir.js';
 export { lintView } from './lint-report.js';
 export { diagnosisView } from './diagnosis.js';
 export { pluginsView } from './plugins.js';
+// `nrictl conformance`: one run's verdicts, the matrix of --preset all, and JUnit XML of either.
+export { conformanceView, targetText } from './conformance.js';
+export { conformanceMatrixView } from './conformance-matrix.js';
+export { conformanceJunit, conformanceMatrixJunit } from './conformance-junit.js';

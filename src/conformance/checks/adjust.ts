@@ -13,7 +13,9 @@ const ENV = { key: 'NRICTL_CONFORMANCE', value: 'adjusted' };
 const ANNOTATION = 'nrictl.io/conformance-adjusted';
 const MOUNT = '/run/nrictl-conformance';
 const RESOURCES: nri.ILinuxResources = { cpu: { shares: { value: 384 } }, memory: { limit: { value: 96 * MiB } } };
-const UPDATE = { cpuShares: 300, memoryLimitInBytes: 128 * MiB };
+/** What the container asks for itself, so that the runtime reports resources whether or not the plugin's apply. */
+const ASKED = { cpuShares: 256, memoryLimitInBytes: 128 * MiB };
+const UPDATE = { cpuShares: 300, memoryLimitInBytes: 160 * MiB };
 
 function adjusting(adjust: nri.IContainerAdjustment): Check['plugins'] {
   return [{ index: '00', rules: [{ on: 'CreateContainer', container: 'c', react: { adjust } }] }];
@@ -73,7 +75,11 @@ export const ADJUST_CHECKS: Check[] = [
     source: 'nrictl',
     clause: 'CPU shares and a memory limit a plugin sets in CreateContainer are what ContainerStatus reports',
     plugins: adjusting({ linux: { resources: RESOURCES } }),
-    steps: [...made, expectResources('c', RESOURCES, 'as the plugin set them')],
+    steps: [
+      runPod('p'),
+      ...runContainer('c', 'p', { extra: { linux: { resources: ASKED } } }),
+      expectResources('c', RESOURCES, 'as the plugin set them'),
+    ],
   },
   {
     name: 'update-container/relayed',

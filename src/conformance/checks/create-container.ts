@@ -35,7 +35,7 @@ export const CREATE_CONTAINER_CHECKS: Check[] = [
     ],
   },
   {
-    name: 'create-container/hook-error-fails-and-leaves-nothing',
+    name: 'create-container/hook-error-leaves-nothing',
     critest: 10,
     source: 'critest',
     clause:

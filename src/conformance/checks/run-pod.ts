@@ -38,7 +38,7 @@ export const RUN_POD_CHECKS: Check[] = [
     ],
   },
   {
-    name: 'run-pod/hook-error-fails-and-leaves-nothing',
+    name: 'run-pod/hook-error-leaves-nothing',
     critest: 6,
     source: 'critest',
     clause:

@@ -57,7 +57,7 @@ export const STOP_POD_CHECKS: Check[] = [
     ],
   },
   {
-    name: 'stop-pod/plugin-error-does-not-stop-teardown',
+    name: 'stop-pod/plugin-error-teardown-goes-on',
     source: 'draft',
     clause:
       "a plugin's error in StopPodSandbox does not keep the pod from stopping: its containers exit, the pod is SANDBOX_NOTREADY and can be removed",

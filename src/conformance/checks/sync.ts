@@ -31,7 +31,7 @@ export const SYNC_CHECKS: Check[] = [
     ],
   },
   {
-    name: 'sync/container-created-during-sync',
+    name: 'sync/created-during-sync',
     critest: 19,
     source: 'critest',
     clause:
@@ -46,7 +46,7 @@ export const SYNC_CHECKS: Check[] = [
     ],
   },
   {
-    name: 'sync/containers-created-during-sync-under-load',
+    name: 'sync/created-during-sync-under-load',
     critest: 20,
     source: 'critest',
     clause:

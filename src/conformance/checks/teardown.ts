@@ -43,7 +43,7 @@ export const TEARDOWN_CHECKS: Check[] = [
     ],
   },
   {
-    name: 'remove-pod/plugin-error-does-not-stop-teardown',
+    name: 'remove-pod/plugin-error-teardown-goes-on',
     source: 'draft',
     clause: "a plugin's error in RemovePodSandbox does not keep the pod from being removed",
     plugins: [

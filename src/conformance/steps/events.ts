@@ -13,7 +13,7 @@ export function aboutContainer(r: CheckRun, alias: string): (s: Seen) => boolean
     ((id !== undefined && s.containerId === id) || (s.containerId === '' && s.containerName === alias));
 }
 
-export function listed(events: readonly Seen[]): string {
+function listed(events: readonly Seen[]): string {
   return events.length === 0 ? 'none' : events.map((s) => s.event).join(', ');
 }
 
@@ -25,7 +25,7 @@ export interface EventScope {
   only?: readonly NriEventName[];
 }
 
-export function scoped(r: CheckRun, index: string, scope: EventScope): Seen[] {
+function scoped(r: CheckRun, index: string, scope: EventScope): Seen[] {
   let seen = r.podEvents(index, scope.pod);
   if (scope.container !== undefined) seen = seen.filter(aboutContainer(r, scope.container));
   if (scope.only) seen = seen.filter((s) => scope.only!.includes(s.event));

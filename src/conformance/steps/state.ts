@@ -11,7 +11,7 @@ type IdOf = (r: CheckRun) => string;
 export const heldPod: IdOf = (r) => r.hold?.seen.podId ?? '';
 /** The container a held hook is about ("" where the runtime sends no id with it). */
 export const heldContainer: IdOf = (r) => r.hold?.seen.containerId ?? '';
-export const podId =
+const podId =
   (alias: string): IdOf =>
   (r) =>
     r.pod(alias).id;

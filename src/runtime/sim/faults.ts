@@ -68,7 +68,3 @@ export const SIM_FAULTS = [
 ] as const;
 
 export type SimFault = (typeof SIM_FAULTS)[number];
-
-export function isSimFault(name: string): name is SimFault {
-  return (SIM_FAULTS as readonly string[]).includes(name);
-}

@@ -43,7 +43,7 @@ export interface CriFaceOptions {
 
 const nowNs = (): number => Date.now() * 1_000_000;
 /** The pause image the simulator names as its own (containerd 1.7's CRI Status says sandboxImage). */
-export const SIM_PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
+const SIM_PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
 const unknown = (message: string): CriStatus => new CriStatus(GrpcCode.UNKNOWN, message);
 
 export class CriFace {
