@@ -38,7 +38,9 @@ Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one
   static override flags = {
     socket: cli.socketFlag,
     'plugin-name': cli.pluginNameFlag('nrictl-logs'),
-    'plugin-index': cli.pluginIndexFlagWithoutDefault('99; 00 with --record, so that the requests are recorded before any plugin changed them'),
+    'plugin-index': cli.pluginIndexFlagWithoutDefault(
+      '99; 00 with --record, so that the requests are recorded before any plugin changed them',
+    ),
     output: cli.outputFlag(['table', 'json', 'yaml']),
     events: cli.eventsFlag(
       'Comma-separated events to subscribe to: names like create, poststart, runpod, CreateContainer, validate, or the groups all, pod, container. Default: every event the runtime knows except validate (ValidateContainerAdjustment), which puts nrictl on the critical path of container creation; the groups all and container include it.',

@@ -255,7 +255,9 @@ export function recordingOf(
   | undefined {
   if (flags.record === undefined) return undefined;
   if (flags['record-env'])
-    warn(`--record-env: ${flags.record} will hold the containers' environment values (passwords, tokens): keep it as safe as the node`);
+    warn(
+      `--record-env: ${flags.record} will hold the containers' environment values (passwords, tokens): keep it as safe as the node`,
+    );
   return {
     file: flags.record,
     force: flags.force === true,

@@ -65,7 +65,11 @@ export class RecordingFile {
       // The umask may have taken bits away; never more than 0600 either way.
       await promisify(fchmod)(fd, RECORDING_MODE);
     } catch (err) {
-      throw new RecordingError(`${path}: cannot create a file in ${dir} (${(err as Error).message})`, 'usage', 'record');
+      throw new RecordingError(
+        `${path}: cannot create a file in ${dir} (${(err as Error).message})`,
+        'usage',
+        'record',
+      );
     }
     const file = createWriteStream('', { fd, autoClose: false, emitClose: false });
     const gzip = target.endsWith('.gz') ? createGzip() : undefined;

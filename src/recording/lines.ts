@@ -40,7 +40,8 @@ async function isGzip(file: string): Promise<boolean> {
 /** The file's lines, one at a time; throws a RecordingError naming the file and the line. */
 export async function* readLines(file: string): AsyncGenerator<Line> {
   const gzip = await isGzip(file);
-  if (!gzip && file.endsWith('.gz')) throw badRecording(file, undefined, 'the name ends in .gz but it is not gzip data');
+  if (!gzip && file.endsWith('.gz'))
+    throw badRecording(file, undefined, 'the name ends in .gz but it is not gzip data');
   const raw = createReadStream(file);
   const source: Readable = gzip ? raw.pipe(createGunzip()) : raw;
   raw.on('error', (err) => source.destroy(err));
@@ -71,7 +72,8 @@ export async function* readLines(file: string): AsyncGenerator<Line> {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'Z_BUF_ERROR' || /unexpected end of file/i.test((err as Error).message))
       throw badRecording(file, n + 1, 'the gzip data ends early: the file was cut short (copied while being written?)');
-    if (gzip && code?.startsWith('Z_')) throw badRecording(file, n + 1, `the gzip data is corrupt (${(err as Error).message})`);
+    if (gzip && code?.startsWith('Z_'))
+      throw badRecording(file, n + 1, `the gzip data is corrupt (${(err as Error).message})`);
     throw new RecordingError(`cannot read ${file}: ${code ?? (err as Error).message}`, 'usage', 'replay');
   } finally {
     source.destroy();

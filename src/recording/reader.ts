@@ -31,8 +31,7 @@ export type RecordingEntry =
 
 /** What kind of file it is, from its first line. */
 export type RecordingInfo =
-  | { file: string; format: 'recording'; header: HeaderLine }
-  | { file: string; format: 'logs-json' };
+  { file: string; format: 'recording'; header: HeaderLine } | { file: string; format: 'logs-json' };
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -59,7 +58,8 @@ class EntryParser {
     try {
       v = JSON.parse(line.text);
     } catch (err) {
-      if (line.partial) throw this.bad(n, 'the file ends inside this line: it was cut short (copied while being written?)');
+      if (line.partial)
+        throw this.bad(n, 'the file ends inside this line: it was cut short (copied while being written?)');
       throw this.bad(n, `not JSON (${(err as Error).message})`);
     }
     if (!isObject(v)) throw this.bad(n, 'not a JSON object');
@@ -175,7 +175,12 @@ class EntryParser {
         return entry;
       }
       case 'trace':
-        if (!Number.isInteger(v.seq) || typeof v.container !== 'string' || !Array.isArray(v.segments) || !Array.isArray(v.final))
+        if (
+          !Number.isInteger(v.seq) ||
+          typeof v.container !== 'string' ||
+          !Array.isArray(v.segments) ||
+          !Array.isArray(v.final)
+        )
           throw this.bad(n, 'a trace line without seq, container, segments or final');
         this.eventOf(v.event, n);
         return { kind: 'trace', line: n, trace: v as unknown as TraceLine };
@@ -254,7 +259,16 @@ export async function checkRecording(
   onEvent?: (e: RecordingEntry & { kind: 'event' }) => void,
 ): Promise<RecordingCheck> {
   const { info, entries } = await openRecording(file);
-  const check: RecordingCheck = { info, pods: 0, containers: 0, synced: false, events: 0, traces: 0, gaps: 0, spanMs: 0 };
+  const check: RecordingCheck = {
+    info,
+    pods: 0,
+    containers: 0,
+    synced: false,
+    events: 0,
+    traces: 0,
+    gaps: 0,
+    spanMs: 0,
+  };
   let first: number | undefined;
   for await (const e of entries) {
     if (e.kind === 'pod') check.pods++;

@@ -274,7 +274,14 @@ export class RecordingWriter {
       return this.fits(`${h}\n`, false);
     }
     while (this.state) {
-      const next = this.state.next();
+      let next: IteratorResult<string>;
+      try {
+        next = this.state.next();
+      } catch {
+        // A state the runtime's own decoder took, that ours cannot write: the state ends here.
+        this.state = undefined;
+        break;
+      }
       if (next.done) this.state = undefined;
       else if (!this.full) {
         const line = this.fits(`${next.value}\n`, false);
@@ -289,7 +296,15 @@ export class RecordingWriter {
         this.counts.truncated++;
         continue;
       }
-      const line = this.fits(`${this.render(item)}\n`, true);
+      let text: string;
+      try {
+        text = this.render(item);
+      } catch {
+        // Never the command's end: a record that cannot be written counts as dropped.
+        this.counts.dropped++;
+        continue;
+      }
+      const line = this.fits(`${text}\n`, true);
       if (line !== undefined) {
         this.counts.written++;
         return line;
@@ -372,7 +387,8 @@ function* stateLines(payloads: readonly Uint8Array[], select: StateSelection | u
   const all = syncBriefs(payloads);
   const { pods, containers } = select ? select(all.pods, all.containers) : all;
   for (const p of pods) yield JSON.stringify({ type: 'pod', pod: podJson(p.complete()) });
-  for (const c of containers) yield JSON.stringify({ type: 'container', container: containerJson(c.complete(), keepEnv) });
+  for (const c of containers)
+    yield JSON.stringify({ type: 'container', container: containerJson(c.complete(), keepEnv) });
   yield JSON.stringify({ type: 'synced', pods: pods.length, containers: containers.length });
 }
 
@@ -392,9 +408,19 @@ function traceLine(seq: number, r: TracedEvent, keepEnv: boolean): TraceLine {
           ...(now !== undefined ? { value: now } : {}),
           by: s.label,
         });
-        return { field: c.field, key: c.key, ...(old !== undefined ? { old } : {}), ...(now !== undefined ? { new: now } : {}) };
+        return {
+          field: c.field,
+          key: c.key,
+          ...(old !== undefined ? { old } : {}),
+          ...(now !== undefined ? { new: now } : {}),
+        };
       });
-      return { label: s.label, plugins: s.plugins, ...(s.ms !== undefined ? { ms: s.ms } : {}), changes };
+      return {
+        label: s.label,
+        plugins: s.plugins,
+        ...(s.ms !== undefined ? { ms: Math.round(s.ms * 1000) / 1000 } : {}),
+        changes,
+      };
     });
   return {
     type: 'trace',

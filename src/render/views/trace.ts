@@ -7,6 +7,7 @@ import { chalk } from '../colour.js';
 import type { RecordView, View } from '../output.js';
 import type { NoteView } from '../stream.js';
 import { dataTime, eventHead } from './events.js';
+import { recordingNote, recordingSummaryText } from './recording.js';
 import { sessionNote } from './session-notes.js';
 
 const ms = (x: number | undefined): string => (x === undefined ? '-' : `${x.toFixed(2)} ms`);
@@ -59,6 +60,7 @@ function summaryText(s: TraceSummary): string {
       `Summary: ${e.traced} events traced (${e.failed} failed, ${e.filtered} filtered out, ${e.dropped} dropped from the output); request timeout ${s.requestTimeoutMs} ms (${s.requestTimeoutFrom})`,
     ),
   );
+  if (s.recording) out.push(`  ${recordingSummaryText(s.recording)}`);
   for (const [event, h] of Object.entries(s.hopMs))
     out.push(
       chalk.dim(
@@ -86,6 +88,7 @@ function summaryText(s: TraceSummary): string {
 }
 
 export const traceNoteView: NoteView<TraceNote> = (n) => {
+  if (n.kind === 'recording-full') return recordingNote(n);
   if (n.kind !== 'live') return sessionNote(n);
   const who = n.runtime ? `${n.runtime.label} (${n.runtime.vintage})` : 'the runtime';
   const plugins = n.plan.segments
