@@ -4,6 +4,8 @@ import {
   checkJunit,
   outputFlag,
   presetsOutput,
+  replayOptions,
+  replayOutput,
   simFlags,
   simOptions,
   simPrompt,
@@ -14,6 +16,7 @@ import {
 } from '../src/cli/index.js';
 import { formatsOf, presetRecords, simulationRecords, simulationView } from '../src/render/index.js';
 import { simEventView } from '../src/render/views/sim-event-data.js';
+import { replayRecording } from '../src/replay/index.js';
 import { RUNTIME_PRESETS, runSimulation, runSimulationPerPreset } from '../src/runtime/index.js';
 
 const records = simulationRecords(simEventView);
@@ -34,6 +37,11 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     },
     { description: 'Drive events by hand', command: '<%= config.bin %> <%= command.id %> --interactive' },
     { description: 'Machine-readable events', command: '<%= config.bin %> <%= command.id %> s.yaml -o json' },
+    {
+      description:
+        "Replay a node's recorded traffic against a new plugin version; exit 1 if any field ends differently",
+      command: '<%= config.bin %> <%= command.id %> --replay node.jsonl.gz --plugin-dir ./plugins --compare',
+    },
     {
       description: 'Test a plugin: exit 1 with a diff when an expectation fails (-o junit: JUnit XML for CI)',
       command: '<%= config.bin %> <%= command.id %> --plugin-dir ./plugins --expect test/expect.yaml',
@@ -65,16 +73,15 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
       const opts = { ...simOptions({ ...flags, preset: undefined }, this.args.scenario), pace: () => show.room() };
       return presetsOutput(await runSimulationPerPreset(opts, this.signal, (r) => show.push(r)));
     }
-    const show = format === 'junit' ? undefined : this.recordSink(records, simSink(flags));
+    const show = format === 'junit' || flags.compare ? undefined : this.recordSink(records, simSink(flags));
     const toStderr = this.stderrRecordSink(records, flags.buffer, 'plugin output line');
-    const result = await runSimulation(
-      {
-        ...simOptions(flags, this.args.scenario),
-        ...simStream(flags, show, toStderr),
-        ...(flags.expect === undefined ? { drive: simPrompt(flags.interactive, format) } : {}),
-      },
-      this.signal,
-    );
-    return simulationOutput(result, format);
+    const replay = flags.replay === undefined ? undefined : replayOptions(flags, this.args.scenario);
+    const run = {
+      ...simOptions(flags, this.args.scenario),
+      ...simStream(flags, show, toStderr),
+      ...(flags.expect === undefined && !replay ? { drive: simPrompt(flags.interactive, format) } : {}),
+    };
+    if (replay) return replayOutput(await replayRecording({ ...run, ...replay }, this.signal), format, flags.junit);
+    return simulationOutput(await runSimulation(run, this.signal), format);
   }
 }

@@ -9,7 +9,6 @@ import {
   RecordingWriter,
   type RecordingNote,
   type RecordingOptions,
-  type RecordingStart,
   type RecordingSummary,
 } from '../recording/index.js';
 import { OUTPUT_CLOSED, serveMetrics, type MetricsServer, type RecordSink } from '../render/index.js';
@@ -128,10 +127,10 @@ class LogStream extends EventEmitter {
       this.recorder?.event(e.event, loggedRequest(e));
     });
     const handlers = this.log.handlers();
-    const learnState = handlers.synchronizeRaw!;
+    const log = this.log;
     handlers.synchronizeRaw = (payloads) => {
       this.recorder?.sync(payloads, (pods, containers) => filter.selectState(pods, containers));
-      learnState(payloads);
+      log.learnState(payloads);
     };
     this.watch = new EventWatch({
       ...opts,
@@ -198,7 +197,7 @@ class LogStream extends EventEmitter {
       runtime: this.watch.runtime,
       plugin: this.watch.pluginName,
       events: this.watch.events,
-      filter: recordedFilter(this.opts.filter) as RecordingStart['filter'],
+      filter: recordedFilter(this.opts.filter),
     });
     const target = this.opts.target;
     this.notes({

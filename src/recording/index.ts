@@ -17,6 +17,7 @@ export { RECORDING_MODE } from './file-out.js';
 export {
   RecordingWriter,
   DEFAULT_RECORDING_QUEUE_CAPACITY,
+  traceLine,
   type RecordingOptions,
   type RecordingStart,
   type RecordingSummary,
@@ -25,6 +26,7 @@ export {
   type StateSelection,
 } from './writer.js';
 export { redactEnvEntry, redactFieldValue } from './redact.js';
+export { eventByName } from './messages.js';
 export {
   openRecording,
   checkRecording,

@@ -86,7 +86,7 @@ class EntryParser {
       if (v.version > RECORDING_VERSION)
         throw this.bad(
           n,
-          `recorded in format version ${v.version} by nrictl ${String(v.nrictlVersion ?? '')}, newer than this nrictl reads (${RECORDING_VERSION}): upgrade nrictl`,
+          `recorded in format version ${v.version} by nrictl ${typeof v.nrictlVersion === 'string' ? v.nrictlVersion : '(unknown)'}, newer than this nrictl reads (${RECORDING_VERSION}): upgrade nrictl`,
         );
       if (!['logs', 'trace'].includes(v.source as string) || !isObject(v.runtime) || !Array.isArray(v.events))
         throw this.bad(n, 'a recording header without source, runtime or events');
@@ -243,6 +243,8 @@ export interface RecordingCheck {
   /** The Synchronize state ended with its `synced` line (a recording cut by --record-max may lack it). */
   synced: boolean;
   events: number;
+  /** Every event has its time (a logs -o json line may lack one). */
+  timed: boolean;
   traces: number;
   gaps: number;
   /** ms from the first event to the last (0 without timing). */
@@ -254,10 +256,7 @@ export interface RecordingCheck {
  * Reads the whole file, checking every line, holding one at a time. Throws the first
  * problem (a RecordingError): a replay checks this before it starts anything.
  */
-export async function checkRecording(
-  file: string,
-  onEvent?: (e: RecordingEntry & { kind: 'event' }) => void,
-): Promise<RecordingCheck> {
+export async function checkRecording(file: string, onEntry?: (e: RecordingEntry) => void): Promise<RecordingCheck> {
   const { info, entries } = await openRecording(file);
   const check: RecordingCheck = {
     info,
@@ -265,12 +264,14 @@ export async function checkRecording(
     containers: 0,
     synced: false,
     events: 0,
+    timed: true,
     traces: 0,
     gaps: 0,
     spanMs: 0,
   };
   let first: number | undefined;
   for await (const e of entries) {
+    onEntry?.(e);
     if (e.kind === 'pod') check.pods++;
     else if (e.kind === 'container') check.containers++;
     else if (e.kind === 'synced') check.synced = true;
@@ -279,8 +280,7 @@ export async function checkRecording(
       if (e.t !== undefined) {
         first ??= e.t;
         check.spanMs = e.t - first;
-      }
-      onEvent?.(e);
+      } else check.timed = false;
     } else if (e.kind === 'trace') check.traces++;
     else if (e.kind === 'gap') check.gaps++;
     else check.end = e.end;

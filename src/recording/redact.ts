@@ -13,7 +13,8 @@ export function redactEnvEntry(entry: string): string {
 
 function redactContainer(ctr: unknown): void {
   const c = ctr as { env?: unknown } | null | undefined;
-  if (c && Array.isArray(c.env)) c.env = c.env.map((e) => (typeof e === 'string' ? redactEnvEntry(e) : e));
+  if (c && Array.isArray(c.env))
+    c.env = (c.env as unknown[]).map((e: unknown) => (typeof e === 'string' ? redactEnvEntry(e) : e));
 }
 
 /**

@@ -289,7 +289,7 @@ export class RecordingWriter {
       }
     }
     while (this.head < this.queue.length) {
-      const item = this.queue[this.head]!;
+      const item = this.queue[this.head];
       this.queue[this.head++] = undefined as unknown as Item;
       if (this.head === this.queue.length) this.queue.length = this.head = 0;
       if (this.full) {
@@ -392,8 +392,11 @@ function* stateLines(payloads: readonly Uint8Array[], select: StateSelection | u
   yield JSON.stringify({ type: 'synced', pods: pods.length, containers: containers.length });
 }
 
-/** A trace result as its line: the segments with plugins, and each changed field as it ended. */
-function traceLine(seq: number, r: TracedEvent, keepEnv: boolean): TraceLine {
+/**
+ * A trace result as its line: the segments with plugins, and each changed field as it
+ * ended (what a replay's --compare holds a replay's trace to, made the same way).
+ */
+export function traceLine(seq: number, r: TracedEvent, keepEnv: boolean): TraceLine {
   const value = (field: string, v: string | undefined) => (keepEnv ? v : redactFieldValue(field, v));
   const final = new Map<string, TraceLine['final'][number]>();
   const segments = r.segments

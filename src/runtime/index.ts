@@ -23,13 +23,14 @@ export {
 } from './adaptation/index.js';
 export { Runtime, type RuntimeOptions, type CreateResult } from './sim/runtime.js';
 export { type SimEvent, type SimEventType, type UpdateSource } from './events.js';
-export { runScript, stepLabel, type ScriptResult } from './sim/script.js';
+export { runScript, stepLabel, type ScriptResult, type Steps } from './sim/script.js';
 export {
   runSimulation,
   type SimulationOptions,
   type SimulationResult,
   type SimulationRecord,
   type ScriptDone,
+  type ScenarioSource,
 } from './sim/run.js';
 export { runSimulationPerPreset, type PresetRecord, type PresetResult, type PresetsResult } from './sim/run-presets.js';
 export { SimulationInputError } from './sim/inputs.js';
@@ -41,3 +42,4 @@ export { type UpdateOutcome } from './sim/apply.js';
 export { ScenarioError, StateError } from './sim/errors.js';
 export { RuntimeStartError } from './sim/start-failure.js';
 export { RUNTIME_PRESETS, type RuntimePreset, type RuntimeQuirks } from './sim/presets.js';
+export { presetForRuntime } from './sim/preset-match.js';

@@ -12,7 +12,7 @@ import { generateScenario } from './generate.js';
 import { RUNTIME_PRESETS } from './presets.js';
 import type { RuntimeOptions } from './runtime.js';
 import { loadScenario, parseScenarioResources, type Scenario } from './scenario.js';
-import { stepLabel } from './script.js';
+import { stepLabel, type Steps } from './script.js';
 import type { SimulationOptions } from './run.js';
 
 export const PLUGIN_DIR_HOLDS = 'the NN-name plugin executables';
@@ -33,6 +33,10 @@ export class SimulationInputError extends Error {
 /** What a simulation runs, read and checked. */
 export interface SimulationPlan {
   scenario: Scenario;
+  /** The script: the scenario's steps, or a source's. */
+  steps: Steps;
+  /** The steps' labels, where an expectation file names them. */
+  labels: readonly string[];
   /** A scenario was named: its steps run (none, if it has none), then the run ends unless told to stay. */
   scripted: boolean;
   expectations?: ExpectationFile;
@@ -71,11 +75,24 @@ export async function planSimulation(opts: SimulationOptions): Promise<Simulatio
     );
   if (opts.scenario !== undefined && opts.generate !== undefined)
     throw new SimulationInputError('give a scenario or generated pods, not both', 'usage', 'generate');
+  const source = opts.source;
+  if (source && (opts.scenario !== undefined || opts.generate !== undefined))
+    throw new SimulationInputError(
+      `${source.file} is replayed: give no scenario or generated pods too`,
+      'usage',
+      'scenario',
+    );
 
   let expectations: ExpectationFile | undefined;
   if (opts.expect !== undefined) {
     expectations = await loadExpectations(opts.expect, parseScenarioResources);
-    if (opts.scenario === undefined && expectations.scenario === undefined)
+    if (source && expectations.scenario !== undefined)
+      throw new SimulationInputError(
+        `${opts.expect} names a scenario (${expectations.scenario}), but ${source.file} is replayed: remove its scenario: key`,
+        'usage',
+        'expect',
+      );
+    if (opts.scenario === undefined && expectations.scenario === undefined && !source)
       throw new SimulationInputError(
         `${opts.expect}: name the scenario, with scenario: in the file or as the SCENARIO argument`,
         'usage',
@@ -84,14 +101,18 @@ export async function planSimulation(opts: SimulationOptions): Promise<Simulatio
   }
   const scenarioFile = opts.scenario ?? expectations?.scenario;
   let scenario: Scenario = { file: '', pods: [], containers: [], steps: [] };
-  if (scenarioFile !== undefined) scenario = await loadScenario(scenarioFile);
+  if (source) scenario = { file: source.file, pods: source.pods, containers: source.containers, steps: [] };
+  else if (scenarioFile !== undefined) scenario = await loadScenario(scenarioFile);
   else if (opts.generate !== undefined) scenario = generateScenario(opts.generate);
+  const labels = !expectations ? [] : source ? (source.labels ?? []) : scenario.steps.map(stepLabel);
   // An expectation after a step the scenario does not have is found now, not after the run.
-  if (expectations) placeExpectations(expectations, scenario.steps.map(stepLabel));
+  if (expectations) placeExpectations(expectations, labels);
 
   return {
     scenario,
-    scripted: scenarioFile !== undefined,
+    steps: source ? source.steps : scenario.steps,
+    labels,
+    scripted: scenarioFile !== undefined || source !== undefined,
     ...(expectations ? { expectations } : {}),
     runtime: {
       ...(opts.socketPath !== undefined ? { socketPath: opts.socketPath } : {}),

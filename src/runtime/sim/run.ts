@@ -3,12 +3,13 @@
 // wait for the external plugins asked for, run the scenario's script or judge its
 // expectations, hand the runtime to an interactive driver or keep serving, and stop,
 // removing the socket, on every way out: the end, an error, or the signal.
+import type { nri } from '../../api/index.js';
 import type { Outcome } from '../../expect/index.js';
 import type { SimEvent } from '../events.js';
 import { runExpectations } from './expectations.js';
 import { planSimulation } from './inputs.js';
 import { Runtime } from './runtime.js';
-import { runScript, type Pace } from './script.js';
+import { runScript, type Pace, type Steps } from './script.js';
 import { SimState } from './state.js';
 
 export interface SimulationOptions {
@@ -50,6 +51,23 @@ export interface SimulationOptions {
   pace?: Pace;
   /** After the script (or without one), the runtime is driven by this until it resolves: an interactive prompt. */
   drive?: (runtime: Runtime, signal: AbortSignal) => Promise<void>;
+  /** Instead of a scenario file: its pods, containers and steps as values (a recording replayed). */
+  source?: ScenarioSource;
+  /** Once the plugins are there, before the first step: what must see every step too (replay's probes). */
+  beforeScript?: (runtime: Runtime, signal: AbortSignal) => Promise<void>;
+  /** After the last step (or the stop), before the runtime stops; only when beforeScript ran. */
+  afterScript?: () => Promise<void>;
+}
+
+/** A scenario given as values: the state to start from and the steps, which may come as the run goes. */
+export interface ScenarioSource {
+  /** What it is called in messages (the recording's file). */
+  file: string;
+  pods: nri.IPodSandbox[];
+  containers: nri.IContainer[];
+  steps: Steps;
+  /** The steps' labels in order, for an expectation file to name them before anything runs. */
+  labels?: readonly string[];
 }
 
 /** The script ran to its end, or as far as it got before the signal: said when it happens. */
@@ -86,6 +104,7 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
   const result: SimulationResult = { stopped: false };
   if (signal.aborted) return { ...result, stopped: true };
   const runtime = new Runtime(new SimState(plan.scenario), plan.runtime);
+  let afterScript: (() => Promise<void>) | undefined;
   const onRecord = opts.onRecord;
   if (onRecord) runtime.on('event', onRecord);
   // Removed on the way out: `--preset all` runs one simulation after another on one signal.
@@ -98,14 +117,18 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
     if (runtime.socketPath !== undefined) result.socketPath = runtime.socketPath;
     if (plan.scripted && !signal.aborted) {
       if (opts.waitForPlugins !== undefined) await Promise.race([livePlugins(runtime, opts.waitForPlugins), stopped]);
+      if (!signal.aborted && opts.beforeScript) {
+        await opts.beforeScript(runtime, signal);
+        afterScript = opts.afterScript;
+      }
       if (signal.aborted) {
         // Stopped while waiting: nothing ran.
       } else if (plan.expectations) {
-        const outcomes = await runExpectations(runtime, plan.scenario.steps, plan.expectations, signal, opts.pace);
+        const outcomes = await runExpectations(runtime, plan.steps, plan.expectations, signal, opts.pace, plan.labels);
         const failed = outcomes.filter((o) => !o.ok).length;
         result.expectations = { file: plan.expectations.file, outcomes, failed };
       } else {
-        result.script = await runScript(runtime, plan.scenario.steps, signal, opts.pace);
+        result.script = await runScript(runtime, plan.steps, signal, opts.pace);
         onRecord?.({ time: Date.now(), type: 'script-done', ...result.script, stopped: signal.aborted });
       }
     }
@@ -115,6 +138,7 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
     }
   } finally {
     signal.removeEventListener('abort', onAbort);
+    await afterScript?.();
     await runtime.stop();
     if (onRecord) runtime.off('event', onRecord);
   }

@@ -78,15 +78,18 @@ export async function beforeStep(wait: Promise<void>, signal: AbortSignal | unde
   }
 }
 
+/** A script's steps: a scenario's list, or a recording's, read as the replay goes (sim --replay). */
+export type Steps = Iterable<Step> | AsyncIterable<Step>;
+
 export async function runScript(
   runtime: Runtime,
-  steps: readonly Step[],
+  steps: Steps,
   signal?: AbortSignal,
   pace?: Pace,
 ): Promise<ScriptResult> {
   let failed = 0;
   let n = 0;
-  for (const step of steps) {
+  for await (const step of steps) {
     const wait = pace?.();
     if (wait) await beforeStep(wait, signal);
     if (signal?.aborted) break;
