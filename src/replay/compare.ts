@@ -58,6 +58,10 @@ export class Comparer {
   private readonly names = new Map<number, Names>();
   private readonly byContainer = new Map<string, ContainerDifferences>();
   private pending = 0;
+  /** Creations the simulated runtime failed after every plugin answered (a refusal, a validator, a conflict). */
+  private readonly refused = new Map<string, string>();
+  /** Creations paired lately that ended complete on both sides: a refusal may still come for them. */
+  private readonly recentCreates = new Map<string, { seq: number; then: FieldEnd; names: Names }>();
   private compared = 0;
   private readonly uncompared = { then: 0, now: 0 };
 
@@ -83,6 +87,24 @@ export class Comparer {
       return;
     }
     this.join(this.then, this.now, `${line.event}/${line.container}`, { line, names }, 'then');
+  }
+
+  /**
+   * The simulated runtime failed the creation of `container` (its message): probes see
+   * every plugin's answer, not what the runtime does with them after the last one.
+   */
+  runtimeFailed(container: string, message: string): void {
+    const recent = this.recentCreates.get(container);
+    if (!recent) {
+      this.refused.set(container, message);
+      if (this.refused.size > MAX_PENDING) this.refused.delete(this.refused.keys().next().value!);
+      return;
+    }
+    this.recentCreates.delete(container);
+    const now = { value: 'failed', by: message };
+    this.add(container, recent.names, [
+      { seq: recent.seq, event: 'CreateContainer', field: 'outcome', key: '', then: recent.then, now },
+    ]);
   }
 
   /** What the replay's probes found. */
@@ -154,7 +176,17 @@ export class Comparer {
     const outcome = (l: TraceLine): FieldEnd =>
       l.end === 'complete' ? { value: 'complete' } : { value: 'failed', ...(l.stoppedIn ? { by: l.stoppedIn } : {}) };
     const a = outcome(then.line);
-    const b = outcome(now.line);
+    let b = outcome(now.line);
+    const id = then.line.container;
+    if (then.line.event === 'CreateContainer') {
+      const refusal = this.refused.get(id);
+      this.refused.delete(id);
+      if (refusal !== undefined) b = { value: 'failed', by: refusal };
+      else if (a.value === 'complete' && b.value === 'complete') {
+        this.recentCreates.set(id, { seq: then.line.seq, then: a, names: then.names });
+        if (this.recentCreates.size > 1000) this.recentCreates.delete(this.recentCreates.keys().next().value!);
+      }
+    }
     if (a.value !== b.value) diffs.push({ ...base, field: 'outcome', key: '', then: a, now: b });
     const ends = (l: TraceLine): Map<string, FieldEnd & { field: string; key: string }> =>
       new Map(
@@ -174,14 +206,19 @@ export class Comparer {
       const { field, key } = (x ?? y)!;
       diffs.push({ ...base, field, key, then: side(x), now: side(y) });
     }
-    if (diffs.length === 0) return;
-    const id = then.line.container;
-    const entry = this.byContainer.get(id) ?? {
+    this.add(
       id,
-      name: then.names.container || now.names.container,
-      pod: then.names.pod !== '/' && then.names.pod !== '' ? then.names.pod : now.names.pod,
-      differences: [],
-    };
+      {
+        container: then.names.container || now.names.container,
+        pod: then.names.pod !== '/' ? then.names.pod : now.names.pod,
+      },
+      diffs,
+    );
+  }
+
+  private add(id: string, names: Names, diffs: Difference[]): void {
+    if (diffs.length === 0) return;
+    const entry = this.byContainer.get(id) ?? { id, name: names.container, pod: names.pod, differences: [] };
     entry.differences.push(...diffs);
     this.byContainer.set(id, entry);
   }

@@ -18,6 +18,7 @@ import {
   runSimulation,
   stepLabel,
   type SimulationOptions,
+  type SimulationRecord,
   type SimulationResult,
 } from '../runtime/index.js';
 import type { TraceSession } from '../trace/index.js';
@@ -110,6 +111,12 @@ export async function replayRecording(opts: ReplayOptions, signal: AbortSignal):
       },
       ...(comparer
         ? {
+            // What the runtime did after the last plugin answered is the simulator's to tell.
+            onRecord: (r) => {
+              const failed = creationFailure(r);
+              if (failed) comparer.runtimeFailed(failed.container, failed.message);
+              opts.onRecord?.(r);
+            },
             beforeScript: async (rt, s) => {
               session = await startReplayTrace(rt, traced, (r) => comparer.replayed(r), s);
             },
@@ -198,4 +205,12 @@ async function* withFirst(
   } finally {
     await it.return?.();
   }
+}
+
+/** A creation the simulated runtime failed, from its record: a conflict, a validator's refusal, an error of the creation. */
+function creationFailure(r: SimulationRecord): { container: string; message: string } | undefined {
+  if (r.type === 'conflict' || r.type === 'rejected') return { container: r.container, message: r.message };
+  if (r.type === 'error' && r.container && (r.event === 'CreateContainer' || r.event === 'ValidateContainerAdjustment'))
+    return { container: r.container, message: r.message };
+  return undefined;
 }

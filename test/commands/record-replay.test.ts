@@ -207,7 +207,7 @@ describe('sim --replay', () => {
     ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^Error: 3 field\(s\) end differently than in .*trace\.jsonl\.gz: the plugins under test do not do what the recorded ones did\n$/,
+      /^Error: 3 difference\(s\) from .*trace\.jsonl\.gz: the replay does not end as the recording did\n$/,
     );
     const group = 'group 40-env-injector\\+41-mount-adder';
     expect(r.stdout).toMatch(/^shop\/payments-5f4d9c8b7-qw7rt payments \(c5f6a7b8c9d0\)\n/);

@@ -28,11 +28,15 @@ function text(r: CompareResult): string {
     lines.push(...rows.map((row, i) => (i === 0 ? chalk.dim(alignRow(row, widths)) : alignRow(row, widths))));
   }
   const verdict =
-    diffs === 0
-      ? `no differences: ${r.compared} traced event(s) of ${r.file} end as they did`
-      : chalk.red(
-          `${diffs} difference(s) in ${r.containers.length} container(s); ${r.compared} traced event(s) of ${r.file} compared`,
-        );
+    diffs === 0 && r.uncompared.then > 0
+      ? chalk.red(
+          `${r.uncompared.then} traced event(s) of ${r.file} could not be compared; ${r.compared} compared without differences`,
+        )
+      : diffs === 0
+        ? `no differences: ${r.compared} traced event(s) of ${r.file} end as they did`
+        : chalk.red(
+            `${diffs} difference(s) in ${r.containers.length} container(s); ${r.compared} traced event(s) of ${r.file} compared`,
+          );
   lines.push(verdict, ...r.notes.map((n) => chalk.dim(`note: ${n}`)));
   return lines.join('\n');
 }
@@ -48,5 +52,9 @@ export function compareJunit(r: CompareResult): string {
   }));
   const events = r.containers.reduce((n, c) => n + new Set(c.differences.map((d) => d.seq)).size, 0);
   const others = { name: `the other ${r.compared - events} traced event(s) end as they did`, ok: true, diffs: [] };
-  return `${junitReport([...differing, others], `nrictl sim --replay ${r.file} --compare`)}\n`;
+  const unseen =
+    r.uncompared.then > 0
+      ? [{ name: `${r.uncompared.then} traced event(s) not seen in the replay`, ok: false, diffs: ['not compared'] }]
+      : [];
+  return `${junitReport([...differing, ...unseen, others], `nrictl sim --replay ${r.file} --compare`)}\n`;
 }
