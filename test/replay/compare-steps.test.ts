@@ -180,7 +180,7 @@ describe('Comparer', () => {
     c.recorded(recorded(2, 'complete', []));
     c.replayed(replayed('complete', []));
     c.runtimeFailed('c1', 'unsupported container adjustments: annotations');
-    expect(c.result().containers[0]!.differences).toEqual([
+    expect(c.result().containers[0].differences).toEqual([
       {
         seq: 2,
         event: 'CreateContainer',
