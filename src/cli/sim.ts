@@ -190,10 +190,7 @@ export async function replayOutput(
     // A recorded event the replay never reached was not checked: no clean verdict for it.
     const differs =
       n > 0
-        ? new UserError(
-            `${n} difference(s) from ${file}: the replay does not end as the recording did`,
-            'failed',
-          )
+        ? new UserError(`${n} difference(s) from ${file}: the replay does not end as the recording did`, 'failed')
         : uncompared.then > 0
           ? new UserError(
               `${uncompared.then} traced event(s) of ${file} were not seen in the replay: not compared`,

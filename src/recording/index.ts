@@ -2,8 +2,6 @@
 // logs and trace feed without making the runtime wait, and the reader a replay reads
 // back, line by line.
 export {
-  RECORDING_FORMAT,
-  RECORDING_VERSION,
   REDACTED,
   type HeaderLine,
   type EventLine,
@@ -16,7 +14,6 @@ export { RecordingError } from './errors.js';
 export { RECORDING_MODE } from './file-out.js';
 export {
   RecordingWriter,
-  DEFAULT_RECORDING_QUEUE_CAPACITY,
   traceLine,
   type RecordingOptions,
   type RecordingStart,
@@ -25,7 +22,6 @@ export {
   type TracedEvent,
   type StateSelection,
 } from './writer.js';
-export { redactEnvEntry, redactFieldValue } from './redact.js';
 export { eventByName } from './messages.js';
 export {
   openRecording,

@@ -8,7 +8,7 @@ import { createGunzip } from 'node:zlib';
 import { badRecording, RecordingError } from './errors.js';
 
 /** The longest line read: the largest pod or container of a node's state fits many times over. */
-export const MAX_LINE_BYTES = 64 << 20;
+const MAX_LINE_BYTES = 64 << 20;
 const GZIP_MAGIC = [0x1f, 0x8b];
 
 export interface Line {

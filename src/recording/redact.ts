@@ -6,7 +6,7 @@ import { REDACTED } from './format.js';
 type Json = Record<string, unknown>;
 
 /** "NAME=value" becomes "NAME=<redacted>"; an entry without "=" has no value to hide. */
-export function redactEnvEntry(entry: string): string {
+function redactEnvEntry(entry: string): string {
   const eq = entry.indexOf('=');
   return eq < 0 ? entry : `${entry.slice(0, eq + 1)}${REDACTED}`;
 }

@@ -19,7 +19,7 @@ import { containerJson, podJson, requestJson } from './messages.js';
 import { redactFieldValue } from './redact.js';
 
 /** Records held while the file is behind (--buffer); beyond that they are dropped and counted. */
-export const DEFAULT_RECORDING_QUEUE_CAPACITY = 1000;
+const DEFAULT_RECORDING_QUEUE_CAPACITY = 1000;
 /** Lines written per turn of the event loop: a request arriving meanwhile waits for at most one batch. */
 const BATCH = 64;
 /** Room kept for the trailer below --record-max. */
