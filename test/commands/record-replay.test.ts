@@ -240,6 +240,20 @@ describe('sim --replay', () => {
     expect(compare.stderr).toMatch(/--compare needs a recording of nrictl trace --record/);
   });
 
+  it('--expect judges the replay as it judges a scenario, its steps named after the recorded events', async () => {
+    const expectFile = at('expect.yaml');
+    writeFileSync(
+      expectFile,
+      'expect:\n  - after: create c5f6a7b8c9d0\n    result: succeeded\n    env: {GOMAXPROCS: "<redacted>"}\n' +
+        '  - after: update c5f6a7b8c9d0\n    resources: {cpu_shares: 1024}\n',
+    );
+    const r = await runCli(['sim', '--replay', at('logs.jsonl'), '--expect', expectFile]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/PASS after step 2 \(create c5f6a7b8c9d0\): container c5f6a7b8c9d0 env\n/);
+    expect(r.stdout).toMatch(/FAIL after step 4 \(update c5f6a7b8c9d0\): container c5f6a7b8c9d0 resources\n/);
+    expect(r.stdout).toMatch(/expectations: 2 passed, 1 failed\n/);
+  });
+
   it('a bad file: exit 2, one line naming the file and the line, nothing started', async () => {
     const file = at('cut.jsonl');
     const good = readFileSync(at('logs.jsonl'), 'utf8').split('\n');
