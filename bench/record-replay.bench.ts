@@ -64,7 +64,7 @@ async function startLogger(runtime: Runtime, socketPath: string, record: string 
   const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', reader.stdin, 'pipe'], env: ENV });
   reader.stdin.destroy();
   child.once('exit', () => reader.kill());
-  child.stderr!.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
   await new Promise<void>((resolve, reject) => {
     const onEvent = (e: SimEvent) => {
       if (e.type === 'synchronized' && e.plugin === '99-nrictl-logs') {
