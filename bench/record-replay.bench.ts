@@ -18,7 +18,7 @@ import { RecordingWriter } from '../src/recording/index.js';
 import type { SimEvent } from '../src/runtime/events.js';
 import { Runtime } from '../src/runtime/sim/runtime.js';
 import { SimState } from '../src/runtime/sim/state.js';
-import { container, createRoundTrips } from './round-trips.js';
+import { container, createRoundTrips, synchronized } from './round-trips.js';
 
 const BIN = path.resolve(process.env.NRICTL_BIN ?? 'bin/run.js');
 const ENV = { ...process.env, NO_COLOR: '1', NODE_ENV: 'production' };
@@ -65,16 +65,7 @@ async function startLogger(runtime: Runtime, socketPath: string, record: string 
   reader.stdin.destroy();
   child.once('exit', () => reader.kill());
   child.stderr.setEncoding('utf8');
-  await new Promise<void>((resolve, reject) => {
-    const onEvent = (e: SimEvent) => {
-      if (e.type === 'synchronized' && e.plugin === '99-nrictl-logs') {
-        runtime.off('event', onEvent);
-        resolve();
-      }
-    };
-    runtime.on('event', onEvent);
-    child.once('exit', (code) => reject(new Error(`logger exited with ${code}`)));
-  });
+  await synchronized(runtime, '99-nrictl-logs', child);
   return child;
 }
 

@@ -1,6 +1,7 @@
 // The replay's own trace, for --compare: trace's probes (src/trace) around the plugins
 // under test in the simulator, so that what they do is found by the same instrument that
 // found what the node's plugins did in the recording.
+import { discardingSink } from '../render/index.js';
 import { planProbes, TraceSession, type TraceRecord } from '../trace/index.js';
 import type { Runtime } from '../runtime/index.js';
 
@@ -15,7 +16,13 @@ export async function startReplayTrace(
     runtime.plugins().map((p) => ({ index: p.index, name: p.base, source: 'simulator' as const })),
     'around',
   );
-  let written = 0;
+  // Never drops: the simulator is the only source, and the comparer keeps up.
+  const sink = discardingSink<TraceRecord>();
+  const count = sink.push.bind(sink);
+  sink.push = (r) => {
+    onRecord(r);
+    return count(r);
+  };
   const session = new TraceSession({
     target: { socketPath: runtime.socketPath! },
     plan,
@@ -23,20 +30,7 @@ export async function startReplayTrace(
     validator: false,
     name: 'nrictl-replay',
     signal,
-    // Never drops: the simulator is the only source, and the comparer keeps up.
-    sink: {
-      push: (r: TraceRecord) => {
-        written++;
-        onRecord(r);
-        return true;
-      },
-      end: () => Promise.resolve({ written, dropped: 0, complete: true }),
-      room: () => undefined,
-      get written() {
-        return written;
-      },
-      dropped: 0,
-    },
+    sink,
   });
   await session.start();
   return session;

@@ -8,7 +8,7 @@
 // a step the recording implies, counted as made up.
 import { Event, type nri } from '../api/index.js';
 import type { RecordingEntry } from '../recording/index.js';
-import type { Step } from '../runtime/index.js';
+import { sleep, type Step } from '../runtime/index.js';
 
 type EventEntry = RecordingEntry & { kind: 'event' };
 
@@ -170,17 +170,4 @@ export async function* recordedSteps(
     if (pace.signal?.aborted) return;
     yield* steps;
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

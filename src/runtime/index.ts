@@ -23,7 +23,7 @@ export {
 } from './adaptation/index.js';
 export { Runtime, type RuntimeOptions, type CreateResult } from './sim/runtime.js';
 export { type SimEvent, type SimEventType, type UpdateSource } from './events.js';
-export { runScript, stepLabel, type ScriptResult, type Steps } from './sim/script.js';
+export { runScript, stepLabel, sleep, type ScriptResult, type Steps } from './sim/script.js';
 export {
   runSimulation,
   type SimulationOptions,

@@ -107,8 +107,8 @@ export async function runScript(
   return { steps: n, failed };
 }
 
-/** A scripted pause that a stop (Ctrl-C, SIGTERM) cuts short. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/** A scripted pause that a stop (Ctrl-C, SIGTERM) cuts short (a replay's pace too). */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
     const done = (): void => {
