@@ -11,7 +11,7 @@ import {
 import type { SimEvent } from '../events.js';
 import type { Runtime } from './runtime.js';
 import type { Step } from './scenario.js';
-import { beforeStep, runStep, stepLabel, type Pace, type Steps } from './script.js';
+import { beforeStep, runStep, stepLabel, stepReader, type Pace, type Steps } from './script.js';
 
 function stepContainer(step: Step): string | undefined {
   if (step.kind === 'create') return step.container.id ?? undefined;
@@ -35,10 +35,13 @@ export async function runExpectations(
   runtime.on('event', onEvent);
   const history: StepRecord[] = [];
   const outcomes: Outcome[] = [];
+  const reader = stepReader(steps);
   try {
-    let i = -1;
-    for await (const step of steps) {
-      i++;
+    for (let i = 0; ; i++) {
+      const next = reader.next();
+      const got = next instanceof Promise ? await next : next;
+      if (got.done) break;
+      const step = got.value;
       const wait = pace?.();
       if (wait) await beforeStep(wait, signal);
       if (signal?.aborted) break;
@@ -58,6 +61,7 @@ export async function runExpectations(
     }
   } finally {
     runtime.off('event', onEvent);
+    await reader.close();
   }
   if (spec.noPluginFailures) outcomes.push(judgePluginFailures(history, before));
   return outcomes;

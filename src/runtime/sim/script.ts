@@ -89,22 +89,48 @@ export async function runScript(
 ): Promise<ScriptResult> {
   let failed = 0;
   let n = 0;
-  for await (const step of steps) {
-    const wait = pace?.();
-    if (wait) await beforeStep(wait, signal);
-    if (signal?.aborted) break;
-    n++;
-    try {
-      if ((await runStep(runtime, step, signal)) === false) failed++;
-    } catch (err) {
-      failed++;
-      runtime.emit(
-        'event',
-        stamp({ type: 'error', event: `step ${n} (${step.kind})`, message: (err as Error).message }),
-      );
+  const reader = stepReader(steps);
+  try {
+    for (;;) {
+      const next = reader.next();
+      const got = next instanceof Promise ? await next : next;
+      if (got.done) break;
+      const step = got.value;
+      const wait = pace?.();
+      if (wait) await beforeStep(wait, signal);
+      if (signal?.aborted) break;
+      n++;
+      try {
+        if ((await runStep(runtime, step, signal)) === false) failed++;
+      } catch (err) {
+        failed++;
+        runtime.emit(
+          'event',
+          stamp({ type: 'error', event: `step ${n} (${step.kind})`, message: (err as Error).message }),
+        );
+      }
     }
+  } finally {
+    await reader.close();
   }
   return { steps: n, failed };
+}
+
+/**
+ * The steps one at a time: a list's at once, so that a step starts in the turn the
+ * script does; a source's (a replay's, read as it goes) as they come, and the source
+ * closed when the script ends early.
+ */
+export function stepReader(steps: Steps): {
+  next(): IteratorResult<Step> | Promise<IteratorResult<Step>>;
+  close(): Promise<unknown>;
+} {
+  if (Symbol.asyncIterator in steps) {
+    const it = steps[Symbol.asyncIterator]();
+    return { next: () => it.next(), close: async () => it.return?.() };
+  }
+  const it = steps[Symbol.iterator]();
+  return { next: () => it.next(), close: async () => it.return?.() };
 }
 
 /** A scripted pause that a stop (Ctrl-C, SIGTERM) cuts short (a replay's pace too). */
