@@ -24,6 +24,8 @@ const DEFAULT_RECORDING_QUEUE_CAPACITY = 1000;
 const BATCH = 64;
 /** Room kept for the trailer below --record-max. */
 const TRAILER_ROOM = 1024;
+/** How long after the first queued record the writer starts on them. */
+const WRITE_DELAY_MS = 5;
 /** How long the end waits for a file that does not take what is queued. */
 const END_FLUSH_MS = 10_000;
 
@@ -237,7 +239,10 @@ export class RecordingWriter {
   private schedule(): void {
     if (this.pumping) return;
     this.pumping = true;
-    setImmediate(() => void this.pump());
+    // Not on the next turn: an event's follow-up (PostCreateContainer after CreateContainer)
+    // comes a fraction of a millisecond later, and the runtime waits for its answer; the
+    // lines are made once that burst is answered.
+    setTimeout(() => void this.pump(), WRITE_DELAY_MS);
   }
 
   /** Writes lines a batch per turn, waiting for the file's 'drain' when it is behind. */
