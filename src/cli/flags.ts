@@ -221,7 +221,7 @@ export const metricsAddrFlag = (whileWhat: string) =>
 export const recordFlags = {
   record: Flags.string({
     description:
-      'Also write a recording of what is seen to FILE (JSON Lines, docs/recording.md; gzip-compressed when FILE ends in .gz): the runtime, the Synchronize state and every event as the runtime sent it, for nrictl sim --replay. Written after the runtime is answered, through the same bounded queue (--buffer); records that do not fit are dropped and counted. Created 0600, put in place whole at the end (Ctrl-C and SIGTERM included); an existing FILE is kept unless --force.',
+      'Also write a recording of what is seen to FILE (JSON Lines, docs/recording.md; gzip-compressed when FILE ends in .gz): the runtime, the Synchronize state and every event as the runtime sent it, for nrictl sim --replay. Written after the runtime is answered, through a bounded queue of --buffer records; records that do not fit are dropped and counted. Created 0600, put in place whole at the end (Ctrl-C and SIGTERM included); an existing FILE is kept unless --force.',
     helpValue: 'FILE',
   }),
   'record-max': Flags.custom<number>({
