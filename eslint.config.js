@@ -6,7 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', 'src/api/gen/', 'examples/**/build/'] },
+  { ignores: ['dist/', 'coverage/', 'node_modules/', 'src/api/gen/', 'src/cri/gen/', 'examples/**/build/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

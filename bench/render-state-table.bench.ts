@@ -1,8 +1,8 @@
 // How long `nrictl sync dump` spends rendering its table for a large node: 1,000
 // pods with 5,000 containers, table and wide, through cli-table3. Prints figures.
-import { renderStateTable } from '../src/render/state-table.js';
-import { renderDocument } from '../src/render/format.js';
-import { syntheticState } from '../test/render/fixtures.js';
+import { renderStateTable } from '../src/views/state-table.js';
+import { renderDocument } from '../src/output/format.js';
+import { syntheticState } from '../test/views/fixtures.js';
 
 const { pods, containers } = syntheticState(1000, 5);
 

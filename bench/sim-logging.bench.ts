@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { formatSimEvent } from '../src/render/index.js';
+import { formatSimEvent } from '../src/views/index.js';
 import { Runtime, SimState, type SimEvent } from '../src/runtime/index.js';
 import { writeChildPlugin } from './child-plugin.js';
 

@@ -14,7 +14,8 @@ import {
   timeoutFlag,
 } from '../src/cli/index.js';
 import { diagnose } from '../src/diagnose/index.js';
-import { countedFindings, diagnosisView, formatsOf, output } from '../src/render/index.js';
+import { formatsOf, output } from '../src/output/index.js';
+import { countedFindings, diagnosisView } from '../src/views/index.js';
 
 export default class Doctor extends BaseCommand<typeof Doctor> {
   static override summary = "Check the node's whole NRI set-up, then confirm the runtime answers.";

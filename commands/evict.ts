@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { containerArg, PlanCommand, planFlags } from '../src/cli/index.js';
 import { planEviction } from '../src/control/index.js';
-import { evictionViews } from '../src/render/index.js';
+import { evictionViews } from '../src/views/index.js';
 
 export default class Evict extends PlanCommand<typeof Evict> {
   static override summary = 'Send a container eviction through NRI (runtimes drop it: see the description).';

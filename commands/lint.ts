@@ -8,7 +8,8 @@ import {
   runtimeRulesFlag,
   strictFlag,
 } from '../src/cli/index.js';
-import { countedFindings, formatsOf, lintView, output } from '../src/render/index.js';
+import { formatsOf, output } from '../src/output/index.js';
+import { countedFindings, lintView } from '../src/views/index.js';
 
 export default class Lint extends BaseCommand<typeof Lint> {
   static override summary = "Lint plugin configuration files and the runtime's own NRI settings.";

@@ -1,13 +1,14 @@
 import { Flags } from '@oclif/core';
 import * as cli from '../src/cli/index.js';
 import { DEFAULT_LOG_QUEUE_CAPACITY, watchEvents } from '../src/observe/index.js';
-import { logEventView, logNoteView, logSummaryView, output } from '../src/render/index.js';
+import { output } from '../src/output/index.js';
+import { logEventView, logNoteView, logSummaryView } from '../src/views/index.js';
 import { DEFAULT_BACKOFF } from '../src/session/index.js';
 
 export default class Logs extends cli.BaseCommand<typeof Logs> {
   static override summary = "Stream the runtime's pod and container events as a transient NRI plugin.";
 
-  static override description = `Registers with the runtime as a plugin (by default 99-nrictl-logs: a late index, so it sees what the plugins before it changed), subscribes to every event the runtime knows or to those given with --events, and prints one line per event: time, event, pod namespace/name, container name and short id, and for create and update events the resources and what changed (old -> new). -o json prints one object per event, -o yaml one document per event; the summary stays on stderr.
+  static override description = `Registers with the runtime as a plugin (by default 99-nrictl-logs: a late index, so it sees what the plugins before it changed), subscribes to every event the runtime knows or to those given with --events, and prints one line per event: time, event, pod namespace/name, container name and short id, and for create and update events the resources and what changed (old -> new). -o wide adds what the line leaves out: the container's full id, the pod's id, uid and cgroup parent, and every resource field that is set, not only cpus, mems, memory, quota, period and shares (one line per event into a pipe; on a terminal, fitted to its width at spaces). -o json prints one object per event, -o yaml one document per event; the summary stays on stderr.
 
 The runtime waits for every subscribed plugin before it goes on, so nrictl answers each request at once (the Synchronize state too, before it reads it) and prints afterwards, through a bounded queue: when the output cannot keep up (a paused terminal, a slow pipe), events beyond --buffer are dropped and counted, and the count is printed when the output catches up and at exit.
 
@@ -23,6 +24,7 @@ Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one
     cli.example('Try it without a runtime: watch the demo scenario on an embedded simulator', '--sim demo'),
     cli.example('Watch every event on the default socket'),
     cli.example('Only container creation and updates in namespace shop', '--events create,update -n shop'),
+    cli.example("Full ids, the pod's uid and cgroup parent, and every resource field", '--sim demo -o wide'),
     cli.example(
       'One JSON object per event, for jq or a log pipeline, surviving runtime restarts',
       '-o json --reconnect | jq .event',
@@ -38,10 +40,8 @@ Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one
   static override flags = {
     socket: cli.socketFlag,
     'plugin-name': cli.pluginNameFlag('nrictl-logs'),
-    'plugin-index': cli.pluginIndexFlagWithoutDefault(
-      '99; 00 with --record, so that the requests are recorded before any plugin changed them',
-    ),
-    output: cli.outputFlag(['table', 'json', 'yaml']),
+    'plugin-index': cli.logsPluginIndexFlag,
+    output: cli.outputFlag(['table', 'wide', 'json', 'yaml']),
     events: cli.eventsFlag(
       'Comma-separated events to subscribe to: names like create, poststart, runpod, CreateContainer, validate, or the groups all, pod, container. Default: every event the runtime knows except validate (ValidateContainerAdjustment), which puts nrictl on the critical path of container creation; the groups all and container include it.',
     ),

@@ -9,7 +9,8 @@ import {
   runtimeConfigsFlag,
 } from '../src/cli/index.js';
 import { listPlugins } from '../src/diagnose/index.js';
-import { formatsOf, output, pluginsView } from '../src/render/index.js';
+import { formatsOf, output } from '../src/output/index.js';
+import { pluginsView } from '../src/views/index.js';
 
 export default class Plugins extends BaseCommand<typeof Plugins> {
   static override summary =

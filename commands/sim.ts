@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core';
 import * as cli from '../src/cli/index.js';
-import { formatsOf, presetRecords, simulationRecords, simulationView } from '../src/render/index.js';
-import { simEventView } from '../src/render/views/sim-event-data.js';
 import { replayRecording } from '../src/replay/index.js';
+import { presetRecords, simulationRecords } from '../src/views/index.js';
+import { simEventView } from '../src/views/sim-event-data.js';
 import { RUNTIME_PRESETS, runSimulation, runSimulationPerPreset } from '../src/runtime/index.js';
 
 const records = simulationRecords(simEventView);
@@ -13,7 +13,7 @@ export default class Sim extends cli.BaseCommand<typeof Sim> {
 
   static override description = `Behaves as the NRI adaptation that containerd and CRI-O embed: plugins register, are configured and synchronized with the scenario's pods and containers, then receive lifecycle events in index order. Adjustments are merged (conflicts fail the creation and name both plugins), UpdateContainers requests are applied, and a plugin that hangs past --request-timeout, answers garbage or disconnects is dropped while the others go on.
 
-The socket path is printed first: point a plugin or \`nrictl logs --socket\` at it. Pre-started plugins come from --plugin-dir (NN-name executables, launched with the socket on fd 3); each is awaited until it registered, as a runtime does. With SCENARIO the script's steps run (none, if the file has no steps), then the simulator exits unless --keep-running or --interactive; without one it serves until stopped. Every input (directories, scenario, expectation file) is checked before anything starts. Ctrl-C, SIGTERM, SIGHUP or a closed output stops it at any time and removes the socket. A slow reader of the output slows the script down rather than lose its events (the runtime is only simulated); what no step paces, such as plugin output, is dropped and counted past --buffer.`;
+The socket path is printed first: point a plugin or \`nrictl logs --socket\` at it. With --cri-socket the simulator also serves CRI (next line: that socket), so that crictl or any CRI client creates pods and containers in it, and the plugins see what those calls do. Pre-started plugins come from --plugin-dir (NN-name executables, launched with the socket on fd 3); each is awaited until it registered, as a runtime does. With SCENARIO the script's steps run (none, if the file has no steps), then the simulator exits unless --keep-running or --interactive; without one it serves until stopped. Every input (directories, scenario, expectation file) is checked before anything starts. Ctrl-C, SIGTERM, SIGHUP or a closed output stops it at any time and removes the socket. A slow reader of the output slows the script down rather than lose its events (the runtime is only simulated); what no step paces, such as plugin output, is dropped and counted past --buffer.`;
 
   static override examples = [
     cli.example('Simulate the sample scenario', 'demo'),
@@ -38,13 +38,13 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
     scenario: Args.string({
       ignoreStdin: true,
       description:
-        'Scenario file (YAML or JSON): pods, containers and an optional steps script; or demo, the built-in one (examples/demo.yaml).',
+        "Scenario file (YAML or JSON): pods, containers, an optional steps script and the node's images (images:, for --cri-socket); or demo, the built-in one (examples/demo.yaml).",
     }),
   };
 
   static override flags = {
     ...cli.simFlags(Object.keys(RUNTIME_PRESETS)),
-    output: cli.outputFlag(formatsOf(simulationView), ['junit']),
+    output: cli.simOutputFlag(),
   };
 
   protected override async execute() {

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { containerArg, PlanCommand, planFlags, resourceFlags } from '../src/cli/index.js';
 import { parseResourceFlags, planUpdate, unitWarnings } from '../src/control/index.js';
-import { updateViews } from '../src/render/index.js';
+import { updateViews } from '../src/views/index.js';
 
 export default class Update extends PlanCommand<typeof Update> {
   static override summary = "Change a running container's resources through NRI, now.";

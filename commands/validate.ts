@@ -8,7 +8,8 @@ import {
   runtimeRulesFlag,
   strictFlag,
 } from '../src/cli/index.js';
-import { countedFindings, formatsOf, output, pluginDirView } from '../src/render/index.js';
+import { formatsOf, output } from '../src/output/index.js';
+import { countedFindings, pluginDirView } from '../src/views/index.js';
 
 export default class Validate extends BaseCommand<typeof Validate> {
   static override summary = 'Check a plugin directory the way the runtime will read it.';

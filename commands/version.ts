@@ -1,5 +1,6 @@
 import { BaseCommand, outputFlag, versionInfo } from '../src/cli/index.js';
-import { output, versionView } from '../src/render/index.js';
+import { output } from '../src/output/index.js';
+import { versionView } from '../src/views/index.js';
 
 export default class Version extends BaseCommand<typeof Version> {
   static override summary = 'Print the versions of nrictl, the NRI API it speaks and Node.';

@@ -20,12 +20,12 @@
 // nrictl/ttrpc) are libraries that plugin authors import and bundle themselves.
 //
 // Bundled in: everything the command line imports, except esbuild (a native binary,
-// loaded only by `plugin bundle`). Not minified: a stack under --debug names real
-// functions through the source map.
+// loaded only by `plugin bundle`) and @grpc/grpc-js (CRI's; a bundle of its own, below).
+// Not minified: a stack under --debug names real functions through the source map.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OCLIF_PATCHES } from './oclif-patches.mjs';
@@ -102,6 +102,36 @@ const lazyRequires = {
   },
 };
 
+// gRPC (for CRI) is a bundle of its own, dist/grpc.cjs, with a code cache of its own
+// (dist/grpc.code-cache): in this bundle it would cost every command's start-up ~3 ms
+// for a megabyte of source and cache only CRI uses; outside any bundle, a CRI command's
+// start would compile its ~60 files (~45 ms). In this bundle '@grpc/grpc-js' is a small
+// module that loads that file when src/cri first asks for it: through the code cache, or
+// with a plain require under --debug (source maps on), as bin/run.js loads this one.
+// The build's training run of `sim --cri-socket` writes its cache (scripts/write-code-cache.mjs).
+const GRPC_BUNDLE = 'grpc.cjs';
+const GRPC_CACHE = 'grpc.code-cache';
+const grpcOwnBundle = {
+  name: 'nrictl-grpc-bundle',
+  setup(b) {
+    b.onResolve({ filter: /^@grpc\/grpc-js$/ }, () => ({ path: 'grpc-js', namespace: 'nrictl-grpc' }));
+    b.onLoad({ filter: /.*/, namespace: 'nrictl-grpc' }, () => ({
+      resolveDir: root,
+      loader: 'js',
+      contents: [
+        "const path = require('node:path');",
+        `const file = path.join(__dirname, ${JSON.stringify(GRPC_BUNDLE)});`,
+        'if (process.sourceMapsEnabled) module.exports = require(file);',
+        'else',
+        "  module.exports = require('./src/cli/code-cache.ts').requireWithCodeCache(file, {",
+        `    cacheFile: path.join(__dirname, ${JSON.stringify(GRPC_CACHE)}),`,
+        "    writeAtExit: globalThis[Symbol.for('nrictl.train-code-cache')] === true,",
+        '  }).exports;',
+      ].join('\n'),
+    }));
+  },
+};
+
 /** Node's built-ins and the packages above stay requires; everything else is bundled. */
 const externals = {
   name: 'nrictl-externals',
@@ -145,7 +175,7 @@ const result = await build({
   target: 'node20',
   banner: { js: banner },
   define: { 'import.meta.url': '__nrictlUrl' },
-  plugins: [externals, oclifPatches, lazyRequires],
+  plugins: [grpcOwnBundle, externals, oclifPatches, lazyRequires],
   logLevel: 'warning',
   sourcemap: 'linked',
   sourcesContent: false,
@@ -162,13 +192,41 @@ for (const patch of OCLIF_PATCHES) {
 const text = readFileSync(BUNDLE, 'utf8');
 const imports = text.match(DYNAMIC_IMPORT)?.length ?? 0;
 if (imports === 0) throw new Error('dist/cli.cjs: no `await import(` found; review the dynamic import rewrite');
-// Pure ASCII, so that the loader reads it as Latin-1, a copy, instead of decoding UTF-8
-// (11 ms for this file). esbuild writes ASCII except in comments and in a regular
-// expression or two; a \u escape means the same there.
-const ascii = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-const built = Buffer.from(ascii.replace(DYNAMIC_IMPORT, 'await __nrictlImportFrom('), 'latin1');
-const mark = createHash('sha256').update(built).digest('hex').slice(0, 32);
-writeFileSync(BUNDLE, Buffer.concat([built, Buffer.from(`\n//# nrictl-build=${mark}\n`)]));
+markBundle(BUNDLE, text.replace(DYNAMIC_IMPORT, 'await __nrictlImportFrom('));
+
+// gRPC's own bundle (see grpcOwnBundle above). grpc-js requires @grpc/proto-loader only
+// inside its channelz and ORCA services, which nrictl never serves: left out.
+const GRPC_FILE = join(root, 'dist', GRPC_BUNDLE);
+for (const f of [GRPC_FILE, `${GRPC_FILE}.map`, join(root, 'dist', GRPC_CACHE)]) rmSync(f, { force: true });
+const grpc = await build({
+  absWorkingDir: root,
+  entryPoints: [createRequire(join(root, 'package.json')).resolve('@grpc/grpc-js')],
+  outfile: GRPC_FILE,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  banner: { js: '"use strict";' },
+  external: ['@grpc/proto-loader'],
+  logLevel: 'warning',
+  sourcemap: 'linked',
+  sourcesContent: false,
+});
+if (grpc.errors.length > 0) process.exit(1);
+markBundle(GRPC_FILE, readFileSync(GRPC_FILE, 'utf8'));
+
+/**
+ * Writes `text` to `file` as pure ASCII with the build's mark on its last line. ASCII, so
+ * that the loader reads it as Latin-1, a copy, instead of decoding UTF-8 (11 ms for the
+ * CLI's bundle): esbuild writes ASCII except in comments and in a regular expression or
+ * two, where a \u escape means the same.
+ */
+function markBundle(file, text) {
+  const ascii = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const built = Buffer.from(ascii, 'latin1');
+  const mark = createHash('sha256').update(built).digest('hex').slice(0, 32);
+  writeFileSync(file, Buffer.concat([built, Buffer.from(`\n//# nrictl-build=${mark}\n`)]));
+}
 
 // tsc's output of the commands and the hook would load a second, unbundled oclif:
 // package.json's oclif settings name dist/cli.cjs instead.

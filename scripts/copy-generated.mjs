@@ -1,6 +1,7 @@
-// tsc compiles only TypeScript; the protobufjs static module under src/api/gen is
-// JavaScript, so it is copied next to the compiled files that import it.
+// tsc compiles only TypeScript; the protobufjs static modules under src/api/gen (NRI)
+// and src/cri/gen (CRI) are JavaScript, so they are copied next to the compiled files
+// that import them.
 import { cpSync, existsSync } from 'node:fs';
 
-const from = 'src/api/gen';
-if (existsSync(from)) cpSync(from, 'dist/src/api/gen', { recursive: true });
+for (const from of ['src/api/gen', 'src/cri/gen'])
+  if (existsSync(from)) cpSync(from, `dist/${from}`, { recursive: true });

@@ -1,25 +1,48 @@
 // Runs the vitest suite and closes with one plain line, "tests: N passed, N failed,
 // N skipped", so that any CI reading only the last lines sees what ran. "failed" counts
 // everything that failed the run: failed tests, test files that failed to load or
-// crashed, suites whose hooks threw, errors outside any test. It is never 0 when the
-// exit code is not.
+// crashed, suites whose hooks threw, errors outside any test, and a run that leaves
+// anything behind in its temporary directory. It is never 0 when the exit code is not.
 // Arguments are passed to vitest (e.g. a test path filter, or --config).
+//
+// Nothing left behind: the tests run with TMPDIR set to a fresh directory of this run,
+// TMPDIR/nrictl-tests-XXXXXX/tmp (0755, so that others reach it exactly when they reach
+// TMPDIR: a private TMPDIR stays private). Everything a test, a child process or the
+// product under test makes there counts; it must be empty when the run ends, else the
+// run fails, listing what is left, and keeps it for a look. So do directories the tests
+// made elsewhere for other users to reach (test/support/reachable-setup.ts records where).
+// Nothing is excused: tsx runs without its cache (TSX_DISABLE_CACHE), which it would
+// keep in TMPDIR/tsx-UID for the next run, and no other tool of the suite writes there.
+// New entries in TMPDIR itself are listed too, as a note: other programs may share it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
 const reporter = fileURLToPath(new URL('./test-summary-reporter.mjs', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'nrictl-tests-'));
+const parent = tmpdir();
+const before = new Set(readdirSync(parent));
+const dir = mkdtempSync(join(parent, 'nrictl-tests-'));
+chmodSync(dir, 0o755);
+const testTmp = join(dir, 'tmp');
+mkdirSync(testTmp);
+chmodSync(testTmp, 0o755);
 const summaryFile = join(dir, 'summary.json');
+const reachableFile = join(dir, 'reachable.json');
 const run = spawnSync(
   process.execPath,
   [vitest, 'run', '--reporter=default', `--reporter=${reporter}`, ...process.argv.slice(2)],
   {
     stdio: 'inherit',
-    env: { ...process.env, NRICTL_TEST_SUMMARY: summaryFile },
+    env: {
+      ...process.env,
+      TMPDIR: testTmp,
+      TSX_DISABLE_CACHE: '1',
+      NRICTL_TEST_SUMMARY: summaryFile,
+      NRICTL_TEST_REACHABLE_RECORD: reachableFile,
+    },
   },
 );
 
@@ -29,7 +52,24 @@ try {
 } catch {
   // vitest ended before its reporters ran: handled below as a failure with no counts.
 }
-rmSync(dir, { recursive: true, force: true });
+const left = readdirSync(testTmp).map((name) => join(testTmp, name));
+try {
+  const elsewhere = JSON.parse(readFileSync(reachableFile, 'utf8')).dir;
+  if (existsSync(elsewhere)) left.push(...readdirSync(elsewhere).map((name) => join(elsewhere, name)));
+} catch {
+  // No directory was made elsewhere (TMPDIR is reachable), or the set-up did not run.
+}
+if (left.length === 0) rmSync(dir, { recursive: true, force: true });
+else {
+  rmSync(summaryFile, { force: true });
+  console.log(`The tests left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} behind (kept for a look):`);
+  for (const path of left) console.log(`  ${path}`);
+}
+const appeared = readdirSync(parent).filter((name) => !before.has(name) && join(parent, name) !== dir);
+if (appeared.length > 0)
+  console.log(
+    `Note: ${parent} has ${appeared.length} new entr${appeared.length === 1 ? 'y' : 'ies'} (not the tests', whose TMPDIR was ${testTmp}; another program may share ${parent}): ${appeared.join(', ')}`,
+  );
 
 const exitCode = run.status ?? 1;
 const how = run.signal ? `was killed by ${run.signal}` : `exited with code ${exitCode}`;
@@ -46,7 +86,9 @@ if (!counts) {
     );
   if (counts.outsideErrors) notes.push(`${plural(counts.outsideErrors, 'error', 'errors')} outside any test`);
   if (counts.reason === 'interrupted') notes.push('the run was interrupted');
-  let failed = counts.failed + counts.brokenFiles + counts.brokenSuites + counts.outsideErrors;
+  if (left.length > 0) notes.push(`${plural(left.length, 'entry', 'entries')} left behind, listed above`);
+  let failed =
+    counts.failed + counts.brokenFiles + counts.brokenSuites + counts.outsideErrors + (left.length > 0 ? 1 : 0);
   if (failed === 0 && exitCode !== 0) {
     // Whatever made vitest fail is not in the counts; it still is one failure.
     failed = 1;

@@ -7,6 +7,9 @@
 // that adds what it compiled to the cache (the cache is read, then written at exit). The
 // runs are the start-ups people wait for: the simulator (its socket, a scenario, the
 // plugin protocol through a plugin of the SDK), sync dump of it, the checks, help.
+// gRPC has a bundle and a cache of its own (dist/grpc.cjs, scripts/bundle-cli.mjs),
+// written by a `sim --cri-socket` run that leaves this cache alone: what only CRI runs
+// compile would make every other command's start read a bigger cache.
 // Their output is discarded; a run that fails fails the build, so the cache is never
 // trained on an error path by accident.
 import { spawnSync } from 'node:child_process';
@@ -20,18 +23,25 @@ const bundle = join(root, 'dist', 'cli.cjs');
 const cacheFile = join(root, 'dist', 'cli.code-cache');
 
 if (process.argv[2] === '--run') {
-  // One training run: bin/run.js's start, with the cache written at exit.
+  // One training run: bin/run.js's start, with the cache written at exit; `--grpc-only`:
+  // gRPC's cache is written, not the CLI's.
+  const grpcOnly = process.argv[3] === '--grpc-only';
+  if (grpcOnly) {
+    process.argv.splice(3, 1);
+    globalThis[Symbol.for('nrictl.train-code-cache')] = true;
+  }
   const early = [];
   const onEarly = (signal) => early.push(signal);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, onEarly);
   globalThis[Symbol.for('nrictl.early-signals')] = { early, onEarly };
   globalThis.oclif = { ...globalThis.oclif, enableAutoTranspile: false };
   const { requireWithCodeCache } = await import(pathToFileURL(join(root, 'dist/src/cli/code-cache.js')).href);
-  const cli = requireWithCodeCache(bundle, { cacheFile, writeAtExit: true }).exports;
+  const cli = requireWithCodeCache(bundle, { cacheFile, writeAtExit: !grpcOnly }).exports;
   process.argv = [process.argv[0], join(root, 'bin', 'run.js'), ...process.argv.slice(3)];
   await cli.execute({ dir: pathToFileURL(join(root, 'bin', 'run.js')).href });
 } else {
   rmSync(cacheFile, { force: true });
+  rmSync(join(root, 'dist', 'grpc.code-cache'), { force: true });
   const scratch = mkdtempSync(join(tmpdir(), 'nrictl-code-cache-'));
   try {
     // A plugin of the SDK, so that the runs compile the plugin protocol's side of the
@@ -44,6 +54,10 @@ if (process.argv[2] === '--run') {
       `import { Stub } from ${JSON.stringify(pathToFileURL(join(root, 'dist/src/plugin/index.js')).href)};\n` +
         `await new Stub({ createContainer: () => ({}) }, { name: 'train', index: '10' }).start();\n`,
     );
+    // A scenario with nothing in it: `sim --cri-socket` loads gRPC, serves CRI, and ends
+    // with the empty script.
+    const empty = join(scratch, 'empty.yaml');
+    writeFileSync(empty, '');
     const exe = join(plugins, '10-train');
     writeFileSync(exe, `#!/bin/sh\nexec "${process.execPath}" "${plugin}" "$@"\n`);
     chmodSync(exe, 0o755);
@@ -56,6 +70,7 @@ if (process.argv[2] === '--run') {
       ['validate', join(root, 'examples', 'node', 'opt', 'nri', 'plugins')],
       ['lint', join(root, 'examples', 'node', 'etc', 'containerd', 'config.toml')],
       ['sim', '--help'],
+      ['--grpc-only', 'sim', empty, '--cri-socket', join(scratch, 'cri', 'cri.sock')],
     ];
     for (const args of runs) {
       const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--run', ...args], {
@@ -65,8 +80,10 @@ if (process.argv[2] === '--run') {
         timeout: 60_000,
       });
       if (r.status !== 0) {
+        // Not process.exit: the scratch directory is removed below first.
         process.stderr.write(`write-code-cache: nrictl ${args.join(' ')} exited ${r.status}:\n${r.stderr}`);
-        process.exit(1);
+        process.exitCode = 1;
+        break;
       }
     }
   } finally {

@@ -1,7 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { bundlePlugin } from '../../src/bundle/index.js';
 import { BaseCommand, fileOf, outputOrLegacyFileFlag } from '../../src/cli/index.js';
-import { bundleView, output } from '../../src/render/index.js';
+import { output } from '../../src/output/index.js';
+import { bundleView } from '../../src/views/index.js';
 
 export default class PluginBundle extends BaseCommand<typeof PluginBundle> {
   static override summary = 'Bundle a plugin into one executable JavaScript file that a runtime can start as NN-name.';

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand, outputFlag, usageError } from '../../src/cli/index.js';
-import { output, projectView } from '../../src/render/index.js';
+import { output } from '../../src/output/index.js';
+import { projectView } from '../../src/views/index.js';
 import { createProject } from '../../src/scaffold/index.js';
 
 export default class PluginNew extends BaseCommand<typeof PluginNew> {

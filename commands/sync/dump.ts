@@ -1,7 +1,8 @@
 import { Flags } from '@oclif/core';
 import * as cli from '../../src/cli/index.js';
 import { dumpState } from '../../src/observe/index.js';
-import { formatsOf, output, outputFilePath, runtimeStateView, sessionNote } from '../../src/render/index.js';
+import { formatsOf, output, outputFilePath } from '../../src/output/index.js';
+import { runtimeStateView, sessionNote } from '../../src/views/index.js';
 
 export default class SyncDump extends cli.BaseCommand<typeof SyncDump> {
   static override summary = 'Print every pod and container the runtime knows, as NRI synchronizes them to a plugin.';

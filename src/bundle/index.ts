@@ -12,7 +12,7 @@ import { BUNDLE_LOG_MARK, BUNDLE_MARK } from '../api/plugin-log.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../render/index.js';
+import { writeFileAtomic } from '../output/index.js';
 
 const BUNDLE_MODE = 0o755;
 /** The oldest Node that runs the bundle as it is (module syntax detection on by default). */

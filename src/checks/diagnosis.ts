@@ -1,6 +1,6 @@
 // What `nrictl doctor` concludes, as one value: the offline diagnosis (doctor.ts), what
 // the runtime answered, every finding and the verdict. src/diagnose makes it (it may reach
-// the session and the tracer, which this layer may not); the render layer shows it.
+// the session and the tracer, which this layer may not); src/views shows it.
 import { statSync } from 'node:fs';
 import {
   connectionFindings,

@@ -23,6 +23,8 @@ export {
   lintRuntimeConfigs,
   findRuntimeConfigs,
   UnknownConfigFormatError,
+  findDockerd,
+  DEFAULT_CRI_SOCKETS,
   type NriSettings,
   type RuntimeConfigReport,
 } from './runtime-config/index.js';

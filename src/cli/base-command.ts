@@ -16,7 +16,7 @@ import {
   type OutputFormat,
   type RecordSink,
   type RecordView,
-} from '../render/index.js';
+} from '../output/index.js';
 import { describeError, isClosedOutput } from './error-table.js';
 import { ExitCode } from './exit-codes.js';
 import { flagOfOption } from './flags.js';

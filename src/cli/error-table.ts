@@ -21,6 +21,7 @@ const EXIT_CODE_OF_KIND: Readonly<Record<ErrorKind, ExitCodeValue>> = Object.fre
   'runtime-gone': ExitCode.RUNTIME_GONE,
   timeout: ExitCode.RUNTIME_GONE,
   refused: ExitCode.REFUSED,
+  unimplemented: ExitCode.REFUSED,
   failed: ExitCode.FAILED,
   internal: ExitCode.INTERNAL,
 });

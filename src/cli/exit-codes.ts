@@ -11,13 +11,13 @@ export const ExitCode = {
   USAGE: 2,
   /** validate/lint/doctor with --strict: warnings but no errors. */
   WARNINGS: 3,
-  /** Could not reach the runtime: no socket, permission denied, connection refused, not a socket. */
+  /** Could not reach the runtime: no socket, permission denied, connection refused, not a socket, a socket that does not speak the protocol (NRI's, or CRI's gRPC). */
   CONNECT: 4,
   /** The runtime rejected the registration or it did not complete in time. */
   REGISTRATION: 5,
   /** The runtime went away, stopped answering within --timeout after registering nrictl, or sent a frame nrictl rejected. */
   RUNTIME_GONE: 6,
-  /** The runtime answered but refused the request (for example a failed container update). */
+  /** The runtime answered but refused the request (for example a failed container update), or does not implement the CRI call. */
   REFUSED: 7,
   /** A bug in nrictl: please report it with the --debug output. */
   INTERNAL: 70,

@@ -6,7 +6,7 @@ import { Flags } from '@oclif/core';
 import chalk from 'chalk';
 import type { Event } from '../api/index.js';
 import { DEFAULT_SOCKET_PATH } from '../api/socket-path.js';
-import type { OutputFormat } from '../render/index.js';
+import type { OutputFormat } from '../output/index.js';
 import { parseDuration, parseQuantity } from '../units/index.js';
 import { usageError } from './errors.js';
 
@@ -33,6 +33,14 @@ export const metricsUrlFlag = (description = '') =>
     helpValue: 'URL',
   });
 
+/** --probes (trace): around the known plugins, or on every free index. */
+export const probesFlag = Flags.option({
+  description:
+    'around: probes only around the known plugins; all: a probe on every free index (discovery; costs one probe hop per probe on every event).',
+  options: ['around', 'all'] as const,
+  default: 'around' as const,
+})();
+
 /** --index (trace): where external plugins sit, which no file names. */
 export const externalIndexesFlag = Flags.string({
   description: 'Indexes of plugins not in the plugin directory (external ones), comma-separated.',
@@ -53,12 +61,12 @@ export const pluginIndexFlag = (defaultIndex: string) =>
     helpValue: 'NN',
   });
 
-/** The same where the default depends on other flags (logs: 00 with --record): `defaultHelp` says it. */
-export const pluginIndexFlagWithoutDefault = (defaultHelp: string) =>
-  Flags.string({
-    description: `Two-digit index this transient plugin registers with; it orders plugins on each event (default: ${defaultHelp}).`,
-    helpValue: 'NN',
-  });
+/** logs' --plugin-index, whose default depends on --record (99, or 00 so that requests are recorded before any plugin changed them). */
+export const logsPluginIndexFlag = Flags.string({
+  description:
+    'Two-digit index this transient plugin registers with; it orders plugins on each event (default: 99; 00 with --record, so that the requests are recorded before any plugin changed them).',
+  helpValue: 'NN',
+});
 
 /**
  * -o: the formats a command offers, table first (the default, for people). `text`, the
@@ -109,6 +117,19 @@ function flagDuration(input: string, flag: string | undefined): number {
 export const timeoutFlag = durationFlag(
   "How long to wait for the runtime: for the registration and for each answer, such as 5s or 500ms (default: the runtime's own request timeout, else 2s; the registration its own bound, else 5s).",
 );
+
+/**
+ * --cri-socket for a command that talks to the runtime's CRI: the path, or crictl's
+ * unix:///path. No default: where it is unset the runtime's config names it, else a
+ * runtime's well-known socket (src/cri locateCriSocket, which says which it chose).
+ * crictl's variable names it too.
+ */
+export const criSocketFlag = Flags.string({
+  description:
+    "The runtime's CRI socket (PATH or unix://PATH; default: the one its config names, else the first of /run/containerd/containerd.sock, /var/run/crio/crio.sock, /var/run/isulad.sock that is there).",
+  env: 'CONTAINER_RUNTIME_ENDPOINT',
+  helpValue: 'PATH',
+});
 
 export const simFlag = Flags.string({
   description:
@@ -334,6 +355,8 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = Object.freeze({
   keepRunning: '--keep-running',
   record: '--record',
   replay: '--replay',
+  criSocketPath: '--cri-socket',
+  criSocket: '--cri-socket',
 });
 
 export function flagOfOption(option: string): string | undefined {

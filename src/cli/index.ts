@@ -17,6 +17,7 @@ export {
   replayOutput,
   simFlags,
   simOptions,
+  simOutputFlag,
   simPrompt,
   simSink,
   simStream,

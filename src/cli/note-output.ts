@@ -1,7 +1,7 @@
 // A library's notes for people, on stderr: lines ("nrictl logs: registered ..."),
 // warnings, and the spinner while nrictl waits on the runtime. Never on stdout: notes are
 // not data, and a JSON stream must stay parseable.
-import { spinner, type Note, type NoteView, type Spinner } from '../render/index.js';
+import { spinner, type Note, type NoteView, type Spinner } from '../output/index.js';
 
 export interface NoteWriters {
   /** A line of the command's own ("nrictl logs: ..."), dim. */
@@ -30,7 +30,7 @@ export class NoteOutput {
 
   private show(note: Note): void {
     if ('waiting' in note) {
-      // Drawn only on a terminal outside CI, after 200 ms (render's spinner).
+      // Drawn only on a terminal outside CI, after 200 ms (the output layer's spinner).
       if (this.waiting) this.waiting.update(note.waiting);
       else this.waiting = spinner(process.stderr, note.waiting);
       return;

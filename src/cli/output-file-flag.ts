@@ -3,7 +3,7 @@
 // one line of warning; --out is its name now.
 import { Flags } from '@oclif/core';
 import chalk from 'chalk';
-import type { OutputFormat } from '../render/index.js';
+import type { OutputFormat } from '../output/index.js';
 import { usageError } from './errors.js';
 
 /** An -o that named the output file: the file. */

@@ -2,7 +2,8 @@
 // is and how to treat the operator, and the one way a plan is carried out: shown, asked
 // about on a terminal, sent, and its outcome returned to print.
 import { Args, Command } from '@oclif/core';
-import { inCI, output, type Layout, type Output, type PlanViews, type View } from '../render/index.js';
+import { inCI, output, type Layout, type Output, type View } from '../output/index.js';
+import type { PlanViews } from '../views/index.js';
 import { BaseCommand } from './base-command.js';
 import {
   confirmFlags,

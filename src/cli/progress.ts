@@ -1,6 +1,6 @@
 // The spinner a connecting command shows while it waits on the runtime, driven by the
-// session's progress phases. It writes only on a terminal outside CI (see render's spinner).
-import { spinner } from '../render/index.js';
+// session's progress phases. It writes only on a terminal outside CI (see the output layer's spinner).
+import { spinner } from '../output/index.js';
 import type { SessionPhase } from '../session/index.js';
 
 export interface ConnectProgress {

@@ -15,7 +15,7 @@ import {
   type OutputFormat,
   type RecordSink,
   type RecordView,
-} from '../render/index.js';
+} from '../output/index.js';
 import { isClosedOutput } from './error-table.js';
 
 /** Records written per turn of the event loop: a request arriving during a backlog waits for at most a short batch. */

@@ -2,19 +2,17 @@
 // simulation options they make, the interactive prompt that drives a running simulator,
 // and how a finished simulation ends the command (its exit code and failure line).
 import { Flags } from '@oclif/core';
-import type { Output, RecordSink } from '../render/index.js';
+import { formatsOf, inCI, writeFileAtomic, type Output, type RecordSink } from '../output/index.js';
+import type { ReplayResult } from '../replay/index.js';
 import {
   compareJunit,
   compareView,
-  inCI,
   presetsView,
   replayJunitView,
   replayView,
   simulationJunitView,
   simulationView,
-  writeFileAtomic,
-} from '../render/index.js';
-import type { ReplayResult } from '../replay/index.js';
+} from '../views/index.js';
 import type {
   PresetsResult,
   Runtime,
@@ -23,12 +21,17 @@ import type {
   SimulationResult,
 } from '../runtime/index.js';
 import { UserError, usageError } from './errors.js';
-import { bufferFlag, confDirFlag, durationFlagWithDefault, pluginDirFlag } from './flags.js';
+import { bufferFlag, confDirFlag, durationFlagWithDefault, outputFlag, pluginDirFlag } from './flags.js';
 
 /** sim's flags; `presets` are the names of the runtime presets (src/runtime's RUNTIME_PRESETS). */
 export const simFlags = (presets: readonly string[]) => ({
   socket: Flags.string({
     description: 'Listen on this socket (default: a fresh 0700 directory with a 0600 socket).',
+    helpValue: 'PATH',
+  }),
+  'cri-socket': Flags.string({
+    description:
+      'Also serve CRI on this socket (0600; its directory is made 0700 if missing and must not be writable by others), so that crictl or any CRI client drives the simulator: each call becomes the scenario step of the same name, plugins see its events, ContainerStatus shows their adjustments. It serves as long as the simulator runs: without SCENARIO (or with --keep-running) until stopped. Images: all present, unless the scenario lists them (images:).',
     helpValue: 'PATH',
   }),
   'plugin-dir': pluginDirFlag('Directory of pre-started plugins to launch (NN-name executables); it must exist.'),
@@ -139,6 +142,7 @@ const DEFAULT_SIM_QUEUE_CAPACITY = 10_000;
 /** The values of simFlags, as parsed. */
 export interface SimFlagValues {
   socket?: string | undefined;
+  'cri-socket'?: string | undefined;
   'plugin-dir'?: string | undefined;
   'conf-dir'?: string | undefined;
   'registration-timeout': number;
@@ -217,6 +221,7 @@ export function simOptions(
     generate: f.pods === undefined ? undefined : { pods: f.pods, containersPerPod: f['containers-per-pod'] },
     expect: f.expect,
     socketPath: f.socket,
+    criSocketPath: f['cri-socket'],
     pluginDir: f['plugin-dir'],
     confDir: f['conf-dir'],
     registrationTimeoutMs: f['registration-timeout'],
@@ -275,6 +280,9 @@ export function simulationOutput(result: SimulationResult, format: string): Outp
     ...(failure !== undefined ? { error: new UserError(failure, 'failed') } : {}),
   };
 }
+
+/** sim's -o: the formats of its stream, and junit (the expectations' report, see checkJunit). */
+export const simOutputFlag = () => outputFlag(formatsOf(simulationView), ['junit']);
 
 /** -o junit is the expectations of one run: it needs --expect and one preset. */
 export function checkJunit(format: string, f: Pick<SimFlagValues, 'expect' | 'preset'>): void {

@@ -1,6 +1,6 @@
 // What `nrictl version` reports: read from the package, the schema and the process.
 import { NRI_SCHEMA_VERSION } from '../api/schema-version.js';
-import type { VersionInfo } from '../render/index.js';
+import type { VersionInfo } from '../views/index.js';
 
 /** `version`: nrictl's, from its package.json (oclif's config.version). */
 export function versionInfo(version: string): VersionInfo {

@@ -1,7 +1,7 @@
 // What an update changes, current -> new for each field it sets, and the check that a
 // later Synchronize shows the new values. Both walk the same field list.
 import type { nri } from '../api/index.js';
-import { optionalValue } from '../render/index.js';
+import { optionalValue } from '../output/index.js';
 import { describeCpuset, formatBytes } from '../units/index.js';
 
 type Resources = nri.ILinuxResources | null | undefined;

@@ -1,7 +1,7 @@
 // `nrictl evict` below the command line: one ContainerEviction with the reason given,
 // and after sending, whether the runtime still lists the container (it will: NRI
 // runtimes drop evictions, see src/runtime/README.md, Evictions).
-import { containerStateName } from '../render/index.js';
+import { containerStateName } from '../output/index.js';
 import { ControlInputError } from './errors.js';
 import { ControlPlan, openPlanTarget, type ControlTarget, type PlannedContainer } from './plan.js';
 import { evictionRequest } from './request.js';

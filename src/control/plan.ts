@@ -5,7 +5,7 @@
 // send() sends the one UpdateContainers request and takes a second look on a new
 // connection. Nothing here prints; the plan is data and the outcome is data.
 import { pluginUpdatesUnsafe, type nri } from '../api/index.js';
-import { containerStateName } from '../render/index.js';
+import { containerStateName } from '../output/index.js';
 import type { RuntimeInfo, SessionOptions } from '../session/index.js';
 import { ControlError } from './errors.js';
 import { confirmSend } from './prompts.js';

@@ -2,7 +2,7 @@
 // (the command line decides that there is one). The stop signal ends either prompt.
 import { confirm, select } from '@inquirer/prompts';
 import type { nri } from '../api/index.js';
-import { alignColumns, containerStateName, outputColumns, shortId, summariseResources } from '../render/index.js';
+import { alignColumns, containerStateName, outputColumns, shortId, summariseResources } from '../output/index.js';
 import { listContainers, type ResolvedContainer } from './resolve.js';
 
 const GAP = '  ';

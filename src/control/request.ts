@@ -1,7 +1,7 @@
 // The UpdateContainers requests that update and evict send, and their data form for
 // --dry-run -o json (the request's protobuf content, field names as protobufjs has them).
 import { nri } from '../api/index.js';
-import { toPlain } from '../render/index.js';
+import { toPlain } from '../output/index.js';
 
 export function updateRequest(
   containerId: string,

@@ -4,7 +4,7 @@
 // --cpu-limit, whose quota depends on the period in force.
 import { optionalInt64, optionalString, optionalUInt64, type nri } from '../api/index.js';
 import { canonicalCpuset, CpusetError, parseCpuset, parseQuantity, QuantityError } from '../units/index.js';
-import { optionalValue } from '../render/index.js';
+import { optionalValue } from '../output/index.js';
 import { ControlInputError } from './errors.js';
 
 /** The flag values as typed (all text), keyed by flag name without dashes. */

@@ -5,9 +5,8 @@ export {
   listPlugins,
   type PluginsOptions,
   type PluginsReport,
-  type ListedPlugin,
-  type ListedState,
   type ExternalConnection,
   type PeerProcess,
   type ProbeReport,
 } from './plugins.js';
+export type { ListedPlugin, ListedState } from './listed-plugin.js';

@@ -9,7 +9,7 @@
 //   Transient tools (nrictl logs, trace, doctor) connect the same way and show up too.
 import { realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { ListedPlugin } from './plugins.js';
+import type { ListedPlugin } from './listed-plugin.js';
 import { prestartedPlugins, type PrestartedScan } from './prestarted.js';
 import { boundSockets } from './proc-unix.js';
 import { socketPeers, type PeerProcess } from './socket-peers.js';

@@ -4,14 +4,8 @@
 // the plugin directory holds and what probes of the node see (plugin-probes.ts): processes
 // the runtime started, and connections to its NRI socket, each said as what it is.
 import { diagnoseNode, listDiscoverable, type RuntimeKind } from '../checks/index.js';
-import {
-  metricsUrl,
-  nriMetrics,
-  RuntimeMetricsError,
-  scrapeMetrics,
-  type NriMetrics,
-  type PluginMetrics,
-} from '../session/index.js';
+import { metricsUrl, nriMetrics, RuntimeMetricsError, scrapeMetrics, type NriMetrics } from '../session/index.js';
+import type { ListedPlugin } from './listed-plugin.js';
 import { probePlugins, type ExternalConnection, type PeerProcess, type ProbeReport } from './plugin-probes.js';
 
 export type { ExternalConnection, PeerProcess, ProbeReport };
@@ -29,30 +23,6 @@ export interface PluginsOptions {
   timeoutMs?: number | undefined;
   /** The runtime's NRI socket, for the probes without metrics (default: the config's, else /var/run/nri/nri.sock). */
   socketPath?: string | undefined;
-}
-
-export type ListedState =
-  | PluginMetrics['state']
-  /** In the plugin directory, and the runtime's metrics show no call to it: it is not running. */
-  | 'not-running'
-  /** In the plugin directory; without the runtime's metrics nothing says whether it runs. */
-  | 'installed'
-  /** A process the runtime started carries its name (probed, without metrics). */
-  | 'running';
-
-export interface ListedPlugin {
-  /** "30-slow". */
-  name: string;
-  state: ListedState;
-  /** Pre-started from the plugin directory, connected from outside, or the runtime's own default validator. */
-  origin: 'plugin-dir' | 'external' | 'builtin';
-  metrics?: PluginMetrics | undefined;
-  /** Its executable in the plugin directory (probed, without metrics). */
-  file?: string | undefined;
-  /** The process the runtime started for it (probed, without metrics). */
-  process?: PeerProcess | undefined;
-  /** The process was found by its command line only (its environment unreadable): not known to be the runtime's. */
-  byCommandLine?: boolean | undefined;
 }
 
 export interface PluginsReport {

@@ -20,6 +20,8 @@ const ERROR_KINDS = [
   'timeout',
   /** The runtime answered and refused the request. */
   'refused',
+  /** The runtime answered that it does not implement the call (gRPC Unimplemented): an older runtime. */
+  'unimplemented',
   /** The operation did not succeed, or was cancelled before anything was sent. */
   'failed',
   /** A bug: something that should not happen did. */

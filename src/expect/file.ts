@@ -23,7 +23,7 @@ import {
   parseInputDocument,
   readInputFile,
 } from '../checks/index.js';
-import { excerpt } from '../units/index.js';
+import { excerptKey } from '../units/index.js';
 
 export class ExpectationError extends Error {
   override readonly name = 'ExpectationError';
@@ -94,7 +94,7 @@ export function parseExpectations(
   if (!isMap(doc)) fail('(top level)', 'expected a map with expect: and optionally scenario: and no-plugin-failures:');
   const top = doc as Record<string, unknown>;
   for (const k of Object.keys(top))
-    if (!TOP_KEYS.includes(k)) fail(excerpt(k, 40), `unknown key (known: ${TOP_KEYS.join(', ')})`);
+    if (!TOP_KEYS.includes(k)) fail(excerptKey(k, 40), `unknown key (known: ${TOP_KEYS.join(', ')})`);
   const items = top.expect ?? [];
   if (!Array.isArray(items)) fail('expect', 'expected a list of "- after: STEP ..." entries');
   const scalar = (v: unknown, where: string): string => {
@@ -106,7 +106,7 @@ export function parseExpectations(
     if (!isMap(v)) fail(where, 'expected a map of NAME: value (null: must be absent)');
     const out: Record<string, string | null> = {};
     for (const [k, val] of Object.entries(v as Record<string, unknown>))
-      out[k] = val === null ? null : scalar(val, `${where}.${excerpt(k, 40)}`);
+      out[k] = val === null ? null : scalar(val, `${where}.${excerptKey(k, 40)}`);
     return out;
   };
   const list = (v: unknown, where: string, key: string): Array<Record<string, unknown>> => {
@@ -119,7 +119,7 @@ export function parseExpectations(
     if (!isMap(raw)) fail(where, 'expected a map starting with after: STEP');
     const m = raw as Record<string, unknown>;
     for (const k of Object.keys(m))
-      if (!ITEM_KEYS.includes(k)) fail(`${where}.${excerpt(k, 40)}`, `unknown key (known: ${ITEM_KEYS.join(', ')})`);
+      if (!ITEM_KEYS.includes(k)) fail(`${where}.${excerptKey(k, 40)}`, `unknown key (known: ${ITEM_KEYS.join(', ')})`);
     const after = m.after;
     if (typeof after !== 'string' && !(typeof after === 'number' && Number.isInteger(after) && after > 0)) {
       fail(`${where}.after`, 'missing: name the step as "<kind> <id>" (e.g. create ctr-web) or its number');

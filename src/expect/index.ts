@@ -1,6 +1,6 @@
 // Expectations for `nrictl sim --expect`: parse the file, place each after its step and
 // judge it. Nothing here runs the simulator (src/runtime/sim does, with these) or draws
-// the outcomes (src/render/views/expectations.ts does).
+// the outcomes (src/views/expectations.ts does).
 export {
   ExpectationError,
   loadExpectations,

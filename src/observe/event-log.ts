@@ -2,7 +2,7 @@
 // notes what arrived (a counter, a map entry, a filter test) and hands a record to the
 // sink, which must not wait either (a BoundedOutputQueue). Rendering happens later.
 import { Event, decodeSyncEntry, overlayResources, synchronizeEntries, type nri } from '../api/index.js';
-import { requestedResources } from '../render/index.js';
+import { requestedResources } from '../output/index.js';
 import type { PluginHandlers } from '../session/index.js';
 import type { ObjectFilter } from './filters.js';
 

@@ -11,7 +11,7 @@ import {
   type RecordingOptions,
   type RecordingSummary,
 } from '../recording/index.js';
-import { OUTPUT_CLOSED, serveMetrics, type MetricsServer, type RecordSink } from '../render/index.js';
+import { OUTPUT_CLOSED, serveMetrics, type MetricsServer, type RecordSink } from '../output/index.js';
 import {
   EventWatch,
   SessionError,

@@ -1,7 +1,7 @@
 // The replay's own trace, for --compare: trace's probes (src/trace) around the plugins
 // under test in the simulator, so that what they do is found by the same instrument that
 // found what the node's plugins did in the recording.
-import { discardingSink } from '../render/index.js';
+import { discardingSink } from '../output/index.js';
 import { planProbes, TraceSession, type TraceRecord } from '../trace/index.js';
 import type { Runtime } from '../runtime/index.js';
 

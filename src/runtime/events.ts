@@ -8,8 +8,9 @@ interface Base {
 }
 
 export type SimEvent = Base &
+  /** A socket the simulator listens on: NRI's for plugins, or (api: 'cri') the CRI face's. */
   (
-    | { type: 'listening'; socketPath: string }
+    | { type: 'listening'; socketPath: string; api?: 'cri' }
     | { type: 'launched'; plugin: string; path: string; pid: number | undefined }
     | { type: 'registered'; plugin: string; external: boolean; events: string; nriVersion?: string }
     | { type: 'synchronized'; plugin: string; pods: number; containers: number; messages: number; rttMs: number }

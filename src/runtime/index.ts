@@ -30,10 +30,9 @@ export {
   type SimulationResult,
   type SimulationRecord,
   type ScriptDone,
-  type ScenarioSource,
 } from './sim/run.js';
 export { runSimulationPerPreset, type PresetRecord, type PresetResult, type PresetsResult } from './sim/run-presets.js';
-export { SimulationInputError } from './sim/inputs.js';
+export { SimulationInputError, type ScenarioSource } from './sim/inputs.js';
 export { startEmbeddedSimulator, type EmbeddedSimulator } from './sim/embedded.js';
 export { SimState, type PodSandbox, type Container } from './sim/state.js';
 export { parseScenario, parseScenarioResources, type Scenario, type Step } from './sim/scenario.js';

@@ -1,7 +1,7 @@
 // How a new project's plugin reaches a node, the two ways NRI plugins are deployed:
 // an external plugin in a container (Containerfile, deploy/daemonset.yaml), or the
 // bundle in the runtime's plugin directory (the README's section, readme.ts).
-import type { ProjectSpec } from './templates.js';
+import type { ProjectSpec } from './project-spec.js';
 
 /** The NRI socket the runtimes listen on by default, and the directory a pod mounts to reach it. */
 export const NRI_SOCKET = '/var/run/nri/nri.sock';

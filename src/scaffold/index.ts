@@ -6,9 +6,10 @@ import { mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ScaffoldError } from './errors.js';
 import { dependencyOnGiven, packRunningNrictl, type NrictlDependency } from './nrictl-dependency.js';
-import { projectFiles, type ProjectSpec } from './templates.js';
+import type { ProjectSpec } from './project-spec.js';
+import { projectFiles } from './templates.js';
 
-export type { ProjectSpec } from './templates.js';
+export type { ProjectSpec } from './project-spec.js';
 export { ScaffoldError } from './errors.js';
 
 /** What `plugin new` asks for. */

@@ -1,17 +1,7 @@
 // The files of a new plugin project. Each is a function of the plugin's name so that
 // what is written is exactly what the project's own test exercises.
 import { BUNDLE_NODE, NRI_SOCKET, containerfile, containerignore, daemonsetYaml } from './deploy-templates.js';
-
-export interface ProjectSpec {
-  /** Plugin and npm package name: lower case, digits, '.', '_', '-'. */
-  name: string;
-  /** Two-digit index the plugin gets in tests and in its bundle name. */
-  index: string;
-  /** What package.json depends on for nrictl: a semver range, or file:/path/to/nrictl.tgz. */
-  nrictlSpec: string;
-  typescriptVersion: string;
-  typesNodeVersion: string;
-}
+import type { ProjectSpec } from './project-spec.js';
 
 function packageJson(p: ProjectSpec): string {
   return `${JSON.stringify(

@@ -1,7 +1,7 @@
 // `doctor --trace`: a short trace, summed up as findings: each plugin's p99 against the
 // request timeout, a warning past half of it, and a note when nothing happened to measure.
 import { finding, type Finding } from '../checks/index.js';
-import { discardingSink } from '../render/index.js';
+import { discardingSink } from '../output/index.js';
 import type { Endpoint, SessionTarget } from '../session/index.js';
 import { runTrace } from './run.js';
 import type { TraceSummary } from './stats.js';

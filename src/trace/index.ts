@@ -21,7 +21,7 @@ export {
 export { type LatencyRow, type TraceSummary } from './stats.js';
 export { TraceSession, DEFAULT_TRACE_QUEUE_CAPACITY, type TraceSessionOptions } from './session.js';
 // The /metrics server lives in render, shared with logs; re-exported for trace's callers.
-export { type MetricsServer } from '../render/index.js';
+export { type MetricsServer } from '../output/index.js';
 export { mergeInstalled, pluginsFromRuntimeMetrics, type NodeFacts } from './installed.js';
 export {
   runTrace,

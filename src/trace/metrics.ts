@@ -1,7 +1,7 @@
 // What trace counts, as Prometheus metrics, through prom-client: a registry of
 // our own (not the process-global one), so two sessions in one process do not collide.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { RecordSink } from '../render/index.js';
+import type { RecordSink } from '../output/index.js';
 import type { TraceRecord } from './tracer.js';
 
 /** Seconds: from half a millisecond to past the 2 s default request timeout. */

@@ -3,7 +3,7 @@
 // signal, the simulated script, the runtime or the output's reader going away),
 // deregister and summarise. Reaching the runtime is src/session's.
 import { RecordingError, RecordingWriter, type RecordingNote, type RecordingOptions } from '../recording/index.js';
-import { outputClosed, serveMetrics, type MetricsServer } from '../render/index.js';
+import { outputClosed, serveMetrics, type MetricsServer } from '../output/index.js';
 import {
   isEndpoint,
   openEndpoint,

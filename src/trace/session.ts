@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { DEFAULT_SOCKET_PATH } from '../api/socket-path.js';
 import { ALL_EVENTS_MASK, Event, eventBit, type nri } from '../api/index.js';
 import type { RecordingWriter, StateSelection } from '../recording/index.js';
-import type { RecordSink } from '../render/index.js';
+import type { RecordSink } from '../output/index.js';
 import {
   ProbeSet,
   type Endpoint,

@@ -52,8 +52,13 @@ export type TraceEnd = 'complete' | 'failed' | 'stopped';
 export interface TraceRecord {
   time: number;
   event: string;
-  pod: { id: string; namespace: string; name: string };
+  pod: { id: string; namespace: string; name: string; uid: string; cgroupParent: string };
   container: { id: string; name: string };
+  /**
+   * The container's resources as the last probe that saw the event saw them, after the
+   * plugins before it: a create's container, an update's request. Absent for other events.
+   */
+  resources?: nri.ILinuxResources;
   segments: SegmentResult[];
   /** Sum of the plugin segments' times (probe hops taken out). */
   totalMs: number;
@@ -271,12 +276,27 @@ export class Tracer {
       }
       segments.push(result);
     });
+    const last = open.obs.findLast((x): x is Observation => x !== undefined) ?? first;
+    const resources =
+      open.event === Event.UPDATE_CONTAINER
+        ? last.resources
+        : open.event === Event.CREATE_CONTAINER
+          ? last.ctr?.linux?.resources
+          : undefined;
+    const pod = first.pod;
     this.opts.onRecord(
       {
         time: first.time,
         event: eventName(open.event),
-        pod: { id: first.pod?.id ?? '', namespace: first.pod?.namespace ?? '', name: first.pod?.name ?? '' },
+        pod: {
+          id: pod?.id ?? '',
+          namespace: pod?.namespace ?? '',
+          name: pod?.name ?? '',
+          uid: pod?.uid ?? '',
+          cgroupParent: pod?.linux?.cgroupParent ?? '',
+        },
         container: { id, name: first.ctr?.name ?? '' },
+        ...(resources ? { resources } : {}),
         segments,
         totalMs: total,
         hopMs: hop,

@@ -11,4 +11,4 @@ export {
   GO_DURATION_MAX_MS,
   type DurationRules,
 } from './duration.js';
-export { excerpt } from './excerpt.js';
+export { excerpt, excerptKey, excerptPath } from './excerpt.js';

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { enums as ENUMS, messages as MESSAGES } from '../../src/api/gen/nri-json-fields.js';
 import { nri, wireJsonType, WireJsonWriter, type WireJsonType } from '../../src/api/index.js';
 import { protobuf } from '../../src/api/protobuf.js';
-import { toPlain } from '../../src/render/format.js';
+import { toPlain } from '../../src/output/format.js';
 import { seededRandom } from '../../src/runtime/sim/seeded-random.js';
 
 type Generated = {

@@ -1,28 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-// Follows the static imports (not `await import()`) of a module through the sources and
-// returns every file and package it loads at start-up.
-function staticGraph(entry: string): Set<string> {
-  const seen = new Set<string>();
-  const walk = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    if (!file.startsWith('/')) return; // a package
-    const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(
-      /^\s*(?:import|export)\s+(?!type\b)[^'";]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'/gm,
-    )) {
-      const spec = m[1] ?? m[2];
-      if (spec.startsWith('node:')) continue;
-      if (spec.startsWith('.')) walk(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
-      else seen.add(spec);
-    }
-  };
-  walk(resolve(entry));
-  return seen;
-}
+import { staticGraph } from '../support/static-graph.js';
 
 const root = join(dirname(new URL(import.meta.url).pathname), '..', '..');
 

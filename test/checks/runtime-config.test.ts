@@ -330,3 +330,62 @@ describe('discovery and formats', () => {
     expect(() => lintRuntimeConfig(file('y.conf', 'hello'))).toThrow(UnknownConfigFormatError);
   });
 });
+
+describe('one reader for every runtime', () => {
+  it('a key named as a JavaScript object member ("constructor", "toString") is an unknown key, not taken for a known one', () => {
+    const containerd = lintRuntimeConfig(
+      file('config.toml', 'version = 3\n[plugins."io.containerd.nri.v1.nri"]\n  constructor = 1\n'),
+    );
+    expect(containerd.findings.find((f) => f.code === 'unknown-key')?.message).toBe(
+      '[plugins."io.containerd.nri.v1.nri"]: unknown key "constructor": containerd ignores it',
+    );
+    const crio = lintRuntimeConfig(file('crio.conf', '[crio.nri]\nenable_nri = true\ntoString = "x"\n'));
+    expect(codesOf(crio.findings)).toEqual(['info:nri-settings', 'warning:unknown-key']);
+    const docker = lintRuntimeConfig(file('d/daemon.json', '{"nri-opts": {"enable": true, "constructor": 1}}'));
+    expect(docker.findings.find((f) => f.code === 'unknown-key')?.severity).toBe('error');
+  });
+});
+
+describe('findings keep the key they are about', () => {
+  const outside = (r: { findings: Array<{ code: string; message: string }> }) =>
+    r.findings.find((f) => f.code === 'nri-key-outside-section')!.message;
+
+  it('a timeout under the CRI section is named whole', () => {
+    const r = lintRuntimeConfig(
+      file('config.toml', 'version = 2\n[plugins."io.containerd.grpc.v1.cri"]\n  plugin_registration_timeout = "5s"\n'),
+    );
+    expect(outside(r)).toBe(
+      '"plugins."io.containerd.grpc.v1.cri".plugin_registration_timeout" is outside [plugins."io.containerd.nri.v1.nri"]: containerd ignores it there',
+    );
+  });
+
+  it('under a long table name the middle of the path is cut, never the key, and the path stays bounded', () => {
+    const handler = `${'gpu-'.repeat(60)}handler`;
+    const r = lintRuntimeConfig(
+      file(
+        'config.toml',
+        `version = 2\n[plugins."io.containerd.grpc.v1.cri".containerd.runtimes."${handler}.x".options]\n  plugin_request_timeout = "5s"\n`,
+      ),
+    );
+    const path = /^"(.*)" is outside /.exec(outside(r))![1];
+    expect(path).toHaveLength(120);
+    expect(path).toMatch(
+      /^plugins\."io\.containerd\.grpc\.v1\.cri"\.containerd\.r…u-(gpu-)+handler\.x"\.options\.plugin_request_timeout$/,
+    );
+    expect(path.endsWith('handler.x".options.plugin_request_timeout')).toBe(true);
+  });
+
+  it('a pathological key is cut in its middle: its start and its end are shown, the message bounded', () => {
+    const key = `plugin_${'x'.repeat(50_000)}_timeout`;
+    const r = lintRuntimeConfig(
+      file('config.toml', `version = 3\n[plugins."io.containerd.nri.v1.nri"]\n  ${key} = 1\n`),
+    );
+    const unknown = r.findings.find((f) => f.code === 'unknown-key')!;
+    expect(unknown.message.length).toBeLessThan(200);
+    expect(unknown.message).toMatch(/unknown key "plugin_x+…x+_timeout": containerd ignores it$/);
+    const crio = lintRuntimeConfig(file('crio.conf', `[crio.${'t'.repeat(50_000)}_nri]\nnri_listen = "/x"\n`));
+    const stray = crio.findings.find((f) => f.code === 'nri-key-outside-section')!;
+    expect(stray.message.length).toBeLessThan(200);
+    expect(stray.message).toMatch(/^"nri_listen" is in \[crio\.t+…t+_nri\], not \[crio\.nri\]/);
+  });
+});

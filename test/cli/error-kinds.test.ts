@@ -7,19 +7,21 @@ import * as bundle from '../../src/bundle/index.js';
 import * as checks from '../../src/checks/index.js';
 import * as cli from '../../src/cli/index.js';
 import * as control from '../../src/control/index.js';
+import * as cri from '../../src/cri/index.js';
 import * as diagnose from '../../src/diagnose/index.js';
 import { isKindedError } from '../../src/errors/index.js';
 import * as expectation from '../../src/expect/index.js';
 import * as mux from '../../src/mux/index.js';
 import * as observe from '../../src/observe/index.js';
+import * as output from '../../src/output/index.js';
 import * as plugin from '../../src/plugin/index.js';
-import * as render from '../../src/render/index.js';
 import * as runtime from '../../src/runtime/index.js';
 import * as scaffold from '../../src/scaffold/index.js';
 import * as session from '../../src/session/index.js';
 import * as trace from '../../src/trace/index.js';
 import * as ttrpc from '../../src/ttrpc/index.js';
 import * as units from '../../src/units/index.js';
+import * as views from '../../src/views/index.js';
 
 const LAYERS = {
   api,
@@ -27,18 +29,20 @@ const LAYERS = {
   checks,
   cli,
   control,
+  cri,
   diagnose,
   expect: expectation,
   mux,
   observe,
+  output,
   plugin,
-  render,
   runtime,
   scaffold,
   session,
   trace,
   ttrpc,
   units,
+  views,
 };
 const { ExitCode, describeError } = cli;
 const { Code } = ttrpc;
@@ -117,9 +121,9 @@ const SAMPLES: Record<string, Array<[Error, number]>> = {
     ],
   ],
   InputDocumentError: [[new checks.InputDocumentError('line 1, column 2: bad', 1, 2, 'syntax'), ExitCode.USAGE]],
-  AtomicWriteError: [[new render.AtomicWriteError('/x', 'rename', new Error('EROFS')), ExitCode.FAILED]],
-  MetricsAddressError: [[new render.MetricsAddressError('bad address'), ExitCode.USAGE]],
-  OutputFileError: [[new render.OutputFileError('--output-file', 'empty'), ExitCode.USAGE]],
+  AtomicWriteError: [[new output.AtomicWriteError('/x', 'rename', new Error('EROFS')), ExitCode.FAILED]],
+  MetricsAddressError: [[new output.MetricsAddressError('bad address'), ExitCode.USAGE]],
+  OutputFileError: [[new output.OutputFileError('--output-file', 'empty'), ExitCode.USAGE]],
   SessionError: [
     [new session.SessionError('no-socket', 'no socket'), ExitCode.CONNECT],
     [new session.SessionError('registration-timeout', 'late'), ExitCode.REGISTRATION],
@@ -150,6 +154,23 @@ const SAMPLES: Record<string, Array<[Error, number]>> = {
     [new control.ControlError('unsafe-runtime', 'Docker Engine does not implement updates'), ExitCode.USAGE],
   ],
   ControlInputError: [[new control.ControlInputError('--cpus', 'bad'), ExitCode.USAGE]],
+  CriError: [
+    [new cri.CriError('no-socket', 'no CRI socket'), ExitCode.CONNECT],
+    [new cri.CriError('not-cri', 'an NRI socket'), ExitCode.CONNECT],
+    [new cri.CriError('no-cri', 'Docker'), ExitCode.CONNECT],
+    [new cri.CriError('path-too-long', 'long'), ExitCode.USAGE],
+    [new cri.CriError('no-answer', 'late'), ExitCode.RUNTIME_GONE],
+    [new cri.CriError('runtime-gone', 'gone'), ExitCode.RUNTIME_GONE],
+    [new cri.CriError('not-found', 'no such container'), ExitCode.USAGE],
+    [new cri.CriError('unimplemented', 'no such call'), ExitCode.REFUSED],
+    [new cri.CriError('refused', 'no'), ExitCode.REFUSED],
+    [new cri.CriError('cancelled', 'stop'), ExitCode.FAILED],
+  ],
+  CriStatus: [
+    [new cri.CriStatus(cri.GrpcCode.NOT_FOUND, 'not found'), ExitCode.USAGE],
+    [new cri.CriStatus(cri.GrpcCode.UNIMPLEMENTED, 'not implemented'), ExitCode.REFUSED],
+    [new cri.CriStatus(cri.GrpcCode.UNKNOWN, 'no'), ExitCode.REFUSED],
+  ],
   PlacementError: [[new trace.PlacementError('bad index'), ExitCode.USAGE]],
   ExpectationError: [[new expectation.ExpectationError('bad', 'e.yaml'), ExitCode.USAGE]],
   BundleError: [

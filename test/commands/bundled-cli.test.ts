@@ -106,6 +106,21 @@ describe('what the build bundles', () => {
     expect(readFileSync(path.join(dist, 'cli.cjs')).every((byte) => byte < 0x80)).toBe(true);
   });
 
+  it('keeps gRPC in a bundle of its own, which only a command that speaks CRI loads', () => {
+    const grpc = readFileSync(path.join(dist, 'grpc.cjs'));
+    expect(grpc.every((byte) => byte < 0x80)).toBe(true);
+    expect(grpc.toString('latin1')).toContain('Http2SubchannelConnector');
+    expect(readFileSync(path.join(dist, 'cli.cjs'), 'latin1')).not.toContain('Http2SubchannelConnector');
+    const loadsGrpc = (r: { loaded: string[] }) =>
+      r.loaded.some((f) => f.endsWith(`${path.sep}dist${path.sep}grpc.cjs`));
+    expect(loadsGrpc(runListing(['--version']))).toBe(false);
+    const empty = path.join(plugins, 'empty.yaml');
+    writeFileSync(empty, '');
+    const cri = runListing(['sim', empty, '--cri-socket', path.join(plugins, 'cri', 'cri.sock')]);
+    expect(cri.code).toBe(0);
+    expect(loadsGrpc(cri)).toBe(true);
+  });
+
   it('leaves the SDK exports plain tsc output (plugin authors bundle them themselves)', () => {
     for (const f of ['src/plugin/index.js', 'src/ttrpc/index.js']) {
       expect(readFileSync(path.join(dist, f), 'utf8'), f).not.toContain('cli.cjs');

@@ -203,7 +203,7 @@ describe('a parser message that spans lines', () => {
         (f) => f.code === 'json-syntax',
       );
       // checks now folds V8's excerpt into one line itself; the layout folds any other
-      // multi-line message too (see test/render/findings-layout.test.ts). Either way:
+      // multi-line message too (see test/views/findings-layout.test.ts). Either way:
       expect(finding?.message).toBeDefined();
       for (const columns of [undefined, 80, 200]) {
         const text = columns === undefined ? run(['lint', file]) : await onTerminal(['lint', file], { columns });

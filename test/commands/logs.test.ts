@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -261,6 +262,75 @@ describe('nrictl logs against the simulator', () => {
     expect(names).toContain('UpdateContainer');
     expect(names.at(-1)).toBe('RemovePodSandbox');
     expect(r.stderr).toMatch(/nrictl logs: (\d+) events seen, \1 printed, 0 dropped/);
+    // The narrow line, as it has always been: the short id, the summary of the resources.
+    const line = (event: string) =>
+      r.stdout
+        .split('\n')
+        .find((l) => l.split(/\s+/)[1] === event)
+        ?.slice(13);
+    const who = 'shop/payments-5f4d9c8b7-qw7rt payments c5f6a7b8c9d0';
+    expect(line('CreateContainer')).toBe(
+      `${'CreateContainer'.padEnd(20)} ${who}  memory=256Mi quota=50000 period=100000 shares=256`,
+    );
+    expect(line('UpdateContainer')).toBe(
+      `${'UpdateContainer'.padEnd(20)} ${who}  memory 256Mi -> 512Mi, quota 50000 -> 100000, shares 256 -> 512`,
+    );
+    expect(line('StartContainer')).toBe(`${'StartContainer'.padEnd(20)} ${who}`);
+  });
+
+  it("-o wide: the full ids, the pod's uid and cgroup parent and every resource field, one line per event into a pipe", async () => {
+    const podId = 'f'.repeat(64);
+    const ctrId = `${'0123456789abcdef'.repeat(4)}`;
+    const scenario = path.join(t.dir, 'wide.yaml');
+    writeFileSync(
+      scenario,
+      YAML.stringify({
+        pods: [],
+        containers: [],
+        steps: [
+          {
+            'run-pod': {
+              id: podId,
+              name: 'web-0',
+              uid: '3b0c7e52-8f1d-4c9a-9a57-2d1e6b4f0a11',
+              namespace: 'shop',
+              cgroup_parent: '/kubepods.slice/kubepods-pod3b0c7e52.slice',
+            },
+          },
+          {
+            create: {
+              id: ctrId,
+              pod: podId,
+              name: 'app',
+              resources: {
+                cpus: '0-3',
+                memory_limit: 536870912,
+                memory_swap: 1073741824,
+                pids_limit: 1024,
+                hugepage_limits: [{ page_size: '2MB', limit: 1073741824 }],
+                unified: { 'cpu.max': 'max 100000' },
+                blockio_class: 'throttled',
+              },
+            },
+          },
+        ],
+      }),
+    );
+    const r = await runCli(['logs', '--sim', scenario, '-o', 'wide']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.map((l) => l.split(/\s+/)[1])).toEqual(['RunPodSandbox', 'CreateContainer', 'PostCreateContainer']);
+    const podWords = `pod-id=${podId} pod-uid=3b0c7e52-8f1d-4c9a-9a57-2d1e6b4f0a11 cgroup-parent=/kubepods.slice/kubepods-pod3b0c7e52.slice`;
+    expect(lines[0].slice(13)).toBe(`${'RunPodSandbox'.padEnd(20)} shop/web-0  ${podWords}`);
+    expect(lines[1].slice(13)).toBe(
+      `${'CreateContainer'.padEnd(20)} shop/web-0 app ${ctrId}  ${podWords} cpus=0-3 memory=512Mi ` +
+        'memory.swap=1Gi hugepageLimits.2MB=1Gi blockioClass=throttled unified.cpu.max="max 100000" pids.limit=1024',
+    );
+    // Narrow, the same event keeps its short id and the summary.
+    const narrow = await runCli(['logs', '--sim', scenario]);
+    expect(narrow.stdout.split('\n')[1].slice(13)).toBe(
+      `${'CreateContainer'.padEnd(20)} shop/web-0 app ${ctrId.slice(0, 13)}  cpus=0-3 memory=512Mi`,
+    );
   });
 
   it('ends with the summary and exit 0 when its reader goes away (nrictl logs | head)', async () => {

@@ -4,11 +4,12 @@
 import { chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
-import { tempDir, writeElf } from '../checks/helpers.js';
+import { writeElf } from '../checks/helpers.js';
+import { reachableTempDir } from '../support/reachable.js';
 import { CANNOT_SWITCH_USER, cleanupAsNobody, nrictlAsNobody } from './as-another-user.js';
 
 const OTHER = 1001;
-let t: ReturnType<typeof tempDir>;
+let t: ReturnType<typeof reachableTempDir>;
 let plugins: string;
 let conf: string;
 const codes = (stdout: string) =>
@@ -17,7 +18,7 @@ const codes = (stdout: string) =>
   );
 
 beforeEach(() => {
-  t = tempDir('nrinr-');
+  t = reachableTempDir('nrinr-');
   chmodSync(t.dir, 0o755);
   plugins = join(t.dir, 'plugins');
   conf = join(t.dir, 'conf.d');

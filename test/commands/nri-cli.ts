@@ -12,6 +12,7 @@ import { loadScenario } from '../../src/runtime/sim/scenario.js';
 import { SimState } from '../../src/runtime/sim/state.js';
 import type { SimEvent } from '../../src/runtime/events.js';
 import type { nri } from '../../src/api/index.js';
+import { reachableTempDir } from '../support/reachable.js';
 
 export const BIN = path.resolve('bin/run.js');
 
@@ -44,15 +45,23 @@ export interface SimHandle {
   stop(): Promise<void>;
 }
 
+/** `where.reachable`: the socket's directory is in a place other users can reach (test/support/reachable.ts). */
 export async function startRuntime(
   state: { pods?: nri.IPodSandbox[]; containers?: nri.IContainer[] } = {},
   opts: RuntimeOptions = {},
+  where: { reachable?: boolean } = {},
 ): Promise<SimHandle> {
-  const t = tempDir('nrs-');
+  const t = where.reachable ? reachableTempDir('nrs-') : tempDir('nrs-');
   const runtime = new Runtime(new SimState(state), { socketPath: path.join(t.dir, 'nri.sock'), ...opts });
   const events: SimEvent[] = [];
   runtime.on('event', (e: SimEvent) => events.push(e));
-  const { socketPath } = await runtime.start();
+  let socketPath: string | undefined;
+  try {
+    ({ socketPath } = await runtime.start());
+  } catch (err) {
+    t.cleanup();
+    throw err;
+  }
   return {
     runtime,
     socketPath: socketPath!,

@@ -9,8 +9,9 @@ import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeElf } from '../checks/helpers.js';
+import { reachableTempDir } from '../support/reachable.js';
 import { CANNOT_SWITCH_USER, cleanupAsNobody, nrictlAsNobody } from './as-another-user.js';
-import { assertBuilt, runCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
+import { assertBuilt, runCli, startRuntime, type SimHandle } from './nri-cli.js';
 
 interface Listed {
   source: string;
@@ -26,7 +27,7 @@ const re = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Unique names: other test runs on this machine may have plugins running under the usual ones.
 const tag = `probe${process.pid}`;
 let sim: SimHandle;
-let t: ReturnType<typeof tempDir>;
+let t: ReturnType<typeof reachableTempDir>;
 let external: ChildProcess;
 let prestarted: ChildProcess;
 /** A runtime config of nothing but defaults, so the host's own config is not read. */
@@ -35,7 +36,7 @@ let config: string;
 beforeAll(async () => {
   assertBuilt('plugins');
   sim = await startRuntime();
-  t = tempDir('nrprb-');
+  t = reachableTempDir('nrprb-');
   chmodSync(t.dir, 0o755); // an ordinary user lists it too (the last test)
   config = join(t.dir, 'config.toml');
   writeFileSync(config, 'version = 3\n');

@@ -1,6 +1,6 @@
 // A reader slower than the simulator: the simulated runtime waits for it (its events are
 // the run's result), so a small --buffer loses nothing and memory stays bounded; what no
-// step paces is dropped and counted instead (test/render/bounded-queue.test.ts).
+// step paces is dropped and counted instead (test/output/bounded-queue.test.ts).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -11,7 +11,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,7 +94,7 @@ describe('nrictl sync dump against the simulator', () => {
   });
 
   it('on a terminal narrower than the table: a list by pod; a pipe and a file keep the table', async () => {
-    // Only a terminal has a width (src/render/output-width.ts): run on a pseudo-terminal.
+    // Only a terminal has a width (src/output/width.ts): run on a pseudo-terminal.
     const narrow = await nrictlOnTerminal(['sync', 'dump', '--socket', sim.socketPath], [], { env: { COLUMNS: '60' } });
     expect(narrow.code).toBe(0);
     const lines = stripVTControlCharacters(narrow.screen).replaceAll('\r', '').trimEnd().split('\n');
@@ -343,7 +342,7 @@ describe('nrictl sync dump errors', () => {
         const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
           const cli = modeBound(process.execPath, [BIN, 'sync', 'dump', '--socket', sim.socketPath]);
           const c = spawn(cli.command, cli.args, {
-            env: { ...process.env, NODE_ENV: 'production', NO_COLOR: '1', HOME: os.tmpdir() },
+            env: { ...process.env, NODE_ENV: 'production', NO_COLOR: '1', HOME: t.dir },
             stdio: ['ignore', 'ignore', 'pipe'],
           });
           let stderr = '';

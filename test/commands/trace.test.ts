@@ -33,6 +33,9 @@ describe('nrictl trace --sim', () => {
     const all = records(r.stdout);
     expect(all.map((x) => x.type)).toEqual(['event', 'event', 'event', 'summary']);
     const create = all.find((x) => x.event === 'CreateContainer')!;
+    // What -o wide shows is in the data too: the pod's uid and cgroup parent, the resources the last probe saw.
+    expect(create.pod).toMatchObject({ uid: '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d', cgroupParent: expect.any(String) });
+    expect(create.resources.cpu).toMatchObject({ cpus: '0-1', shares: { value: '256' } });
     const seg = (label: string) => create.segments.find((s: any) => s.label === label);
     expect(seg('20-cpu-pinner').changes).toEqual([{ field: 'resources', key: 'cpu.cpus', new: '0-1' }]);
     // It sleeps 15 ms; the hop subtracted comes from another pair of probes, so allow a few ms.
@@ -46,6 +49,41 @@ describe('nrictl trace --sim', () => {
     expect(summary.plugins.find((p: any) => p.label === '20-cpu-pinner' && p.event === 'CreateContainer').count).toBe(
       1,
     );
+  });
+
+  it("-o wide heads each block as logs -o wide: the pod's id, uid and cgroup parent, the resources the last probe saw", async () => {
+    const args = [
+      'trace',
+      '--sim',
+      'examples/demo.yaml',
+      '--plugin-dir',
+      'examples/trace-plugins',
+      '--events',
+      'create',
+    ];
+    const [wide, narrow] = await Promise.all([runCli([...args, '-o', 'wide']), runCli(args)]);
+    expect([wide.code, narrow.code]).toEqual([0, 0]);
+    const head = (out: string) =>
+      out
+        .split('\n')
+        .find((l) => / CreateContainer /.test(l))
+        ?.slice(13);
+    const who = `${'CreateContainer'.padEnd(20)} shop/payments-5f4d9c8b7-qw7rt payments c5f6a7b8c9d0`;
+    // The demo's ids are shorter than a short id: whole in both. 20-cpu-pinner set the cpus before the last probe.
+    expect(head(wide.stdout)).toBe(
+      `${who}  pod-id=5b8e2f7a4c13 pod-uid=7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d ` +
+        'cgroup-parent=/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod7a6b5c4d.slice ' +
+        'cpus=0-1 memory=256Mi quota=50000 period=100000 shares=256',
+    );
+    expect(head(narrow.stdout)).toBe(who);
+    // Below the head, the block is the same: per plugin its time and what it changed.
+    const pinner = (out: string) =>
+      out
+        .split('\n')
+        .find((l) => l.startsWith('  20-cpu-pinner'))
+        ?.replace(/[\d.]+ ms/, 'T');
+    expect(pinner(wide.stdout)).toBe(pinner(narrow.stdout));
+    expect(pinner(wide.stdout)).toMatch(/^ {2}20-cpu-pinner +T {2}resources cpu\.cpus: \(unset\) -> 0-1$/);
   });
 
   it('-o yaml: one document per event, then one for the summary', async () => {

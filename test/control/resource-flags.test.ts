@@ -8,7 +8,7 @@ import {
   ContainerLookupError,
   verifyResources,
 } from '../../src/control/index.js';
-import { formatDiff } from '../../src/render/index.js';
+import { formatDiff } from '../../src/views/index.js';
 
 describe('parseResourceFlags / buildLinuxResources', () => {
   it('sets only the fields given', () => {

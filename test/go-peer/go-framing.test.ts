@@ -113,7 +113,8 @@ describe('the simulator, read by a Go plugin', () => {
     const loader = import.meta.resolve('tsx');
     await writeFile(
       path.join(plugins, '10-goconf'),
-      `#!/bin/sh\nexec "${process.execPath}" --import "${loader}" --no-warnings "${path.join(here, 'launched-plugin.ts')}"\n`,
+      // The runtime passes no TMPDIR: tsx would keep its cache in /tmp.
+      `#!/bin/sh\nexport TSX_DISABLE_CACHE=1\nexec "${process.execPath}" --import "${loader}" --no-warnings "${path.join(here, 'launched-plugin.ts')}"\n`,
     );
     await chmod(path.join(plugins, '10-goconf'), 0o755);
     const config = `# ${'x'.repeat(200 * 1024)}\n`;

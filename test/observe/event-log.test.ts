@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Event, nri } from '../../src/api/index.js';
 import { EventLog, type LoggedEvent } from '../../src/observe/event-log.js';
 import { ObjectFilter } from '../../src/observe/filters.js';
-import { logEventView, loggedEventData, renderRecord } from '../../src/render/index.js';
+import { renderRecord } from '../../src/output/index.js';
+import { logEventView, loggedEventData } from '../../src/views/index.js';
 
 /** An event as logs writes it: a line (table), a JSON object on its line, or a YAML document. */
 const renderLoggedEvent = (e: LoggedEvent, format: 'table' | 'json' | 'yaml'): string =>

@@ -106,6 +106,8 @@ describe('npm pack', () => {
       'oclif.manifest.json',
       'dist/cli.cjs',
       'dist/cli.code-cache',
+      'dist/grpc.cjs',
+      'dist/grpc.code-cache',
       'dist/src/cli/code-cache.js',
       'examples/demo.yaml',
       'man/nrictl.1',

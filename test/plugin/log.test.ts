@@ -154,6 +154,8 @@ process.exit(0);
         NRI_PLUGIN_IDX: '10',
         NRI_PLUGIN_LOG_DIR: logDir,
         NRI_PLUGIN_JOURNAL_SOCKET: path.join(dir, 'no-journal'),
+        // tsx's own: no cache (without TMPDIR it would keep one in /tmp).
+        TSX_DISABLE_CACHE: '1',
       },
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });

@@ -102,7 +102,7 @@ function replayed(end: TraceRecord['end'], segments: ReturnType<typeof segment>[
   return {
     time: 0,
     event: 'CreateContainer',
-    pod: { id: 'p1', namespace: 'shop', name: 'web-0' },
+    pod: { id: 'p1', namespace: 'shop', name: 'web-0', uid: 'u1', cgroupParent: '/kubepods' },
     container: { id: 'c1', name: 'web' },
     segments,
     totalMs: 0,

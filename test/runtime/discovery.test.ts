@@ -1,7 +1,7 @@
-import { chmod, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { discoverPlugins } from '../../src/runtime/adaptation/adaptation-discover.js';
 import { DiscoveryError } from '../../src/runtime/adaptation/errors.js';
 
@@ -21,6 +21,7 @@ beforeEach(async () => {
   await mkdir(plugins);
   await mkdir(conf);
 });
+afterEach(() => rm(root, { recursive: true, force: true }));
 
 describe('discoverPlugins', () => {
   it('finds executables named NN-name, sorted by index, skipping directories and non-executables', async () => {

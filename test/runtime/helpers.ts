@@ -30,7 +30,14 @@ export async function startSim(
   const runtime = new Runtime(state, { socketPath: path.join(dir, 'nri.sock'), killGraceMs: 200, ...opts });
   const events: SimEvent[] = [];
   runtime.on('event', (e: SimEvent) => events.push(e));
-  const { socketPath } = await runtime.start();
+  let socketPath: string | undefined;
+  try {
+    ({ socketPath } = await runtime.start());
+  } catch (err) {
+    // A start that fails (a test of exactly that) stopped the runtime; its directory goes too.
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     runtime,
     events,

@@ -12,9 +12,13 @@ import { ofType, startSim, waitFor, waitForPlugin, type Sim } from './helpers.js
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX = path.join(REPO, 'node_modules/tsx/dist/esm/index.mjs');
 
-/** An SDK plugin as a file: its environment is only what the runtime passes, so node and tsx are absolute. */
+/**
+ * An SDK plugin as a file: its environment is only what the runtime passes, so node and
+ * tsx are absolute, and tsx is told to keep no cache (it would keep it in /tmp, not in
+ * the run's TMPDIR, which the plugin does not get).
+ */
 function sdkPluginSource(body: string): string {
-  return `#!/usr/bin/env -S ${process.execPath} --import ${TSX}
+  return `#!/usr/bin/env -S TSX_DISABLE_CACHE=1 ${process.execPath} --import ${TSX}
 import { Stub } from '${path.join(REPO, 'src/plugin/index.ts')}';
 console.log('plugin up as', process.env.NRI_PLUGIN_IDX + '-' + process.env.NRI_PLUGIN_NAME, 'socket fd', process.env.NRI_PLUGIN_SOCKET, 'PATH', process.env.PATH ?? 'unset');
 ${body}

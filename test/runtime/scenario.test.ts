@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,6 +65,21 @@ describe('scenario files', () => {
     expect(s.pods[0].uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(s.containers[0].state).toBe(nri.ContainerState.CONTAINER_RUNNING);
     expect(parseScenario('', 'empty.yaml')).toMatchObject({ pods: [], containers: [], steps: [] });
+  });
+
+  it("reads the node's images (for the CRI face), each a reference written once", () => {
+    expect(parseScenario('images: [registry.k8s.io/pause:3.10, busybox]', 'i.yaml').images).toEqual([
+      'registry.k8s.io/pause:3.10',
+      'busybox',
+    ]);
+    expect(parseScenario('pods: []', 'i.yaml').images).toBeUndefined();
+    expect(errorOf('images: busybox').message).toBe(
+      'bad.yaml: images: expected a list, got string "busybox" (write images: followed by "- registry/name:tag" entries)',
+    );
+    expect(errorOf('images: [busybox, busybox]').message).toBe(
+      'bad.yaml: images[1]: "busybox" is listed twice (list each image once)',
+    );
+    expect(errorOf('images: ["bad name"]').message).toContain('images[0]: "bad name" is not an image reference');
   });
 
   it('converts every resource key', () => {
@@ -180,8 +195,12 @@ containers:
 
   it('names a missing file', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'nrisc-'));
-    await expect(loadScenario(path.join(dir, 'nope.yaml'))).rejects.toThrow(/nope\.yaml: cannot read the scenario/);
-    await writeFile(path.join(dir, 'ok.yaml'), 'pods: [{id: p}]');
-    expect((await loadScenario(path.join(dir, 'ok.yaml'))).file).toBe(path.join(dir, 'ok.yaml'));
+    try {
+      await expect(loadScenario(path.join(dir, 'nope.yaml'))).rejects.toThrow(/nope\.yaml: cannot read the scenario/);
+      await writeFile(path.join(dir, 'ok.yaml'), 'pods: [{id: p}]');
+      expect((await loadScenario(path.join(dir, 'ok.yaml'))).file).toBe(path.join(dir, 'ok.yaml'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

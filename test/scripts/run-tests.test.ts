@@ -2,7 +2,7 @@
 // the exit code does. It runs here on tiny test files in a temporary directory, each run
 // with its own vitest config, so the real suite is not involved.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,18 +22,19 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 function runOn(
   files: Record<string, string>,
   config = "export default { test: { globals: true, include: ['*.test.mjs'] } };\n",
-): { status: number | null; last: string } {
+): { status: number | null; last: string; stdout: string } {
   writeFileSync(join(dir, 'vitest.config.mjs'), config);
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  // The inner vitest must not believe it runs inside this worker.
+  // The inner vitest must not believe it runs inside this worker. Its TMPDIR is dir, so
+  // that what its run makes there (and keeps, when its tests leave something) goes with dir.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST')));
   const r = spawnSync(process.execPath, [script, '--config', join(dir, 'vitest.config.mjs'), '--root', dir], {
     encoding: 'utf8',
-    env,
+    env: { ...env, TMPDIR: dir },
     timeout: 60_000,
   });
   const lines = r.stdout.trimEnd().split('\n');
-  return { status: r.status, last: lines[lines.length - 1] };
+  return { status: r.status, last: lines[lines.length - 1], stdout: r.stdout };
 }
 
 function expectHonest({ status, last }: { status: number | null; last: string }): void {
@@ -42,18 +43,43 @@ function expectHonest({ status, last }: { status: number | null; last: string })
   expect(Number(m![2]) > 0, `"${last}" with exit code ${status}`).toBe(status !== 0);
 }
 
+const CJS_CONFIG = "export default { test: { globals: true, include: ['*.test.cjs'] } };\n";
+
 const PASSING = "it('passes', () => { expect(1).toBe(1); });\nit.skip('is skipped', () => {});\n";
 
 describe('scripts/run-tests.mjs', () => {
   it('closes with the counts and exits 0 when everything passes', () => {
     const r = runOn({ 'ok.test.mjs': PASSING });
-    expect(r).toEqual({ status: 0, last: 'tests: 1 passed, 0 failed, 1 skipped' });
+    expect(r).toMatchObject({ status: 0, last: 'tests: 1 passed, 0 failed, 1 skipped' });
     expectHonest(r);
+  });
+
+  it('fails a run whose tests leave anything in their TMPDIR, naming it; a test that removes its own passes', () => {
+    const makes = (leaves: boolean) =>
+      [
+        "const { mkdtempSync, rmSync } = require('node:fs');",
+        "const { tmpdir } = require('node:os');",
+        "const { join } = require('node:path');",
+        `it('makes a temporary directory', () => { const d = mkdtempSync(join(tmpdir(), 'made-')); ${leaves ? '' : 'rmSync(d, { recursive: true });'} expect(d).toContain('made-'); });`,
+      ].join('\n');
+    const tidy = runOn({ 'tidy.test.cjs': makes(false) }, CJS_CONFIG);
+    expect(tidy).toMatchObject({ status: 0, last: 'tests: 1 passed, 0 failed, 0 skipped' });
+    expect(readdirSync(dir).filter((n) => n.startsWith('nrictl-tests-'))).toEqual([]);
+    rmSync(join(dir, 'tidy.test.cjs'));
+    const messy = runOn({ 'messy.test.cjs': makes(true) }, CJS_CONFIG);
+    expect(messy).toMatchObject({
+      status: 1,
+      last: 'tests: 1 passed, 1 failed, 0 skipped (1 entry left behind, listed above)',
+    });
+    expect(messy.stdout).toMatch(
+      /The tests left 1 entry behind \(kept for a look\):\n {2}\S+\/nrictl-tests-\w+\/tmp\/made-\w+\n/,
+    );
+    expectHonest(messy);
   });
 
   it('counts a test file that fails to load as a failure, not "0 failed"', () => {
     const r = runOn({ 'ok.test.mjs': PASSING, 'broken.test.mjs': "throw new Error('cannot load');\n" });
-    expect(r).toEqual({ status: 1, last: 'tests: 1 passed, 1 failed, 1 skipped (1 test file failed to run)' });
+    expect(r).toMatchObject({ status: 1, last: 'tests: 1 passed, 1 failed, 1 skipped (1 test file failed to run)' });
     expectHonest(r);
   });
 
@@ -67,7 +93,7 @@ describe('scripts/run-tests.mjs', () => {
       'late.test.mjs':
         "it('passes, then throws later', () => { setTimeout(() => { throw new Error('late'); }, 0); expect(1).toBe(1); });\n",
     });
-    expect(r).toEqual({
+    expect(r).toMatchObject({
       status: 1,
       last: 'tests: 2 passed, 3 failed, 1 skipped (1 suite failed outside its tests, 1 error outside any test)',
     });

@@ -2,7 +2,7 @@
 // attribution of each change to the plugin that made it, the sleeping plugin's time,
 // adjacent plugins reported as a group, and (v0.10+) the validator's owners agreeing.
 import { describe, expect, it } from 'vitest';
-import type { RecordSink } from '../../src/render/index.js';
+import type { RecordSink } from '../../src/output/index.js';
 import { ofType, simPerTest, waitForPlugin, type Sim } from '../runtime/helpers.js';
 import { parseScenario } from '../../src/runtime/sim/scenario.js';
 import {

@@ -3,27 +3,20 @@
 // Docker decodes nri-opts strictly (DisallowUnknownFields), refuses the same directive
 // given both as a flag and in the file, and with no socket-path opens no socket at all
 // (WithDisabledExternalConnections, daemon/internal/nri/nri.go).
-import { excerpt } from '../../units/index.js';
-import { jsonErrorText } from './isulad.js';
-import { nearestKey, typeName } from './keys.js';
-import { Collector, markInvalid, summaryFinding, type NriSettings, type RuntimeConfigReport } from './schema.js';
+import { excerpt, excerptKey } from '../../units/index.js';
+import { typeName } from './keys.js';
+import { checkKeys, defaultSettings, parseDocument } from './reader.js';
+import {
+  Collector,
+  isTable,
+  markInvalid,
+  summaryFinding,
+  type NriSettings,
+  type RuntimeConfigReport,
+} from './schema.js';
+import { DOCKER } from './tables.js';
 
-const DOCKER_NRI_DEFAULTS = Object.freeze({
-  pluginPath: '/usr/libexec/docker/nri-plugins',
-  pluginConfigPath: '/etc/docker/nri/conf.d',
-});
-
-/** What NriSettings.socketPath holds when Docker opens no NRI socket (socket-path empty or unset). */
-const NO_SOCKET = '(none)';
-
-const NRI_OPTS_KEYS = ['enable', 'plugin-path', 'plugin-config-path', 'socket-path'] as const;
-type NriOptsKey = (typeof NRI_OPTS_KEYS)[number];
-const SETTING_OF = {
-  enable: 'enabled',
-  'plugin-path': 'pluginPath',
-  'plugin-config-path': 'pluginConfigPath',
-  'socket-path': 'socketPath',
-} as const;
+type NriOptsKey = 'enable' | 'plugin-path' | 'plugin-config-path' | 'socket-path';
 
 /** dockerd's command line, as doctor found it in /proc: the values of its --nri-opts flags. */
 export interface DockerdCommandLine {
@@ -46,7 +39,7 @@ function parseNriOptsFlag(value: string): { values: Partial<Record<NriOptsKey, u
     } else if (key === 'plugin-path' || key === 'plugin-config-path' || key === 'socket-path') {
       values[key] = v ?? '';
     } else {
-      return { values, problem: `unexpected key '${excerpt(key)}' in '${excerpt(field)}'` };
+      return { values, problem: `unexpected key '${excerptKey(key)}' in '${excerpt(field)}'` };
     }
   }
   return { values };
@@ -58,32 +51,12 @@ function parseNriOptsFlag(value: string): { values: Partial<Record<NriOptsKey, u
  */
 export function lintDocker(file: string, text: string, dockerd?: DockerdCommandLine): RuntimeConfigReport {
   const out = new Collector(file);
-  const settings: NriSettings = {
-    runtime: 'docker',
-    enabled: false,
-    socketPath: NO_SOCKET,
-    ...DOCKER_NRI_DEFAULTS,
-    registrationTimeoutMs: 5000,
-    requestTimeoutMs: 2000,
-    externalConnections: false,
-    invalid: {},
-  };
+  const settings = defaultSettings(DOCKER);
   const report = (): RuntimeConfigReport => ({ file, format: 'docker', settings, findings: out.findings });
-  let doc: unknown = {};
-  if (text.trim() !== '') {
-    try {
-      doc = JSON.parse(text);
-    } catch (err) {
-      const why = jsonErrorText(text, err as Error);
-      out.add('error', 'json-syntax', `not valid JSON (${why}): dockerd does not start`, 'fix the JSON syntax');
-      return report();
-    }
-  }
-  if (typeName(doc) !== 'table') {
-    out.add('error', 'json-syntax', 'not a JSON object: dockerd does not start', 'make daemon.json one JSON object');
-    return report();
-  }
-  const fromFile = (doc as Record<string, unknown>)['nri-opts'];
+  // No daemon.json (doctor found dockerd alone) is a file that says nothing.
+  const doc = text.trim() === '' ? {} : parseDocument(text, DOCKER, out);
+  if (!doc) return report();
+  const fromFile = doc['nri-opts'];
   const flags = dockerd?.nriOpts ?? [];
   if (fromFile !== undefined && flags.length > 0) {
     out.add(
@@ -105,7 +78,7 @@ export function lintDocker(file: string, text: string, dockerd?: DockerdCommandL
           'error',
           'wrong-type',
           `dockerd --nri-opts ${excerpt(flag)}: ${parsed.problem}: dockerd refuses to start`,
-          `write it as enable,socket-path=/var/run/nri/nri.sock (keys: ${NRI_OPTS_KEYS.join(', ')})`,
+          `write it as enable,socket-path=/var/run/nri/nri.sock (keys: ${Object.keys(DOCKER.keys).join(', ')})`,
         );
     }
   } else if (fromFile !== undefined) {
@@ -119,7 +92,7 @@ export function lintDocker(file: string, text: string, dockerd?: DockerdCommandL
     settings.socketPath = good['socket-path'];
     settings.externalConnections = true;
   }
-  markInvalid(settings, invalid, SETTING_OF);
+  markInvalid(settings, invalid, DOCKER.keys);
   conclusions(out, settings, fromFile !== undefined || flags.length > 0);
   summaryFinding(out, settings);
   return report();
@@ -131,7 +104,7 @@ function readFileOpts(
   good: Partial<Record<NriOptsKey, unknown>>,
   invalid: Record<string, unknown>,
 ): void {
-  if (typeName(value) !== 'table') {
+  if (!isTable(value)) {
     const fix = 'write "nri-opts": {"enable": true, "socket-path": "/var/run/nri/nri.sock"}';
     out.add(
       'error',
@@ -142,31 +115,9 @@ function readFileOpts(
     invalid.enable = value;
     return;
   }
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    const shown = excerpt(key);
-    if (!(NRI_OPTS_KEYS as readonly string[]).includes(key)) {
-      const near = nearestKey(key, NRI_OPTS_KEYS);
-      out.add(
-        'error',
-        'unknown-key',
-        `"nri-opts": unknown key "${shown}"${near ? ` (did you mean "${near}"?)` : ''}: dockerd refuses unknown keys here and does not start`,
-        near ? `rename "${shown}" to "${near}"` : `remove "${shown}"`,
-      );
-      continue;
-    }
-    const want = key === 'enable' ? 'boolean' : 'string';
-    if (typeof v !== want) {
-      out.add(
-        'error',
-        'wrong-type',
-        `"nri-opts": "${shown}" is a ${typeName(v)}, not a ${want}: dockerd refuses daemon.json`,
-        `write "${shown}" as ${want === 'boolean' ? 'true or false' : 'a quoted string'}`,
-      );
-      invalid[key] = v;
-      continue;
-    }
-    good[key as NriOptsKey] = v;
-  }
+  const checked = checkKeys(value, DOCKER.keys, DOCKER.label, DOCKER, out);
+  Object.assign(good, checked.values);
+  Object.assign(invalid, checked.invalid);
 }
 
 function conclusions(out: Collector, s: NriSettings, configured: boolean): void {

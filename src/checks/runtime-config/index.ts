@@ -15,6 +15,7 @@ import type { RuntimeConfigReport } from './schema.js';
 export type { NriSettings, RuntimeConfigReport } from './schema.js';
 export { type DockerdCommandLine } from './docker.js';
 export { findDockerd } from './dockerd-process.js';
+export { DEFAULT_CRI_SOCKETS } from './cri-socket.js';
 
 /** Where each runtime keeps its configuration, relative to the node's root. */
 const RUNTIME_CONFIG_LOCATIONS = {

@@ -1,140 +1,23 @@
-import {
-  Collector,
-  markInvalid,
-  summaryFinding,
-  type KeySpec,
-  type NriSettings,
-  type RuntimeConfigReport,
-  type SettingName,
-} from './schema.js';
-import { nearestKey, typeName } from './keys.js';
+// iSulad's daemon.json: its NRI keys read through the runtime's table (tables.ts), and
+// what is iSulad's own: the request timeout read from a misspelled key, a socket path in
+// its schema that is never applied, and NRI working only with the CRI v1 service.
+import { applySettings, checkKeys, defaultSettings, parseDocument } from './reader.js';
+import { Collector, summaryFinding, type RuntimeConfigReport } from './schema.js';
+import { ISULAD, ISULAD_REQUEST_TIMEOUT_KEY } from './tables.js';
 import { DEFAULT_SOCKET_PATH } from '../defaults.js';
-import { excerpt } from '../../units/index.js';
+import { isuladCriSocket } from './cri-socket.js';
 
-const NRI_KEYS: Record<string, KeySpec> = {
-  'nri-support': { type: 'bool' },
-  'disable-connections': { type: 'bool' },
-  'plugin-config-path': { type: 'string' },
-  'plugin-path': { type: 'string' },
-  'plugin-registration-timeout': { type: 'seconds' },
-  'plugin-request-timeout': { type: 'seconds' },
-  'plugin-requst-timeout': { type: 'seconds' },
-  'enable-cri-v1': { type: 'bool' },
-  'nri-socket-path': { type: 'string' },
-};
-
-/**
- * JSON.parse's reason with a line and column instead of an offset, and without the
- * copy of the text V8 puts into some messages.
- */
-export function jsonErrorText(text: string, err: Error): string {
-  let reason = err.message.replace(/^(.*?), (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '$1');
-  const at = /\s+in JSON at position (\d+)(?: \(line \d+ column \d+\))?/.exec(reason);
-  if (!at) return reason;
-  reason = reason.slice(0, at.index) + reason.slice(at.index + at[0].length);
-  const before = text.slice(0, Number(at[1]));
-  const line = before.split('\n').length;
-  const column = before.length - before.lastIndexOf('\n');
-  return `line ${line}, column ${column}: ${reason}`;
-}
-
-/** The key iSulad reads its plugin request timeout from: lcr's daemon.json schema misspells it. */
-const ISULAD_REQUEST_TIMEOUT_KEY = 'plugin-requst-timeout';
 const ISULAD_READS = `iSulad (2.1.5, and its master as of 2025-07) reads the request timeout from "${ISULAD_REQUEST_TIMEOUT_KEY}"`;
-
-const SETTING_OF: Record<string, SettingName> = {
-  'nri-support': 'enabled',
-  'disable-connections': 'externalConnections',
-  'plugin-config-path': 'pluginConfigPath',
-  'plugin-path': 'pluginPath',
-  'plugin-registration-timeout': 'registrationTimeoutMs',
-  'plugin-requst-timeout': 'requestTimeoutMs',
-};
 
 export function lintIsulad(file: string, text: string): RuntimeConfigReport {
   const out = new Collector(file);
-  const settings: NriSettings = {
-    runtime: 'isulad',
-    enabled: false,
-    socketPath: DEFAULT_SOCKET_PATH,
-    pluginPath: '/opt/nri/plugins',
-    pluginConfigPath: '/etc/nri/conf.d',
-    registrationTimeoutMs: 5000,
-    requestTimeoutMs: 2000,
-    externalConnections: true,
-    invalid: {},
-  };
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    out.add(
-      'error',
-      'json-syntax',
-      `not valid JSON (${jsonErrorText(text, err as Error)}): iSulad does not start`,
-      'fix the JSON syntax',
-    );
-    return { file, format: 'isulad', settings, findings: out.findings };
-  }
-  if (typeName(doc) !== 'table') {
-    out.add('error', 'json-syntax', 'not a JSON object: iSulad does not start', 'make daemon.json one JSON object');
-    return { file, format: 'isulad', settings, findings: out.findings };
-  }
-  const cfg = doc as Record<string, unknown>;
-  const known = Object.keys(NRI_KEYS);
-  const good: Record<string, unknown> = {};
-  const invalid: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(cfg)) {
-    const spec = NRI_KEYS[key];
-    const shown = excerpt(key);
-    if (!spec) {
-      // daemon.json holds much more than NRI; only keys that look meant for NRI are ours to judge.
-      const hyphenated = key.replace(/_/g, '-');
-      if (key.includes('_') && NRI_KEYS[hyphenated]) {
-        out.add(
-          'warning',
-          'underscore-key-ignored',
-          `"${shown}" is an old underscore spelling: iSulad reads "${hyphenated}" and ignores this key`,
-          `rename "${shown}" to "${hyphenated}"`,
-        );
-        continue;
-      }
-      const near = nearestKey(key, known);
-      if (near && /nri|plugin|connection|cri/i.test(key)) {
-        out.add(
-          'warning',
-          'unknown-key',
-          `unknown key "${shown}" (did you mean "${near}"?): iSulad ignores it`,
-          `rename "${shown}" to "${near}"`,
-        );
-      }
-      continue;
-    }
-    const t = typeName(value);
-    const ok =
-      spec.type === 'bool'
-        ? t === 'boolean'
-        : spec.type === 'string'
-          ? t === 'string'
-          : Number.isInteger(value) && (value as number) >= 0;
-    if (!ok) {
-      out.add(
-        'error',
-        'wrong-type',
-        `"${shown}" is a ${t}, not ${spec.type === 'bool' ? 'a boolean' : spec.type === 'string' ? 'a string' : 'a whole number of seconds'}: iSulad refuses daemon.json`,
-        `write "${shown}" as ${spec.type === 'seconds' ? 'an integer (seconds)' : spec.type === 'bool' ? 'true or false' : 'a quoted string'}`,
-      );
-      invalid[key] = value;
-      continue;
-    }
-    good[key] = value;
-  }
+  const settings = defaultSettings(ISULAD);
+  const cfg = parseDocument(text, ISULAD, out);
+  if (!cfg) return { file, format: 'isulad', settings, findings: out.findings };
+  const checked = checkKeys(cfg, ISULAD.keys, ISULAD.label, ISULAD, out);
+  const good = checked.values;
+  applySettings(settings, checked, ISULAD.keys);
 
-  settings.enabled = good['nri-support'] === true;
-  if (typeof good['plugin-path'] === 'string') settings.pluginPath = good['plugin-path'];
-  if (typeof good['plugin-config-path'] === 'string') settings.pluginConfigPath = good['plugin-config-path'];
-  if (typeof good['plugin-registration-timeout'] === 'number')
-    settings.registrationTimeoutMs = good['plugin-registration-timeout'] * 1000;
   // iSulad 2.1.5, up to its master of 2025-07, reads the request timeout under lcr's
   // misspelled key; the correctly spelled one is in no schema it ships, and is ignored.
   const read = good[ISULAD_REQUEST_TIMEOUT_KEY];
@@ -161,9 +44,6 @@ export function lintIsulad(file: string, text: string): RuntimeConfigReport {
       'nothing to do',
     );
   }
-  if (typeof read === 'number') settings.requestTimeoutMs = read * 1000;
-  if (good['disable-connections'] === true) settings.externalConnections = false;
-  markInvalid(settings, invalid, SETTING_OF);
 
   if (settings.invalid.enabled !== undefined) {
     // "nri-support" has its wrong-type finding: one finding per fault, not also "is false".
@@ -207,5 +87,5 @@ export function lintIsulad(file: string, text: string): RuntimeConfigReport {
     );
   }
   summaryFinding(out, settings);
-  return { file, format: 'isulad', settings, findings: out.findings };
+  return { file, format: 'isulad', settings, findings: out.findings, criSocket: isuladCriSocket(cfg) };
 }

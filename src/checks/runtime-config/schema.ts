@@ -1,7 +1,9 @@
+// What reading a runtime config gives: the NRI settings, the findings, and the key specs
+// that say which setting a key gives. The reader (reader.ts) fills them from a runtime's
+// table (tables.ts).
 import { finding, type Finding, type RuntimeKind, type Severity } from '../finding.js';
-import { configDuration } from './duration.js';
 import { excerpt } from '../../units/index.js';
-import { nearestKey, typeName } from './keys.js';
+import { typeName } from './keys.js';
 import type { DefaultValidatorSettings } from './validator.js';
 
 export type KeyType = 'bool' | 'string' | 'duration' | 'seconds' | 'string-list' | 'table';
@@ -10,6 +12,10 @@ export interface KeySpec {
   type: KeyType;
   /** The key exists only in old versions and is ignored now. */
   obsolete?: string;
+  /** The setting the key's value gives. */
+  setting?: SettingName;
+  /** A boolean that says the opposite of its setting (disable: enabled). */
+  negated?: true;
 }
 
 /** A runtime's NRI settings after defaults, as far as the file says. */
@@ -43,14 +49,10 @@ function asWritten(value: unknown): string {
   return excerpt(JSON.stringify(value) ?? String(value));
 }
 
-/** Records the keys of `invalid` that map to a setting; the setting's value no longer counts. */
-export function markInvalid(
-  s: NriSettings,
-  invalid: Record<string, unknown>,
-  settingOf: Record<string, SettingName>,
-): void {
+/** Records the keys of `invalid` that give a setting; the setting's value no longer counts. */
+export function markInvalid(s: NriSettings, invalid: Record<string, unknown>, keys: Record<string, KeySpec>): void {
   for (const [key, value] of Object.entries(invalid)) {
-    const name = settingOf[key];
+    const name = keys[key]?.setting;
     if (!name) continue;
     s.invalid[name] = asWritten(value);
     if (name === 'enabled') s.enabled = undefined;
@@ -71,6 +73,10 @@ export interface RuntimeConfigReport {
   findings: Finding[];
   /** containerd: the HOST:PORT its metrics are served on (NRI's from 2.3 on), when the file sets one. */
   metricsAddress?: string;
+  /** Where the runtime serves CRI, as the file says or by the runtime's default; absent for Docker (no CRI) or an unreadable file. */
+  criSocket?: string;
+  /** containerd: the file turns the CRI plugin off (disabled_plugins), as Docker's own containerd does. */
+  criDisabled?: true;
 }
 
 export class Collector {
@@ -79,89 +85,6 @@ export class Collector {
   add(severity: Severity, code: string, message: string, fix: string): void {
     this.findings.push(finding(severity, this.file, code, message, fix));
   }
-}
-
-/**
- * Checks one table against its known keys: unknown keys (with the nearest known one),
- * wrong types, bad durations, obsolete keys. Returns the values that passed.
- */
-export function checkTable(
-  table: Record<string, unknown>,
-  schema: Record<string, KeySpec>,
-  section: string,
-  out: Collector,
-  runtimeName: string,
-): CheckedTable {
-  const good: Record<string, unknown> = {};
-  const invalid: Record<string, unknown> = {};
-  const known = Object.keys(schema);
-  for (const [key, value] of Object.entries(table)) {
-    const spec = schema[key];
-    const shown = excerpt(key);
-    if (!spec) {
-      const near = nearestKey(key, known);
-      out.add(
-        'warning',
-        'unknown-key',
-        `${section}: unknown key "${shown}"${near ? ` (did you mean "${near}"?)` : ''}: ${runtimeName} ignores it`,
-        near ? `rename "${shown}" to "${near}"` : `remove "${shown}"`,
-      );
-      continue;
-    }
-    if (spec.obsolete) {
-      out.add('warning', 'obsolete-key', `${section}: "${shown}" ${spec.obsolete}`, `remove "${shown}"`);
-      continue;
-    }
-    const problem = typeProblem(value, spec.type);
-    if (problem) {
-      out.add(
-        'error',
-        'wrong-type',
-        `${section}: "${shown}" ${problem}: ${runtimeName} refuses the configuration`,
-        `write "${shown}" as ${describe(spec.type)}`,
-      );
-      invalid[key] = value;
-      continue;
-    }
-    good[key] = value;
-  }
-  return { values: good, invalid };
-}
-
-function typeProblem(value: unknown, type: KeyType): string | undefined {
-  const t = typeName(value);
-  switch (type) {
-    case 'bool':
-      return t === 'boolean' ? undefined : `is a ${t}, not a boolean`;
-    case 'string':
-      return t === 'string' ? undefined : `is a ${t}, not a string`;
-    case 'table':
-      return t === 'table' ? undefined : `is a ${t}, not a table`;
-    case 'string-list':
-      return Array.isArray(value) && value.every((v) => typeof v === 'string')
-        ? undefined
-        : `is a ${t}, not a list of strings`;
-    case 'seconds':
-      return Number.isInteger(value) && (value as number) >= 0
-        ? undefined
-        : `is ${t === 'number' ? 'not a whole number' : `a ${t}`}, not whole seconds`;
-    case 'duration': {
-      if (t !== 'string') return `is a ${t}, not a duration string such as "5s"`;
-      const d = configDuration(value as string);
-      return 'error' in d ? `"${excerpt(value as string)}" is not a duration (${d.error})` : undefined;
-    }
-  }
-}
-
-function describe(type: KeyType): string {
-  return {
-    bool: 'true or false',
-    string: 'a quoted string',
-    table: 'a table',
-    'string-list': 'a list of strings',
-    seconds: 'a whole number of seconds',
-    duration: 'a duration string such as "5s"',
-  }[type];
 }
 
 /** The settings in one line; an invalid value is shown as written, never a default in its place. */
@@ -186,4 +109,22 @@ export function summaryFinding(out: Collector, s: NriSettings): void {
 
 export function isTable(v: unknown): v is Record<string, unknown> {
   return typeName(v) === 'table';
+}
+
+export function timeoutFindings(out: Collector, s: NriSettings): void {
+  // null: invalid, and already reported as such.
+  if (s.registrationTimeoutMs !== null && s.registrationTimeoutMs <= 0)
+    out.add(
+      'error',
+      'timeout-not-positive',
+      'the plugin registration timeout is not positive: no plugin can register in time',
+      'use a timeout such as 5s',
+    );
+  if (s.requestTimeoutMs !== null && s.requestTimeoutMs <= 0)
+    out.add(
+      'error',
+      'timeout-not-positive',
+      'the plugin request timeout is not positive: every plugin request times out',
+      'use a timeout such as 2s',
+    );
 }

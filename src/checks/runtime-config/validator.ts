@@ -17,20 +17,26 @@ export interface DefaultValidatorSettings {
   tolerateMissingPluginsAnnotation?: string;
 }
 
-const FIELDS: Record<string, keyof DefaultValidatorSettings> = {
-  enable: 'enable',
-  reject_oci_hook_adjustment: 'rejectOciHookAdjustment',
-  reject_runtime_default_seccomp_adjustment: 'rejectRuntimeDefaultSeccompAdjustment',
-  reject_unconfined_seccomp_adjustment: 'rejectUnconfinedSeccompAdjustment',
-  reject_custom_seccomp_adjustment: 'rejectCustomSeccompAdjustment',
-  reject_namespace_adjustment: 'rejectNamespaceAdjustment',
-  reject_sysctl_adjustment: 'rejectSysctlAdjustment',
-  required_plugins: 'requiredPlugins',
-  tolerate_missing_plugins_annotation: 'tolerateMissingPluginsAnnotation',
-};
+/** Each key of containerd's default_validator table: the setting it gives, and its kind of value. */
+export const VALIDATOR_FIELDS = {
+  enable: ['enable', 'bool'],
+  reject_oci_hook_adjustment: ['rejectOciHookAdjustment', 'bool'],
+  reject_runtime_default_seccomp_adjustment: ['rejectRuntimeDefaultSeccompAdjustment', 'bool'],
+  reject_unconfined_seccomp_adjustment: ['rejectUnconfinedSeccompAdjustment', 'bool'],
+  reject_custom_seccomp_adjustment: ['rejectCustomSeccompAdjustment', 'bool'],
+  reject_namespace_adjustment: ['rejectNamespaceAdjustment', 'bool'],
+  reject_sysctl_adjustment: ['rejectSysctlAdjustment', 'bool'],
+  required_plugins: ['requiredPlugins', 'string-list'],
+  tolerate_missing_plugins_annotation: ['tolerateMissingPluginsAnnotation', 'string'],
+} as const satisfies Record<string, readonly [keyof DefaultValidatorSettings, 'bool' | 'string' | 'string-list']>;
+
+type ValidatorKey = keyof typeof VALIDATOR_FIELDS;
 
 /** CRI-O's key for each setting (internal/config/nri/nri.go); it has none for sysctl. */
-const CRIO_KEY = (key: string): string => (key === 'enable' ? 'nri_enable_default_validator' : `nri_validator_${key}`);
+export function crioValidatorKey(key: ValidatorKey): string | undefined {
+  if (key === 'reject_sysctl_adjustment') return undefined;
+  return key === 'enable' ? 'nri_enable_default_validator' : `nri_validator_${key}`;
+}
 
 /**
  * The settings a checked default_validator table gives (values of the wrong type were
@@ -38,9 +44,9 @@ const CRIO_KEY = (key: string): string => (key === 'enable' ? 'nri_enable_defaul
  */
 export function validatorSettings(values: Record<string, unknown>, crio: boolean): DefaultValidatorSettings {
   const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(FIELDS)) {
-    if (crio && key === 'reject_sysctl_adjustment') continue;
-    const v = values[crio ? CRIO_KEY(key) : key];
+  for (const [key, [field]] of Object.entries(VALIDATOR_FIELDS)) {
+    const name = crio ? crioValidatorKey(key as ValidatorKey) : key;
+    const v = name === undefined ? undefined : values[name];
     if (v !== undefined) out[field] = v;
   }
   return out;

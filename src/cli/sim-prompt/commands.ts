@@ -2,7 +2,7 @@
 // drive events while another runs `nrictl logs`. Parsing is pure; execution returns text.
 import type { ErrorKind } from '../../errors/index.js';
 import { nri } from '../../api/index.js';
-import { jsonDocument, toPlain } from '../../render/index.js';
+import { jsonDocument, toPlain } from '../../output/index.js';
 import type { Runtime } from '../../runtime/index.js';
 
 export const INTERACTIVE_HELP = `commands:
@@ -107,9 +107,10 @@ export async function executeCommand(runtime: Runtime, cmd: Command): Promise<st
           .map((p) => `${p.name}  ${p.external ? 'external' : 'pre-started'}  ${p.events}`)
           .join('\n') || '(no plugins)'
       );
-    case 'run-pod':
-      await runtime.runPodSandbox({ id: cmd.id, name: cmd.id, namespace: cmd.namespace, uid: cmd.id });
-      return '';
+    case 'run-pod': {
+      const r = await runtime.runPodSandbox({ id: cmd.id, name: cmd.id, namespace: cmd.namespace, uid: cmd.id });
+      return r.ok ? '' : `run-pod failed: ${r.error.message}`;
+    }
     case 'create': {
       const r = await runtime.createContainer(cmd.pod, { id: cmd.id, name: cmd.name });
       return r.ok ? '' : `creation failed: ${r.error.message}`;
@@ -129,8 +130,9 @@ export async function executeCommand(runtime: Runtime, cmd: Command): Promise<st
     case 'remove-pod':
       await runtime.removePodSandbox(cmd.id);
       return '';
-    case 'update':
-      await runtime.updateContainer(cmd.id, cmd.resources);
-      return '';
+    case 'update': {
+      const r = await runtime.updateContainer(cmd.id, cmd.resources);
+      return r.ok ? '' : `update failed: ${r.error.message}`;
+    }
   }
 }

@@ -43,10 +43,17 @@ export interface Listening {
   removeAtExit: () => void;
 }
 
+/**
+ * Listens on socketPath, or in a fresh 0700 directory of our own. `flag` is how messages
+ * name the option that gave the path: the simulator's NRI socket is --socket, its CRI
+ * socket --cri-socket.
+ */
 export async function listenForPlugins(
   socketPath: string | undefined,
   onConnection: (socket: net.Socket) => void,
+  opts: { flag?: string } = {},
 ): Promise<Listening> {
+  const flag = opts.flag ?? '--socket';
   let ownDir: string | undefined;
   if (socketPath === undefined) {
     ownDir = await mkdtemp(path.join(os.tmpdir(), 'nrisim-'));
@@ -57,16 +64,23 @@ export async function listenForPlugins(
     refuseTooLong(socketPath);
   } else {
     refuseTooLong(socketPath);
-    await prepareGivenPath(socketPath);
+    await prepareGivenPath(socketPath, flag);
   }
   const server = net.createServer({ pauseOnConnect: false }, onConnection);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err) =>
-      reject(new ListenError(`cannot listen on ${socketPath}: ${err.message}`, socketPath, 'listen', { cause: err })),
-    );
-    server.listen(socketPath, () => resolve());
-  });
-  await chmod(socketPath, 0o600);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (err) =>
+        reject(new ListenError(`cannot listen on ${socketPath}: ${err.message}`, socketPath, 'listen', { cause: err })),
+      );
+      server.listen(socketPath, () => resolve());
+    });
+    await chmod(socketPath, 0o600);
+  } catch (err) {
+    // Nothing listens: the directory we made for it goes (a given path's directory is the caller's).
+    server.close();
+    if (ownDir) await rm(ownDir, { recursive: true, force: true });
+    throw err;
+  }
   // Whatever way the process ends (a second Ctrl-C, an exit in the middle of a write), the
   // socket and the directory we made go with it; only SIGKILL can leave them behind.
   const made = socketPath;
@@ -90,14 +104,14 @@ function refuseTooLong(socketPath: string): void {
   }
 }
 
-async function prepareGivenPath(socketPath: string): Promise<void> {
+async function prepareGivenPath(socketPath: string, flag: string): Promise<void> {
   const dir = path.dirname(socketPath);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const d = await stat(dir);
   if ((d.mode & 0o022) !== 0 && (d.mode & 0o1000) === 0) {
     throw new ListenError(
       `refusing to listen on ${socketPath}: its directory ${dir} is writable by group or others (mode ${(d.mode & 0o7777).toString(8)}); ` +
-        'anyone could replace the socket. Use a 0700 directory or leave out --socket',
+        `anyone could replace the socket. Use a 0700 directory or leave out ${flag}`,
       socketPath,
       'unsafe-dir',
     );
@@ -105,7 +119,7 @@ async function prepareGivenPath(socketPath: string): Promise<void> {
   if ((d.mode & 0o022) !== 0) {
     // Sticky, world-writable (like /tmp): others cannot remove our socket, but could pre-create the name.
     throw new ListenError(
-      `refusing to listen on ${socketPath}: ${dir} is shared with other users (mode ${(d.mode & 0o7777).toString(8)}); use a directory of your own or leave out --socket`,
+      `refusing to listen on ${socketPath}: ${dir} is shared with other users (mode ${(d.mode & 0o7777).toString(8)}); use a directory of your own or leave out ${flag}`,
       socketPath,
       'unsafe-dir',
     );
@@ -125,7 +139,7 @@ async function prepareGivenPath(socketPath: string): Promise<void> {
   }
   if (await answers(socketPath)) {
     throw new ListenError(
-      `${socketPath} is in use: something (a runtime or another simulator) answers on it; pick another --socket`,
+      `${socketPath} is in use: something (a runtime or another simulator) answers on it; pick another ${flag}`,
       socketPath,
       'in-use',
     );

@@ -10,7 +10,7 @@ export {
 } from './adaptation.js';
 export { PluginConnectionError, type PluginFailure } from './plugin.js';
 export { LaunchError } from './plugin-launch.js';
-export { ListenError } from './adaptation-listen.js';
+export { ListenError, listenForPlugins, closeListener, type Listening } from './adaptation-listen.js';
 export { discoverPlugins, type DiscoveredPlugin } from './adaptation-discover.js';
 export { type CollectedResult } from './result.js';
 export { ConflictError, DiscoveryError, MergeError, PreStartFailedError } from './errors.js';

@@ -3,6 +3,8 @@
 // runtime imitated, the scenario and the expectation file with the steps it names. A
 // mistake in any of them ends the run here, before a socket exists or a plugin runs.
 import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { nri } from '../../api/index.js';
 import { socketPathOverLimit, socketPathTooLongMessage } from '../../api/socket-path.js';
 import { lintRuntimeConfigs, type DefaultValidatorSettings } from '../../checks/index.js';
 import type { ErrorKind } from '../../errors/index.js';
@@ -13,7 +15,6 @@ import { RUNTIME_PRESETS } from './presets.js';
 import type { RuntimeOptions } from './runtime.js';
 import { loadScenario, parseScenarioResources, type Scenario } from './scenario.js';
 import { stepLabel, type Steps } from './script.js';
-import type { SimulationOptions } from './run.js';
 
 export const PLUGIN_DIR_HOLDS = 'the NN-name plugin executables';
 
@@ -30,6 +31,57 @@ export class SimulationInputError extends Error {
   }
 }
 
+/** Everything a simulation is given that planSimulation checks (run.ts's SimulationOptions adds how the run is driven). */
+export interface SimulationInputs {
+  /** A scenario file, or a built-in one by name (demo): its pods and containers, and its steps as the script. */
+  scenario?: string;
+  /** Generated pods and containers instead of a scenario (no script: served until stopped). */
+  generate?: { pods: number; containersPerPod: number };
+  /** An expectation file: the scenario's steps are run one by one and judged (its scenario: key names one, if `scenario` does not). */
+  expect?: string;
+  /** Listen here; else a fresh 0700 directory with a 0600 socket, removed on the way out. */
+  socketPath?: string;
+  /**
+   * Also serve CRI (the subset of src/cri) on this socket, so that crictl or any CRI
+   * client drives the simulator. It serves as long as the run does: until the signal
+   * without a scenario (or with keepRunning), else until the script is done.
+   */
+  criSocketPath?: string;
+  /** Pre-started plugins: a directory of NN-name executables, which must exist. */
+  pluginDir?: string;
+  /** Their drop-in configuration directory (NN-name.conf, else name.conf), which must exist. */
+  confDir?: string;
+  registrationTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** A runtime people run (RUNTIME_PRESETS), default newest: its name, version, NRI version and quirks. */
+  preset?: string;
+  nriVersion?: string;
+  /**
+   * A runtime config (containerd's config.toml, CRI-O's crio.conf) whose default_validator
+   * table sets up the built-in default validator, as that runtime would (NRI v0.10+).
+   */
+  validator?: string;
+  runtimeName?: string;
+  runtimeVersion?: string;
+  /** Report every call to a plugin as an `invoke` record (default true); off, a relayed call costs no record. */
+  callEvents?: boolean;
+  /** Pre-started plugins' output: plugin-output events per line, or not read at all. */
+  pluginOutput?: 'events' | 'none';
+  /** Instead of a scenario file: its pods, containers and steps as values (a recording replayed). */
+  source?: ScenarioSource;
+}
+
+/** A scenario given as values: the state to start from and the steps, which may come as the run goes. */
+export interface ScenarioSource {
+  /** What it is called in messages (the recording's file). */
+  file: string;
+  pods: nri.IPodSandbox[];
+  containers: nri.IContainer[];
+  steps: Steps;
+  /** The steps' labels in order, for an expectation file to name them before anything runs. */
+  labels?: readonly string[];
+}
+
 /** What a simulation runs, read and checked. */
 export interface SimulationPlan {
   scenario: Scenario;
@@ -43,7 +95,7 @@ export interface SimulationPlan {
   runtime: RuntimeOptions;
 }
 
-export async function planSimulation(opts: SimulationOptions): Promise<SimulationPlan> {
+export async function planSimulation(opts: SimulationInputs): Promise<SimulationPlan> {
   if (opts.socketPath !== undefined) {
     const bytes = socketPathOverLimit(opts.socketPath);
     if (bytes !== undefined)
@@ -53,6 +105,7 @@ export async function planSimulation(opts: SimulationOptions): Promise<Simulatio
         'socketPath',
       );
   }
+  if (opts.criSocketPath !== undefined) checkCriSocket(opts);
   if (opts.pluginDir !== undefined) await mustBeDirectory(opts.pluginDir, 'pluginDir', PLUGIN_DIR_HOLDS);
   if (opts.confDir !== undefined) await mustBeDirectory(opts.confDir, 'confDir', 'the plugins’ configuration files');
   // The plugins' names too: one the runtime cannot parse fails its start-up, so it fails ours now.
@@ -63,6 +116,12 @@ export async function planSimulation(opts: SimulationOptions): Promise<Simulatio
       `unknown preset "${opts.preset}" (known: ${Object.keys(RUNTIME_PRESETS).join(', ')})`,
       'usage',
       'preset',
+    );
+  if (opts.criSocketPath !== undefined && preset.quirks?.docker)
+    throw new SimulationInputError(
+      'Docker serves no CRI (the kubelet reaches it through cri-dockerd): leave out --cri-socket, or pick a containerd, CRI-O or iSulad preset',
+      'usage',
+      'criSocketPath',
     );
   const nriVersion = opts.nriVersion ?? preset.nriVersion;
   const vintage = runtimeVintage(nriVersion);
@@ -129,6 +188,30 @@ export async function planSimulation(opts: SimulationOptions): Promise<Simulatio
       ...(preset.quirks ? { quirks: preset.quirks } : {}),
     },
   };
+}
+
+/** --cri-socket: a path a unix socket can have, and not the NRI socket's; not with a replay, whose events alone drive the run. */
+function checkCriSocket(opts: SimulationInputs): void {
+  const criSocket = opts.criSocketPath ?? '';
+  if (opts.source)
+    throw new SimulationInputError(
+      `${opts.source.file} is replayed: its recorded events drive the simulator, so a CRI client's calls cannot mix with them; leave out --cri-socket`,
+      'usage',
+      'criSocketPath',
+    );
+  const bytes = socketPathOverLimit(criSocket);
+  if (bytes !== undefined)
+    throw new SimulationInputError(
+      `${socketPathTooLongMessage(criSocket, bytes)}; pick a shorter path`,
+      'usage',
+      'criSocketPath',
+    );
+  if (opts.socketPath !== undefined && path.resolve(opts.socketPath) === path.resolve(criSocket))
+    throw new SimulationInputError(
+      'the CRI socket cannot be the NRI socket: give --cri-socket a path of its own',
+      'usage',
+      'criSocketPath',
+    );
 }
 
 /** The default_validator table of a runtime config; the file must have one. */

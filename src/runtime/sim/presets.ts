@@ -32,10 +32,25 @@ export interface RuntimeQuirks {
    */
   podUpdateEvents?: 'update-only' | 'none';
   /**
-   * The runtime refuses a pod resource update itself, before NRI (containerd 2.2's CRI
-   * UpdatePodSandboxResources answers "not implemented yet"): the error it gives.
+   * The runtime refuses a pod resource update itself, before NRI: containerd 2.2 has CRI
+   * UpdatePodSandboxResources but answers it with an error. The words, and how its gRPC
+   * says them: "not implemented yet" as a plain error (code Unknown) in 2.2.0-2.2.2, the
+   * errdefs "not implemented" (Unimplemented) from 2.2.3 on
+   * (internal/cri/instrument/instrumented_service.go).
    */
-  podUpdateRefused?: string;
+  podUpdateRefused?: { message: string; status: 'unimplemented' | 'unknown' };
+  /**
+   * The runtime's CRI has no UpdatePodSandboxResources at all (its cri-api predates
+   * 0.33: containerd 1.7 to 2.1, CRI-O 1.32): gRPC answers Unimplemented, "unknown
+   * method". Only the CRI face (`sim --cri-socket`) tells; a scenario's update-pod step
+   * still changes the pod, silently, as NRI before v0.10 has no event for it.
+   */
+  criLacksPodUpdates?: boolean;
+  /**
+   * RunPodSandbox with the metadata of a pod that exists answers that pod's id (CRI-O's
+   * idempotent retry), where containerd refuses: the name is reserved.
+   */
+  criReturnsExistingSandbox?: boolean;
   /**
    * Plugins see a container's name only from this label (else this annotation), never
    * from the CRI metadata: CRI-O reads the OCI spec annotation that the kubelet's label
@@ -95,6 +110,9 @@ export interface RuntimePreset {
  */
 const ISULAD_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'iSulad',
+  // Its CRI service is its own C++; nothing we could read shows UpdatePodSandboxResources
+  // in it, so it is taken to answer Unimplemented (not checked against its source).
+  criLacksPodUpdates: true,
   createNeedsAdjust: true,
   pluginUpdatesCrash: true,
   ignoresNewEnv: true,
@@ -117,20 +135,35 @@ const ISULAD_QUIRKS: RuntimeQuirks = Object.freeze({
  */
 const CONTAINERD_17_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'containerd',
+  criLacksPodUpdates: true,
   startFailureLog: (nriError: string) =>
     `level=fatal msg="Failed to run CRI service" error=${goQuote(`failed to set up NRI for CRI service: failed to start NRI interface: ${nriError}`)}`,
 });
 
-/** containerd 2.2.x: its NRI knows the pod update events, its CRI never sends them. */
-const CONTAINERD_22_QUIRKS: RuntimeQuirks = Object.freeze({
+/** containerd 2.0 and 2.1: cri-api 0.32, without UpdatePodSandboxResources. */
+const CONTAINERD_20_QUIRKS: RuntimeQuirks = Object.freeze({ runtime: 'containerd', criLacksPodUpdates: true });
+
+/**
+ * containerd 2.2.0-2.2.2: its NRI knows the pod update events, its CRI never sends them:
+ * UpdatePodSandboxResources answers a plain error.
+ */
+const CONTAINERD_220_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'containerd',
   podUpdateEvents: 'none',
-  podUpdateRefused: 'not implemented yet',
+  podUpdateRefused: Object.freeze({ message: 'not implemented yet', status: 'unknown' as const }),
+});
+
+/** containerd 2.2.3-2.2.7: the same refusal, now as gRPC Unimplemented. */
+const CONTAINERD_223_QUIRKS: RuntimeQuirks = Object.freeze({
+  runtime: 'containerd',
+  podUpdateEvents: 'none',
+  podUpdateRefused: Object.freeze({ message: 'not implemented', status: 'unimplemented' as const }),
 });
 
 /** CRI-O 1.33 and later: UpdatePodSandbox without PostUpdatePodSandbox; names from the kubelet label. */
 const CRIO_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'CRI-O',
+  criReturnsExistingSandbox: true,
   podUpdateEvents: 'update-only',
   containerNameLabel: 'io.kubernetes.container.name',
 });
@@ -138,6 +171,8 @@ const CRIO_QUIRKS: RuntimeQuirks = Object.freeze({
 /** CRI-O 1.32: its NRI (v0.9.0) has no pod update events at all. */
 const CRIO_132_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'CRI-O',
+  criReturnsExistingSandbox: true,
+  criLacksPodUpdates: true,
   containerNameLabel: 'io.kubernetes.container.name',
 });
 
@@ -167,10 +202,10 @@ export const RUNTIME_PRESETS: Readonly<Record<string, RuntimePreset>> = Object.f
   'containerd-1.7.13': containerd('v1.7.13', 'v0.4.0', CONTAINERD_17_QUIRKS), // 1.7.7-1.7.13
   'containerd-1.7.25': containerd('v1.7.25', 'v0.6.1', CONTAINERD_17_QUIRKS), // 1.7.14-1.7.15 v0.6.0, 1.7.16-1.7.25 v0.6.1
   'containerd-1.7.34': containerd('v1.7.34', 'v0.8.0', CONTAINERD_17_QUIRKS), // 1.7.26 and later
-  'containerd-2.0': containerd('v2.0.11', 'v0.8.0'),
-  'containerd-2.1': containerd('v2.1.9', 'v0.8.0'),
-  'containerd-2.2.0': containerd('v2.2.0', 'v0.10.0', CONTAINERD_22_QUIRKS),
-  'containerd-2.2.1': containerd('v2.2.7', 'v0.11.0', CONTAINERD_22_QUIRKS), // 2.2.1-2.2.7
+  'containerd-2.0': containerd('v2.0.11', 'v0.8.0', CONTAINERD_20_QUIRKS),
+  'containerd-2.1': containerd('v2.1.9', 'v0.8.0', CONTAINERD_20_QUIRKS),
+  'containerd-2.2.0': containerd('v2.2.0', 'v0.10.0', CONTAINERD_220_QUIRKS),
+  'containerd-2.2.1': containerd('v2.2.7', 'v0.11.0', CONTAINERD_223_QUIRKS), // 2.2.1-2.2.7, as 2.2.7
   'containerd-2.3': containerd('v2.3.4', 'v0.12.0'),
   'crio-1.32': crio('1.32.13', 'v0.9.0', CRIO_132_QUIRKS),
   'crio-1.33': crio('1.33.13', CRIO_133_NRI_VERSION, CRIO_QUIRKS),

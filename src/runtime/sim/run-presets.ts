@@ -48,6 +48,7 @@ const PER_PRESET = [
   'keepRunning',
   'drive',
   'generate',
+  'criSocketPath',
 ] as const;
 
 /**

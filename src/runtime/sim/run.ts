@@ -3,71 +3,30 @@
 // wait for the external plugins asked for, run the scenario's script or judge its
 // expectations, hand the runtime to an interactive driver or keep serving, and stop,
 // removing the socket, on every way out: the end, an error, or the signal.
-import type { nri } from '../../api/index.js';
 import type { Outcome } from '../../expect/index.js';
 import type { SimEvent } from '../events.js';
 import { runExpectations } from './expectations.js';
-import { planSimulation } from './inputs.js';
+import { planSimulation, type SimulationInputs } from './inputs.js';
 import { Runtime } from './runtime.js';
-import { runScript, type Pace, type Steps } from './script.js';
+import { runScript, type Pace } from './script.js';
 import { SimState } from './state.js';
 
-export interface SimulationOptions {
-  /** A scenario file, or a built-in one by name (demo): its pods and containers, and its steps as the script. */
-  scenario?: string;
-  /** Generated pods and containers instead of a scenario (no script: served until stopped). */
-  generate?: { pods: number; containersPerPod: number };
-  /** An expectation file: the scenario's steps are run one by one and judged (its scenario: key names one, if `scenario` does not). */
-  expect?: string;
-  /** Listen here; else a fresh 0700 directory with a 0600 socket, removed on the way out. */
-  socketPath?: string;
-  /** Pre-started plugins: a directory of NN-name executables, which must exist. */
-  pluginDir?: string;
-  /** Their drop-in configuration directory (NN-name.conf, else name.conf), which must exist. */
-  confDir?: string;
-  registrationTimeoutMs?: number;
-  requestTimeoutMs?: number;
-  /** A runtime people run (RUNTIME_PRESETS), default newest: its name, version, NRI version and quirks. */
-  preset?: string;
-  nriVersion?: string;
-  /**
-   * A runtime config (containerd's config.toml, CRI-O's crio.conf) whose default_validator
-   * table sets up the built-in default validator, as that runtime would (NRI v0.10+).
-   */
-  validator?: string;
-  runtimeName?: string;
-  runtimeVersion?: string;
+/** What `nrictl sim` is given: the inputs, checked before anything starts, and how the run is driven. */
+export interface SimulationOptions extends SimulationInputs {
   /** Before the script: wait until this many plugins are live (registered and synchronized; pre-started ones count). */
   waitForPlugins?: number;
   /** After the script, serve until the signal. */
   keepRunning?: boolean;
-  /** Report every call to a plugin as an `invoke` record (default true); off, a relayed call costs no record. */
-  callEvents?: boolean;
-  /** Pre-started plugins' output: plugin-output events per line, or not read at all. */
-  pluginOutput?: 'events' | 'none';
   /** The run's records as they come: every event, in the order it happened, and the script's end. */
   onRecord?: (r: SimulationRecord) => void;
   /** Awaited before each step of the script: the records' reader has room again (a bounded output). */
   pace?: Pace;
   /** After the script (or without one), the runtime is driven by this until it resolves: an interactive prompt. */
   drive?: (runtime: Runtime, signal: AbortSignal) => Promise<void>;
-  /** Instead of a scenario file: its pods, containers and steps as values (a recording replayed). */
-  source?: ScenarioSource;
   /** Once the plugins are there, before the first step: what must see every step too (replay's probes). */
   beforeScript?: (runtime: Runtime, signal: AbortSignal) => Promise<void>;
   /** After the last step (or the stop), before the runtime stops; only when beforeScript ran. */
   afterScript?: () => Promise<void>;
-}
-
-/** A scenario given as values: the state to start from and the steps, which may come as the run goes. */
-export interface ScenarioSource {
-  /** What it is called in messages (the recording's file). */
-  file: string;
-  pods: nri.IPodSandbox[];
-  containers: nri.IContainer[];
-  steps: Steps;
-  /** The steps' labels in order, for an expectation file to name them before anything runs. */
-  labels?: readonly string[];
 }
 
 /** The script ran to its end, or as far as it got before the signal: said when it happens. */
@@ -85,6 +44,8 @@ export type SimulationRecord = SimEvent | ScriptDone;
 export interface SimulationResult {
   /** The socket plugins could dial (undefined when the run ended before it listened). */
   socketPath?: string;
+  /** The CRI socket, when one was served. */
+  criSocketPath?: string;
   /** The scenario's script, when one ran without expectations. */
   script?: { steps: number; failed: number };
   /** The expectations judged, when an expectation file was given. */
@@ -112,9 +73,21 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
   const stopped = new Promise<void>((resolve) =>
     signal.addEventListener('abort', (onAbort = () => resolve()), { once: true }),
   );
+  let cri: { socketPath: string; close(): Promise<void> } | undefined;
   try {
     await Promise.race([runtime.start(), stopped]);
     if (runtime.socketPath !== undefined) result.socketPath = runtime.socketPath;
+    if (opts.criSocketPath !== undefined && !signal.aborted) {
+      // Loaded only here: gRPC and the CRI bindings cost a run without CRI nothing.
+      const { serveCri } = await import('./cri/serve.js');
+      cri = await serveCri(runtime, opts.criSocketPath, {
+        runtimeName: plan.runtime.runtimeName ?? '',
+        runtimeVersion: plan.runtime.runtimeVersion ?? '',
+        images: plan.scenario.images,
+      });
+      result.criSocketPath = cri.socketPath;
+      onRecord?.({ time: Date.now(), type: 'listening', socketPath: cri.socketPath, api: 'cri' });
+    }
     if (plan.scripted && !signal.aborted) {
       if (opts.waitForPlugins !== undefined) await Promise.race([livePlugins(runtime, opts.waitForPlugins), stopped]);
       if (!signal.aborted && opts.beforeScript) {
@@ -139,6 +112,7 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
   } finally {
     signal.removeEventListener('abort', onAbort);
     await afterScript?.();
+    await cri?.close();
     await runtime.stop();
     if (onRecord) runtime.off('event', onRecord);
   }

@@ -35,6 +35,29 @@ export type CreateResult =
   | { ok: true; container: nri.IContainer; adjust?: nri.IContainerAdjustment; updates: nri.IContainerUpdate[] }
   | { ok: false; error: Error };
 
+/**
+ * How a lifecycle call that the runtime may fail ended: a plugin's error (or the
+ * runtime's own refusal) fails it, as it fails the CRI call on containerd and CRI-O.
+ * The failure is also reported as an event.
+ */
+export type LifecycleResult = { ok: true } | { ok: false; error: Error };
+
+/** UpdateContainer's end: the updates applied (the requested one last), or why nothing was. */
+export type UpdateResult = { ok: true; updates: nri.IContainerUpdate[] } | { ok: false; error: Error };
+
+/** The runtime itself refused a call before NRI heard of it (a preset's quirk); `status` is how its CRI says so. */
+export class RuntimeRefusal extends RuntimeError {
+  constructor(
+    message: string,
+    event: string,
+    readonly status: 'unimplemented' | 'unknown',
+  ) {
+    super(message, event);
+  }
+}
+
+const OK: LifecycleResult = Object.freeze({ ok: true });
+
 type CtrRequest = { pod: nri.IPodSandbox; container: nri.IContainer };
 
 /** Emits 'event' (SimEvent) for everything that happens. */
@@ -90,6 +113,11 @@ export class Runtime extends EventEmitter {
 
   get vintage(): RuntimeVintage {
     return this.nri.vintage;
+  }
+
+  /** Where the runtime imitated departs from the Go adaptation (its preset's quirks), if anywhere. */
+  get quirks(): RuntimeQuirks | undefined {
+    return this.opts.quirks;
   }
 
   /**
@@ -171,30 +199,49 @@ export class Runtime extends EventEmitter {
 
   // ---- pod lifecycle -------------------------------------------------------------
 
-  runPodSandbox(pod: nri.IPodSandbox): Promise<void> {
+  /**
+   * RunPodSandbox: the plugins are told first and the pod becomes visible (listed, ready,
+   * synchronized) only once they all answered, as containerd adds a sandbox to its store
+   * after the NRI hook. A plugin's error fails the call and leaves no pod behind.
+   */
+  runPodSandbox(pod: nri.IPodSandbox): Promise<LifecycleResult> {
     return this.nri.locked(async () => {
-      const p = this.state.addPod(pod);
-      this.stateChanged('RunPodSandbox', { pod: p.id ?? '' }, 'READY');
-      await this.notify(Event.RUN_POD_SANDBOX, { pod: p }).catch((err) =>
-        this.noteError('RunPodSandbox', err, { pod: p.id ?? '' }),
-      );
+      const id = pod.id ?? '';
+      this.state.mayAddPod(id);
+      const p = plainCopy(pod);
+      try {
+        await this.notify(Event.RUN_POD_SANDBOX, { pod: p });
+      } catch (err) {
+        this.noteError('RunPodSandbox', err, { pod: id });
+        return { ok: false, error: err as Error };
+      }
+      this.state.adoptPod(p);
+      this.stateChanged('RunPodSandbox', { pod: id }, 'READY');
+      return OK;
     });
   }
 
-  updatePodSandbox(id: string, resources: nri.ILinuxResources, overhead?: nri.ILinuxResources): Promise<void> {
+  /** UpdatePodSandbox, then PostUpdatePodSandbox, where the runtime imitated sends them. */
+  updatePodSandbox(
+    id: string,
+    resources: nri.ILinuxResources,
+    overhead?: nri.ILinuxResources,
+  ): Promise<LifecycleResult> {
     return this.nri.locked(async () => {
-      const pod = this.state.mustPod(id);
       const quirks = this.opts.quirks;
       if (quirks?.podUpdateRefused) {
-        // The runtime's CRI refuses the update before NRI hears of it: nothing changes.
-        this.noteError('UpdatePodSandbox', new RuntimeError(quirks.podUpdateRefused, 'UpdatePodSandbox'), { pod: id });
-        return;
+        // The runtime's CRI refuses the update before it looks at the pod or NRI hears of it.
+        const { message, status } = quirks.podUpdateRefused;
+        const refusal = new RuntimeRefusal(message, 'UpdatePodSandbox', status);
+        this.noteError('UpdatePodSandbox', refusal, { pod: id });
+        return { ok: false, error: refusal };
       }
+      const pod = this.state.mustPod(id);
       if (!this.vintage.podSandboxUpdates || quirks?.podUpdateEvents === 'none' || quirks?.docker) {
         // Runtimes before v0.10 have no pod sandbox update events: the change just happens.
         this.state.applyPodResources(id, resources, overhead);
         this.stateChanged('UpdatePodSandbox', { pod: id });
-        return;
+        return OK;
       }
       const req: nri.IUpdatePodSandboxRequest = {
         pod,
@@ -205,14 +252,15 @@ export class Runtime extends EventEmitter {
         await this.nri.updatePodSandbox(req);
       } catch (err) {
         this.noteError('UpdatePodSandbox', err, { pod: id });
-        return;
+        return { ok: false, error: err as Error };
       }
       const updated = this.state.applyPodResources(id, resources, overhead);
       this.stateChanged('UpdatePodSandbox', { pod: id });
-      if (quirks?.podUpdateEvents === 'update-only') return; // CRI-O never sends PostUpdatePodSandbox
+      if (quirks?.podUpdateEvents === 'update-only') return OK; // CRI-O never sends PostUpdatePodSandbox
       await this.notify(Event.POST_UPDATE_POD_SANDBOX, { pod: updated }).catch((err) =>
         this.noteError('PostUpdatePodSandbox', err, { pod: id }),
       );
+      return OK;
     });
   }
 
@@ -222,6 +270,7 @@ export class Runtime extends EventEmitter {
       await this.notify(Event.STOP_POD_SANDBOX, { pod }).catch((err) =>
         this.noteError('StopPodSandbox', err, { pod: id }),
       );
+      this.state.markPodStopped(id);
       this.stateChanged('StopPodSandbox', { pod: id }, 'NOTREADY');
     });
   }
@@ -325,8 +374,11 @@ export class Runtime extends EventEmitter {
     });
   }
 
-  /** UpdateContainer (plugins may amend the update or update others), then PostUpdateContainer. */
-  updateContainer(id: string, resources: nri.ILinuxResources): Promise<nri.IContainerUpdate[]> {
+  /**
+   * UpdateContainer (plugins may amend the update or update others), then
+   * PostUpdateContainer. A plugin's error or a conflict fails it: nothing is applied.
+   */
+  updateContainer(id: string, resources: nri.ILinuxResources): Promise<UpdateResult> {
     return this.nri.locked(async () => {
       const { pod, container } = this.ctr(id);
       let merged;
@@ -338,7 +390,7 @@ export class Runtime extends EventEmitter {
       } catch (err) {
         if (err instanceof ConflictError) this.noteConflict(err, id);
         else this.noteError('UpdateContainer', err, { container: id });
-        return [];
+        return { ok: false, error: err as Error };
       }
       // The requested update itself is applied even when no plugin touched it.
       const own = merged.updates.find((u) => u.containerId === id);
@@ -349,7 +401,7 @@ export class Runtime extends EventEmitter {
       await this.notify(Event.POST_UPDATE_CONTAINER, { pod, container: after }).catch((err) =>
         this.noteError('PostUpdateContainer', err, { container: id }),
       );
-      return updates;
+      return { ok: true, updates };
     });
   }
 

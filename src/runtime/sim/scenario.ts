@@ -9,7 +9,7 @@ import {
   parseInputDocument,
   readInputFile,
 } from '../../checks/index.js';
-import { excerpt } from '../../units/index.js';
+import { excerpt, excerptKey } from '../../units/index.js';
 import { ScenarioError } from './errors.js';
 import { BUILTIN_SCENARIOS, resolveScenarioPath } from './builtin-scenarios.js';
 
@@ -30,6 +30,11 @@ export interface Scenario {
   pods: nri.IPodSandbox[];
   containers: nri.IContainer[];
   steps: Step[];
+  /**
+   * The images the node has, as the CRI face (`sim --cri-socket`) reports them; a pull
+   * of any other fails as a registry would. Absent: every image is there.
+   */
+  images?: string[];
 }
 
 const STEP_KINDS = [
@@ -209,7 +214,7 @@ class Reader {
       if (!known.includes(k)) {
         const guess = closest(k, known);
         this.fail(
-          `${path}.${excerpt(k, 40)}`.replace(/^\./, ''),
+          `${path}.${excerptKey(k, 40)}`.replace(/^\./, ''),
           'unknown key',
           guess ? `did you mean ${guess}?` : `known keys: ${known.join(', ')}`,
         );
@@ -239,7 +244,7 @@ class Reader {
         'write "key: value" entries, quoting values like "true" or "1"',
       );
     const out: Record<string, string> = {};
-    for (const [k, val] of Object.entries(v)) out[k] = this.str(val, `${path}.${excerpt(k, 40)}`, 'quote the value');
+    for (const [k, val] of Object.entries(v)) out[k] = this.str(val, `${path}.${excerptKey(k, 40)}`, 'quote the value');
     return out;
   }
 
@@ -254,6 +259,20 @@ class Reader {
       this.fail(path, `expected an integer, got ${describe(v)}`, `write ${hint}`);
     if (kind === 'uint' && v < 0) this.fail(path, `expected a non-negative integer, got ${v}`, `write ${hint}`);
     return v;
+  }
+
+  /** images: a list of image references, each written once. */
+  images(v: unknown): string[] {
+    const fix = 'write images: followed by "- registry/name:tag" entries';
+    const names = this.stringList(v, 'images', fix);
+    const seen = new Set<string>();
+    names.forEach((name, i) => {
+      if (name.trim() === '' || /\s/.test(name))
+        this.fail(`images[${i}]`, `"${excerpt(name, 40)}" is not an image reference`, fix);
+      if (seen.has(name)) this.fail(`images[${i}]`, `"${excerpt(name, 40)}" is listed twice`, 'list each image once');
+      seen.add(name);
+    });
+    return names;
   }
 
   resources(v: unknown, path: string): nri.ILinuxResources {
@@ -368,7 +387,7 @@ class Reader {
       );
     }
     const [kind, arg] = Object.entries(v)[0];
-    const p = `${path}.${excerpt(kind, 40)}`;
+    const p = `${path}.${excerptKey(kind, 40)}`;
     switch (kind) {
       case 'run-pod':
         return { kind, pod: this.pod(arg, p) };
@@ -496,7 +515,7 @@ export function parseScenario(text: string, file: string): Scenario {
         : 'fix the YAML/JSON syntax there';
     throw new ScenarioError(`${file}: ${err.problem} (${fix})`, file, '', { cause: err });
   }
-  const top = r.map(doc ?? {}, '', ['pods', 'containers', 'steps']);
+  const top = r.map(doc ?? {}, '', ['pods', 'containers', 'steps', 'images']);
   const list = (key: string): unknown[] => {
     const v = top[key];
     if (v === undefined || v === null) return [];
@@ -512,7 +531,8 @@ export function parseScenario(text: string, file: string): Scenario {
     steps: list('steps').map((s, i) => r.step(s, `steps[${i}]`)),
   };
   checkReferences(r, scenario);
-  return { file, ...scenario };
+  const images = top.images === undefined || top.images === null ? undefined : r.images(top.images);
+  return { file, ...scenario, ...(images ? { images } : {}) };
 }
 
 /**

@@ -24,13 +24,13 @@ export interface ScriptResult {
   failed: number;
 }
 
-/** Resolves false when the step failed in a way the runtime already reported (a refused creation). */
+/** Resolves false when the step failed in a way the runtime already reported (a refused creation, a plugin's error). */
 export async function runStep(runtime: Runtime, step: Step, signal?: AbortSignal): Promise<boolean | void> {
   switch (step.kind) {
     case 'run-pod':
-      return runtime.runPodSandbox(step.pod);
+      return (await runtime.runPodSandbox(step.pod)).ok;
     case 'update-pod':
-      return runtime.updatePodSandbox(step.id, step.resources, step.overhead);
+      return (await runtime.updatePodSandbox(step.id, step.resources, step.overhead)).ok;
     case 'stop-pod':
       return runtime.stopPodSandbox(step.id);
     case 'remove-pod':
@@ -43,8 +43,7 @@ export async function runStep(runtime: Runtime, step: Step, signal?: AbortSignal
     case 'start':
       return runtime.startContainer(step.id);
     case 'update':
-      await runtime.updateContainer(step.id, step.resources);
-      return;
+      return (await runtime.updateContainer(step.id, step.resources)).ok;
     case 'stop':
       return runtime.stopContainer(step.id);
     case 'remove':

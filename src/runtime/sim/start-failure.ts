@@ -2,8 +2,8 @@
 // plugin failed to start, which NRI before v0.7 makes fatal (containerd 1.7.0-1.7.25 exit).
 // Said in one line: who would not start, which plugin, and the runtime's own log line.
 import type { ErrorKind } from '../../errors/index.js';
-import type { PreStartFailedError } from '../adaptation/index.js';
-import type { RuntimeOptions } from './runtime.js';
+import type { AdaptationOptions, PreStartFailedError } from '../adaptation/index.js';
+import type { RuntimeQuirks } from './presets.js';
 
 export class RuntimeStartError extends Error {
   override readonly name = 'RuntimeStartError';
@@ -23,8 +23,11 @@ export class RuntimeStartError extends Error {
   }
 }
 
+/** The runtime that failed to start, as runtime.ts's RuntimeOptions name it. */
+type FailedRuntime = Pick<AdaptationOptions, 'runtimeName' | 'runtimeVersion'> & { quirks?: RuntimeQuirks };
+
 export function runtimeStartError(
-  opts: RuntimeOptions,
+  opts: FailedRuntime,
   nriVersion: string,
   err: PreStartFailedError,
 ): RuntimeStartError {

@@ -14,6 +14,8 @@ function nowNs(): number {
 export class SimState {
   private readonly podsById = new Map<string, PodSandbox>();
   private readonly containersById = new Map<string, Container>();
+  /** Pods that were stopped: a CRI runtime reports them NOTREADY until they are removed. NRI's pod has no state. */
+  private readonly stoppedPods = new Set<string>();
 
   constructor(init?: { pods?: PodSandbox[]; containers?: Container[] }) {
     for (const p of init?.pods ?? []) this.addPod(p);
@@ -66,12 +68,31 @@ export class SimState {
   }
 
   addPod(pod: PodSandbox): PodSandbox {
+    return this.adoptPod(plainCopy(pod));
+  }
+
+  /** Adds `pod` itself rather than a copy, for a caller that made it for the state (the runtime's RunPodSandbox). */
+  adoptPod(pod: PodSandbox): PodSandbox {
     const id = pod.id ?? '';
+    this.mayAddPod(id);
+    this.podsById.set(id, pod);
+    return pod;
+  }
+
+  /** Throws the StateError that adding a pod of this id would. */
+  mayAddPod(id: string): void {
     if (!id) throw new StateError('a pod sandbox needs an id', 'unknown-pod', id);
     if (this.podsById.has(id)) throw new StateError(`pod sandbox "${id}" already exists`, 'duplicate', id);
-    const copy = plainCopy(pod);
-    this.podsById.set(id, copy);
-    return copy;
+  }
+
+  /** Whether the pod was stopped (StopPodSandbox): no longer ready. */
+  podStopped(id: string): boolean {
+    return this.stoppedPods.has(id);
+  }
+
+  markPodStopped(id: string): void {
+    this.mustPod(id);
+    this.stoppedPods.add(id);
   }
 
   addContainer(ctr: Container): Container {
@@ -142,6 +163,7 @@ export class SimState {
     }
     for (const c of containers) this.containersById.delete(c.id ?? '');
     this.podsById.delete(id);
+    this.stoppedPods.delete(id);
     return { pod, containers };
   }
 }

@@ -1,0 +1,397 @@
+// The simulator's CRI face: each CRI call becomes the Runtime's lifecycle call that a
+// scenario's step makes (runtime.ts), so plugins see the same NRI events and their
+// adjustments land in the same state; what is CRI's own (ids, name reservations,
+// metadata, images, the order in which containerd's CRI server stops and removes) is
+// here. Reads (List*, *Status) do not take the runtime's lock: they answer while a
+// plugin's hook is held, and do not see a pod or container whose creation hook has not
+// returned, as on containerd.
+import { randomBytes } from 'node:crypto';
+import { nri } from '../../../api/index.js';
+import {
+  CriCgroupDriver,
+  CriContainerState,
+  CriPodState,
+  CriStatus,
+  GrpcCode,
+  type cri,
+  type CriHandlers,
+} from '../../../cri/index.js';
+import { StateError } from '../errors.js';
+import { RuntimeRefusal, type Runtime } from '../runtime.js';
+import { ImageStore } from './images.js';
+import {
+  containerInfo,
+  containerOfConfig,
+  criContainer,
+  criContainerState,
+  criContainerStatus,
+  criPod,
+  criPodStatus,
+  podInfo,
+  podOfConfig,
+  type CriRecord,
+} from './objects.js';
+import { nriResources } from './resources.js';
+
+export interface CriFaceOptions {
+  /** What Version answers: the runtime imitated. */
+  runtimeName: string;
+  runtimeVersion: string;
+  /** The scenario's images; undefined: every image is there. */
+  images?: readonly string[] | undefined;
+}
+
+const nowNs = (): number => Date.now() * 1_000_000;
+const unknown = (message: string): CriStatus => new CriStatus(GrpcCode.UNKNOWN, message);
+
+export class CriFace {
+  private readonly podRecords = new Map<string, CriRecord>();
+  private readonly containerRecords = new Map<string, CriRecord>();
+  /** Names reserved while a pod or container is made and for as long as it exists: name -> id. */
+  private readonly reserved = new Map<string, string>();
+  private readonly images: ImageStore;
+  /** When the face started: the creation time of what the scenario brought. */
+  private readonly since = nowNs();
+  private nextIp = 2;
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly opts: CriFaceOptions,
+  ) {
+    this.images = new ImageStore(opts.images);
+  }
+
+  private get state() {
+    return this.runtime.state;
+  }
+
+  handlers(): CriHandlers {
+    const quirks = this.runtime.quirks;
+    const h: CriHandlers = {
+      Version: async () => ({
+        version: '0.1.0',
+        runtimeName: this.opts.runtimeName,
+        runtimeVersion: this.opts.runtimeVersion,
+        runtimeApiVersion: 'v1',
+      }),
+      Status: async (req) => {
+        const info: Record<string, string> = {};
+        if (req.verbose)
+          info.config = JSON.stringify({
+            simulator: 'nrictl sim',
+            nriSocket: this.runtime.socketPath ?? '',
+            nriVersion: this.runtime.vintage.nriVersion,
+          });
+        return {
+          status: {
+            conditions: [
+              { type: 'RuntimeReady', status: true },
+              { type: 'NetworkReady', status: true },
+            ],
+          },
+          runtimeHandlers: [{ name: '', features: {} }],
+          info,
+        };
+      },
+      RuntimeConfig: async () => ({ linux: { cgroupDriver: CriCgroupDriver.CGROUPFS } }),
+      RunPodSandbox: (req) => this.runPodSandbox(req),
+      StopPodSandbox: async (req) => {
+        await this.stopPod(this.mustPod(req.podSandboxId));
+        return {};
+      },
+      RemovePodSandbox: (req) => this.removePodSandbox(req.podSandboxId),
+      PodSandboxStatus: async (req) => {
+        const pod = this.state.pod(this.mustPod(req.podSandboxId))!;
+        const id = pod.id ?? '';
+        const stopped = this.state.podStopped(id);
+        const rec = this.podRecords.get(id);
+        return {
+          status: criPodStatus(pod, rec, stopped, this.since),
+          info: req.verbose ? podInfo(pod, rec, stopped) : {},
+          timestamp: nowNs(),
+        };
+      },
+      ListPodSandbox: async (req) => ({ items: this.listPods(req.filter) }),
+      CreateContainer: (req) => this.createContainer(req),
+      StartContainer: async (req) => {
+        const id = this.mustContainer(req.containerId);
+        const ctr = this.state.mustContainer(id);
+        if (criContainerState(ctr) !== CriContainerState.CREATED)
+          throw unknown(`container "${id}" is in ${stateName(ctr)} state, not CONTAINER_CREATED`);
+        await this.runtime.startContainer(id);
+        return {};
+      },
+      StopContainer: async (req) => {
+        await this.stopContainer(this.mustContainer(req.containerId));
+        return {};
+      },
+      RemoveContainer: async (req) => {
+        const id = this.findContainer(req.containerId);
+        // Removing what is not there succeeds, as on containerd.
+        if (id !== undefined) await this.removeContainer(id);
+        return {};
+      },
+      ListContainers: async (req) => ({ containers: this.listContainers(req.filter) }),
+      ContainerStatus: async (req) => {
+        const id = this.mustContainer(req.containerId);
+        const ctr = this.state.mustContainer(id);
+        const rec = this.containerRecords.get(id);
+        return {
+          status: criContainerStatus(ctr, rec, this.since),
+          info: req.verbose ? containerInfo(ctr, rec) : {},
+        };
+      },
+      UpdateContainerResources: async (req) => {
+        const id = this.mustContainer(req.containerId);
+        const ctr = this.state.mustContainer(id);
+        const state = criContainerState(ctr);
+        if (state !== CriContainerState.CREATED && state !== CriContainerState.RUNNING)
+          throw unknown(
+            `container "${id}" is in ${stateName(ctr)} state: only a created or running container is updated`,
+          );
+        const r = await this.lifecycle(() => this.runtime.updateContainer(id, nriResources(req.linux) ?? {}));
+        if (!r.ok) throw unknown(`failed to update resources: NRI UpdateContainer failed: ${r.error.message}`);
+        return {};
+      },
+      ListImages: async (req) => ({ images: this.images.list(req.filter?.image?.image || undefined) }),
+      ImageStatus: async (req) => {
+        const image = this.images.status(req.image?.image ?? '');
+        return image ? { image, info: {} } : { info: {} };
+      },
+      PullImage: async (req) => ({ imageRef: this.images.pull(req.image?.image ?? '') }),
+      ImageFsInfo: async () => ({
+        imageFilesystems: [
+          {
+            timestamp: nowNs(),
+            fsId: { mountpoint: '/var/lib/nrictl-sim/images' },
+            usedBytes: { value: 0 },
+            inodesUsed: { value: 0 },
+          },
+        ],
+      }),
+    };
+    // A runtime whose cri-api predates the call has no handler: gRPC answers Unimplemented.
+    if (!quirks?.criLacksPodUpdates) {
+      h.UpdatePodSandboxResources = async (req) => {
+        const id = this.findPod(req.podSandboxId) ?? req.podSandboxId;
+        const r = await this.lifecycle(() =>
+          this.runtime.updatePodSandbox(id, nriResources(req.resources) ?? {}, nriResources(req.overhead)),
+        );
+        if (r.ok) return {};
+        if (r.error instanceof RuntimeRefusal)
+          throw new CriStatus(
+            r.error.status === 'unimplemented' ? GrpcCode.UNIMPLEMENTED : GrpcCode.UNKNOWN,
+            r.error.message,
+          );
+        throw unknown(`NRI UpdatePodSandbox failed: ${r.error.message}`);
+      };
+    }
+    return h;
+  }
+
+  // ---- pods -------------------------------------------------------------------------
+
+  private async runPodSandbox(req: cri.RunPodSandboxRequest): Promise<cri.IRunPodSandboxResponse> {
+    const config = req.config;
+    const meta = config?.metadata;
+    if (!config || !meta) throw unknown('sandbox config must include metadata');
+    const name = [meta.name, meta.namespace, meta.uid, meta.attempt].join('_');
+    const holder = this.reserved.get(name);
+    if (holder !== undefined) {
+      if (this.runtime.quirks?.criReturnsExistingSandbox && this.state.pod(holder)) return { podSandboxId: holder };
+      throw unknown(`failed to reserve sandbox name "${name}": name "${name}" is reserved for "${holder}"`);
+    }
+    const id = newId();
+    this.reserved.set(name, id);
+    const ip = `10.88.${(this.nextIp >> 8) & 255}.${this.nextIp & 255}`;
+    this.nextIp++;
+    const r = await this.lifecycle(() =>
+      this.runtime.runPodSandbox(podOfConfig(id, config, req.runtimeHandler ?? '', ip)),
+    ).catch((err: unknown) => ({ ok: false as const, error: err as Error }));
+    if (!r.ok) {
+      this.reserved.delete(name);
+      if (r.error instanceof CriStatus) throw r.error;
+      throw unknown(`NRI RunPodSandbox failed: ${r.error.message}`);
+    }
+    this.podRecords.set(id, {
+      name: meta.name ?? '',
+      attempt: meta.attempt ?? 0,
+      createdAt: nowNs(),
+      runtimeHandler: req.runtimeHandler ?? '',
+      config,
+    });
+    return { podSandboxId: id };
+  }
+
+  /** StopPodSandbox as containerd's CRI does it: its running containers first, then the pod (once). */
+  private async stopPod(id: string): Promise<void> {
+    for (const c of this.state.containersOf(id)) await this.stopContainer(c.id ?? '');
+    if (!this.state.podStopped(id)) await this.lifecycle(() => this.runtime.stopPodSandbox(id));
+  }
+
+  private async removePodSandbox(raw: string): Promise<cri.IRemovePodSandboxResponse> {
+    const id = this.findPod(raw);
+    if (id === undefined) return {}; // removing what is not there succeeds, as on containerd
+    if (!this.state.podStopped(id)) await this.stopPod(id);
+    for (const c of this.state.containersOf(id)) await this.removeContainer(c.id ?? '');
+    await this.lifecycle(() => this.runtime.removePodSandbox(id));
+    this.podRecords.delete(id);
+    this.release(id);
+    return {};
+  }
+
+  private listPods(filter: cri.IPodSandboxFilter | null | undefined): cri.IPodSandbox[] {
+    const out: cri.IPodSandbox[] = [];
+    for (const pod of this.state.pods()) {
+      const id = pod.id ?? '';
+      const stopped = this.state.podStopped(id);
+      if (filter?.id && !id.startsWith(filter.id)) continue;
+      if (filter?.state && (stopped ? CriPodState.NOTREADY : CriPodState.READY) !== (filter.state.state ?? 0)) continue;
+      if (!matches(pod.labels, filter?.labelSelector)) continue;
+      out.push(criPod(pod, this.podRecords.get(id), stopped, this.since));
+    }
+    return out;
+  }
+
+  // ---- containers -------------------------------------------------------------------
+
+  private async createContainer(req: cri.CreateContainerRequest): Promise<cri.ICreateContainerResponse> {
+    const podId = this.findPod(req.podSandboxId);
+    if (podId === undefined)
+      throw new CriStatus(GrpcCode.NOT_FOUND, `failed to find sandbox id "${req.podSandboxId}": not found`);
+    if (this.state.podStopped(podId))
+      throw new CriStatus(
+        GrpcCode.FAILED_PRECONDITION,
+        `sandbox "${podId}" is not running: no container is created in it`,
+      );
+    const config = req.config;
+    const meta = config?.metadata;
+    if (!config || !meta) throw unknown('container config must include metadata');
+    const imageId = this.images.use(config.image?.image ?? '');
+    const pod = this.state.mustPod(podId);
+    const name = [meta.name, pod.name, pod.namespace, pod.uid, meta.attempt].join('_');
+    const holder = this.reserved.get(name);
+    if (holder !== undefined)
+      throw unknown(`failed to reserve container name "${name}": name "${name}" is reserved for "${holder}"`);
+    const id = newId();
+    this.reserved.set(name, id);
+    const r = await this.lifecycle(() => this.runtime.createContainer(podId, containerOfConfig(id, pod, config)));
+    if (!r.ok) {
+      this.reserved.delete(name);
+      throw unknown(`failed to create containerd container: NRI CreateContainer failed: ${r.error.message}`);
+    }
+    const logDir =
+      req.sandboxConfig?.logDirectory ??
+      (this.podRecords.get(podId)?.config as cri.IPodSandboxConfig | undefined)?.logDirectory;
+    this.containerRecords.set(id, {
+      name: meta.name ?? '',
+      attempt: meta.attempt ?? 0,
+      createdAt: nowNs(),
+      image: config.image?.image ?? '',
+      imageId,
+      logPath: config.logPath ? `${logDir ? `${logDir.replace(/\/+$/, '')}/` : ''}${config.logPath}` : '',
+      config,
+    });
+    return { containerId: id };
+  }
+
+  /** StopContainer: only a running container is stopped (and its plugins told); the rest is done already. */
+  private async stopContainer(id: string): Promise<void> {
+    const ctr = this.state.container(id);
+    if (!ctr) return;
+    const state = ctr.state ?? 0;
+    if (state === nri.ContainerState.CONTAINER_RUNNING || state === nri.ContainerState.CONTAINER_PAUSED)
+      await this.lifecycle(() => this.runtime.stopContainer(id));
+  }
+
+  /** RemoveContainer: a running container is stopped first, as containerd forces it. */
+  private async removeContainer(id: string): Promise<void> {
+    await this.stopContainer(id);
+    if (this.state.container(id)) await this.lifecycle(() => this.runtime.removeContainer(id));
+    this.containerRecords.delete(id);
+    this.release(id);
+  }
+
+  private listContainers(filter: cri.IContainerFilter | null | undefined): cri.IContainer[] {
+    const out: cri.IContainer[] = [];
+    for (const ctr of this.state.containers()) {
+      const id = ctr.id ?? '';
+      if (filter?.id && !id.startsWith(filter.id)) continue;
+      if (filter?.podSandboxId && !(ctr.podSandboxId ?? '').startsWith(filter.podSandboxId)) continue;
+      if (filter?.state && criContainerState(ctr) !== (filter.state.state ?? 0)) continue;
+      if (!matches(ctr.labels, filter?.labelSelector)) continue;
+      out.push(criContainer(ctr, this.containerRecords.get(id), this.since));
+    }
+    return out;
+  }
+
+  // ---- ids, names, errors -----------------------------------------------------------
+
+  /** A pod by its id or a unique prefix of it, as containerd's store finds one; undefined when none. */
+  private findPod(raw: string): string | undefined {
+    return findId(raw, this.state.pod(raw) !== undefined, () => this.state.pods().map((p) => p.id ?? ''), 'sandbox');
+  }
+
+  private mustPod(raw: string): string {
+    const id = this.findPod(raw);
+    if (id === undefined)
+      throw new CriStatus(GrpcCode.NOT_FOUND, `an error occurred when try to find sandbox "${raw}": not found`);
+    return id;
+  }
+
+  private findContainer(raw: string): string | undefined {
+    return findId(
+      raw,
+      this.state.container(raw) !== undefined,
+      () => this.state.containers().map((c) => c.id ?? ''),
+      'container',
+    );
+  }
+
+  private mustContainer(raw: string): string {
+    const id = this.findContainer(raw);
+    if (id === undefined)
+      throw new CriStatus(GrpcCode.NOT_FOUND, `an error occurred when try to find container "${raw}": not found`);
+    return id;
+  }
+
+  private release(id: string): void {
+    for (const [name, holder] of this.reserved) if (holder === id) this.reserved.delete(name);
+  }
+
+  /** A lifecycle call whose StateError (a pod or container gone meanwhile) is CRI's NotFound. */
+  private async lifecycle<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof StateError)
+        throw new CriStatus(err.kind === 'not-found' ? GrpcCode.NOT_FOUND : GrpcCode.UNKNOWN, err.message);
+      throw err;
+    }
+  }
+}
+
+function findId(raw: string, exact: boolean, all: () => string[], what: string): string | undefined {
+  if (exact) return raw;
+  if (raw === '') return undefined;
+  const found = all().filter((id) => id.startsWith(raw));
+  if (found.length > 1) throw unknown(`${what} id prefix "${raw}" is ambiguous: it matches ${found.length} ids`);
+  return found[0];
+}
+
+function matches(
+  labels: Record<string, string> | null | undefined,
+  selector: Record<string, string> | null | undefined,
+): boolean {
+  if (!selector) return true;
+  return Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+}
+
+function stateName(ctr: nri.IContainer): string {
+  return ['CONTAINER_CREATED', 'CONTAINER_RUNNING', 'CONTAINER_EXITED', 'CONTAINER_UNKNOWN'][criContainerState(ctr)];
+}
+
+/** A 64-hex-digit id, as containerd and CRI-O make them. */
+function newId(): string {
+  return randomBytes(32).toString('hex');
+}
