@@ -98,7 +98,7 @@ export const simFlags = (presets: readonly string[]) => ({
   buffer: bufferFlag('Events', DEFAULT_SIM_QUEUE_CAPACITY),
   replay: Flags.string({
     description:
-      "Replay a recording (nrictl logs --record or trace --record; or the lines nrictl logs -o json printed) instead of a scenario: start from its Synchronize state and send its events in order, through the same lifecycle as a scenario's steps, to the plugins under test (--plugin-dir, --socket). The runtime it was recorded on picks the preset (its name, versions and quirks) unless --preset is given. The whole file is checked first: a line that is wrong ends the run before anything starts (exit 2).",
+      "Replay a recording (nrictl logs --record or trace --record; or the lines nrictl logs -o json printed) instead of a scenario: start from its Synchronize state and send its events in order, through the same lifecycle as a scenario's steps, to the plugins under test (--plugin-dir, --socket). The runtime it was recorded on picks the preset (its name, versions and quirks) unless --preset is given. The whole file is checked first: a line that is wrong ends the run before anything starts (exit 2). Not with --cri-socket: the recorded events alone drive the replay.",
     helpValue: 'FILE',
     exclusive: ['pods', 'scenario'],
   }),

@@ -8,7 +8,7 @@ export class RecordingError extends Error {
   constructor(
     message: string,
     readonly kind: ErrorKind,
-    /** The option at fault: `record` (--record) or `replay` (--replay). */
+    /** The option at fault: `record` (--record), `replay` (--replay), or one --replay cannot take (`criSocketPath`). */
     readonly option: string,
     options?: { cause?: unknown },
   ) {

@@ -61,6 +61,14 @@ export interface ReplayResult {
 
 export async function replayRecording(opts: ReplayOptions, signal: AbortSignal): Promise<ReplayResult> {
   const file = opts.replay;
+  // Refused before the file is read: a CRI client's calls would mix with the recorded
+  // events, and --compare would hold them to a recording that never had them.
+  if (opts.criSocketPath !== undefined)
+    throw new RecordingError(
+      `${file} is replayed: its recorded events alone drive the simulator; leave out --cri-socket (sim SCENARIO --cri-socket serves CRI)`,
+      'usage',
+      'criSocketPath',
+    );
   // Every line checked before anything starts; the labels only where an expectation file needs them.
   const labels: string[] = [];
   const labelling = opts.expect !== undefined ? new StepMapper() : undefined;

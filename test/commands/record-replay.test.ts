@@ -266,6 +266,17 @@ describe('sim --replay', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('--replay with --cri-socket: exit 2, one line, before the file is read; nothing started', async () => {
+    const socket = at('cri.sock');
+    const r = await runCli(['sim', '--replay', at('missing.jsonl'), '--cri-socket', socket, '--no-interactive']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `Error: --cri-socket: ${at('missing.jsonl')} is replayed: its recorded events alone drive the simulator; leave out --cri-socket (sim SCENARIO --cri-socket serves CRI)\n`,
+    );
+    expect(r.stdout).toBe('');
+    expect(exists(socket)).toBe(false);
+  });
+
   it('recorded on a runtime whose NRI is older than a plugin needs: refused as that runtime refuses it', async () => {
     const plugins = at('m800');
     mkdirSync(plugins);

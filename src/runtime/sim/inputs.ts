@@ -190,15 +190,9 @@ export async function planSimulation(opts: SimulationInputs): Promise<Simulation
   };
 }
 
-/** --cri-socket: a path a unix socket can have, and not the NRI socket's; not with a replay, whose events alone drive the run. */
+/** --cri-socket: a path a unix socket can have, and not the NRI socket's. */
 function checkCriSocket(opts: SimulationInputs): void {
   const criSocket = opts.criSocketPath ?? '';
-  if (opts.source)
-    throw new SimulationInputError(
-      `${opts.source.file} is replayed: its recorded events drive the simulator, so a CRI client's calls cannot mix with them; leave out --cri-socket`,
-      'usage',
-      'criSocketPath',
-    );
   const bytes = socketPathOverLimit(criSocket);
   if (bytes !== undefined)
     throw new SimulationInputError(
