@@ -11,7 +11,7 @@ import {
 import type { SimEvent } from '../events.js';
 import type { Runtime } from './runtime.js';
 import type { Step } from './scenario.js';
-import { beforeStep, runStep, stepLabel, stepReader, type Pace, type Steps } from './script.js';
+import { eachStep, runStep, stepLabel, type Pace, type Steps } from './script.js';
 
 function stepContainer(step: Step): string | undefined {
   if (step.kind === 'create') return step.container.id ?? undefined;
@@ -35,16 +35,8 @@ export async function runExpectations(
   runtime.on('event', onEvent);
   const history: StepRecord[] = [];
   const outcomes: Outcome[] = [];
-  const reader = stepReader(steps);
   try {
-    for (let i = 0; ; i++) {
-      const next = reader.next();
-      const got = next instanceof Promise ? await next : next;
-      if (got.done) break;
-      const step = got.value;
-      const wait = pace?.();
-      if (wait) await beforeStep(wait, signal);
-      if (signal?.aborted) break;
+    await eachStep(steps, signal, pace, async (step, i) => {
       const record: StepRecord = { number: i + 1, label: stepLabel(step), ok: true, events: [] };
       current = record.events;
       try {
@@ -58,10 +50,9 @@ export async function runExpectations(
         const id = e.container ?? stepContainer(step);
         outcomes.push(...judge(e, record, history, id === undefined ? undefined : runtime.state.container(id), id));
       }
-    }
+    });
   } finally {
     runtime.off('event', onEvent);
-    await reader.close();
   }
   if (spec.noPluginFailures) outcomes.push(judgePluginFailures(history, before));
   return outcomes;

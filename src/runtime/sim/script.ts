@@ -62,7 +62,7 @@ export async function runStep(runtime: Runtime, step: Step, signal?: AbortSignal
 export type Pace = () => Promise<void> | undefined;
 
 /** Waits for the pace's promise, cut short by a stop. */
-export async function beforeStep(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+async function beforeStep(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
   if (signal?.aborted) return;
   if (signal === undefined) return wait;
   let onAbort: (() => void) | undefined;
@@ -87,40 +87,52 @@ export async function runScript(
   pace?: Pace,
 ): Promise<ScriptResult> {
   let failed = 0;
-  let n = 0;
+  const n = await eachStep(steps, signal, pace, async (step, i) => {
+    try {
+      if ((await runStep(runtime, step, signal)) === false) failed++;
+    } catch (err) {
+      failed++;
+      runtime.emit(
+        'event',
+        stamp({ type: 'error', event: `step ${i + 1} (${step.kind})`, message: (err as Error).message }),
+      );
+    }
+  });
+  return { steps: n, failed };
+}
+
+/**
+ * The one loop over a script's steps (runScript's, and runExpectations' that judges after
+ * each): the pace awaited before each step, none started once stopped, the source closed
+ * however it ends. Resolves how many steps ran. A list's steps are read at once, so that
+ * the first starts in the turn the script does; a source's (a replay's, read as it goes)
+ * as they come.
+ */
+export async function eachStep(
+  steps: Steps,
+  signal: AbortSignal | undefined,
+  pace: Pace | undefined,
+  run: (step: Step, index: number) => Promise<void>,
+): Promise<number> {
   const reader = stepReader(steps);
+  let n = 0;
   try {
     for (;;) {
       const next = reader.next();
       const got = next instanceof Promise ? await next : next;
       if (got.done) break;
-      const step = got.value;
       const wait = pace?.();
       if (wait) await beforeStep(wait, signal);
       if (signal?.aborted) break;
-      n++;
-      try {
-        if ((await runStep(runtime, step, signal)) === false) failed++;
-      } catch (err) {
-        failed++;
-        runtime.emit(
-          'event',
-          stamp({ type: 'error', event: `step ${n} (${step.kind})`, message: (err as Error).message }),
-        );
-      }
+      await run(got.value, n++);
     }
   } finally {
     await reader.close();
   }
-  return { steps: n, failed };
+  return n;
 }
 
-/**
- * The steps one at a time: a list's at once, so that a step starts in the turn the
- * script does; a source's (a replay's, read as it goes) as they come, and the source
- * closed when the script ends early.
- */
-export function stepReader(steps: Steps): {
+function stepReader(steps: Steps): {
   next(): IteratorResult<Step> | Promise<IteratorResult<Step>>;
   close(): Promise<unknown>;
 } {
