@@ -14,6 +14,8 @@ export * from './flags.js';
 export {
   checkJunit,
   presetsOutput,
+  replayOptions,
+  replayOutput,
   simFlags,
   simOptions,
   simOutputFlag,
