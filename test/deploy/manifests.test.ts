@@ -30,11 +30,18 @@ function daemonSet(file: string): Obj {
   expect(ds, `${file} has a DaemonSet`).toBeDefined();
   return ds!;
 }
-const FILES = ['namespace.yaml', 'daemonset-logs.yaml', 'daemonset-doctor.yaml', 'daemonset-trace.yaml'];
+const FILES = [
+  'namespace.yaml',
+  'daemonset-logs.yaml',
+  'daemonset-doctor.yaml',
+  'daemonset-trace.yaml',
+  'daemonset-conformance.yaml',
+];
 const COMMAND: Record<string, string> = {
   'daemonset-logs.yaml': 'logs',
   'daemonset-doctor.yaml': 'doctor',
   'daemonset-trace.yaml': 'trace',
+  'daemonset-conformance.yaml': 'conformance',
 };
 const SOCKET_DIR = '/var/run/nri';
 
@@ -71,7 +78,7 @@ describe.each(FILES)('deploy/%s', (file) => {
   });
 });
 
-describe.each(['daemonset-logs.yaml', 'daemonset-doctor.yaml', 'daemonset-trace.yaml'])(
+describe.each(['daemonset-logs.yaml', 'daemonset-doctor.yaml', 'daemonset-trace.yaml', 'daemonset-conformance.yaml'])(
   'deploy/%s runs with least privilege',
   (file) => {
     const ds = daemonSet(file);
@@ -114,12 +121,14 @@ describe.each(['daemonset-logs.yaml', 'daemonset-doctor.yaml', 'daemonset-trace.
     });
 
     it('mounts exactly the host paths it needs, read-only except the socket directory', () => {
-      const expected =
-        file === 'daemonset-logs.yaml'
-          ? [SOCKET_DIR]
-          : file === 'daemonset-trace.yaml'
-            ? [SOCKET_DIR, '/opt/nri/plugins']
-            : [SOCKET_DIR, '/opt/nri/plugins', '/etc/nri/conf.d', '/etc/containerd', '/etc/crio', '/etc/isulad'];
+      const configs = ['/etc/containerd', '/etc/crio', '/etc/isulad'];
+      const expected = {
+        'daemonset-logs.yaml': [SOCKET_DIR],
+        'daemonset-trace.yaml': [SOCKET_DIR, '/opt/nri/plugins'],
+        'daemonset-doctor.yaml': [SOCKET_DIR, '/opt/nri/plugins', '/etc/nri/conf.d', ...configs],
+        // The CRI sockets' directories, read-only: connecting to a socket needs no writable mount.
+        'daemonset-conformance.yaml': [SOCKET_DIR, '/run/containerd', '/var/run/crio', ...configs],
+      }[file]!;
       const hostVolumes = new Map(
         (pod.volumes as Obj[]).filter((v) => v.hostPath).map((v) => [v.name, v.hostPath.path as string]),
       );
@@ -174,6 +183,21 @@ describe('deploy/daemonset-trace.yaml', () => {
     const args = (c.args as string[]).join(' ');
     expect(args).toContain(`--metrics-addr :${port.containerPort}`);
     expect(args).not.toContain('--validator');
+  });
+});
+
+describe('deploy/daemonset-conformance.yaml', () => {
+  const ds = daemonSet('daemonset-conformance.yaml');
+  const pod = ds.spec.template.spec as Obj;
+  const script = (pod.containers[0].args as string[]).join('\n');
+  it('runs the suite once per node, without asking, then idles rather than run it again', () => {
+    expect(script.split('\n').filter((l) => l.includes('nrictl '))).toEqual(['nrictl conformance --output json --yes']);
+    expect(script).not.toMatch(/while|until|for /);
+    expect(script).toMatch(/exec sleep infinity/);
+    expect(ds.spec.updateStrategy).toEqual({ type: 'OnDelete' });
+  });
+  it('leaves its cleanup room after SIGTERM', () => {
+    expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(60);
   });
 });
 
