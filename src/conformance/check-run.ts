@@ -1,6 +1,7 @@
 // One check being run: its test plugins, the pods and containers it made by alias, the
 // calls it has in flight, what its plugins saw, and where its time went. Steps (steps/)
 // act through it; the runner (runner.ts) makes one per check and cleans up after it.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { CriError, type cri } from '../cri/index.js';
 import { CheckError, CheckFailure } from './errors.js';
 import type { Check, NriEventName, PluginSpec, Seen, TimeSplit } from './model.js';
@@ -23,6 +24,12 @@ export interface CtrRef {
 
 /** A call started without waiting for it: how it ended, once it did. */
 export type Outcome<T> = { ok: true; value: T; atMs: number } | { ok: false; error: Error; atMs: number };
+
+/**
+ * Set inside a call started without waiting for it (CheckRun.start): its time is not the
+ * check's, which counts the time its main line waits, once, as CRI, NRI or a deliberate wait.
+ */
+const inFlight = new AsyncLocalStorage<true>();
 
 /** A pod whose alias starts so is the canary's: never judged, never matched by a rule. */
 const CANARY = 'canary';
@@ -47,7 +54,10 @@ export class CheckRun implements PluginScope {
   private canaries = 0;
   /** A CRI call changed something since the last canary: absence cannot be judged yet. */
   private dirty = false;
-  private readonly flights = new Map<string, { promise: Promise<Outcome<unknown>>; done?: Outcome<unknown> }>();
+  private readonly flights = new Map<
+    string,
+    { promise: Promise<Outcome<unknown>>; done?: Outcome<unknown>; kind: 'criMs' | 'nriMs' }
+  >();
   private readonly marks = new Map<string, number>();
 
   constructor(
@@ -99,7 +109,7 @@ export class CheckRun implements PluginScope {
     } catch (err) {
       throw new CheckError(`test plugin ${p.fullName} could not register: ${(err as Error).message}`);
     } finally {
-      this.split.nriMs += performance.now() - t;
+      this.count('nriMs', t);
     }
     return p;
   }
@@ -125,8 +135,13 @@ export class CheckRun implements PluginScope {
       if (err instanceof CriError && err.code === 'runtime-gone') throw new CheckError(err.message);
       throw err;
     } finally {
-      this.split.criMs += performance.now() - t;
+      this.count('criMs', t);
     }
+  }
+
+  /** Adds the time since `t` to the split, unless the main line was not waiting for it (a call in flight). */
+  count(kind: keyof TimeSplit, t: number): void {
+    if (!inFlight.getStore()) this.split[kind] += performance.now() - t;
   }
 
   podConfig(alias: string, extra: Partial<cri.IPodSandboxConfig> = {}): cri.IPodSandboxConfig {
@@ -192,10 +207,11 @@ export class CheckRun implements PluginScope {
 
   // ---- calls in flight ----------------------------------------------------------------
 
-  /** Starts a call without waiting for it; `outcome(key)` has how it ended. */
-  start<T>(key: string, call: () => Promise<T>): void {
-    const entry: { promise: Promise<Outcome<unknown>>; done?: Outcome<unknown> } = {
-      promise: call().then(
+  /** Starts a call without waiting for it (a CRI call, or `nri`: a plugin's registration); `outcome(key)` has how it ended. */
+  start<T>(key: string, call: () => Promise<T>, kind: 'cri' | 'nri' = 'cri'): void {
+    const entry: { promise: Promise<Outcome<unknown>>; done?: Outcome<unknown>; kind: 'criMs' | 'nriMs' } = {
+      kind: kind === 'cri' ? 'criMs' : 'nriMs',
+      promise: inFlight.run(true, call).then(
         (value) => ({ ok: true as const, value, atMs: performance.now() }),
         (error: unknown) => ({ ok: false as const, error: error as Error, atMs: performance.now() }),
       ),
@@ -208,7 +224,10 @@ export class CheckRun implements PluginScope {
   async outcome<T>(key: string): Promise<Outcome<T>> {
     const f = this.flights.get(key);
     if (!f) throw new CheckError(`no call "${key}" was started (a check's definition is wrong)`);
-    return (await f.promise) as Outcome<T>;
+    const t = performance.now();
+    const o = (await f.promise) as Outcome<T>;
+    this.count(f.kind, t);
+    return o;
   }
 
   /** Whether a started call has ended, without waiting. */
@@ -236,7 +255,7 @@ export class CheckRun implements PluginScope {
       }
       signal.addEventListener('abort', done, { once: true });
     });
-    this.split.waitMs += performance.now() - t;
+    this.count('waitMs', t);
   }
 
   /**
@@ -253,7 +272,7 @@ export class CheckRun implements PluginScope {
     } else {
       const t = performance.now();
       s = await p.waitFor(match, waitMs);
-      this.split.nriMs += performance.now() - t;
+      this.count('nriMs', t);
     }
     if (s) return s;
     if (p.dropped)
@@ -291,7 +310,7 @@ export class CheckRun implements PluginScope {
         (e) => e.event === 'RunPodSandbox' && e.podName === canary.name,
         this.timing.eventWaitMs,
       );
-      this.split.nriMs += performance.now() - t;
+      this.count('nriMs', t);
       if (!s)
         throw new CheckError(
           `plugin ${p.fullName} receives nothing: a canary pod's RunPodSandbox did not reach it within ${this.timing.eventWaitMs} ms${p.dropped ? ` (the runtime dropped it: ${p.dropped.message})` : ''}`,

@@ -10,10 +10,16 @@ import { RUN_LABEL, type SuiteScope } from './suite-scope.js';
 
 export async function cleanUpCheck(r: CheckRun): Promise<void> {
   for (const p of r.plugins.values()) p.releaseAll();
+  let t = performance.now();
   await boundedAll(r.inFlight(), r.timing.callMs);
+  r.count('criMs', t);
+  t = performance.now();
   await Promise.all([...r.plugins.values()].map((p) => p.close().catch(() => {})));
+  r.count('nriMs', t);
+  t = performance.now();
   for (const pod of r.pods.values()) await removePod(r.suite, pod.id);
   await sweep(r.suite);
+  r.count('criMs', t);
 }
 
 /** Removes every pod of the run still listed; returns what is left, with the commands that remove it. */

@@ -9,7 +9,7 @@ async function held(r: CheckRun, index: string, what: string, during: readonly S
   const p = r.plugin(index);
   const t = performance.now();
   const hold = await p.nextHold(r.timing.eventWaitMs);
-  r.split.nriMs += performance.now() - t;
+  r.count('nriMs', t);
   if (!hold) {
     if (p.dropped)
       throw new CheckError(`plugin ${p.fullName} was dropped before its ${what} hook: ${p.dropped.message}`);
@@ -61,7 +61,7 @@ export function connectWhileHeld(index: string, during: Step[]): Step {
   return {
     label: `plugin ${index} connects, its Synchronize held`,
     run: async (r) => {
-      r.start(`connect:${index}`, () => r.connect(spec(r, index)));
+      r.start(`connect:${index}`, () => r.connect(spec(r, index)), 'nri');
       await held(r, index, 'Synchronize', during);
       const o = await r.outcome(`connect:${index}`);
       if (!o.ok) throw o.error;
