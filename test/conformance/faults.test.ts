@@ -1,6 +1,7 @@
 // Every check can fail: against a simulator put into the fault mode that breaks exactly
 // its clause (src/runtime/sim/faults.ts), the check fails with its reason; against the
 // faultless simulator, every check passes.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CHECKS, runOnSimulator } from '../../src/conformance/index.js';
 import { SIM_FAULTS, type SimFault } from '../../src/runtime/index.js';
@@ -112,6 +113,18 @@ describe('every check against the simulator', () => {
     const broken = new Set(Object.values(BREAKS).flatMap((m) => Object.keys(m)));
     expect(CHECKS.map((c) => c.name).filter((n) => !broken.has(n))).toEqual([]);
     expect(Object.keys(BREAKS).sort()).toEqual([...SIM_FAULTS].sort());
+  });
+
+  it('docs/conformance.md lists every check, with the fault that breaks it', () => {
+    const rows = readFileSync('docs/conformance.md', 'utf8')
+      .split('\n')
+      .filter((l) => /^\| [a-z]/.test(l) && !l.startsWith('| check ') && l.split('|').length === 7)
+      .map((l) => l.split('|').map((c) => c.trim()));
+    const documented = Object.fromEntries(rows.map((c) => [c[1], c[5]]));
+    const expected = Object.fromEntries(
+      CHECKS.map((c) => [c.name, Object.entries(BREAKS).find(([, checks]) => c.name in checks)?.[0]]),
+    );
+    expect(documented).toEqual(expected);
   });
 
   it('fails each check, with its reason, in the mode that breaks its clause', async () => {
