@@ -3,7 +3,7 @@
 import { Flags } from '@oclif/core';
 import type { CheckVerdict } from '../conformance/index.js';
 import { usageError } from './errors.js';
-import { confirmFlags, criSocketFlag, nodeSocketFlag, outputFlag } from './flags.js';
+import { criSocketFlag, nodeSocketFlag, outputFlag } from './flags.js';
 
 /** conformance's flags; `presets` and `faults` are the simulator's (src/runtime's RUNTIME_PRESETS and SIM_FAULTS). */
 export const conformanceFlags = (presets: readonly string[], faults: readonly string[]) => ({
@@ -31,7 +31,11 @@ export const conformanceFlags = (presets: readonly string[], faults: readonly st
     helpValue: 'FILE',
   }),
   output: outputFlag(['table', 'wide', 'json', 'yaml']),
-  yes: confirmFlags.yes,
+  yes: Flags.boolean({
+    char: 'y',
+    description:
+      'Run the checks without asking. Required when there is no terminal to ask on (stdin or stdout not a terminal, or CI set).',
+  }),
   sim: Flags.boolean({
     description:
       "Run against an in-process simulator (its NRI and CRI sockets in a private directory) instead of the node's runtime; SCENARIO, if given, is what it starts with.",
