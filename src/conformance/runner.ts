@@ -2,6 +2,7 @@
 // plugins, runs its steps until one ends it, judges by what was thrown, and cleans up on
 // every path. A check that could not run is never reported as passed.
 import { CriError } from '../cri/index.js';
+import { Aborted, untilAborted } from '../session/index.js';
 import { CheckRun } from './check-run.js';
 import { cleanUpCheck } from './cleanup.js';
 import { CheckError, CheckFailure, CheckSkip } from './errors.js';
@@ -26,9 +27,10 @@ export async function runCheck(suite: SuiteScope, check: Check, number: number):
   try {
     const unmet = await unmetRequirement(suite, check.requires ?? []);
     if (unmet !== undefined) throw new CheckSkip(unmet);
+    // A step is left to its deadlines once the signal came: cleanup must not wait for it.
     for (const spec of check.plugins)
-      if ((spec.joins ?? 'start') === 'start') await untilStopped(suite, r.connect(spec));
-    for (const step of check.steps) await untilStopped(suite, step.run(r));
+      if ((spec.joins ?? 'start') === 'start') await untilAborted(r.connect(spec), suite.signal);
+    for (const step of check.steps) await untilAborted(step.run(r), suite.signal);
     outcome = { status: 'pass' };
   } catch (err) {
     outcome = judged(err, suite);
@@ -52,31 +54,8 @@ function judged(err: unknown, suite: SuiteScope): Pick<CheckVerdict, 'status' | 
   }
   if (err instanceof CheckSkip) return { status: 'skip', reason: err.message };
   if (err instanceof CheckError || err instanceof CriError) return { status: 'error', reason: err.message };
-  if (err instanceof Interrupted) return { status: 'error', reason: 'interrupted' };
+  if (err instanceof Aborted) return { status: 'error', reason: 'interrupted' };
   return { status: 'error', reason: `internal error: ${(err as Error).message ?? String(err)}` };
-}
-
-/** A step's promise, or Interrupted as soon as the signal comes: the check's cleanup must not wait for it. */
-function untilStopped<T>(suite: SuiteScope, p: Promise<T>): Promise<T> {
-  const signal = suite.signal;
-  if (signal.aborted) {
-    p.catch(() => {});
-    return Promise.reject(new Interrupted('stopped'));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new Interrupted('stopped'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 /** Why the runtime cannot have what the check needs, or undefined. */

@@ -3,7 +3,7 @@
 // events its rules name: holds the answer until released, answers with an error, or
 // adjusts a container. A hold always ends: the check releases it, and a hard timer set
 // well under the runtime's request timeout releases it if the check does not.
-import { eventMask, Event, type nri } from '../api/index.js';
+import { ALL_EVENTS_MASK, Event, EVENT_NAMES, eventBit, type nri } from '../api/index.js';
 import { ProbeSet, type PluginHandlers } from '../session/index.js';
 import type { NriEventName, PluginSpec, Rule, Seen } from './model.js';
 
@@ -34,43 +34,15 @@ export interface Hold {
 /** Beyond this many events of its own pods a plugin stops recording: a bound, never reached by a check. */
 const MAX_SEEN = 10_000;
 
-/** Every event a test plugin takes (the SDK leaves out what the runtime's NRI does not know). */
-export const SUBSCRIBED = eventMask([
-  Event.RUN_POD_SANDBOX,
-  Event.STOP_POD_SANDBOX,
-  Event.REMOVE_POD_SANDBOX,
-  Event.CREATE_CONTAINER,
-  Event.POST_CREATE_CONTAINER,
-  Event.START_CONTAINER,
-  Event.POST_START_CONTAINER,
-  Event.UPDATE_CONTAINER,
-  Event.POST_UPDATE_CONTAINER,
-  Event.STOP_CONTAINER,
-  Event.REMOVE_CONTAINER,
-  Event.UPDATE_POD_SANDBOX,
-  Event.POST_UPDATE_POD_SANDBOX,
-]);
+/** Every event a test plugin takes, validation aside (the SDK leaves out what the runtime's NRI does not know). */
+export const SUBSCRIBED = ALL_EVENTS_MASK & ~eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT);
 
-const BIT: Partial<Record<NriEventName, number>> = {
-  RunPodSandbox: Event.RUN_POD_SANDBOX,
-  StopPodSandbox: Event.STOP_POD_SANDBOX,
-  RemovePodSandbox: Event.REMOVE_POD_SANDBOX,
-  CreateContainer: Event.CREATE_CONTAINER,
-  PostCreateContainer: Event.POST_CREATE_CONTAINER,
-  StartContainer: Event.START_CONTAINER,
-  PostStartContainer: Event.POST_START_CONTAINER,
-  UpdateContainer: Event.UPDATE_CONTAINER,
-  PostUpdateContainer: Event.POST_UPDATE_CONTAINER,
-  StopContainer: Event.STOP_CONTAINER,
-  RemoveContainer: Event.REMOVE_CONTAINER,
-  UpdatePodSandbox: Event.UPDATE_POD_SANDBOX,
-  PostUpdatePodSandbox: Event.POST_UPDATE_POD_SANDBOX,
-};
+const EVENT_OF = new Map(Object.entries(EVENT_NAMES).map(([n, name]) => [name, Number(n) as Event]));
 
 /** Whether a subscription mask the runtime accepted includes an event (Synchronize always). */
 export function maskHas(mask: number, event: NriEventName): boolean {
-  const e = BIT[event];
-  return e === undefined || (mask & (1 << (e - 1))) !== 0;
+  const e = EVENT_OF.get(event);
+  return e === undefined || (mask & eventBit(e)) !== 0;
 }
 
 interface Waiter {

@@ -3,6 +3,7 @@
 // socket check. Every connecting command goes through here.
 export { SessionError, type SessionErrorCode } from './errors.js';
 export { checkIdentity } from './identity.js';
+export { untilAborted, Aborted } from './deadline.js';
 export { openEndpoint, isEndpoint, type Endpoint, type SessionTarget, type EmbeddedRuntime } from './endpoint.js';
 export {
   Session,

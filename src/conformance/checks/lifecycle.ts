@@ -8,6 +8,8 @@ import { removePod, runPod, stopPod } from '../steps/pods.js';
 import { expectExits, startExiting } from '../steps/state.js';
 
 const CONTAINER_EVENTS: NriEventName[] = ['CreateContainer', 'StartContainer', 'StopContainer', 'RemoveContainer'];
+/** A container's whole life in a pod of its own. */
+const containerLife = [runPod('p'), ...runContainer('c', 'p'), stopContainer('c'), removeContainer('c')];
 
 export const LIFECYCLE_CHECKS: Check[] = [
   {
@@ -33,10 +35,7 @@ export const LIFECYCLE_CHECKS: Check[] = [
       "CreateContainer, StartContainer, StopContainer and RemoveContainer reach a plugin once each, in that order, with the container's CRI name",
     plugins: [{ index: '00' }],
     steps: [
-      runPod('p'),
-      ...runContainer('c', 'p'),
-      stopContainer('c'),
-      removeContainer('c'),
+      ...containerLife,
       expectEvents('00', { pod: 'p', container: 'c', only: CONTAINER_EVENTS }, CONTAINER_EVENTS),
       expectContainerNames('00', 'p', 'c', [KNOWN.emptyContainerName]),
     ],
@@ -48,10 +47,7 @@ export const LIFECYCLE_CHECKS: Check[] = [
       'PostCreateContainer follows CreateContainer and PostStartContainer follows StartContainer, before the next event of the container',
     plugins: [{ index: '00' }],
     steps: [
-      runPod('p'),
-      ...runContainer('c', 'p'),
-      stopContainer('c'),
-      removeContainer('c'),
+      ...containerLife,
       expectEvents('00', { pod: 'p', container: 'c' }, [
         'CreateContainer',
         'PostCreateContainer',
