@@ -13,9 +13,9 @@ const PAINT: Record<CheckVerdict['status'], (s: string) => string> = {
   error: chalk.yellow,
 };
 
-/** "1.2 s", "42 ms". */
+/** "1.2 s", "41.7 ms". */
 function took(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
+  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(1)} ms`;
 }
 
 /** The reason with its known upstream reference. */
@@ -41,7 +41,7 @@ function summaryText(r: Pick<ConformanceReport, 'summary' | 'interrupted'>): str
 }
 
 function rows(r: ConformanceReport, wide: boolean): string[][] {
-  const head = ['RESULT', 'CHECK', ...(wide ? ['CRITEST', 'CRI', 'NRI', 'WAIT'] : []), 'TIME'];
+  const head = ['RESULT', 'CHECK', ...(wide ? ['CRITEST', '      CRI', '      NRI', '     WAIT'] : []), '     TIME'];
   const body = r.verdicts.map((v) => [
     PAINT[v.status](RESULT[v.status]),
     v.name,
@@ -53,7 +53,8 @@ function rows(r: ConformanceReport, wide: boolean): string[][] {
           took(v.split.waitMs),
         ]
       : []),
-    took(v.durationMs),
+    // Right-aligned, of one width: the column stays put whatever the figures.
+    took(v.durationMs).padStart(9),
   ]);
   return [head.map((h) => chalk.bold(h)), ...body];
 }
