@@ -2,6 +2,7 @@
 // socket with transient test plugins on its NRI socket, on a node (ConformancePlan) or on
 // the simulator (runOnSimulator, runMatrix). It produces verdicts; src/views draws them.
 export { CHECKS } from './checks/index.js';
+export { ConformanceError, type ConformanceErrorCode } from './errors.js';
 export { ConformancePlan, type PlanOptions } from './plan.js';
 export {
   runOnSimulator,

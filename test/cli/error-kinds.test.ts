@@ -6,6 +6,7 @@ import * as api from '../../src/api/index.js';
 import * as bundle from '../../src/bundle/index.js';
 import * as checks from '../../src/checks/index.js';
 import * as cli from '../../src/cli/index.js';
+import * as conformance from '../../src/conformance/index.js';
 import * as control from '../../src/control/index.js';
 import * as cri from '../../src/cri/index.js';
 import * as diagnose from '../../src/diagnose/index.js';
@@ -28,6 +29,7 @@ const LAYERS = {
   bundle,
   checks,
   cli,
+  conformance,
   control,
   cri,
   diagnose,
@@ -181,6 +183,13 @@ const SAMPLES: Record<string, Array<[Error, number]>> = {
     [new scaffold.ScaffoldError('bad name', 'bad-name'), ExitCode.USAGE],
     [new scaffold.ScaffoldError('exists', 'exists'), ExitCode.USAGE],
     [new scaffold.ScaffoldError('write failed', 'write'), ExitCode.FAILED],
+  ],
+  Aborted: [[new session.Aborted('cancelled'), ExitCode.FAILED]],
+  ConformanceError: [
+    [new conformance.ConformanceError('bad-input', 'no NRI socket'), ExitCode.USAGE],
+    [new conformance.ConformanceError('needs-yes', 'add --yes'), ExitCode.USAGE],
+    [new conformance.ConformanceError('not-confirmed', 'no'), ExitCode.FAILED],
+    [new conformance.ConformanceError('cancelled', 'stop'), ExitCode.FAILED],
   ],
   UserError: [
     [new cli.UserError('failed'), ExitCode.FAILED],
