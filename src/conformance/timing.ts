@@ -40,7 +40,7 @@ export function timing(requestTimeoutMs: number, pace: Pace): Timing {
         requestTimeoutMs,
         holdBoundMs,
         windowMs: Math.min(30, third),
-        settleMs: Math.min(100, third),
+        settleMs: Math.min(40, third),
         eventWaitMs: 3_000,
         exitWaitMs: 1_000,
         callMs: 5_000,
