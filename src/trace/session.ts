@@ -5,7 +5,7 @@
 // registering and deregistering the probes is src/session's ProbeSet.
 import { EventEmitter } from 'node:events';
 import { DEFAULT_SOCKET_PATH } from '../api/socket-path.js';
-import { Event, eventBit, type nri } from '../api/index.js';
+import { Event, eventBit, requestTimeoutSetting, type nri } from '../api/index.js';
 import type { RecordSink } from '../output/index.js';
 import {
   ProbeSet,
@@ -178,6 +178,7 @@ export class TraceSession extends EventEmitter {
     return {
       requestTimeoutMs: t.ms,
       requestTimeoutFrom: t.from,
+      requestTimeoutSetting: requestTimeoutSetting(this.runtime?.name ?? '', this.runtime?.version ?? ''),
       events: {
         traced: this.stats.traced,
         filtered: this.filtered,

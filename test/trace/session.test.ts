@@ -2,6 +2,7 @@
 // attribution of each change to the plugin that made it, the sleeping plugin's time,
 // adjacent plugins reported as a group, and (v0.10+) the validator's owners agreeing.
 import { describe, expect, it } from 'vitest';
+import { traceSummaryView } from '../../src/views/index.js';
 import type { RecordSink } from '../../src/output/index.js';
 import { ofType, simPerTest, waitForPlugin, type Sim } from '../runtime/helpers.js';
 import { parseScenario } from '../../src/runtime/sim/scenario.js';
@@ -203,10 +204,49 @@ describe('trace on the simulator', () => {
     const row = summary.plugins.find((p) => p.label === '30-slow')!;
     expect(row.p99Ms).toBeGreaterThan(50);
     expect(row.warning).toBe(true);
+    expect(row.late).toBe(false); // slow, answered in time: not dropped
     const findings = latencyFindings(summary, sim.socketPath, 1000);
     expect(findings.map((f) => [f.severity, f.code])).toEqual([['warning', 'plugin-latency-high']]);
     expect(findings[0].message).toMatch(
       /^30-slow: p99 \d+\.\d ms on CreateContainer over 1 event, \d+\.\d% of the 100 ms request timeout/,
+    );
+  });
+
+  it('says of a plugin that took the whole request timeout that the runtime dropped it, and which setting bounds it', async () => {
+    const sim = await perTest.start(SCENARIO, {
+      requestTimeoutMs: 200,
+      runtimeName: 'containerd',
+      runtimeVersion: 'v2.3.4',
+    });
+    await perTest
+      .plugin('late', '30', { createContainer: async () => void (await new Promise((r) => setTimeout(r, 400))) })
+      .start();
+    await waitForPlugin(sim, '30-late');
+    const session = new TraceSession({
+      socketPath: sim.socketPath,
+      plan: planProbes([{ index: '30', name: 'late', source: 'simulator' }]),
+      sink: collectingSink(),
+    });
+    await session.start();
+    // The runtime gives up on 30-late at 200 ms, drops it and creates the container without it.
+    expect((await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' })).ok).toBe(true);
+    expect(ofType(sim.events, 'dropped').map((e) => e.plugin)).toEqual(['30-late']);
+    const summary = await session.stop();
+    expect(summary.requestTimeoutSetting).toMatch(/^plugin_request_timeout in containerd's config\.toml/);
+    const row = summary.plugins.find((p) => p.label === '30-late')!;
+    expect(row.maxMs).toBeGreaterThanOrEqual(198);
+    expect(row.late).toBe(true);
+    const [f] = latencyFindings(summary, sim.socketPath, 1000);
+    expect([f.severity, f.code]).toEqual(['error', 'plugin-dropped']);
+    expect(f.message).toMatch(
+      /^30-late: .* on CreateContainer over 1 event, .*; it took the whole request timeout \(its slowest: \d+ ms\): the runtime gave up on it and dropped it, and calls it no more$/,
+    );
+    // The summary trace prints says the same.
+    expect(traceSummaryView.text(summary, { width: undefined, wide: false })).toMatch(
+      /30-late\s+CreateContainer .* it took the whole request timeout: the runtime gave up on it and dropped it; the runtime drops a plugin whose answer is late; .* raise it: plugin_request_timeout in containerd's config\.toml/,
+    );
+    expect(f.fix).toBe(
+      `the runtime drops a plugin whose answer is late; answer within it (do slow work after answering), or raise it: plugin_request_timeout in containerd's config.toml ([plugins."io.containerd.nri.v1.nri"])`,
     );
   });
 
