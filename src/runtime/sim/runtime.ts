@@ -24,6 +24,7 @@ import type { RuntimeQuirks } from './presets.js';
 import { DOCKER_UPDATES_REFUSED, dockerContainer, dockerPod, dockerRefusal, dockerSnapshot } from './docker.js';
 import { dropNewEnv, labelledName, sparseCreateRequest, wouldAbortOnCreate, wouldCrashOnUpdate } from './quirks.js';
 import { runtimeStartError } from './start-failure.js';
+import { handedOverByGoRuntimes, sparseSyncContainers } from './sync.js';
 import type { SimState } from './state.js';
 
 export interface RuntimeOptions extends AdaptationOptions {
@@ -75,7 +76,14 @@ export class Runtime extends EventEmitter {
     this.nri = new Adaptation(
       {
         events: this,
-        snapshot: quirks?.docker ? () => dockerSnapshot(this.state.snapshot()) : () => this.state.snapshot(),
+        snapshot: quirks?.docker
+          ? () => dockerSnapshot(this.state.snapshot())
+          : quirks?.sparseSync
+            ? () => {
+                const snap = this.state.snapshot();
+                return { pods: snap.pods, containers: sparseSyncContainers(snap.containers) };
+              }
+            : () => this.state.snapshot(handedOverByGoRuntimes),
         update: (plugin, updates, source) => this.applyUpdates(plugin, updates, source),
         ...(quirks?.createNeedsAdjust
           ? { refuseCreateAnswer: (plugin, rsp) => wouldAbortOnCreate(quirks, plugin, rsp) }
