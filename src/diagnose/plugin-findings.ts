@@ -42,7 +42,7 @@ export async function runtimeMetricsFindings(
     if (m.activePlugins === undefined)
       return { findings: [], connected: { unknown: `${path} has no NRI metrics (containerd before 2.3 has none)` } };
     return {
-      findings: m.plugins.flatMap((p) => pluginFindings(p, path, requestMs, d.settings.requestTimeoutMs !== null)),
+      findings: m.plugins.flatMap((p) => pluginFindings(p, path, requestMs)),
       connected: { names: m.plugins.filter((p) => p.state === 'active').map((p) => p.plugin) },
     };
   } catch (err) {
@@ -65,18 +65,18 @@ const CONTAINERD_SETTING = requestTimeoutSetting('containerd', '');
  * (deadline_exceeded) is the plugin's answer coming late, said as the SDK says it to the
  * plugin it dropped; a dead connection ("other") says no more than that.
  */
-function lateAnswer(p: PluginMetrics, requestMs: number, fromConfig: boolean): { why: string; fix: string } {
+function lateAnswer(p: PluginMetrics, requestMs: number): { why: string; fix: string } {
   const [operation, error] = (p.fatal ?? '').split(': ');
   if (error !== 'deadline_exceeded') return { why: '', fix: FIX_LATE };
-  const timeout = `${requestMs} ms${fromConfig ? '' : ' (the default)'}`;
+  const timeout = `${requestMs} ms`;
   return {
     why: `; its ${operation} handler took at least the runtime's request timeout of ${timeout}`,
     fix: lateAnswerConsequence(CONTAINERD_SETTING),
   };
 }
 
-function pluginFindings(p: PluginMetrics, path: string, requestMs: number, fromConfig: boolean): Finding[] {
-  const late = lateAnswer(p, requestMs, fromConfig);
+function pluginFindings(p: PluginMetrics, path: string, requestMs: number): Finding[] {
+  const late = lateAnswer(p, requestMs);
   if (p.state === 'dropped')
     return [
       finding(
