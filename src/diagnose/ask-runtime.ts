@@ -51,7 +51,7 @@ export async function ask(d: OfflineDiagnosis, opts: DiagnoseOptions, signal?: A
     const connection = outcome(probe, socketPath);
     const views =
       connection.status === 'answered' && connection.runtime?.kind === 'docker' ? notChecked(DOCKER_NOT_COMPARED) : cri;
-    return { connection, views, viewFindings: notComparedFinding(views) };
+    return { connection, views, viewFindings: notComparedFinding(views, socketPath) };
   }
   const { client, choice } = cri;
   try {
@@ -113,7 +113,7 @@ export async function ask(d: OfflineDiagnosis, opts: DiagnoseOptions, signal?: A
       views = compared.comparison;
       viewFindings = compared.findings;
     }
-    if (views.status === 'not-checked') viewFindings = notComparedFinding(views);
+    if (views.status === 'not-checked') viewFindings = notComparedFinding(views, socketPath);
     return { connection, views, viewFindings };
   } finally {
     client.close();
@@ -125,16 +125,16 @@ function outcome(probe: Awaited<ReturnType<typeof probeRuntime>>, socketPath: st
   return { status: 'answered', socketPath, runtime: probe.runtime, pods: probe.pods, containers: probe.containers };
 }
 
-/** Not compared: a note that says why, never a verdict on the views. */
-function notComparedFinding(views: ViewsComparison): Finding[] {
+/** Not compared: a note that says why, never a verdict on the views; on the CRI socket, else the NRI one. */
+function notComparedFinding(views: ViewsComparison, nriSocket: string): Finding[] {
   if (views.status !== 'not-checked') return [];
   return [
     finding(
       'info',
-      views.criSocket ?? 'CRI',
+      views.criSocket ?? nriSocket,
       'cri-not-compared',
       `what CRI lists and what NRI hands plugins: not checked: ${views.reason}`,
-      "give the runtime's CRI socket with --cri-socket, and run as root (or the socket's owner)",
+      "to compare them, give the runtime's CRI socket with --cri-socket, as root or the socket's owner",
     ),
   ];
 }

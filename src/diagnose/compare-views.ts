@@ -310,7 +310,7 @@ function counted(ds: readonly ViewDifference[]): string {
 }
 
 /** The first 13 characters, as crictl shows ids. */
-export function shortId(id: string): string {
+function shortId(id: string): string {
   return id.slice(0, 13);
 }
 

@@ -190,7 +190,7 @@ export const pluginErrors = {
  * "the synchronize handler ran 2.50 s, and the runtime's request timeout is 2s: ...":
  * which handler, how long, the timeout and the setting that bounds it.
  */
-export function lateAnswerText(late: LateAnswer): string {
+function lateAnswerText(late: LateAnswer): string {
   const took = `${(late.ms / 1000).toFixed(2)} s`;
   const ran = late.running ? `had run ${took} without answering` : `ran ${took}`;
   const timeout = `${seconds(late.requestTimeoutMs)}${late.timeoutFromRuntime ? '' : " (NRI's default: this runtime does not say its own)"}`;
