@@ -17,7 +17,7 @@ import { generateScenario } from '../src/runtime/sim/generate.js';
 import type { SimEvent } from '../src/runtime/events.js';
 import { Runtime } from '../src/runtime/sim/runtime.js';
 import { SimState } from '../src/runtime/sim/state.js';
-import { container, createRoundTrips } from './round-trips.js';
+import { container, createRoundTrips, synchronized } from './round-trips.js';
 
 // NRICTL_BIN: measure another build of the CLI (e.g. a copy isolated from concurrent rebuilds).
 const BIN = path.resolve(process.env.NRICTL_BIN ?? 'bin/run.js');
@@ -71,16 +71,7 @@ async function startLogger(
     child.once('exit', () => reader.kill());
   }
   child.stderr!.resume();
-  await new Promise<void>((resolve, reject) => {
-    const onEvent = (e: SimEvent) => {
-      if (e.type === 'synchronized' && e.plugin === '99-nrictl-logs') {
-        runtime.off('event', onEvent);
-        resolve();
-      }
-    };
-    runtime.on('event', onEvent);
-    child.once('exit', (code) => reject(new Error(`logger exited with ${code}`)));
-  });
+  await synchronized(runtime, '99-nrictl-logs', child);
   return child;
 }
 
@@ -105,15 +96,7 @@ async function latency(): Promise<void> {
       ['--import', 'tsx', path.resolve('bench/null-plugin.ts'), sim.socketPath, 'nrictl-logs'],
       { stdio: ['ignore', 'ignore', 'inherit'], env: ENV },
     );
-    await new Promise<void>((resolve) => {
-      const onEvent = (e: SimEvent) => {
-        if (e.type === 'synchronized' && e.plugin === '99-nrictl-logs') {
-          sim.runtime.off('event', onEvent);
-          resolve();
-        }
-      };
-      sim.runtime.on('event', onEvent);
-    });
+    await synchronized(sim.runtime, '99-nrictl-logs');
     await createRoundTrips(sim.runtime, 'bench-pod', 300);
     sim.invokes.length = 0;
     const withNull = await createRoundTrips(sim.runtime, 'bench-pod', N);

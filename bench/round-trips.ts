@@ -1,6 +1,8 @@
 // Shared by the benchmarks that time what a watcher costs the node: a realistic container
 // and a loop of simulator createContainer() round trips.
+import type { ChildProcess } from 'node:child_process';
 import type { nri } from '../src/api/index.js';
+import type { SimEvent } from '../src/runtime/events.js';
 import type { Runtime } from '../src/runtime/sim/runtime.js';
 
 let seq = 0;
@@ -37,4 +39,18 @@ export async function createRoundTrips(runtime: Runtime, podId: string, n: numbe
     await runtime.removeContainer(c.id!);
   }
   return times;
+}
+
+/** Resolves once the simulator synchronized `plugin` ("99-nrictl-logs"); rejects when `child` exits first. */
+export function synchronized(runtime: Runtime, plugin: string, child?: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onEvent = (e: SimEvent) => {
+      if (e.type === 'synchronized' && e.plugin === plugin) {
+        runtime.off('event', onEvent);
+        resolve();
+      }
+    };
+    runtime.on('event', onEvent);
+    child?.once('exit', (code) => reject(new Error(`${plugin} exited with ${code}`)));
+  });
 }

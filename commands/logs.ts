@@ -14,6 +14,8 @@ The runtime waits for every subscribed plugin before it goes on, so nrictl answe
 
 With --reconnect (the default when stdout is a terminal), nrictl says so when the runtime goes away (a restart), tries again after 0.5s, doubling up to 10s, registers again, keeps its counts, and says how long the gap was: events in the gap were missed. Without it, nrictl exits 6 when the runtime goes away.
 
+With --record FILE, nrictl also writes what it sees to FILE for nrictl sim --replay: the runtime's name and versions, the Synchronize state, and every event with its time and the request as the runtime sent it, environment values redacted unless --record-env. It then registers at index 00 unless --plugin-index is given, so that the requests are recorded before any plugin changed them.
+
 With --metrics-addr, nrictl serves Prometheus metrics on HOST:PORT/metrics while it runs: events delivered by type, events dropped, registrations; the server closes when logs ends.
 
 Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one-line summary on stderr, and exits 0; so does a reader that goes away (nrictl logs | head).`;
@@ -32,12 +34,13 @@ Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one
       '-o json --metrics-addr 127.0.0.1:9464',
     ),
     cli.example("Pods labelled app=web, on CRI-O's socket", '-l app=web --socket /var/run/nri/nri.sock'),
+    cli.example('Record an hour of traffic for nrictl sim --replay', '--record node.jsonl.gz --record-max 1Gi'),
   ];
 
   static override flags = {
     socket: cli.socketFlag,
     'plugin-name': cli.pluginNameFlag('nrictl-logs'),
-    'plugin-index': cli.pluginIndexFlag('99'),
+    'plugin-index': cli.logsPluginIndexFlag,
     output: cli.outputFlag(['table', 'wide', 'json', 'yaml']),
     events: cli.eventsFlag(
       'Comma-separated events to subscribe to: names like create, poststart, runpod, CreateContainer, validate, or the groups all, pod, container. Default: every event the runtime knows except validate (ValidateContainerAdjustment), which puts nrictl on the critical path of container creation; the groups all and container include it.',
@@ -52,19 +55,21 @@ Ctrl-C, SIGTERM or SIGHUP closes the connection, prints what is queued and a one
     'metrics-addr': cli.metricsAddrFlag('logging'),
     timeout: cli.timeoutFlag,
     sim: cli.simFlag,
+    ...cli.recordFlags,
   };
 
   protected override async execute() {
     const f = this.flags;
     const result = await watchEvents(
       {
-        ...cli.connectOptions(f),
+        ...cli.connectOptions({ ...f, 'plugin-index': f['plugin-index'] ?? (f.record ? '00' : '99') }),
         events: f.events,
         filter: cli.filterOf(f),
         reconnect: (f.reconnect ?? Boolean(process.stdout.isTTY)) ? DEFAULT_BACKOFF : false,
         metricsAddr: f['metrics-addr'],
         sink: this.recordSink(logEventView, { capacity: f.buffer, summary: 'stderr' }),
         notes: this.noteSink(logNoteView),
+        record: cli.recordingOf(f, this.config.version, (w) => this.warning(w)),
       },
       this.signal,
     );

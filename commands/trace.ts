@@ -14,7 +14,7 @@ Where the plugins are: the plugin directory (as validate reads it, from the runt
 
 The probes answer every request at once with no change, subscribe only to the traced events (default create, update, stop; --events), and print afterwards through a bounded queue (events beyond --buffer are dropped and counted). On runtimes with validators (NRI v0.10+) --validator subscribes the last probe to ValidateContainerAdjustment too, for the runtime's own record of which plugin owns each field; that probe is then on the critical path of every creation (if it fails to answer, the creation fails), so it is off by default.
 
-At the end (--duration, Ctrl-C, or the end of the --sim script) the probes deregister and a summary follows: per plugin and event, count, p50/p99/max, share of the runtime's request timeout (from the runtime, the runtime config or --request-timeout), a warning for any plugin whose p99 passes half of it, and, for one whose slowest answer took the whole of it, that the runtime dropped it, with the setting that bounds the timeout. -o wide heads each block as logs -o wide writes its line: the container's full id, the pod's id, uid and cgroup parent, and every resource field as the last probe saw it. -o json prints one object per event and a summary object (type "event", "summary"), -o yaml one document each. --metrics-addr serves the same figures to Prometheus.`;
+At the end (--duration, Ctrl-C, or the end of the --sim script) the probes deregister and a summary follows: per plugin and event, count, p50/p99/max, share of the runtime's request timeout (from the runtime, the runtime config or --request-timeout), a warning for any plugin whose p99 passes half of it, and, for one whose slowest answer took the whole of it, that the runtime dropped it, with the setting that bounds the timeout. -o wide heads each block as logs -o wide writes its line: the container's full id, the pod's id, uid and cgroup parent, and every resource field as the last probe saw it. -o json prints one object per event and a summary object (type "event", "summary"), -o yaml one document each. --metrics-addr serves the same figures to Prometheus. With --record FILE, the first probe (before the first plugin) also takes every other event and the Synchronize state, and nrictl writes them to FILE with what each plugin changed and how each field ended: what nrictl sim --replay FILE --compare holds a new plugin version to.`;
 
   static override examples = [
     cli.example("Try it without a runtime: trace the demo scenario's plugins on an embedded simulator", '--sim demo'),
@@ -31,12 +31,7 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
       checkTraceable,
     ),
     index: cli.externalIndexesFlag,
-    probes: Flags.option({
-      description:
-        'around: probes only around the known plugins; all: a probe on every free index (discovery; costs one probe hop per probe on every event).',
-      options: ['around', 'all'] as const,
-      default: 'around' as const,
-    })(),
+    probes: cli.probesFlag,
     'plugin-dir': cli.pluginDirFlag(
       "Read the installed plugins from this directory instead of the runtime config's; with --sim, the simulator launches the plugins in it.",
     ),
@@ -54,6 +49,7 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
     buffer: cli.bufferFlag('Records', DEFAULT_TRACE_QUEUE_CAPACITY),
     timeout: cli.timeoutFlag,
     sim: cli.simFlag,
+    ...cli.recordFlags,
   };
 
   protected override async execute() {
@@ -74,6 +70,7 @@ At the end (--duration, Ctrl-C, or the end of the --sim script) the probes dereg
       timeoutMs: f.timeout,
       signal: this.signal,
       notes: this.noteSink(traceNoteView),
+      record: cli.recordingOf(f, this.config.version, (w) => this.warning(w)),
     });
     return { ...output(result.summary, traceSummaryView), error: result.error };
   }

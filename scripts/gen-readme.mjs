@@ -156,7 +156,27 @@ export const TOUR = {
   ],
   plugins: [{ args: ['plugins', '--root', 'examples/node'], exit: 0 }],
   // Timings vary from run to run: `timings` masks them (see maskTimings), the rest is as printed.
-  trace: [{ args: ['trace', '--sim', 'demo', '--plugin-dir', 'examples/trace-plugins'], exit: 0, timings: true }],
+  trace: [
+    { args: ['trace', '--sim', 'demo', '--plugin-dir', 'examples/trace-plugins'], exit: 0, timings: true },
+    // Writes demo-trace.jsonl, which the replays under sim read (section record, in this order).
+    {
+      args: [
+        'trace',
+        '--sim',
+        'demo',
+        '--plugin-dir',
+        'examples/trace-plugins',
+        '--events',
+        'create',
+        '--record',
+        'demo-trace.jsonl',
+      ],
+      exit: 0,
+      cwd: SCRATCH,
+      section: 'record',
+      timings: true,
+    },
+  ],
   'plugin new': [{ args: ['plugin', 'new', 'demo'], exit: 0, cwd: SCRATCH }],
   // Bundles resolve nrictl/plugin through the package's exports, i.e. the built dist/.
   'plugin bundle': [
@@ -169,6 +189,28 @@ export const TOUR = {
   version: [{ args: ['version'], exit: 0 }],
   sim: [
     { args: ['sim', 'demo'], exit: 0 },
+    {
+      args: ['sim', '--replay', 'demo-trace.jsonl', '--plugin-dir', 'examples/trace-plugins', '--compare'],
+      exit: 0,
+      cwd: SCRATCH,
+      section: 'record',
+    },
+    // The same node as Docker 29 would run it: it refuses the creation after the plugins.
+    {
+      args: [
+        'sim',
+        '--replay',
+        'demo-trace.jsonl',
+        '--plugin-dir',
+        'examples/trace-plugins',
+        '--compare',
+        '--preset',
+        'docker-29',
+      ],
+      exit: 1,
+      cwd: SCRATCH,
+      section: 'record',
+    },
     // The example's expectations hold; the deliberately wrong ones fail with the diff.
     {
       args: ['sim', '--plugin-dir', 'build', '--expect', 'examples/plugins-ts/cpu-pinner/expect.yaml'],
@@ -226,6 +268,8 @@ function examplesAsCloned() {
 function makeScratch() {
   const dir = mkdtempSync(join(tmpdir(), 'nrictl-readme-'));
   cpSync(join(root, 'examples/plugins-ts'), join(dir, 'examples/plugins-ts'), { recursive: true });
+  // The trace plugins load the SDK next to their real path: linked, not copied.
+  symlinkSync(join(root, 'examples/trace-plugins'), join(dir, 'examples/trace-plugins'));
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(root, join(dir, 'node_modules', 'nrictl'));
   return dir;

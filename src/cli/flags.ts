@@ -7,7 +7,7 @@ import chalk from 'chalk';
 import type { Event } from '../api/index.js';
 import { DEFAULT_SOCKET_PATH } from '../api/socket-path.js';
 import type { OutputFormat } from '../output/index.js';
-import { parseDuration } from '../units/index.js';
+import { parseDuration, parseQuantity } from '../units/index.js';
 import { usageError } from './errors.js';
 
 export const socketFlag = Flags.string({
@@ -33,6 +33,14 @@ export const metricsUrlFlag = (description = '') =>
     helpValue: 'URL',
   });
 
+/** --probes (trace): around the known plugins, or on every free index. */
+export const probesFlag = Flags.option({
+  description:
+    'around: probes only around the known plugins; all: a probe on every free index (discovery; costs one probe hop per probe on every event).',
+  options: ['around', 'all'] as const,
+  default: 'around' as const,
+})();
+
 /** --index (trace): where external plugins sit, which no file names. */
 export const externalIndexesFlag = Flags.string({
   description: 'Indexes of plugins not in the plugin directory (external ones), comma-separated.',
@@ -52,6 +60,13 @@ export const pluginIndexFlag = (defaultIndex: string) =>
     default: defaultIndex,
     helpValue: 'NN',
   });
+
+/** logs' --plugin-index, whose default depends on --record (99, or 00 so that requests are recorded before any plugin changed them). */
+export const logsPluginIndexFlag = Flags.string({
+  description:
+    'Two-digit index this transient plugin registers with; it orders plugins on each event (default: 99; 00 with --record, so that the requests are recorded before any plugin changed them).',
+  helpValue: 'NN',
+});
 
 /**
  * -o: the formats a command offers, table first (the default, for people). `text`, the
@@ -223,6 +238,57 @@ export const metricsAddrFlag = (whileWhat: string) =>
     helpValue: 'HOST:PORT',
   });
 
+/** --record and its companions, shared by logs and trace. */
+export const recordFlags = {
+  record: Flags.string({
+    description:
+      'Also write a recording of what is seen to FILE (JSON Lines, docs/recording.md; gzip-compressed when FILE ends in .gz): the runtime, the Synchronize state and every event as the runtime sent it, for nrictl sim --replay. Written after the runtime is answered, through a bounded queue of --buffer records; records that do not fit are dropped and counted. Created 0600, put in place whole at the end (Ctrl-C and SIGTERM included); an existing FILE is kept unless --force.',
+    helpValue: 'FILE',
+  }),
+  'record-max': Flags.custom<number>({
+    description:
+      'End the recording (not the command) once its lines reach SIZE (e.g. 100Mi, 1G; before compression); the trailer counts what was left out.',
+    helpValue: 'SIZE',
+    dependsOn: ['record'],
+    parse: async (input: string): Promise<number> => parseQuantity(input),
+  })(),
+  'record-env': Flags.boolean({
+    description:
+      "Keep the containers' environment values in the recording (by default each value is replaced with <redacted>, names kept): they often hold passwords.",
+    dependsOn: ['record'],
+  }),
+  force: Flags.boolean({ description: 'Replace the --record file if it exists.', dependsOn: ['record'] }),
+};
+
+/** What the record flags ask for, as the libraries take it; warns once when --record-env keeps secrets. */
+export function recordingOf(
+  flags: {
+    record?: string | undefined;
+    'record-max'?: number | undefined;
+    'record-env'?: boolean | undefined;
+    force?: boolean | undefined;
+    buffer: number;
+  },
+  nrictlVersion: string,
+  warn: (text: string) => void,
+):
+  | { file: string; force: boolean; maxBytes?: number; keepEnv: boolean; capacity: number; nrictlVersion: string }
+  | undefined {
+  if (flags.record === undefined) return undefined;
+  if (flags['record-env'])
+    warn(
+      `--record-env: ${flags.record} will hold the containers' environment values (passwords, tokens): keep it as safe as the node`,
+    );
+  return {
+    file: flags.record,
+    force: flags.force === true,
+    ...(flags['record-max'] !== undefined ? { maxBytes: flags['record-max'] } : {}),
+    keepEnv: flags['record-env'] === true,
+    capacity: flags.buffer,
+    nrictlVersion,
+  };
+}
+
 /** --yes, --dry-run and --force, shared by update and evict. */
 export const confirmFlags = {
   yes: Flags.boolean({
@@ -287,6 +353,8 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = Object.freeze({
   runtimeName: '--runtime-name',
   runtimeVersion: '--runtime-version',
   keepRunning: '--keep-running',
+  record: '--record',
+  replay: '--replay',
   criSocketPath: '--cri-socket',
   criSocket: '--cri-socket',
 });

@@ -13,6 +13,8 @@ export * from './flags.js';
 export {
   checkJunit,
   presetsOutput,
+  replayOptions,
+  replayOutput,
   simFlags,
   simOptions,
   simOutputFlag,

@@ -120,7 +120,7 @@ export class EventLog {
    * with the event loop free in between, so events keep being answered meanwhile. What an
    * event said in the meantime is newer and wins.
    */
-  private learnState(payloads: Buffer[]): void {
+  learnState(payloads: Buffer[]): void {
     const work = payloads.flatMap((payload) =>
       synchronizeEntries(payload)
         .filter((e) => e.kind === 'container')

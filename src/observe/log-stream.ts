@@ -4,6 +4,13 @@
 // the output does.
 import { EventEmitter } from 'node:events';
 import { ALL_EVENTS_MASK, Event, eventBit, formatEventMask } from '../api/index.js';
+import {
+  RecordingError,
+  RecordingWriter,
+  type RecordingNote,
+  type RecordingOptions,
+  type RecordingSummary,
+} from '../recording/index.js';
 import { OUTPUT_CLOSED, serveMetrics, type MetricsServer, type RecordSink } from '../output/index.js';
 import {
   EventWatch,
@@ -17,6 +24,7 @@ import {
 import { EventLog, type LoggedEvent } from './event-log.js';
 import { ObjectFilter, type FilterSpec } from './filters.js';
 import { LogMetrics } from './metrics.js';
+import { loggedRequest } from './recorded-request.js';
 
 /** Events `nrictl logs` holds while its output is behind (--buffer). */
 export const DEFAULT_LOG_QUEUE_CAPACITY = 1000;
@@ -41,6 +49,8 @@ export interface LogStreamOptions extends Omit<SessionOptions, 'signal' | 'onPro
   reconnect?: Backoff | false | undefined;
   /** Serve Prometheus metrics on HOST:PORT/metrics while running (--metrics-addr). */
   metricsAddr?: string | undefined;
+  /** --record FILE: also write a recording (docs/recording.md) of what the filters select. */
+  record?: (RecordingOptions & { nrictlVersion: string }) | undefined;
 }
 
 export type LogNote =
@@ -56,6 +66,7 @@ export type LogNote =
       events: string | undefined;
     }
   | { kind: 'metrics'; url: string }
+  | RecordingNote
   /** Only with reconnect: the runtime went away, a retry, back after a gap. */
   | WatchNotice;
 
@@ -67,6 +78,8 @@ export interface LogSummary {
   dropped: number;
   /** False when the output was still blocked when we gave up flushing. */
   flushed: boolean;
+  /** --record: what the recording holds. */
+  recording?: RecordingSummary | undefined;
 }
 
 /** How a run ended: stopped (a signal), the --sim script done, the output's reader gone, the runtime gone. */
@@ -75,8 +88,11 @@ export type LogEnd = 'stopped' | 'script-done' | 'output-closed' | 'runtime-gone
 export interface LogResult {
   summary: LogSummary;
   end: LogEnd;
-  /** Set when the runtime went away for good (end 'runtime-gone'): what the command ends with. */
-  error?: SessionError | undefined;
+  /**
+   * Set when the runtime went away for good (end 'runtime-gone'), or the recording could
+   * not be written: what the command ends with.
+   */
+  error?: SessionError | RecordingError | undefined;
 }
 
 /**
@@ -97,6 +113,8 @@ class LogStream extends EventEmitter {
   private metricsServer: MetricsServer | undefined;
   private readonly sink: RecordSink<LoggedEvent>;
   private readonly notes: (note: LogNote) => void;
+  /** --record: opened before registering, fed from the same handlers as the output. */
+  private recorder: RecordingWriter | undefined;
 
   constructor(private readonly opts: LogStreamOptions) {
     super();
@@ -104,16 +122,28 @@ class LogStream extends EventEmitter {
     this.notes = opts.notes ?? (() => {});
     // A bad filter is the user's mistake, reported before touching the runtime.
     const filter = new ObjectFilter(opts.filter);
-    this.log = new EventLog(filter, (e) => void this.sink.push(e));
+    this.log = new EventLog(filter, (e) => {
+      this.sink.push(e);
+      this.recorder?.event(e.event, loggedRequest(e));
+    });
+    const handlers = this.log.handlers();
+    const log = this.log;
+    handlers.synchronizeRaw = (payloads) => {
+      this.recorder?.sync(payloads, (pods, containers) => filter.selectState(pods, containers));
+      log.learnState(payloads);
+    };
     this.watch = new EventWatch({
       ...opts,
       ...sessionNotes(opts.target, opts.notes),
       events: opts.events ?? DEFAULT_LOG_EVENTS,
-      handlers: this.log.handlers(),
+      handlers,
       reconnect: opts.reconnect,
     });
     this.watch.on('notice', (n: WatchNotice) => {
-      if (n.kind === 'back') this.registrations++;
+      if (n.kind === 'back') {
+        this.registrations++;
+        this.recorder?.gap(n.gapMs);
+      }
       // Without reconnect the end is reported as the run's error.
       if (opts.reconnect) this.notes(n);
     });
@@ -142,9 +172,13 @@ class LogStream extends EventEmitter {
       this.notes({ kind: 'metrics', url: this.metricsServer.url });
     }
     try {
+      // Before registering too: a file already there is the user's mistake, said before touching the runtime.
+      if (this.opts.record) this.recorder = await RecordingWriter.open(this.opts.record, this.notes);
       return await this.runRegistered(signal, flushTimeoutMs);
     } finally {
       await this.metricsServer?.close();
+      // A registration that failed leaves no file behind (end() removes it).
+      await this.recorder?.end();
     }
   }
 
@@ -157,6 +191,14 @@ class LogStream extends EventEmitter {
     const started = await Promise.race([this.watch.start().then(() => undefined), aborted]);
     if (started) return { end: started, summary: await this.finish(0, true) };
     this.registrations++;
+    this.recorder?.begin({
+      nrictlVersion: this.opts.record!.nrictlVersion,
+      source: 'logs',
+      runtime: this.watch.runtime,
+      plugin: this.watch.pluginName,
+      events: this.watch.events,
+      filter: recordedFilter(this.opts.filter),
+    });
     const target = this.opts.target;
     this.notes({
       kind: 'registered',
@@ -168,7 +210,7 @@ class LogStream extends EventEmitter {
     });
     this.emit('registered');
 
-    let error: SessionError | undefined;
+    let error: SessionError | RecordingError | undefined;
     const gone = new Promise<LogEnd>((resolve) =>
       this.watch.once('end', (err?: SessionError) => {
         if (!err) return;
@@ -185,6 +227,16 @@ class LogStream extends EventEmitter {
     const end = await Promise.race([aborted, gone, scriptDone]);
     // A reader that went away (`nrictl logs | head`) reads nothing more: no wait for it.
     const summary = await this.finish(end === 'output-closed' ? 0 : flushTimeoutMs, end === 'stopped');
+    if (this.recorder) {
+      summary.recording = await this.recorder.end();
+      const failed = summary.recording.error;
+      if (failed !== undefined)
+        error ??= new RecordingError(
+          `${this.opts.record!.file}: the recording could not be written (${failed}); nothing was left there`,
+          'failed',
+          'record',
+        );
+    }
     return error ? { end, summary, error } : { end, summary };
   }
 
@@ -203,4 +255,12 @@ class LogStream extends EventEmitter {
     const r = await this.sink.end(flushTimeoutMs);
     return this.summary(r.complete);
   }
+}
+
+/** The filters as a recording's header names them (only those given). */
+function recordedFilter(f: FilterSpec | undefined): Record<string, unknown> | undefined {
+  if (!f) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(f)) if (v !== undefined && !(Array.isArray(v) && v.length === 0)) out[k] = v;
+  return out;
 }

@@ -54,6 +54,8 @@ export interface RuntimeInfo {
   version: string;
   /** runtimeVintage(...).label, e.g. "NRI v0.6 or older". */
   vintage: string;
+  /** The NRI version the runtime said in Configure (v0.12 and later); undefined when it did not say. */
+  nriVersion?: string | undefined;
   /** Which runtime that is, and how to name it to people ("iSulad (reports v2 2.0.0-beta.2+unknown)"). */
   kind: ConnectedRuntimeKind;
   label: string;
@@ -302,7 +304,14 @@ export class Stub extends EventEmitter {
   async #configure(req: nri.ConfigureRequest): Promise<nri.IConfigureResponse> {
     const vintage = runtimeVintage(req);
     const { kind, label } = identifyRuntime(req.runtimeName, req.runtimeVersion);
-    this.#runtime = { name: req.runtimeName, version: req.runtimeVersion, vintage: vintage.label, kind, label };
+    this.#runtime = {
+      name: req.runtimeName,
+      version: req.runtimeVersion,
+      vintage: vintage.label,
+      kind,
+      label,
+      ...(req.NRIVersion ? { nriVersion: req.NRIVersion } : {}),
+    };
     const requestBound = Number(req.requestTimeout);
     if (requestBound > 0) {
       this.#requestTimeoutMs = requestBound;

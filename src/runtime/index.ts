@@ -23,7 +23,7 @@ export {
 } from './adaptation/index.js';
 export { Runtime, type RuntimeOptions, type CreateResult } from './sim/runtime.js';
 export { type SimEvent, type SimEventType, type UpdateSource } from './events.js';
-export { runScript, stepLabel, type ScriptResult } from './sim/script.js';
+export { runScript, stepLabel, sleep, type ScriptResult, type Steps } from './sim/script.js';
 export {
   runSimulation,
   type SimulationOptions,
@@ -32,7 +32,7 @@ export {
   type ScriptDone,
 } from './sim/run.js';
 export { runSimulationPerPreset, type PresetRecord, type PresetResult, type PresetsResult } from './sim/run-presets.js';
-export { SimulationInputError } from './sim/inputs.js';
+export { SimulationInputError, type ScenarioSource } from './sim/inputs.js';
 export { startEmbeddedSimulator, type EmbeddedSimulator } from './sim/embedded.js';
 export { SimState, type PodSandbox, type Container } from './sim/state.js';
 export { parseScenario, parseScenarioResources, type Scenario, type Step } from './sim/scenario.js';
@@ -41,3 +41,4 @@ export { type UpdateOutcome } from './sim/apply.js';
 export { ScenarioError, StateError } from './sim/errors.js';
 export { RuntimeStartError } from './sim/start-failure.js';
 export { RUNTIME_PRESETS, type RuntimePreset, type RuntimeQuirks } from './sim/presets.js';
+export { presetForRuntime } from './sim/preset-match.js';

@@ -2,6 +2,7 @@
 // probes, register them, optionally serve the metrics, wait for the end (a duration, a
 // signal, the simulated script, the runtime or the output's reader going away),
 // deregister and summarise. Reaching the runtime is src/session's.
+import { RecordingError, RecordingWriter, type RecordingNote, type RecordingOptions } from '../recording/index.js';
 import { outputClosed, serveMetrics, type MetricsServer } from '../output/index.js';
 import {
   isEndpoint,
@@ -16,8 +17,15 @@ import {
 } from '../session/index.js';
 import { readNodeFacts, mergeInstalled, pluginsFromRuntimeMetrics } from './installed.js';
 import { TraceMetrics } from './metrics.js';
-import { parseIndexList, planProbes, type InstalledPlugin, type ProbeMode, type ProbePlan } from './placement.js';
-import { TraceSession, type TraceSessionOptions } from './session.js';
+import {
+  parseIndexList,
+  planProbes,
+  pluginLabel,
+  type InstalledPlugin,
+  type ProbeMode,
+  type ProbePlan,
+} from './placement.js';
+import { TraceSession, type RecordFilter, type TraceSessionOptions } from './session.js';
 import type { TraceSummary } from './stats.js';
 
 /** The embedded simulator, started by the caller (its plugins are known exactly). */
@@ -40,7 +48,13 @@ export interface TraceRunOptions extends Pick<
   /** The plugin directory to read; else the runtime config's, as doctor finds it. */
   pluginDir?: string | undefined;
   /** Which containers to trace (--namespace, --pod, --container, --label); else all. */
-  filter?: { matchesContainer: NonNullable<TraceSessionOptions['accept']> } | undefined;
+  filter?: ({ matchesContainer: NonNullable<TraceSessionOptions['accept']> } & Partial<RecordFilter>) | undefined;
+  /**
+   * --record FILE: the first probe also records every event and the Synchronize state,
+   * and what the probes find is recorded with them. The filter, when given, must then
+   * also select pods and the state (src/observe's ObjectFilter does).
+   */
+  record?: (RecordingOptions & { nrictlVersion: string }) | undefined;
   /** --index: where external plugins sit. */
   indexes?: string | undefined;
   probes?: ProbeMode;
@@ -63,6 +77,7 @@ export interface TraceRunOptions extends Pick<
 
 export type TraceNote =
   | SessionNote
+  | RecordingNote
   /** The probes are live; no event was traced yet. */
   | {
       kind: 'live';
@@ -83,9 +98,10 @@ export interface TraceResult {
   reason: TraceEndReason;
   /**
    * Set when reason is 'gone' (runtime-gone, or malformed-frame when nrictl hung up on
-   * garbage): the trace's summary stands, and the trace ends with this error.
+   * garbage), or the recording could not be written: the trace's summary stands, and the
+   * trace ends with this error.
    */
-  error?: SessionError | undefined;
+  error?: SessionError | RecordingError | undefined;
 }
 
 /** Which plugins are installed where, from the simulator, the plugin directory and --index. */
@@ -130,16 +146,44 @@ export async function runTrace(opts: TraceRunOptions): Promise<TraceResult> {
   // A malformed URL is the caller's mistake (RuntimeMetricsError, bad-url), told before
   // connecting; a runtime that does not answer there only leaves the names out.
   if (opts.metricsUrl !== undefined) metricsUrl(opts.metricsUrl);
-  if (isEndpoint(opts.target)) return traceOn(opts.target, opts);
-  const endpoint = await openEndpoint(opts.target, sessionNotes(opts.target, opts.notes).onWarning);
+  // So is a recording file already there: said before connecting, and removed if the trace never starts.
+  const recorder = opts.record ? await RecordingWriter.open(opts.record, opts.notes) : undefined;
   try {
-    return await traceOn(endpoint, opts);
+    if (isEndpoint(opts.target)) return await traceOn(opts.target, opts, recorder);
+    const endpoint = await openEndpoint(opts.target, sessionNotes(opts.target, opts.notes).onWarning);
+    try {
+      return await traceOn(endpoint, opts, recorder);
+    } finally {
+      await endpoint.close();
+    }
   } finally {
-    await endpoint.close();
+    await recorder?.end();
   }
 }
 
-async function traceOn(endpoint: Endpoint, opts: TraceRunOptions): Promise<TraceResult> {
+/** Ends the recording (once the probes are gone) into the summary; a file that could not be written ends the trace in error. */
+async function endRecording(
+  recorder: RecordingWriter | undefined,
+  result: TraceResult,
+  file: string | undefined,
+): Promise<TraceResult> {
+  if (!recorder) return result;
+  const recording = await recorder.end();
+  const out: TraceResult = { ...result, summary: { ...result.summary, recording } };
+  if (recording.error !== undefined && out.error === undefined)
+    out.error = new RecordingError(
+      `${file}: the recording could not be written (${recording.error}); nothing was left there`,
+      'failed',
+      'record',
+    );
+  return out;
+}
+
+async function traceOn(
+  endpoint: Endpoint,
+  opts: TraceRunOptions,
+  recorder: RecordingWriter | undefined,
+): Promise<TraceResult> {
   const installed = installedPlugins({ ...opts, sim: endpoint.sim });
   const metricsAt = opts.metricsUrl ?? installed.metricsAddress;
   if (metricsAt !== undefined) {
@@ -167,6 +211,8 @@ async function traceOn(endpoint: Endpoint, opts: TraceRunOptions): Promise<Trace
     signal: opts.signal,
     onProgress: sessionNotes(targetOf(opts.target), opts.notes).onProgress,
     ...(opts.name !== undefined ? { name: opts.name } : {}),
+    recorder,
+    ...(opts.filter?.matchesPodEvent && opts.filter.selectState ? { recordFilter: opts.filter as RecordFilter } : {}),
   });
   const gone = new Promise<SessionError>((resolve) => session.once('gone', resolve));
   const signalled = aborted(opts.signal).then((): TraceEndReason =>
@@ -182,6 +228,17 @@ async function traceOn(endpoint: Endpoint, opts: TraceRunOptions): Promise<Trace
     throw err;
   }
   metrics?.requestTimeout.set(session.requestTimeout().ms / 1000);
+  recorder?.begin({
+    nrictlVersion: opts.record!.nrictlVersion,
+    source: 'trace',
+    runtime: session.runtime,
+    plugin: `${plan.probes[0]}-${opts.name ?? 'nrictl-trace'}`,
+    events: session.probes?.probes[0]?.events ?? 0,
+    traced: session.tracedEvents,
+    segments: plan.segments
+      .filter((s) => !s.calibration)
+      .map((s) => ({ label: s.label, plugins: s.plugins.map(pluginLabel) })),
+  });
   opts.notes?.({
     kind: 'live',
     plan,
@@ -213,9 +270,9 @@ async function traceOn(endpoint: Endpoint, opts: TraceRunOptions): Promise<Trace
       `${outcome.message}: the runtime went away, restarted or dropped a probe; start nrictl trace again once it is back`,
       { cause: outcome },
     );
-    return { summary, reason: 'gone', error };
+    return endRecording(recorder, { summary, reason: 'gone', error }, opts.record?.file);
   }
-  return { summary, reason: outcome };
+  return endRecording(recorder, { summary, reason: outcome }, opts.record?.file);
 }
 
 /** What the notes name: the socket, or the simulator. */

@@ -5,7 +5,8 @@
 // registering and deregistering the probes is src/session's ProbeSet.
 import { EventEmitter } from 'node:events';
 import { DEFAULT_SOCKET_PATH } from '../api/socket-path.js';
-import { Event, eventBit, requestTimeoutSetting, type nri } from '../api/index.js';
+import { ALL_EVENTS_MASK, Event, eventBit, requestTimeoutSetting, type nri } from '../api/index.js';
+import type { RecordingWriter, StateSelection } from '../recording/index.js';
 import type { RecordSink } from '../output/index.js';
 import {
   ProbeSet,
@@ -67,7 +68,26 @@ export interface TraceSessionOptions {
   onWarning?: ((text: string) => void) | undefined;
   /** An event not seen by every probe after this long is closed as failed (default: twice the request timeout and 1 s). */
   staleMs?: number;
+  /**
+   * trace --record: the first probe also takes every other event the runtime knows (but
+   * validation) and the Synchronize state, and hands them with the traced ones to this
+   * writer, as the runtime sent them (before any plugin: it is the first); what the
+   * probes find goes to it too.
+   */
+  recorder?: RecordingWriter | undefined;
+  /** Which pods and containers the recording keeps (the filters); everything without. */
+  recordFilter?: RecordFilter | undefined;
 }
+
+/** The filters, as far as a recording needs them (src/observe's ObjectFilter has these). */
+export interface RecordFilter {
+  matchesPodEvent(pod: nri.IPodSandbox | null | undefined): boolean;
+  matchesContainer(pod: nri.IPodSandbox | null | undefined, ctr: nri.IContainer | null | undefined): boolean;
+  selectState: StateSelection;
+}
+
+/** What the first probe records besides the traced events: every event but validation. */
+const RECORDED_EVENTS = ALL_EVENTS_MASK & ~eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT);
 
 /**
  * Events: 'gone' (err: SessionError) the runtime dropped a probe (or went away) and
@@ -94,21 +114,35 @@ export class TraceSession extends EventEmitter {
       validationGraceMs: wantValidator ? 1000 : 0,
       ...(opts.accept ? { accept: opts.accept } : {}),
       onFiltered: () => this.filtered++,
-      onRecord: (r) => {
+      onRecord: (r, seq) => {
         this.stats.add(r);
         opts.metrics?.record(r);
+        if (seq !== undefined) opts.recorder?.trace(seq, r);
         if (r.end !== 'stopped') this.sink.push(r);
       },
     });
   }
 
   /** A probe's handlers: note the time and the request, answer at once with nothing. */
-  private handlers(k: number, validator: boolean): PluginHandlers {
+  private handlers(k: number, validator: boolean, traced: number): PluginHandlers {
     const tracer = this.tracer;
+    const recorder = k === 0 ? this.opts.recorder : undefined;
+    const filter = this.opts.recordFilter;
+    // The first probe numbers the events it records, so that what the probes find later joins its event.
+    const record = (event: Event, request: object, pod: nri.IPodSandbox, ctr?: nri.IContainer): number | undefined =>
+      recorder && (filter === undefined || (ctr ? filter.matchesContainer(pod, ctr) : filter.matchesPodEvent(pod)))
+        ? recorder.event(event, request)
+        : undefined;
     const seen =
       (event: Event) =>
       (pod: nri.IPodSandbox, ctr: nri.IContainer, resources?: nri.ILinuxResources | null): void => {
-        tracer.observe({ probe: k, at: performance.now(), time: Date.now(), event, pod, ctr, resources });
+        const request =
+          event === Event.UPDATE_CONTAINER
+            ? { pod, container: ctr, linuxResources: resources }
+            : { pod, container: ctr };
+        const seq = record(event, request, pod, ctr);
+        if ((traced & eventBit(event)) === 0) return;
+        tracer.observe({ probe: k, at: performance.now(), time: Date.now(), event, pod, ctr, resources, seq });
       };
     const h: PluginHandlers = {
       createContainer: seen(Event.CREATE_CONTAINER),
@@ -121,13 +155,34 @@ export class TraceSession extends EventEmitter {
       removeContainer: seen(Event.REMOVE_CONTAINER),
     };
     if (validator) h.validateContainerAdjustment = (req) => tracer.validation(req);
+    if (recorder) {
+      const pod = (event: Event) => (p: nri.IPodSandbox) => void record(event, { pod: p }, p);
+      h.runPodSandbox = pod(Event.RUN_POD_SANDBOX);
+      h.stopPodSandbox = pod(Event.STOP_POD_SANDBOX);
+      h.removePodSandbox = pod(Event.REMOVE_POD_SANDBOX);
+      h.postUpdatePodSandbox = pod(Event.POST_UPDATE_POD_SANDBOX);
+      h.updatePodSandbox = (p, overhead, resources) =>
+        void record(
+          Event.UPDATE_POD_SANDBOX,
+          { pod: p, overheadLinuxResources: overhead, linuxResources: resources },
+          p,
+        );
+      // Answered before it is handed on (the SDK's synchronizeRaw): the state is written later.
+      h.synchronizeRaw = (payloads) =>
+        recorder.sync(payloads, filter ? (pods, ctrs) => filter.selectState(pods, ctrs) : undefined);
+    }
     return h;
+  }
+
+  /** The events traced: those asked for that trace can follow. */
+  get tracedEvents(): number {
+    return (this.opts.events ?? DEFAULT_TRACE_EVENTS) & TRACEABLE_EVENTS.reduce((m, e) => m | eventBit(e), 0);
   }
 
   /** Registers every probe; rejects with a SessionError, and then no probe is left registered. */
   async start(): Promise<void> {
     const opts = this.opts;
-    const mask = (opts.events ?? DEFAULT_TRACE_EVENTS) & TRACEABLE_EVENTS.reduce((m, e) => m | eventBit(e), 0);
+    const mask = this.tracedEvents;
     const last = opts.plan.probes.length - 1;
     const wantValidator = opts.validator === true;
     try {
@@ -136,10 +191,11 @@ export class TraceSession extends EventEmitter {
         name: opts.name ?? 'nrictl-trace',
         probes: opts.plan.probes.map((index, k) => {
           const validator = wantValidator && k === last;
+          const recorded = k === 0 && opts.recorder ? RECORDED_EVENTS : 0;
           return {
             index,
-            handlers: this.handlers(k, validator),
-            events: mask | (validator ? eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT) : 0),
+            handlers: this.handlers(k, validator, mask),
+            events: mask | recorded | (validator ? eventBit(Event.VALIDATE_CONTAINER_ADJUSTMENT) : 0),
           };
         }),
         timeoutMs: opts.timeoutMs,

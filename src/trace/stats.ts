@@ -1,5 +1,6 @@
 // Per plugin (or group) and event: how many, p50/p99/max, and how close p99 comes to the
 // runtime's request timeout, past which the runtime drops the plugin for good.
+import type { RecordingSummary } from '../recording/index.js';
 import type { TraceRecord } from './tracer.js';
 
 /** Samples kept per plugin and event; older ones give way (a long trace stays bounded). */
@@ -35,6 +36,8 @@ export interface TraceSummary {
   hopMs: Record<string, { p50Ms: number; p99Ms: number; count: number }>;
   plugins: LatencyRow[];
   probes: string[];
+  /** --record: what the recording holds. */
+  recording?: RecordingSummary | undefined;
 }
 
 /**

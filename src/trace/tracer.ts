@@ -23,6 +23,8 @@ export interface Observation {
   pod: nri.IPodSandbox | null | undefined;
   ctr: nri.IContainer | null | undefined;
   resources?: nri.ILinuxResources | null | undefined;
+  /** The event's number in a recording (trace --record), given by the first probe. */
+  seq?: number | undefined;
 }
 
 export interface AttributedChange extends Change {
@@ -80,7 +82,8 @@ export interface TracerOptions {
   validationGraceMs?: number;
   /** Cheap filter on the first sighting (namespace/pod/container). */
   accept?: (pod: nri.IPodSandbox | null | undefined, ctr: nri.IContainer | null | undefined) => boolean;
-  onRecord(r: TraceRecord): void;
+  /** `seq`: the event's number in a recording, when the first probe recorded it. */
+  onRecord(r: TraceRecord, seq?: number): void;
   onFiltered?(): void;
 }
 
@@ -281,25 +284,28 @@ export class Tracer {
           ? last.ctr?.linux?.resources
           : undefined;
     const pod = first.pod;
-    this.opts.onRecord({
-      time: first.time,
-      event: eventName(open.event),
-      pod: {
-        id: pod?.id ?? '',
-        namespace: pod?.namespace ?? '',
-        name: pod?.name ?? '',
-        uid: pod?.uid ?? '',
-        cgroupParent: pod?.linux?.cgroupParent ?? '',
+    this.opts.onRecord(
+      {
+        time: first.time,
+        event: eventName(open.event),
+        pod: {
+          id: pod?.id ?? '',
+          namespace: pod?.namespace ?? '',
+          name: pod?.name ?? '',
+          uid: pod?.uid ?? '',
+          cgroupParent: pod?.linux?.cgroupParent ?? '',
+        },
+        container: { id, name: first.ctr?.name ?? '' },
+        ...(resources ? { resources } : {}),
+        segments,
+        totalMs: total,
+        hopMs: hop,
+        end,
+        ...(stoppedIn !== undefined ? { stoppedIn } : {}),
+        attribution: validation ? 'probes+validator' : 'probes',
       },
-      container: { id, name: first.ctr?.name ?? '' },
-      ...(resources ? { resources } : {}),
-      segments,
-      totalMs: total,
-      hopMs: hop,
-      end,
-      ...(stoppedIn !== undefined ? { stoppedIn } : {}),
-      attribution: validation ? 'probes+validator' : 'probes',
-    });
+      open.obs[0]?.seq,
+    );
   }
 
   /** The validation request lists every plugin consulted: name the members of each segment exactly. */

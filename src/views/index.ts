@@ -18,6 +18,9 @@ export { versionView, type VersionInfo } from './version.js';
 // The simulator's stream and its end (`nrictl sim`), and the expectations' reports.
 export { simulationView, simulationJunitView, simulationRecords } from './simulation.js';
 export { presetRecords, presetsView } from './simulation-presets.js';
+// A recording replayed (`nrictl sim --replay`), and what would change (--compare).
+export { replayView, replayJunitView } from './replay.js';
+export { compareView, compareJunit } from './replay-compare.js';
 export { pluginDirView } from './plugin-dir.js';
 export { lintView } from './lint-report.js';
 export { diagnosisView } from './diagnosis.js';

@@ -5,6 +5,7 @@ import type { LoggedEvent, LogNote, LogResult } from '../observe/index.js';
 import { formatDuration } from '../units/index.js';
 import type { NoteView, RecordView, View } from '../output/index.js';
 import { dataTime, eventDisplayName, formatEventLine } from './events.js';
+import { recordingNote, recordingSummaryText } from './recording.js';
 import { sessionNote } from './session-notes.js';
 
 export const logEventView: RecordView<LoggedEvent> = {
@@ -54,6 +55,8 @@ export const logNoteView: NoteView<LogNote> = (n) => {
       };
     case 'retrying':
       return { say: `still no runtime (${n.error.message}); next try in ${formatDuration(n.inMs)}` };
+    case 'recording-full':
+      return recordingNote(n);
     case 'back':
       return {
         say: `registered again with ${n.runtime?.label ?? 'runtime'} after a gap of ${formatDuration(n.gapMs)}: events in the gap were missed`,
@@ -75,6 +78,7 @@ export const logSummaryView: View<LogResult> = {
     if (s.filtered > 0) line += ` (${s.filtered} filtered out)`;
     if (end === 'output-closed') line += ' (the output was closed by its reader)';
     else if (!s.flushed) line += ' (output still blocked at exit)';
+    if (s.recording) line += `; ${recordingSummaryText(s.recording)}`;
     return line;
   },
   data: ({ summary, end }) => ({ type: 'summary', end, ...summary }),

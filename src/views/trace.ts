@@ -7,6 +7,7 @@ import { lateAnswerConsequence } from '../api/runtime-identity.js';
 import { formatDuration } from '../units/index.js';
 import { chalk, type Layout, type NoteView, type RecordView, type View } from '../output/index.js';
 import { dataTime, eventHead, formatEventLine } from './events.js';
+import { recordingNote, recordingSummaryText } from './recording.js';
 import { sessionNote } from './session-notes.js';
 
 const ms = (x: number | undefined): string => (x === undefined ? '-' : `${x.toFixed(2)} ms`);
@@ -67,6 +68,7 @@ function summaryText(s: TraceSummary): string {
       `Summary: ${e.traced} events traced (${e.failed} failed, ${e.filtered} filtered out, ${e.dropped} dropped from the output); request timeout ${s.requestTimeoutMs} ms (${s.requestTimeoutFrom})`,
     ),
   );
+  if (s.recording) out.push(`  ${recordingSummaryText(s.recording)}`);
   for (const [event, h] of Object.entries(s.hopMs))
     out.push(
       chalk.dim(
@@ -98,6 +100,7 @@ function summaryText(s: TraceSummary): string {
 }
 
 export const traceNoteView: NoteView<TraceNote> = (n) => {
+  if (n.kind === 'recording-full') return recordingNote(n);
   if (n.kind !== 'live') return sessionNote(n);
   const who = n.runtime ? `${n.runtime.label} (${n.runtime.vintage})` : 'the runtime';
   const plugins = n.plan.segments

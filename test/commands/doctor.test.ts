@@ -109,6 +109,8 @@ describe('nrictl doctor on a fake node root', () => {
       vintage: 'NRI v0.12.0',
       kind: 'containerd',
       label: 'containerd v1.7.20',
+      // What the (simulated) runtime says of its NRI in Configure, v0.12 and later.
+      nriVersion: 'v0.12.0',
       pods: 1,
       containers: 2,
     });

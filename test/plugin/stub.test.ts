@@ -53,6 +53,8 @@ describe('registration, configuration and synchronization', () => {
       vintage: 'NRI v0.12.0',
       kind: 'other',
       label: 'test-runtime 1.0.0',
+      // As the runtime said it in Configure (NRI v0.12 and later say it).
+      nriVersion: 'v0.12.0',
     });
     expect(stub.events).toBe(eventBit(Event.CREATE_CONTAINER));
   });

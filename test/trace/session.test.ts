@@ -34,6 +34,18 @@ function collectingSink(): RecordSink<TraceRecord> & { records: TraceRecord[] } 
 const SCENARIO = parseScenario(`pods:\n  - {id: pod0, name: web, namespace: shop}\n`, 'inline.yaml');
 const SLEEP_MS = 40;
 
+/**
+ * A timer counts from the loop's cached time, which a busy loop leaves stale, so under
+ * load setTimeout(40) can return after 30 ms of real time: sleep again until the clock
+ * has really moved on, so that what is measured can only be longer than the sleep.
+ */
+async function sleepAtLeast(ms: number): Promise<void> {
+  const until = performance.now() + ms;
+  for (let left = ms; left > 0; left = until - performance.now()) {
+    await new Promise((r) => setTimeout(r, Math.ceil(left)));
+  }
+}
+
 const INSTALLED: InstalledPlugin[] = [
   { index: '30', name: 'sleepy', source: 'simulator' },
   { index: '50', name: 'setenv', source: 'simulator' },
@@ -43,7 +55,7 @@ const INSTALLED: InstalledPlugin[] = [
 
 async function installPlugins(sim: Sim): Promise<void> {
   const specs: Array<[string, string, ConstructorParameters<typeof import('../../src/plugin/index.js').Stub>[0]]> = [
-    ['sleepy', '30', { createContainer: async () => void (await new Promise((r) => setTimeout(r, SLEEP_MS))) }],
+    ['sleepy', '30', { createContainer: () => sleepAtLeast(SLEEP_MS) }],
     [
       'setenv',
       '50',

@@ -11,7 +11,7 @@ import {
 import type { SimEvent } from '../events.js';
 import type { Runtime } from './runtime.js';
 import type { Step } from './scenario.js';
-import { beforeStep, runStep, stepLabel, type Pace } from './script.js';
+import { eachStep, runStep, stepLabel, type Pace, type Steps } from './script.js';
 
 function stepContainer(step: Step): string | undefined {
   if (step.kind === 'create') return step.container.id ?? undefined;
@@ -19,14 +19,16 @@ function stepContainer(step: Step): string | undefined {
   return undefined;
 }
 
+/** `labels`: the steps' labels, in order, when `steps` is not a list (a replay's, read as it goes). */
 export async function runExpectations(
   runtime: Runtime,
-  steps: readonly Step[],
+  steps: Steps,
   spec: ExpectationFile,
   signal?: AbortSignal,
   pace?: Pace,
+  labels: readonly string[] = Array.isArray(steps) ? (steps as Step[]).map(stepLabel) : [],
 ): Promise<Outcome[]> {
-  const placed = placeExpectations(spec, steps.map(stepLabel));
+  const placed = placeExpectations(spec, labels);
   const before: Array<Record<string, unknown> & { type: string }> = [];
   let current: Array<Record<string, unknown> & { type: string }> = before;
   const onEvent = (e: SimEvent): void => void current.push(e as unknown as Record<string, unknown> & { type: string });
@@ -34,10 +36,7 @@ export async function runExpectations(
   const history: StepRecord[] = [];
   const outcomes: Outcome[] = [];
   try {
-    for (const [i, step] of steps.entries()) {
-      const wait = pace?.();
-      if (wait) await beforeStep(wait, signal);
-      if (signal?.aborted) break;
+    await eachStep(steps, signal, pace, async (step, i) => {
       const record: StepRecord = { number: i + 1, label: stepLabel(step), ok: true, events: [] };
       current = record.events;
       try {
@@ -51,7 +50,7 @@ export async function runExpectations(
         const id = e.container ?? stepContainer(step);
         outcomes.push(...judge(e, record, history, id === undefined ? undefined : runtime.state.container(id), id));
       }
-    }
+    });
   } finally {
     runtime.off('event', onEvent);
   }

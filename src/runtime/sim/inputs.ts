@@ -4,6 +4,7 @@
 // mistake in any of them ends the run here, before a socket exists or a plugin runs.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { nri } from '../../api/index.js';
 import { socketPathOverLimit, socketPathTooLongMessage } from '../../api/socket-path.js';
 import { lintRuntimeConfigs, type DefaultValidatorSettings } from '../../checks/index.js';
 import type { ErrorKind } from '../../errors/index.js';
@@ -13,7 +14,7 @@ import { generateScenario } from './generate.js';
 import { RUNTIME_PRESETS } from './presets.js';
 import type { RuntimeOptions } from './runtime.js';
 import { loadScenario, parseScenarioResources, type Scenario } from './scenario.js';
-import { stepLabel } from './script.js';
+import { stepLabel, type Steps } from './script.js';
 
 export const PLUGIN_DIR_HOLDS = 'the NN-name plugin executables';
 
@@ -66,11 +67,28 @@ export interface SimulationInputs {
   callEvents?: boolean;
   /** Pre-started plugins' output: plugin-output events per line, or not read at all. */
   pluginOutput?: 'events' | 'none';
+  /** Instead of a scenario file: its pods, containers and steps as values (a recording replayed). */
+  source?: ScenarioSource;
+}
+
+/** A scenario given as values: the state to start from and the steps, which may come as the run goes. */
+export interface ScenarioSource {
+  /** What it is called in messages (the recording's file). */
+  file: string;
+  pods: nri.IPodSandbox[];
+  containers: nri.IContainer[];
+  steps: Steps;
+  /** The steps' labels in order, for an expectation file to name them before anything runs. */
+  labels?: readonly string[];
 }
 
 /** What a simulation runs, read and checked. */
 export interface SimulationPlan {
   scenario: Scenario;
+  /** The script: the scenario's steps, or a source's. */
+  steps: Steps;
+  /** The steps' labels, where an expectation file names them. */
+  labels: readonly string[];
   /** A scenario was named: its steps run (none, if it has none), then the run ends unless told to stay. */
   scripted: boolean;
   expectations?: ExpectationFile;
@@ -116,11 +134,24 @@ export async function planSimulation(opts: SimulationInputs): Promise<Simulation
     );
   if (opts.scenario !== undefined && opts.generate !== undefined)
     throw new SimulationInputError('give a scenario or generated pods, not both', 'usage', 'generate');
+  const source = opts.source;
+  if (source && (opts.scenario !== undefined || opts.generate !== undefined))
+    throw new SimulationInputError(
+      `${source.file} is replayed: give no scenario or generated pods too`,
+      'usage',
+      'scenario',
+    );
 
   let expectations: ExpectationFile | undefined;
   if (opts.expect !== undefined) {
     expectations = await loadExpectations(opts.expect, parseScenarioResources);
-    if (opts.scenario === undefined && expectations.scenario === undefined)
+    if (source && expectations.scenario !== undefined)
+      throw new SimulationInputError(
+        `${opts.expect} names a scenario (${expectations.scenario}), but ${source.file} is replayed: remove its scenario: key`,
+        'usage',
+        'expect',
+      );
+    if (opts.scenario === undefined && expectations.scenario === undefined && !source)
       throw new SimulationInputError(
         `${opts.expect}: name the scenario, with scenario: in the file or as the SCENARIO argument`,
         'usage',
@@ -129,14 +160,18 @@ export async function planSimulation(opts: SimulationInputs): Promise<Simulation
   }
   const scenarioFile = opts.scenario ?? expectations?.scenario;
   let scenario: Scenario = { file: '', pods: [], containers: [], steps: [] };
-  if (scenarioFile !== undefined) scenario = await loadScenario(scenarioFile);
+  if (source) scenario = { file: source.file, pods: source.pods, containers: source.containers, steps: [] };
+  else if (scenarioFile !== undefined) scenario = await loadScenario(scenarioFile);
   else if (opts.generate !== undefined) scenario = generateScenario(opts.generate);
+  const labels = !expectations ? [] : source ? (source.labels ?? []) : scenario.steps.map(stepLabel);
   // An expectation after a step the scenario does not have is found now, not after the run.
-  if (expectations) placeExpectations(expectations, scenario.steps.map(stepLabel));
+  if (expectations) placeExpectations(expectations, labels);
 
   return {
     scenario,
-    scripted: scenarioFile !== undefined,
+    steps: source ? source.steps : scenario.steps,
+    labels,
+    scripted: scenarioFile !== undefined || source !== undefined,
     ...(expectations ? { expectations } : {}),
     runtime: {
       ...(opts.socketPath !== undefined ? { socketPath: opts.socketPath } : {}),

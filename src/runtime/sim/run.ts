@@ -23,6 +23,10 @@ export interface SimulationOptions extends SimulationInputs {
   pace?: Pace;
   /** After the script (or without one), the runtime is driven by this until it resolves: an interactive prompt. */
   drive?: (runtime: Runtime, signal: AbortSignal) => Promise<void>;
+  /** Once the plugins are there, before the first step: what must see every step too (replay's probes). */
+  beforeScript?: (runtime: Runtime, signal: AbortSignal) => Promise<void>;
+  /** After the last step (or the stop), before the runtime stops; only when beforeScript ran. */
+  afterScript?: () => Promise<void>;
 }
 
 /** The script ran to its end, or as far as it got before the signal: said when it happens. */
@@ -61,6 +65,7 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
   const result: SimulationResult = { stopped: false };
   if (signal.aborted) return { ...result, stopped: true };
   const runtime = new Runtime(new SimState(plan.scenario), plan.runtime);
+  let afterScript: (() => Promise<void>) | undefined;
   const onRecord = opts.onRecord;
   if (onRecord) runtime.on('event', onRecord);
   // Removed on the way out: `--preset all` runs one simulation after another on one signal.
@@ -85,14 +90,18 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
     }
     if (plan.scripted && !signal.aborted) {
       if (opts.waitForPlugins !== undefined) await Promise.race([livePlugins(runtime, opts.waitForPlugins), stopped]);
+      if (!signal.aborted && opts.beforeScript) {
+        await opts.beforeScript(runtime, signal);
+        afterScript = opts.afterScript;
+      }
       if (signal.aborted) {
         // Stopped while waiting: nothing ran.
       } else if (plan.expectations) {
-        const outcomes = await runExpectations(runtime, plan.scenario.steps, plan.expectations, signal, opts.pace);
+        const outcomes = await runExpectations(runtime, plan.steps, plan.expectations, signal, opts.pace, plan.labels);
         const failed = outcomes.filter((o) => !o.ok).length;
         result.expectations = { file: plan.expectations.file, outcomes, failed };
       } else {
-        result.script = await runScript(runtime, plan.scenario.steps, signal, opts.pace);
+        result.script = await runScript(runtime, plan.steps, signal, opts.pace);
         onRecord?.({ time: Date.now(), type: 'script-done', ...result.script, stopped: signal.aborted });
       }
     }
@@ -102,6 +111,7 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
     }
   } finally {
     signal.removeEventListener('abort', onAbort);
+    await afterScript?.();
     await cri?.close();
     await runtime.stop();
     if (onRecord) runtime.off('event', onRecord);

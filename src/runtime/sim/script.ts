@@ -62,7 +62,7 @@ export async function runStep(runtime: Runtime, step: Step, signal?: AbortSignal
 export type Pace = () => Promise<void> | undefined;
 
 /** Waits for the pace's promise, cut short by a stop. */
-export async function beforeStep(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+async function beforeStep(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
   if (signal?.aborted) return;
   if (signal === undefined) return wait;
   let onAbort: (() => void) | undefined;
@@ -77,34 +77,75 @@ export async function beforeStep(wait: Promise<void>, signal: AbortSignal | unde
   }
 }
 
+/** A script's steps: a scenario's list, or a recording's, read as the replay goes (sim --replay). */
+export type Steps = Iterable<Step> | AsyncIterable<Step>;
+
 export async function runScript(
   runtime: Runtime,
-  steps: readonly Step[],
+  steps: Steps,
   signal?: AbortSignal,
   pace?: Pace,
 ): Promise<ScriptResult> {
   let failed = 0;
-  let n = 0;
-  for (const step of steps) {
-    const wait = pace?.();
-    if (wait) await beforeStep(wait, signal);
-    if (signal?.aborted) break;
-    n++;
+  const n = await eachStep(steps, signal, pace, async (step, i) => {
     try {
       if ((await runStep(runtime, step, signal)) === false) failed++;
     } catch (err) {
       failed++;
       runtime.emit(
         'event',
-        stamp({ type: 'error', event: `step ${n} (${step.kind})`, message: (err as Error).message }),
+        stamp({ type: 'error', event: `step ${i + 1} (${step.kind})`, message: (err as Error).message }),
       );
     }
-  }
+  });
   return { steps: n, failed };
 }
 
-/** A scripted pause that a stop (Ctrl-C, SIGTERM) cuts short. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * The one loop over a script's steps (runScript's, and runExpectations' that judges after
+ * each): the pace awaited before each step, none started once stopped, the source closed
+ * however it ends. Resolves how many steps ran. A list's steps are read at once, so that
+ * the first starts in the turn the script does; a source's (a replay's, read as it goes)
+ * as they come.
+ */
+export async function eachStep(
+  steps: Steps,
+  signal: AbortSignal | undefined,
+  pace: Pace | undefined,
+  run: (step: Step, index: number) => Promise<void>,
+): Promise<number> {
+  const reader = stepReader(steps);
+  let n = 0;
+  try {
+    for (;;) {
+      const next = reader.next();
+      const got = next instanceof Promise ? await next : next;
+      if (got.done) break;
+      const wait = pace?.();
+      if (wait) await beforeStep(wait, signal);
+      if (signal?.aborted) break;
+      await run(got.value, n++);
+    }
+  } finally {
+    await reader.close();
+  }
+  return n;
+}
+
+function stepReader(steps: Steps): {
+  next(): IteratorResult<Step> | Promise<IteratorResult<Step>>;
+  close(): Promise<unknown>;
+} {
+  if (Symbol.asyncIterator in steps) {
+    const it = steps[Symbol.asyncIterator]();
+    return { next: () => it.next(), close: async () => it.return?.() };
+  }
+  const it = steps[Symbol.iterator]();
+  return { next: () => it.next(), close: async () => it.return?.() };
+}
+
+/** A scripted pause that a stop (Ctrl-C, SIGTERM) cuts short (a replay's pace too). */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
     const done = (): void => {

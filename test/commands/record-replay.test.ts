@@ -1,0 +1,306 @@
+// Record and replay as users run them: the built CLI records what a simulator sends
+// (logs --record, trace --record), and sim --replay sends it again. A logger registered
+// on the replaying simulator records the same state and the same requests; the example
+// plugins, traced again, end every field as they did; a plugin that behaves differently
+// is named, field by field (exit 1, JUnit for CI). Bad files end before anything starts.
+import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli, startCli, startDemoSim, tempDir, type SimHandle } from './nri-cli.js';
+import { rawPlugin } from './raw-plugin-script.js';
+
+const repo = path.resolve(import.meta.dirname, '../..');
+const t = tempDir('nrc-rec-');
+const at = (name: string) => path.join(t.dir, name);
+afterAll(() => t.cleanup());
+
+type Line = Record<string, any>;
+const lines = (file: string): Line[] =>
+  readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Line);
+
+/** The pods, containers and events of a recording, less what differs from run to run (times, runtime timestamps). */
+function content(file: string): Line[] {
+  const strip = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(strip)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .filter(([k]) => !['t', 'createdAt', 'startedAt', 'finishedAt'].includes(k))
+              .map(([k, x]) => [k, strip(x)]),
+          )
+        : v;
+  return lines(file)
+    .filter((l) => ['pod', 'container', 'event'].includes(l.type))
+    .map((l) => strip(l) as Line);
+}
+
+beforeAll(async () => {
+  assertBuilt('logs', 'trace', 'sim');
+  // One recording of each kind, made as an operator would on the demo node.
+  const [logs, trace] = await Promise.all([
+    runCli(['logs', '--sim', 'demo', '--record', at('logs.jsonl')]),
+    runCli(['trace', '--sim', 'demo', '--plugin-dir', 'examples/trace-plugins', '--record', at('trace.jsonl.gz')]),
+  ]);
+  expect(logs.code, logs.stderr).toBe(0);
+  expect(trace.code, trace.stderr).toBe(0);
+  expect(logs.stderr).toMatch(/00-nrictl-logs registered/);
+  expect(logs.stderr).toMatch(
+    /nrictl logs: 11 events seen, 11 printed, 0 dropped; recorded 11 records to .*logs\.jsonl\n/,
+  );
+  expect(trace.stdout).toMatch(/recorded 14 records to .*trace\.jsonl\.gz/);
+}, 60_000);
+
+describe('logs --record', () => {
+  it('writes a 0600 recording whose environment values are redacted, names kept', () => {
+    const file = at('logs.jsonl');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const all = lines(file);
+    expect(all[0]).toMatchObject({
+      format: 'nrictl-recording',
+      source: 'logs',
+      plugin: '00-nrictl-logs',
+      redacted: ['env'],
+    });
+    const envs = all.flatMap((l) => (l.container?.env ?? l.request?.container?.env ?? []) as string[]);
+    expect(envs.length).toBeGreaterThan(0);
+    for (const e of envs) expect(e).toMatch(/^[^=]+=<redacted>$|^[^=]+$/);
+    expect(all.at(-1)).toMatchObject({ type: 'end', records: { written: 11, dropped: 0, truncated: 0 } });
+  });
+
+  it('refuses to replace a file without --force (exit 2, before connecting); --record-env keeps values with a warning', async () => {
+    const kept = at('kept.jsonl');
+    writeFileSync(kept, 'mine\n');
+    const refused = await runCli(['logs', '--sim', 'demo', '--record', kept]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(`Error: --record: ${kept} exists: give another name, or --force to replace it\n`);
+    expect(readFileSync(kept, 'utf8')).toBe('mine\n');
+    const r = await runCli(['logs', '--sim', 'demo', '--record', kept, '--force', '--record-env']);
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('Warning:'))).toEqual([
+      `Warning: --record-env: ${kept} will hold the containers' environment values (passwords, tokens): keep it as safe as the node`,
+    ]);
+    expect(readFileSync(kept, 'utf8')).toMatch(/"PATH=\/usr\/bin:\/bin"/);
+    expect(lines(kept)[0].redacted).toEqual([]);
+  });
+
+  it('--record-max ends the recording with a note, not the command', async () => {
+    const file = at('small.jsonl');
+    const r = await runCli(['logs', '--sim', 'demo', '--record', file, '--record-max', '9Ki']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /small\.jsonl reached --record-max 9 ?Ki?B?: the recording ends here \(with its trailer\); the command goes on/,
+    );
+    expect(r.stderr).toMatch(
+      /11 events seen, 11 printed, 0 dropped; recorded \d+ records? to .* \(\d+ past --record-max\)/,
+    );
+    const end = lines(file).at(-1)!;
+    expect(end.records.truncated).toBeGreaterThan(0);
+    expect(end.records.written + end.records.truncated).toBe(11);
+    expect(statSync(file).size).toBeLessThanOrEqual(9 * 1024);
+  });
+});
+
+describe('a recording that ends early still ends whole', () => {
+  let sim: SimHandle;
+  beforeAll(async () => {
+    sim = await startDemoSim();
+  });
+  afterAll(() => sim.stop());
+
+  it('on SIGTERM: the trailer is written and the file put in place', async () => {
+    const file = at('sigterm.jsonl');
+    const run = startCli(['logs', '--socket', sim.socketPath, '--plugin-name', 'rec-term', '--record', file]);
+    await sim.synchronized('00-rec-term');
+    await sim.runtime.runPodSandbox({ id: 'p-term', name: 'term-0', namespace: 'shop' });
+    run.child.kill('SIGTERM');
+    expect((await run.exited).code).toBe(0);
+    const all = lines(file);
+    expect(all.filter((l) => l.type === 'event').map((l) => l.event)).toEqual(['RunPodSandbox']);
+    expect(all.at(-1)).toMatchObject({ type: 'end', records: { written: 1, dropped: 0 } });
+  });
+
+  it('when the reader of its output goes away (nrictl logs --record F | head)', async () => {
+    const file = at('head.jsonl');
+    const run = startCli([
+      'logs',
+      '--socket',
+      sim.socketPath,
+      '--plugin-name',
+      'rec-head',
+      '--record',
+      file,
+      '-o',
+      'json',
+    ]);
+    await sim.synchronized('00-rec-head');
+    run.child.stdout.destroy();
+    await sim.runtime.runPodSandbox({ id: 'p-head', name: 'head-0', namespace: 'shop' });
+    await sim.runtime.stopPodSandbox('p-head');
+    expect((await run.exited).code).toBe(0);
+    expect(run.stderr()).toMatch(/\(the output was closed by its reader\); recorded \d+ records? to /);
+    expect(lines(file).at(-1)!.type).toBe('end');
+  });
+});
+
+describe('sim --replay', () => {
+  it('sends a logger on the replaying simulator the recorded state and the recorded requests', async () => {
+    const socket = at('replay.sock');
+    const replay = startCli([
+      'sim',
+      '--replay',
+      at('logs.jsonl'),
+      '--socket',
+      socket,
+      '--wait-for-plugins',
+      '1',
+      '--no-interactive',
+    ]);
+    for (let i = 0; i < 200 && !exists(socket); i++) await new Promise((r) => setTimeout(r, 25));
+    const again = at('again.jsonl');
+    const logger = await runCli(['logs', '--socket', socket, '--record', again]);
+    // The simulator ends after the last step: the logger sees the runtime go.
+    expect(logger.code).toBe(6);
+    expect((await replay.exited).code).toBe(0);
+    expect(replay.stderr()).toMatch(
+      /replayed 11 events of .*logs\.jsonl as newest \(recorded on nrictl-sim 0\.1\.0\) from 3 pods and 5 containers: 8 steps/,
+    );
+    expect(content(again)).toEqual(content(at('logs.jsonl')));
+  }, 30_000);
+
+  it('--compare: the same plugins end every traced field as they did (exit 0)', async () => {
+    const r = await runCli([
+      'sim',
+      '--replay',
+      at('trace.jsonl.gz'),
+      '--plugin-dir',
+      'examples/trace-plugins',
+      '--compare',
+      '-o',
+      'json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const result = JSON.parse(r.stdout) as Line;
+    expect(result).toMatchObject({ compared: 3, uncompared: { then: 0, now: 0 }, containers: [] });
+    expect(result.notes).toEqual([
+      'environment values are not compared, only which variables are set: the recording holds names only (made without --record-env)',
+    ]);
+  });
+
+  it('--compare: plugins that do less are named per field, then and now; exit 1 and JUnit for CI', async () => {
+    const dir = at('only-pinner');
+    mkdirSync(dir);
+    symlinkSync(path.join(repo, 'examples/trace-plugins/20-cpu-pinner'), path.join(dir, '20-cpu-pinner'));
+    const junit = at('compare.xml');
+    const r = await runCli([
+      'sim',
+      '--replay',
+      at('trace.jsonl.gz'),
+      '--plugin-dir',
+      dir,
+      '--compare',
+      '--junit',
+      junit,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^Error: 3 difference\(s\) from .*trace\.jsonl\.gz: the replay does not end as the recording did\n$/,
+    );
+    const group = 'group 40-env-injector\\+41-mount-adder';
+    expect(r.stdout).toMatch(/^shop\/payments-5f4d9c8b7-qw7rt payments \(c5f6a7b8c9d0\)\n/);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `CreateContainer #2\\s+mounts /cache\\s+/var/cache/shared bind rbind,ro \\(${group}\\)\\s+no plugin set it`,
+      ),
+    );
+    expect(r.stdout).toMatch(new RegExp(`env NODE_ZONE\\s+<redacted> \\(${group}\\)`));
+    expect(r.stdout).not.toMatch(/cpu\.cpus/); // 20-cpu-pinner still sets it the same
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(/<testsuite name="nrictl sim --replay .*trace\.jsonl\.gz --compare" tests="2" failures="1">/);
+    expect(xml).toMatch(
+      /CreateContainer #2 annotations example\.com\/injected-by: then env-injector \(group 40-env-injector\+41-mount-adder\), now no plugin set it/,
+    );
+  });
+
+  it('replays the lines logs -o json printed, and refuses --compare of anything but a trace recording', async () => {
+    const json = await runCli(['logs', '--sim', 'demo', '-o', 'json']);
+    const file = at('printed.jsonl');
+    writeFileSync(file, json.stdout);
+    const [r, compare] = await Promise.all([
+      runCli(['sim', '--replay', file, '--no-interactive', '--speed', '100x']),
+      runCli(['sim', '--replay', at('logs.jsonl'), '--compare']),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/replayed 11 events of .*printed\.jsonl from 0 pods and 0 containers: 8 steps/);
+    expect(r.stdout).toMatch(/script done: 8 steps, 0 failed/);
+    expect(compare.code).toBe(2);
+    expect(compare.stderr).toMatch(/--compare needs a recording of nrictl trace --record/);
+  });
+
+  it('--expect judges the replay as it judges a scenario, its steps named after the recorded events', async () => {
+    const expectFile = at('expect.yaml');
+    writeFileSync(
+      expectFile,
+      'expect:\n  - after: create c5f6a7b8c9d0\n    result: succeeded\n    env: {GOMAXPROCS: "<redacted>"}\n' +
+        '  - after: update c5f6a7b8c9d0\n    resources: {cpu_shares: 1024}\n',
+    );
+    const r = await runCli(['sim', '--replay', at('logs.jsonl'), '--expect', expectFile]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/PASS after step 2 \(create c5f6a7b8c9d0\): container c5f6a7b8c9d0 env\n/);
+    expect(r.stdout).toMatch(/FAIL after step 4 \(update c5f6a7b8c9d0\): container c5f6a7b8c9d0 resources\n/);
+    expect(r.stdout).toMatch(/expectations: 2 passed, 1 failed\n/);
+  });
+
+  it('a bad file: exit 2, one line naming the file and the line, nothing started', async () => {
+    const file = at('cut.jsonl');
+    const good = readFileSync(at('logs.jsonl'), 'utf8').split('\n');
+    writeFileSync(file, good.slice(0, 12).join('\n') + '\n');
+    const r = await runCli(['sim', '--replay', file, '--no-interactive']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `Error: --replay: ${file}: line 13: the recording ends without its trailer: it was cut short (copied while being written, or nrictl was killed)\n`,
+    );
+    expect(r.stdout).toBe('');
+  });
+
+  it('--replay with --cri-socket: exit 2, one line, before the file is read; nothing started', async () => {
+    const socket = at('cri.sock');
+    const r = await runCli(['sim', '--replay', at('missing.jsonl'), '--cri-socket', socket, '--no-interactive']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `Error: --cri-socket: ${at('missing.jsonl')} is replayed: its recorded events alone drive the simulator; leave out --cri-socket (sim SCENARIO --cri-socket serves CRI)\n`,
+    );
+    expect(r.stdout).toBe('');
+    expect(exists(socket)).toBe(false);
+  });
+
+  it('recorded on a runtime whose NRI is older than a plugin needs: refused as that runtime refuses it', async () => {
+    const plugins = at('m800');
+    mkdirSync(plugins);
+    writeFileSync(path.join(plugins, '10-m800'), rawPlugin, { mode: 0o755 }); // subscribes to UpdatePodSandbox
+    const file = at('old-runtime.jsonl');
+    const text = readFileSync(at('logs.jsonl'), 'utf8').replace(
+      /"runtime":\{[^}]*\}/,
+      '"runtime":{"name":"containerd","version":"v1.7.13"}',
+    );
+    writeFileSync(file, text);
+    const r = await runCli(['sim', '--replay', file, '--plugin-dir', plugins, '--no-interactive']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^Error: containerd v1\.7\.13 exits at start-up: pre-started plugin 10-m800 failed to start, which NRI v0\.4\.0 makes fatal .*invalid plugin events: 0x800/,
+    );
+    expect(r.stdout).not.toMatch(/script done/);
+  });
+});
+
+function exists(p: string): boolean {
+  try {
+    statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
