@@ -192,35 +192,52 @@ export function compareViews(input: CompareInput): { comparison: ViewsCompared; 
   };
 }
 
+/**
+ * The differences every runtime of a kind shows: what CRI lists and the Synchronize
+ * leaves out, by the state CRI shows. iSulad hands plugins every pod and container its
+ * CRI lists, so nothing missing is expected there.
+ */
+const EXPECTED: ReadonlyArray<{
+  object: 'pod' | 'container';
+  state: ViewState;
+  families: readonly RuntimeFamily[];
+  reason: DifferenceReason;
+  explanation: string;
+}> = [
+  {
+    object: 'container',
+    state: 'exited',
+    families: ['containerd', 'cri-o', 'other'],
+    reason: 'exited',
+    explanation:
+      'it exited: the runtime hands plugins no exited container in Synchronize (containerd and CRI-O leave them out; plugins were told when it stopped)',
+  },
+  {
+    object: 'container',
+    state: 'unknown',
+    families: ['containerd', 'cri-o', 'other'],
+    reason: 'unknown-state',
+    explanation:
+      'its state is unknown to the runtime (its process or shim gone, as after a restart): containerd and CRI-O hand plugins no such container',
+  },
+  {
+    object: 'pod',
+    state: 'notready',
+    families: ['containerd', 'other'],
+    reason: 'not-ready',
+    explanation:
+      'it is not ready: containerd hands plugins no sandbox whose state it lost (CRI shows such a sandbox NOTREADY)',
+  },
+];
+
 /** Why CRI lists what NRI did not hand over, where its state tells. */
 function criOnly(
   object: 'pod' | 'container',
   state: ViewState | undefined,
   family: RuntimeFamily,
 ): Pick<ViewDifference, 'reason' | 'explanation' | 'expected'> {
-  // iSulad hands plugins every pod and container its CRI lists: nothing missing is expected there.
-  const skips = family !== 'isulad';
-  if (object === 'container' && state === 'exited' && skips)
-    return {
-      reason: 'exited',
-      explanation:
-        'it exited: the runtime hands plugins no exited container in Synchronize (containerd and CRI-O leave them out; plugins were told when it stopped)',
-      expected: true,
-    };
-  if (object === 'container' && state === 'unknown' && skips)
-    return {
-      reason: 'unknown-state',
-      explanation:
-        'its state is unknown to the runtime (its process or shim gone, as after a restart): containerd and CRI-O hand plugins no such container',
-      expected: true,
-    };
-  if (object === 'pod' && state === 'notready' && (family === 'containerd' || family === 'other'))
-    return {
-      reason: 'not-ready',
-      explanation:
-        'it is not ready: containerd hands plugins no sandbox whose state it lost (CRI shows such a sandbox NOTREADY)',
-      expected: true,
-    };
+  const known = EXPECTED.find((e) => e.object === object && e.state === state && e.families.includes(family));
+  if (known) return { reason: known.reason, explanation: known.explanation, expected: true };
   return {
     reason: 'not-handed-over',
     explanation: `CRI lists it before and after the Synchronize, the Synchronize did not hand it over, and no event for it came: plugins do not know this ${object}`,

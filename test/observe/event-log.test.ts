@@ -19,6 +19,10 @@ const ctr = (shares: number, cpus = '0-1') =>
     linux: { resources: { cpu: { shares: { value: shares }, cpus } } },
   });
 
+/** c1, running, with these resources. */
+const running = (resources: nri.ILinuxResources) =>
+  nri.Container.fromObject({ id: 'c1', podSandboxId: 'p1', name: 'nginx', state: 3, linux: { resources } });
+
 function logger(filter = new ObjectFilter()) {
   const got: LoggedEvent[] = [];
   const log = new EventLog(filter, (e) => got.push(e));
@@ -83,17 +87,9 @@ describe('EventLog', () => {
 
   it('reads the zeros containerd 1.7 sends for untouched fields as "not set"', async () => {
     // crictl update --cpu-share 300 against containerd 1.7: shares 300, every other number 0, as on the wire.
-    const current = nri.Container.fromObject({
-      id: 'c1',
-      podSandboxId: 'p1',
-      name: 'nginx',
-      state: 3,
-      linux: {
-        resources: {
-          memory: { limit: { value: 128 * 2 ** 20 } },
-          cpu: { shares: { value: 256 }, quota: { value: 50000 }, period: { value: 100000 } },
-        },
-      },
+    const current = running({
+      memory: { limit: { value: 128 * 2 ** 20 } },
+      cpu: { shares: { value: 256 }, quota: { value: 50000 }, period: { value: 100000 } },
     });
     const wire = nri.UpdateContainerRequest.decode(
       nri.UpdateContainerRequest.encode({
@@ -131,18 +127,10 @@ describe('EventLog', () => {
     // resources overlaid with the request), not a message the runtime sent: it must be
     // written as one all the same, 64-bit integers as decimal strings and nothing empty.
     const { h, got } = logger();
-    const big = nri.Container.fromObject({
-      id: 'c1',
-      podSandboxId: 'p1',
-      name: 'nginx',
-      state: 3,
-      linux: {
-        resources: {
-          memory: { limit: { value: 2 ** 40 } },
-          cpu: { shares: { value: 256 }, quota: { value: 50000 }, period: { value: 100000 } },
-          pids: { limit: 4096 },
-        },
-      },
+    const big = running({
+      memory: { limit: { value: 2 ** 40 } },
+      cpu: { shares: { value: 256 }, quota: { value: 50000 }, period: { value: 100000 } },
+      pids: { limit: 4096 },
     });
     h.synchronizeRaw!([syncPayload([pod], [big])]);
     await decoded();

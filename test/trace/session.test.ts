@@ -90,6 +90,27 @@ async function trace(
   return { session, records: () => sink.records, finish: () => session.stop() };
 }
 
+/** One plugin, 30-NAME, that sleeps `ms` in CreateContainer, traced over one creation. */
+async function traceOneSleeper(
+  name: string,
+  ms: number,
+  opts: Parameters<typeof perTest.start>[1],
+): Promise<{ sim: Sim; summary: TraceSummary }> {
+  const sim = await perTest.start(SCENARIO, opts);
+  await perTest
+    .plugin(name, '30', { createContainer: async () => void (await new Promise((r) => setTimeout(r, ms))) })
+    .start();
+  await waitForPlugin(sim, `30-${name}`);
+  const session = new TraceSession({
+    socketPath: sim.socketPath,
+    plan: planProbes([{ index: '30', name, source: 'simulator' }]),
+    sink: collectingSink(),
+  });
+  await session.start();
+  expect((await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' })).ok).toBe(true);
+  return { sim, summary: await session.stop() };
+}
+
 describe('trace on the simulator', () => {
   it('attributes each change to the plugin that made it, times the sleeping plugin and groups adjacent plugins', async () => {
     const sim = await perTest.start(SCENARIO);
@@ -199,19 +220,7 @@ describe('trace on the simulator', () => {
   });
 
   it('warns about a plugin whose p99 passes half the request timeout the runtime sent', async () => {
-    const sim = await perTest.start(SCENARIO, { requestTimeoutMs: 100 });
-    await perTest
-      .plugin('slow', '30', { createContainer: async () => void (await new Promise((r) => setTimeout(r, 60))) })
-      .start();
-    await waitForPlugin(sim, '30-slow');
-    const session = new TraceSession({
-      socketPath: sim.socketPath,
-      plan: planProbes([{ index: '30', name: 'slow', source: 'simulator' }]),
-      sink: collectingSink(),
-    });
-    await session.start();
-    expect((await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' })).ok).toBe(true);
-    const summary = await session.stop();
+    const { sim, summary } = await traceOneSleeper('slow', 60, { requestTimeoutMs: 100 });
     expect(summary.requestTimeoutMs).toBe(100);
     const row = summary.plugins.find((p) => p.label === '30-slow')!;
     expect(row.p99Ms).toBeGreaterThan(50);
@@ -225,25 +234,13 @@ describe('trace on the simulator', () => {
   });
 
   it('says of a plugin that took the whole request timeout that the runtime dropped it, and which setting bounds it', async () => {
-    const sim = await perTest.start(SCENARIO, {
+    // The runtime gives up on 30-late at 200 ms, drops it and creates the container without it.
+    const { sim, summary } = await traceOneSleeper('late', 400, {
       requestTimeoutMs: 200,
       runtimeName: 'containerd',
       runtimeVersion: 'v2.3.4',
     });
-    await perTest
-      .plugin('late', '30', { createContainer: async () => void (await new Promise((r) => setTimeout(r, 400))) })
-      .start();
-    await waitForPlugin(sim, '30-late');
-    const session = new TraceSession({
-      socketPath: sim.socketPath,
-      plan: planProbes([{ index: '30', name: 'late', source: 'simulator' }]),
-      sink: collectingSink(),
-    });
-    await session.start();
-    // The runtime gives up on 30-late at 200 ms, drops it and creates the container without it.
-    expect((await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' })).ok).toBe(true);
     expect(ofType(sim.events, 'dropped').map((e) => e.plugin)).toEqual(['30-late']);
-    const summary = await session.stop();
     expect(summary.requestTimeoutSetting).toMatch(/^plugin_request_timeout in containerd's config\.toml/);
     const row = summary.plugins.find((p) => p.label === '30-late')!;
     expect(row.maxMs).toBeGreaterThanOrEqual(198);
