@@ -8,6 +8,12 @@ import { compareViews, type Listing, type ViewsComparison } from './compare-view
 import { DOCKER_NOT_COMPARED, listCri, nriListing, openCri, otherRuntime, runtimeFamily } from './cri-views.js';
 import type { DiagnoseOptions } from './diagnose.js';
 
+/**
+ * Each CRI call's deadline without --timeout: the second look runs while doctor is still
+ * registered with the runtime, which it must not stay for long.
+ */
+const CRI_CALL_MS = 5000;
+
 interface Asked {
   connection: ConnectionOutcome;
   views: ViewsComparison;
@@ -40,7 +46,7 @@ export async function ask(d: OfflineDiagnosis, opts: DiagnoseOptions, signal?: A
           criSocket: opts.criSocket,
           root: d.root,
           runtimeConfigs: opts.runtimeConfigs,
-          timeoutMs: opts.timeoutMs,
+          timeoutMs: opts.timeoutMs ?? CRI_CALL_MS,
           signal,
         })
       : notChecked(
