@@ -49,7 +49,7 @@ describe('the SDK says why the runtime dropped it', () => {
     expect(err).toBeInstanceOf(PluginError);
     expect(err).toMatchObject({ step: 'synchronize', reason: 'closed' });
     expect(err.message).toMatch(
-      /^runtime closed the connection during synchronize \(.*nri\.sock\)(: [^:]+)?: the synchronize handler (had run \d\.\d\d s without answering|ran \d\.\d\d s), and the runtime's request timeout is 300ms: the runtime drops a plugin whose answer is late; answer within it \(do slow work after answering\), or raise it: plugin_request_timeout in containerd's config\.toml \(\[plugins\."io\.containerd\.nri\.v1\.nri"\]\)$/,
+      /^runtime closed the connection during synchronize \(.*nri\.sock\)(: .+)?: the synchronize handler (had run \d\.\d\d s without answering|ran \d\.\d\d s), and the runtime's request timeout is 300ms: the runtime drops a plugin whose answer is late; answer within it \(do slow work after answering\), or raise it: plugin_request_timeout in containerd's config\.toml \(\[plugins\."io\.containerd\.nri\.v1\.nri"\]\)$/,
     );
     // Running still when the runtime gave up (or, on a loaded machine, just answered).
     expect(err.late).toMatchObject({ handler: 'synchronize', requestTimeoutMs: 300, timeoutFromRuntime: true });
