@@ -7,9 +7,11 @@
 //    pre-started SDK plugin (plain node on the built SDK) that adjusts every container.
 // 2. Cold start, whole processes in turns (bench/process-time.ts): `node -e 0`, `nrictl
 //    --version`, `nrictl sim EMPTY` and `nrictl sim EMPTY --cri-socket`, which loads gRPC
-//    and the CRI bindings and serves CRI before its empty script ends it. No command
-//    connects as a CRI client yet (doctor will): the last two rows' difference is what
-//    CRI adds to a command's start.
+//    and the CRI bindings and serves CRI before its empty script ends it; and `nrictl
+//    doctor` against a `sim --cri-socket` running beside (an empty node root, the sim's
+//    NRI socket), without a CRI socket to ask (it says "not checked", gRPC never loads)
+//    and with --cri-socket (the CRI client loaded: Version, the lists before and after
+//    the Synchronize, the comparison). Each pair's difference is what CRI adds.
 //
 // Figures, no verdicts. BENCH_RUNS (cold-start rounds, default 11), CRI_CALLS (round trips
 // per row, default 400).
@@ -112,6 +114,19 @@ try {
   const cri = path.join(work, 'cold');
   mkdirSync(cri, { mode: 0o700 });
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CI: '1' };
+  // doctor's questions go to a simulator of its own, with the demo's pods and containers.
+  const beside = path.join(work, 'beside');
+  mkdirSync(beside, { mode: 0o700 });
+  const root = path.join(work, 'root');
+  mkdirSync(root);
+  const nriSocket = path.join(beside, 'nri.sock');
+  const { child: sim, criSocket } = await startSim([
+    path.join(repo, 'examples', 'demo.yaml'),
+    '--keep-running',
+    '--socket',
+    nriSocket,
+  ]);
+  const doctor = [BIN, 'doctor', '--root', root, '--socket', nriSocket];
   const targets = [
     { label: 'node -e 0', args: ['-e', '0'] },
     { label: 'nrictl --version', args: [BIN, '--version'] },
@@ -120,17 +135,27 @@ try {
       label: 'nrictl sim EMPTY --cri-socket',
       args: [BIN, 'sim', empty, '--socket', path.join(cri, 'n.sock'), '--cri-socket', path.join(cri, 'c.sock')],
     },
+    { label: 'nrictl doctor (CRI not checked)', args: doctor },
+    { label: 'nrictl doctor --cri-socket', args: [...doctor, '--cri-socket', criSocket] },
   ];
-  console.log(`\ncold start: ${RUNS} rounds, each command once per round; medians`);
-  const rows = interleavedMedians(targets, { runs: RUNS, env, cwd: work });
-  const node = rows[0];
-  for (const [i, t] of rows.entries())
+  try {
+    console.log(`\ncold start: ${RUNS} rounds, each command once per round; medians`);
+    const rows = interleavedMedians(targets, { runs: RUNS, env, cwd: work });
+    const node = rows[0];
+    for (const [i, t] of rows.entries())
+      console.log(
+        `${t.label.padEnd(34)} wall ${t.wallMs.toFixed(0).padStart(4)} ms (min ${t.minWallMs.toFixed(0)})   cpu ${t.cpuMs.toFixed(0).padStart(4)} ms${i === 0 ? '' : `   ${(t.wallMs / node.wallMs).toFixed(2)}x wall, ${(t.cpuMs / node.cpuMs).toFixed(2)}x cpu`}`,
+      );
     console.log(
-      `${t.label.padEnd(32)} wall ${t.wallMs.toFixed(0).padStart(4)} ms (min ${t.minWallMs.toFixed(0)})   cpu ${t.cpuMs.toFixed(0).padStart(4)} ms${i === 0 ? '' : `   ${(t.wallMs / node.wallMs).toFixed(2)}x wall, ${(t.cpuMs / node.cpuMs).toFixed(2)}x cpu`}`,
+      `CRI adds to sim's start: ${(rows[3].wallMs - rows[2].wallMs).toFixed(0)} ms wall, ${(rows[3].cpuMs - rows[2].cpuMs).toFixed(0)} ms cpu`,
     );
-  console.log(
-    `CRI adds to sim's start: ${(rows[3].wallMs - rows[2].wallMs).toFixed(0)} ms wall, ${(rows[3].cpuMs - rows[2].cpuMs).toFixed(0)} ms cpu`,
-  );
+    console.log(
+      `CRI adds to doctor: ${(rows[5].wallMs - rows[4].wallMs).toFixed(0)} ms wall, ${(rows[5].cpuMs - rows[4].cpuMs).toFixed(0)} ms cpu`,
+    );
+  } finally {
+    sim.kill('SIGTERM');
+    await new Promise((r) => sim.once('close', r));
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

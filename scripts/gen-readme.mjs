@@ -39,6 +39,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  rmdirSync,
   symlinkSync,
   readdirSync,
   realpathSync,
@@ -72,6 +73,55 @@ const fromSources = process.argv.includes('--from-sources');
  */
 export const SCRATCH = '<scratch>';
 
+/**
+ * `background`: a command started before the entry's own, as a reader would with `&`
+ * (its output to /dev/null), until every socket it names (after --socket, --cri-socket)
+ * is there; stopped with SIGTERM once the entry ran, which it must survive with status
+ * 0. It runs in the same directory; the directories it made for its sockets, empty once
+ * it removed them, go too. The README shows it above the entry, and `kill %1` below.
+ */
+export const BACKGROUND_SUFFIX = ' > /dev/null &';
+
+/** The sockets a background command serves: what the entry waits for. */
+export function backgroundSockets(args) {
+  return args.flatMap((a, i) => (a === '--socket' || a === '--cri-socket' ? [args[i + 1]] : []));
+}
+
+/**
+ * Runs `job` with the entry's background command started and ready; resolves with the
+ * job's result, and a problem when the background command failed to start or to stop.
+ */
+export async function withBackground(args, { cwd, env, argv, problems }, job) {
+  const child = spawn(process.execPath, [...argv, ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+  const exited = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const sockets = backgroundSockets(args).map((p) => join(cwd, p));
+  const printed = `nrictl ${args.map(shellWord).join(' ')}`;
+  try {
+    for (let waited = 0; !sockets.every((p) => statSafe(p)?.isSocket()); waited += 20) {
+      if (waited > 30_000 || child.exitCode !== null) {
+        problems.push(`${printed}: not ready (its sockets ${sockets.join(', ')}): ${stderr.trim()}`);
+        return undefined;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return await job();
+  } finally {
+    child.kill('SIGTERM');
+    const end = await exited;
+    if (end.code !== 0 && !problems.some((p) => p.startsWith(printed)))
+      problems.push(`${printed}: ended with ${end.code ?? end.signal} on SIGTERM: ${stderr.trim()}`);
+    for (const dir of new Set(sockets.map((p) => dirname(p)))) {
+      try {
+        if (dir !== cwd) rmdirSync(dir); // only when empty: the command removed its sockets
+      } catch {
+        problems.push(`${printed}: left ${dir} behind, not empty`);
+      }
+    }
+  }
+}
+
 export const TOUR = {
   logs: [{ args: ['logs', '--sim', 'demo'], exit: 0 }],
   'sync dump': [{ args: ['sync', 'dump', '--sim', 'demo', '-o', 'wide'], exit: 0 }],
@@ -83,7 +133,27 @@ export const TOUR = {
   evict: [
     { args: ['evict', 'shop/redis-0/redis-exporter', '--reason', 'leaking memory', '--sim', 'demo', '--yes'], exit: 0 },
   ],
-  doctor: [{ args: ['doctor', '--root', 'examples/node', '--sim', 'demo'], exit: 0 }],
+  doctor: [
+    { args: ['doctor', '--root', 'examples/node', '--sim', 'demo'], exit: 0 },
+    // The simulator in the background, serving CRI beside NRI (see BACKGROUND); doctor
+    // asks both and compares what CRI lists with what NRI hands plugins.
+    {
+      background: [
+        'sim',
+        'examples/cri-node.yaml',
+        '--preset',
+        'containerd-2.3',
+        '--keep-running',
+        '--socket',
+        'tour/nri.sock',
+        '--cri-socket',
+        'tour/cri.sock',
+      ],
+      args: ['doctor', '--root', 'examples/node', '--socket', 'tour/nri.sock', '--cri-socket', 'tour/cri.sock'],
+      exit: 0,
+      section: 'doctor-cri',
+    },
+  ],
   plugins: [{ args: ['plugins', '--root', 'examples/node'], exit: 0 }],
   // Timings vary from run to run: `timings` masks them (see maskTimings), the rest is as printed.
   trace: [
@@ -451,7 +521,13 @@ function fromLine(out, from, printed, problems) {
 /** `scratch`: where the SCRATCH commands run; `home`: where the others do. */
 async function run(ids, toured, { scratch, home }, problems) {
   const entries = toured.flatMap((id) => TOUR[id].map((ex) => ({ id, ex })));
-  const runOne = async ({ id, ex }) => ({ id, ex, r: await nrictl(ex.args, ex.cwd === SCRATCH ? scratch : home) });
+  const runOne = async ({ id, ex }) => {
+    const cwd = ex.cwd === SCRATCH ? scratch : home;
+    if (!ex.background) return { id, ex, r: await nrictl(ex.args, cwd) };
+    const background = { cwd, env: ENV, argv: entry, problems };
+    const r = await withBackground(ex.background, background, () => nrictl(ex.args, cwd));
+    return { id, ex, r: r ?? { stdout: '', stderr: 'not run: its background command did not start', code: null } };
+  };
   // The scratch runs build on each other's files: one job, in order.
   const inScratch = entries.filter((e) => e.ex.cwd === SCRATCH);
   const scratchJob = async () => {
@@ -494,7 +570,9 @@ async function run(ids, toured, { scratch, home }, problems) {
         if (ex.from) stdout = fromLine(stdout, ex.from, printed, problems);
         const out = [stdout, mask(normalise(r.stderr, scratch))].filter((s) => s !== '').join('\n');
         const status = r.code === 0 ? '' : `\n[exit status ${r.code}]`;
-        return ['```console', `$ ${printed}`, out + status, '```'].join('\n');
+        if (!ex.background) return ['```console', `$ ${printed}`, out + status, '```'].join('\n');
+        const background = `$ nrictl ${ex.background.map(shellWord).join(' ')}${BACKGROUND_SUFFIX}`;
+        return ['```console', background, `$ ${printed}`, out + status, '$ kill %1', '```'].join('\n');
       });
     text = replaceBlock(text, `tour:${section}`, blocks.join('\n\n'), problems);
   }

@@ -8,12 +8,13 @@
 // runs are the start-ups people wait for: the simulator (its socket, a scenario, the
 // plugin protocol through a plugin of the SDK), sync dump of it, the checks, help.
 // gRPC has a bundle and a cache of its own (dist/grpc.cjs, scripts/bundle-cli.mjs),
-// written by a `sim --cri-socket` run that leaves this cache alone: what only CRI runs
-// compile would make every other command's start read a bigger cache.
+// written by a `sim --cri-socket` run and a `doctor --cri-socket` run (a CRI client's
+// calls, against a simulator started for it) that leave this cache alone: what only CRI
+// runs compile would make every other command's start read a bigger cache.
 // Their output is discarded; a run that fails fails the build, so the cache is never
 // trained on an error path by accident.
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -72,21 +73,52 @@ if (process.argv[2] === '--run') {
       ['sim', '--help'],
       ['--grpc-only', 'sim', empty, '--cri-socket', join(scratch, 'cri', 'cri.sock')],
     ];
-    for (const args of runs) {
+    const train = (args) => {
       const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--run', ...args], {
         cwd: scratch,
         encoding: 'utf8',
         env: { ...process.env, NO_COLOR: '1', CI: '1' },
         timeout: 60_000,
       });
-      if (r.status !== 0) {
-        // Not process.exit: the scratch directory is removed below first.
-        process.stderr.write(`write-code-cache: nrictl ${args.join(' ')} exited ${r.status}:\n${r.stderr}`);
-        process.exitCode = 1;
-        break;
-      }
-    }
+      if (r.status === 0) return true;
+      // Not process.exit: the scratch directory is removed below first.
+      process.stderr.write(`write-code-cache: nrictl ${args.join(' ')} exited ${r.status}:\n${r.stderr}`);
+      process.exitCode = 1;
+      return false;
+    };
+    if (runs.every(train)) await trainCriClient(scratch, train);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A CRI client's side of gRPC (connecting, unary calls): `doctor --cri-socket` against a
+ * simulator serving CRI, started for it. Only the doctor run writes gRPC's cache: the
+ * simulator read the cache before the doctor wrote it, and would write over it.
+ */
+async function trainCriClient(scratch, train) {
+  const dir = join(scratch, 'cri-client');
+  mkdirSync(join(dir, 'root'), { recursive: true, mode: 0o700 });
+  const [nri, cri] = [join(dir, 'nri.sock'), join(dir, 'cri.sock')];
+  const sim = spawn(process.execPath, [join(root, 'bin', 'run.js'), 'sim', '--socket', nri, '--cri-socket', cri], {
+    cwd: scratch,
+    stdio: 'ignore',
+    env: { ...process.env, NO_COLOR: '1', CI: '1' },
+  });
+  const exited = new Promise((resolve) => sim.once('exit', resolve));
+  try {
+    for (let waited = 0; !(existsSync(nri) && existsSync(cri)); waited += 20) {
+      if (waited > 30_000 || sim.exitCode !== null) {
+        process.stderr.write('write-code-cache: the simulator for the CRI client run did not start\n');
+        process.exitCode = 1;
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    train(['--grpc-only', 'doctor', '--root', join(dir, 'root'), '--socket', nri, '--cri-socket', cri]);
+  } finally {
+    sim.kill('SIGTERM');
+    await exited;
   }
 }

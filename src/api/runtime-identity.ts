@@ -38,3 +38,26 @@ export function pluginUpdatesUnsafe(identity: RuntimeIdentity): string | undefin
     return 'Docker Engine does not implement updates or evictions from plugins (it answers UpdateContainers with "not implemented"): use docker update, or docker stop, instead';
   return undefined;
 }
+
+/**
+ * The setting that bounds how long a runtime waits for a plugin's answer (its request
+ * timeout, past which the Go adaptation and iSulad close the plugin), in words that say
+ * where to write it; by the runtime's name and version from Configure. iSulad reads the
+ * misspelt key only (lcr's daemon.json schema).
+ */
+export function requestTimeoutSetting(name: string, version: string): string {
+  const { kind } = identifyRuntime(name, version);
+  if (kind === 'containerd')
+    return `plugin_request_timeout in containerd's config.toml ([plugins."io.containerd.nri.v1.nri"])`;
+  if (kind === 'isulad')
+    return `"plugin-requst-timeout" in iSulad's daemon.json (so spelt: "plugin-request-timeout" is not read), in seconds`;
+  if (kind === 'docker') return "none: Docker Engine keeps NRI's default of 2 s";
+  if (name === 'cri-o') return "nri_plugin_request_timeout in CRI-O's crio.conf ([crio.nri])";
+  if (name === 'nrictl-sim') return "nrictl sim's --request-timeout";
+  return "the runtime's NRI request timeout (containerd's plugin_request_timeout, CRI-O's nri_plugin_request_timeout, iSulad's plugin-requst-timeout)";
+}
+
+/** What a late answer costs and what to do about it, after "ran past the request timeout": the SDK, doctor and trace say it alike. */
+export function lateAnswerConsequence(setting: string): string {
+  return `the runtime drops a plugin whose answer is late; answer within it (do slow work after answering), or raise it: ${setting}`;
+}

@@ -1,7 +1,8 @@
 // `nrictl doctor` below the command line, as one operation: the offline checks of the
 // node (src/checks), then, when there is a socket to ask, the runtime's answer to a
-// transient plugin (src/session), and on request a short trace of the plugins' latency
-// (src/trace). No layer below may reach all three, hence this one.
+// transient plugin (src/session) compared with what its CRI lists (src/cri), and on
+// request a short trace of the plugins' latency (src/trace). No layer below may reach
+// them all, hence this one.
 import {
   checkNodeRoot,
   concludeDiagnosis,
@@ -14,9 +15,16 @@ import {
   type RuntimeKind,
   validatorOnNode,
 } from '../checks/index.js';
-import { SessionError, checkIdentity, openEndpoint, probeRuntime, type Endpoint } from '../session/index.js';
+import { SessionError, checkIdentity, openEndpoint, type Endpoint } from '../session/index.js';
 import { tracePluginLatency } from '../trace/index.js';
+import { ask } from './ask-runtime.js';
+import type { ViewsComparison } from './compare-views.js';
 import { runtimeMetricsFindings } from './plugin-findings.js';
+
+/** What doctor concludes: the diagnosis, and how the runtime's CRI and NRI views compare. */
+export interface DoctorDiagnosis extends Diagnosis {
+  views: ViewsComparison;
+}
 
 export interface DiagnoseOptions {
   /** The node's root directory (default '/'): configs are looked for, and the paths they name taken, under it. */
@@ -27,6 +35,8 @@ export interface DiagnoseOptions {
   runtime?: RuntimeKind | undefined;
   /** Ask (and check) this socket instead of the one the config names. */
   socketPath?: string | undefined;
+  /** Compare with what this CRI socket lists, instead of the one the runtime's config names or a well-known one. */
+  criSocket?: string | undefined;
   /** Ask an embedded simulator playing this scenario instead; the offline checks still look at the node. */
   sim?: string | undefined;
   /** The transient plugin's name and index. */
@@ -43,7 +53,7 @@ export interface DiagnoseOptions {
  * not answer is a finding, not an error; what throws is the caller's input (root, identity,
  * runtime configs, scenario) or the signal (SessionError 'cancelled').
  */
-export async function diagnose(opts: DiagnoseOptions, signal?: AbortSignal): Promise<Diagnosis> {
+export async function diagnose(opts: DiagnoseOptions, signal?: AbortSignal): Promise<DoctorDiagnosis> {
   const root = opts.root ?? '/';
   checkNodeRoot(root);
   checkIdentity(opts.name, opts.index);
@@ -58,7 +68,7 @@ export async function diagnose(opts: DiagnoseOptions, signal?: AbortSignal): Pro
       runtime: opts.runtime,
       ...(endpoint ? { socketPath: endpoint.socketPath, simulated: opts.sim !== undefined } : {}),
     });
-    const connection = await ask(offline, opts, signal);
+    const { connection, views, viewFindings } = await ask(offline, opts, signal);
     const latency = opts.trace ? await measureLatency(offline, connection, endpoint, signal) : [];
     // The node's runtime counts its own plugins; an embedded simulator is not that runtime.
     const counted =
@@ -69,26 +79,11 @@ export async function diagnose(opts: DiagnoseOptions, signal?: AbortSignal): Pro
     const validator = validatorOnNode(offline, running, counted.connected);
     // Once the running version is known, lint's "which versions know this key" notes are said better.
     const judged = { ...offline, findings: offline.findings.filter((f) => !validator.superseded.includes(f)) };
-    return concludeDiagnosis(judged, connection, [...latency, ...counted.findings, ...validator.findings]);
+    const measured = [...viewFindings, ...latency, ...counted.findings, ...validator.findings];
+    return { ...concludeDiagnosis(judged, connection, measured), views };
   } finally {
     await endpoint?.close();
   }
-}
-
-/** Registers as a transient plugin and takes the state, when the socket is there to ask. */
-async function ask(d: OfflineDiagnosis, opts: DiagnoseOptions, signal?: AbortSignal): Promise<ConnectionOutcome> {
-  const socketPath = d.resolved.socketPath;
-  if (!d.canConnect) return { status: 'skipped', socketPath };
-  const probe = await probeRuntime({
-    target: { socketPath },
-    name: opts.name,
-    index: opts.index,
-    timeoutMs: opts.timeoutMs,
-    signal,
-  });
-  return probe.status === 'answered'
-    ? { ...probe, socketPath }
-    : { status: 'failed', socketPath, message: probe.message };
 }
 
 /** doctor --trace: a short trace once the runtime answered; otherwise a note that latency was not measured. */

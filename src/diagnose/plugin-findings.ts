@@ -3,6 +3,7 @@
 // was to adjust start without it); one whose failures or latency put it near the request
 // timeout a warning, since the runtime drops a plugin the first time it answers late.
 // Only what the counts prove is said: no false alarms.
+import { lateAnswerConsequence, requestTimeoutSetting } from '../api/index.js';
 import { finding, type ConnectedPlugins, type Finding, type OfflineDiagnosis } from '../checks/index.js';
 import { metricsUrl, nriMetrics, RuntimeMetricsError, scrapeMetrics, type PluginMetrics } from '../session/index.js';
 
@@ -56,15 +57,34 @@ export async function runtimeMetricsFindings(
   }
 }
 
+/** containerd's metrics come from containerd: its setting, as the SDK names it to a plugin it dropped. */
+const CONTAINERD_SETTING = requestTimeoutSetting('containerd', '');
+
+/**
+ * Why the runtime dropped it, where the counts say: a call past the request timeout
+ * (deadline_exceeded) is the plugin's answer coming late, said as the SDK says it to the
+ * plugin it dropped; a dead connection ("other") says no more than that.
+ */
+function lateAnswer(p: PluginMetrics, requestMs: number): { why: string; fix: string } {
+  const [operation, error] = (p.fatal ?? '').split(': ');
+  if (error !== 'deadline_exceeded') return { why: '', fix: FIX_LATE };
+  const timeout = `${requestMs} ms`;
+  return {
+    why: `; its ${operation} handler took at least the runtime's request timeout of ${timeout}`,
+    fix: lateAnswerConsequence(CONTAINERD_SETTING),
+  };
+}
+
 function pluginFindings(p: PluginMetrics, path: string, requestMs: number): Finding[] {
+  const late = lateAnswer(p, requestMs);
   if (p.state === 'dropped')
     return [
       finding(
         'error',
         path,
         'plugin-dropped',
-        `${p.plugin} was dropped by the runtime (${p.fatal}) and is no longer active: the runtime calls it no more, and containers start without it`,
-        `${FIX_LATE}; then restart the runtime (a pre-started plugin) or the plugin (an external one)`,
+        `${p.plugin} was dropped by the runtime (${p.fatal}) and is no longer active: the runtime calls it no more, and containers start without it${late.why}`,
+        `${late.fix}; then restart the runtime (a pre-started plugin) or the plugin (an external one)`,
       ),
     ];
   if (p.state === 'failed')
@@ -73,7 +93,7 @@ function pluginFindings(p: PluginMetrics, path: string, requestMs: number): Find
         'warning',
         path,
         'plugin-failed',
-        `${p.plugin} failed a call fatally (${p.fatal}): the runtime dropped it then; the counts cannot tell whether it reconnected`,
+        `${p.plugin} failed a call fatally (${p.fatal}): the runtime dropped it then; the counts cannot tell whether it reconnected${late.why}`,
         `see nrictl plugins, and the runtime's log ("closing plugin ${p.plugin}")`,
       ),
     ];

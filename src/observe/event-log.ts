@@ -1,7 +1,7 @@
 // The handlers of `nrictl logs`: they run on the runtime's reply path, so each one only
 // notes what arrived (a counter, a map entry, a filter test) and hands a record to the
 // sink, which must not wait either (a BoundedOutputQueue). Rendering happens later.
-import { Event, decodeSyncEntry, overlayResources, synchronizeEntries, type nri } from '../api/index.js';
+import { Event, decodeSyncEntry, nri, overlayResources, synchronizeEntries } from '../api/index.js';
 import { requestedResources } from '../output/index.js';
 import type { PluginHandlers } from '../session/index.js';
 import type { ObjectFilter } from './filters.js';
@@ -69,7 +69,11 @@ export class EventLog {
       synchronizeRaw: (payloads) => this.learnState(payloads),
       runPodSandbox: (pod) => this.pod(Event.RUN_POD_SANDBOX, pod),
       updatePodSandbox: (pod, overhead, resources) =>
-        this.pod(Event.UPDATE_POD_SANDBOX, pod, { resources, overhead, previous: pod.linux?.resources ?? null }),
+        this.pod(Event.UPDATE_POD_SANDBOX, pod, {
+          resources,
+          overhead,
+          previous: asMessage(pod.linux?.resources ?? null),
+        }),
       postUpdatePodSandbox: (pod) => this.pod(Event.POST_UPDATE_POD_SANDBOX, pod),
       stopPodSandbox: (pod) => this.pod(Event.STOP_POD_SANDBOX, pod),
       removePodSandbox: (pod) => {
@@ -80,19 +84,21 @@ export class EventLog {
         this.track(ctr);
         this.ctr(Event.CREATE_CONTAINER, pod, ctr);
       },
-      postCreateContainer: (pod, ctr) => this.ctr(Event.POST_CREATE_CONTAINER, pod, ctr, { previous: this.track(ctr) }),
+      postCreateContainer: (pod, ctr) =>
+        this.ctr(Event.POST_CREATE_CONTAINER, pod, ctr, { previous: asMessage(this.track(ctr)) }),
       startContainer: (pod, ctr) => this.ctr(Event.START_CONTAINER, pod, ctr),
       postStartContainer: (pod, ctr) => this.ctr(Event.POST_START_CONTAINER, pod, ctr),
       updateContainer: (pod, ctr, resources) => {
         const id = ctr.id ?? '';
         // The request's container carries its current resources; prefer what we saw last.
         const previous = this.resources.has(id) ? this.resources.get(id) : (ctr.linux?.resources ?? null);
-        this.ctr(Event.UPDATE_CONTAINER, pod, ctr, { resources, previous });
+        this.ctr(Event.UPDATE_CONTAINER, pod, ctr, { resources, previous: asMessage(previous) });
         // What the container should have once the update is applied, so PostUpdate shows only later changes.
-        this.resources.set(id, overlayResources(previous, requestedResources(resources)));
+        this.resources.set(id, asMessage(overlayResources(previous, requestedResources(resources))));
         return [];
       },
-      postUpdateContainer: (pod, ctr) => this.ctr(Event.POST_UPDATE_CONTAINER, pod, ctr, { previous: this.track(ctr) }),
+      postUpdateContainer: (pod, ctr) =>
+        this.ctr(Event.POST_UPDATE_CONTAINER, pod, ctr, { previous: asMessage(this.track(ctr)) }),
       stopContainer: (pod, ctr) => {
         this.ctr(Event.STOP_CONTAINER, pod, ctr);
         return [];
@@ -186,4 +192,14 @@ export class EventLog {
     }
     this.sink({ time: Date.now(), event, pod, container, ...extra });
   }
+}
+
+/**
+ * Resources as a LinuxResources message, so that the data form writes them in the
+ * protobuf JSON mapping (64-bit integers as decimal strings, empty fields left out) as it
+ * writes the request's: what nrictl works out itself (an update overlaid on the old
+ * resources) is a plain object, which JSON would write as it stands.
+ */
+function asMessage(r: nri.ILinuxResources | null | undefined): nri.ILinuxResources | null | undefined {
+  return r && !(r instanceof nri.LinuxResources) ? nri.LinuxResources.fromObject(r) : r;
 }

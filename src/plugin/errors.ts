@@ -3,7 +3,9 @@
 // print it as it is.
 
 import type { ErrorKind } from '../errors/index.js';
+import { lateAnswerConsequence } from '../api/runtime-identity.js';
 import { socketPathTooLongMessage } from '../api/socket-path.js';
+import type { LateHandler } from './handler-clock.js';
 
 export type PluginStep = 'connect' | 'register' | 'configure' | 'synchronize' | 'update' | 'closed';
 
@@ -21,17 +23,30 @@ export type PluginErrorReason =
   // The plugin handles no event the runtime can deliver; subscribing with 0 would mean "everything".
   | 'no-events';
 
+/** Why the runtime closed the connection, where a handler tells: it answered later than the request timeout. */
+export interface LateAnswer extends LateHandler {
+  /** The runtime's request timeout: from its Configure, else the 2 s default. */
+  requestTimeoutMs: number;
+  /** Whether the runtime said it in Configure (NRI v0.7 and later do). */
+  timeoutFromRuntime: boolean;
+  /** The setting that bounds it, in words that say where (requestTimeoutSetting in src/api). */
+  setting: string;
+}
+
 export class PluginError extends Error {
   override readonly name = 'PluginError';
+  /** Set when the runtime closed the connection during, or right after, a handler that ran past its request timeout. */
+  readonly late: LateAnswer | undefined;
   constructor(
     readonly step: PluginStep,
     readonly reason: PluginErrorReason,
     message: string,
     /** The socket dialled; undefined for a pre-connected fd from NRI_PLUGIN_SOCKET. */
     readonly socketPath?: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; late?: LateAnswer },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.late = options?.late;
   }
 
   get kind(): ErrorKind {
@@ -149,6 +164,19 @@ export const pluginErrors = {
       at.socketPath,
       { cause },
     ),
+  /**
+   * The runtime closed the connection during, or right after, a handler that ran past its
+   * request timeout: that is why (a runtime closes a plugin whose answer is late), where
+   * the connection alone would say only "write EPIPE" or nothing.
+   */
+  closedLate: (at: Endpoint, step: PluginStep, late: LateAnswer, cause?: Error) =>
+    new PluginError(
+      step,
+      'closed',
+      `runtime closed the connection${step === 'closed' ? '' : ` during ${step}`} (${at.label})${cause ? `: ${cause.message}` : ''}: ${lateAnswerText(late)}`,
+      at.socketPath,
+      { cause, late },
+    ),
   noEvents: (at: Endpoint, plugin: string, handled: string, runtime: string) =>
     new PluginError(
       'configure',
@@ -157,6 +185,17 @@ export const pluginErrors = {
       at.socketPath,
     ),
 };
+
+/**
+ * "the synchronize handler ran 2.50 s, and the runtime's request timeout is 2s: ...":
+ * which handler, how long, the timeout and the setting that bounds it.
+ */
+function lateAnswerText(late: LateAnswer): string {
+  const took = `${(late.ms / 1000).toFixed(2)} s`;
+  const ran = late.running ? `had run ${took} without answering` : `ran ${took}`;
+  const timeout = `${seconds(late.requestTimeoutMs)}${late.timeoutFromRuntime ? '' : " (NRI's default: this runtime does not say its own)"}`;
+  return `the ${late.handler} handler ${ran}, and the runtime's request timeout is ${timeout}: ${lateAnswerConsequence(late.setting)}`;
+}
 
 function waitingFor(step: PluginStep): string {
   switch (step) {

@@ -19,7 +19,7 @@ export {
   type PluginLogOptions,
   type LogDestination,
 } from './log.js';
-export { PluginError, type PluginErrorReason, type PluginStep, type Endpoint } from './errors.js';
+export { PluginError, type PluginErrorReason, type PluginStep, type Endpoint, type LateAnswer } from './errors.js';
 export {
   DEFAULT_SOCKET_PATH,
   PLUGIN_SOCKET_ENV,

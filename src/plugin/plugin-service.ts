@@ -1,8 +1,9 @@
 // The Plugin service on a TtrpcServer: decode the request, run the handler, encode the
 // answer. Every method the schema defines is served, so a runtime only ever gets
 // Unimplemented for a method newer than this schema (it then falls back to StateChange).
-import { Event, METHODS, PLUGIN_SERVICE, PluginMethod, nri } from '../api/index.js';
+import { EVENT_NAMES, Event, METHODS, PLUGIN_SERVICE, PluginMethod, nri } from '../api/index.js';
 import { Code, TtrpcError, type Handler, type HandlerContext, type TtrpcServer } from '../ttrpc/index.js';
+import type { HandlerClock } from './handler-clock.js';
 import type { CreateContainerResult, PluginHandlers, ValidationResult } from './handlers.js';
 
 type Answer = object | void | undefined;
@@ -10,15 +11,22 @@ type Answer = object | void | undefined;
 export type MethodImpl = (req: never, ctx: HandlerContext) => Promise<Answer> | Answer;
 export type PluginServiceImpl = { [M in PluginMethod]: MethodImpl };
 
+/** The handler a method reaches, by the name the author gave it: CreateContainer, createContainer. */
+const lowerFirst = (name: string): string => name.charAt(0).toLowerCase() + name.slice(1);
+/** StateChange carries the events that need no answer: the handler is the event's. */
+const STATE_CHANGE_HANDLERS = new Map(Object.entries(EVENT_NAMES).map(([e, name]) => [Number(e), lowerFirst(name)]));
+
 /**
  * Registers every Plugin service method; `pluginName` ("10-logger") goes into error
- * messages. Methods in `raw` are served as given, on the undecoded payload.
+ * messages. Methods in `raw` are served as given, on the undecoded payload. `clock`
+ * times every handler the runtime waits for (see handler-clock.ts).
  */
 export function registerPluginService(
   server: TtrpcServer,
   impl: PluginServiceImpl,
   pluginName: string,
   raw: Partial<Record<PluginMethod, Handler>> = {},
+  clock?: HandlerClock,
 ): void {
   for (const method of Object.values(PluginMethod)) {
     const direct = raw[method];
@@ -30,6 +38,11 @@ export function registerPluginService(
     if (!types) throw new Error(`schema has no ${PLUGIN_SERVICE}/${method}`);
     const run = impl[method] as (req: unknown, ctx: HandlerContext) => Promise<Answer> | Answer;
     const encode = (answer: Answer): Uint8Array => types.response.encode(answer ?? {}).finish();
+    const handler = lowerFirst(method);
+    const handlerOf =
+      method === PluginMethod.StateChange
+        ? (req: unknown): string => STATE_CHANGE_HANDLERS.get((req as nri.StateChangeEvent).event) ?? handler
+        : (): string => handler;
     // A handler that answers at once is answered at once: no promise, no deadline race
     // (it cannot outlive a deadline it never waits through), no microtask round. Only an
     // answer still pending is raced against the caller's deadline.
@@ -49,11 +62,21 @@ export function registerPluginService(
         );
       }
       let answer: Promise<Answer> | Answer;
+      const timed = clock?.begin(handlerOf(req));
       try {
         answer = run(req, ctx);
-        if (!isPromise(answer)) return encode(answer);
+        if (!isPromise(answer)) {
+          if (timed) clock!.end(timed);
+          return encode(answer);
+        }
       } catch (err) {
+        if (timed) clock!.end(timed);
         throw asStatus(err, pluginName, method);
+      }
+      // The handler's own end, not the caller's: it runs on after a deadline or a close.
+      if (timed) {
+        const ended = (): void => clock!.end(timed);
+        answer.then(ended, ended);
       }
       return untilAborted(answer, ctx).then(encode, (err: unknown) => {
         throw asStatus(err, pluginName, method);

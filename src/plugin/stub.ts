@@ -9,6 +9,7 @@ import {
   RuntimeMethod,
   formatEventMask,
   nri,
+  requestTimeoutSetting,
   runtimeVintage,
   synchronizeMore,
   type ConnectedRuntimeKind,
@@ -24,7 +25,8 @@ import {
   type ServerConnection,
 } from '../ttrpc/index.js';
 import { connectTo, endpointOf, resolveTarget } from './connect.js';
-import { PluginError, pluginErrors, type Endpoint, type PluginStep } from './errors.js';
+import { PluginError, pluginErrors, type Endpoint, type LateAnswer, type PluginStep } from './errors.js';
+import { HandlerClock } from './handler-clock.js';
 import { handledEventsMask, subscriptionMask, type PluginHandlers } from './handlers.js';
 import { pluginIdentity, SDK_NRI_VERSION } from './identity.js';
 import { eventMethods, gatedEventMethods, registerPluginService } from './plugin-service.js';
@@ -112,6 +114,10 @@ export class Stub extends EventEmitter {
   #runtime: RuntimeInfo | undefined;
   #events = 0;
   #requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
+  /** Whether the runtime said its request timeout in Configure (NRI v0.7 and later). */
+  #timeoutFromRuntime = false;
+  /** How long each handler keeps the runtime waiting: why it dropped us, when it did. */
+  readonly #clock = new HandlerClock();
 
   constructor(handlers: PluginHandlers, opts: StubOptions = {}) {
     super();
@@ -262,6 +268,7 @@ export class Stub extends EventEmitter {
       this.#handlers.synchronizeRaw
         ? { [PluginMethod.Synchronize]: (payload: Buffer) => this.#synchronizeRaw(payload) }
         : {},
+      this.#clock,
     );
     // Open the Plugin service side first: the runtime may send Configure before our
     // RegisterPlugin answer reaches us.
@@ -306,7 +313,10 @@ export class Stub extends EventEmitter {
       ...(req.NRIVersion ? { nriVersion: req.NRIVersion } : {}),
     };
     const requestBound = Number(req.requestTimeout);
-    if (requestBound > 0) this.#requestTimeoutMs = requestBound;
+    if (requestBound > 0) {
+      this.#requestTimeoutMs = requestBound;
+      this.#timeoutFromRuntime = true;
+    }
     const runtimeBound = Number(req.registrationTimeout);
     if (this.#opts.registrationTimeoutMs === undefined && runtimeBound > 0 && !this.#synchronized) {
       this.#armTimer(runtimeBound);
@@ -481,17 +491,33 @@ export class Stub extends EventEmitter {
               `plugin ${this.fullName} was stopped during ${step} (${this.#endpoint.label})`,
               this.#endpoint.socketPath,
             )
-          : closedError(this.#endpoint, step, cause),
+          : closedError(this.#endpoint, step, cause, this.#lateAnswer()),
       );
       return;
     }
     if (!this.#wentLive) return; // start() already rejected and said why
-    const err = this.#stopping || this.#shutdownRequested ? undefined : closedError(this.#endpoint, 'closed', cause);
+    const err =
+      this.#stopping || this.#shutdownRequested
+        ? undefined
+        : closedError(this.#endpoint, 'closed', cause, this.#lateAnswer());
     try {
       this.#handlers.onClose?.(err);
     } finally {
       this.emit('close', err);
     }
+  }
+
+  /** The handler that kept the runtime waiting past its request timeout as the connection closed, if one did. */
+  #lateAnswer(): LateAnswer | undefined {
+    const late = this.#clock.late(this.#requestTimeoutMs);
+    if (!late) return undefined;
+    const runtime = this.#runtime;
+    return {
+      ...late,
+      requestTimeoutMs: this.#requestTimeoutMs,
+      timeoutFromRuntime: this.#timeoutFromRuntime,
+      setting: requestTimeoutSetting(runtime?.name ?? '', runtime?.version ?? ''),
+    };
   }
 }
 
@@ -499,7 +525,11 @@ function isProtocolError(err: unknown): err is Error {
   return err instanceof MuxProtocolError || err instanceof TtrpcProtocolError;
 }
 
-/** Why the connection ended: the runtime dropped us, or we refused what it sent. */
-function closedError(at: Endpoint, step: PluginStep, cause: Error | undefined): PluginError {
-  return isProtocolError(cause) ? pluginErrors.malformed(at, step, cause) : pluginErrors.closed(at, step, cause);
+/**
+ * Why the connection ended: we refused what the runtime sent, or the runtime dropped us,
+ * and why, when a handler tells (it ran past the request timeout).
+ */
+function closedError(at: Endpoint, step: PluginStep, cause: Error | undefined, late?: LateAnswer): PluginError {
+  if (isProtocolError(cause)) return pluginErrors.malformed(at, step, cause);
+  return late ? pluginErrors.closedLate(at, step, late, cause) : pluginErrors.closed(at, step, cause);
 }

@@ -12,6 +12,7 @@ export {
   type SessionOptions,
   type SessionState,
   type SessionPhase,
+  type LifecycleSighting,
 } from './session.js';
 export { ProbeSet, type ProbeSetOptions, type ProbeSpec, type ProbeInfo } from './probes.js';
 export { probeRuntime, type ProbeOutcome } from './probe.js';

@@ -2,7 +2,7 @@
 // embedded simulator), register, take the Synchronize state, send UpdateContainers,
 // close. Every wait has a deadline; every failure is a SessionError.
 import { decodeSyncEntry, synchronizeEntries, type nri } from '../api/index.js';
-import { Stub, type RuntimeInfo } from '../plugin/index.js';
+import { Stub, type PluginHandlers, type RuntimeInfo } from '../plugin/index.js';
 import { Aborted, untilAborted } from './deadline.js';
 import { openEndpoint, type Endpoint, type EmbeddedRuntime, type SessionTarget } from './endpoint.js';
 import { SessionError } from './errors.js';
@@ -10,6 +10,17 @@ import { checkIdentity } from './identity.js';
 import { fromPluginError, type ErrorContext } from './plugin-errors.js';
 
 export type SessionPhase = 'connecting' | 'receiving';
+
+/**
+ * A pod or container coming or going, as the runtime told the session after its
+ * Synchronize: what appeared or went while the caller looked elsewhere (doctor compares
+ * the Synchronize state with the runtime's CRI lists, taken before and after it).
+ */
+export interface LifecycleSighting {
+  event: 'RunPodSandbox' | 'PostCreateContainer' | 'RemoveContainer' | 'RemovePodSandbox';
+  podId: string;
+  containerId?: string;
+}
 
 export interface SessionOptions {
   target: SessionTarget;
@@ -27,6 +38,11 @@ export interface SessionOptions {
   onWarning?: ((text: string) => void) | undefined;
   /** Aborting stops the session; a pending wait rejects with SessionError 'cancelled'. */
   signal?: AbortSignal | undefined;
+  /**
+   * Also subscribe to the events by which pods and containers come and go (each answered
+   * at once) and report them here, once the state is taken.
+   */
+  onLifecycle?: ((s: LifecycleSighting) => void) | undefined;
 }
 
 export interface SessionState {
@@ -75,6 +91,7 @@ export class Session implements SessionState {
         // A registration must subscribe to something (0 would mean "everything"); this
         // event is answered at once should the runtime send it while we are connected.
         runPodSandbox: () => {},
+        ...(opts.onLifecycle ? lifecycleHandlers(opts.onLifecycle) : {}),
       },
       {
         name: opts.name,
@@ -164,6 +181,18 @@ export class Session implements SessionState {
     await this.disconnect();
     await this.endpoint.close();
   }
+}
+
+/** The events by which pods and containers come and go; notifications, each answered at once. */
+function lifecycleHandlers(see: (s: LifecycleSighting) => void): PluginHandlers {
+  return {
+    runPodSandbox: (pod) => see({ event: 'RunPodSandbox', podId: pod.id ?? '' }),
+    postCreateContainer: (pod, ctr) =>
+      see({ event: 'PostCreateContainer', podId: ctr.podSandboxId || (pod.id ?? ''), containerId: ctr.id ?? '' }),
+    removeContainer: (pod, ctr) =>
+      see({ event: 'RemoveContainer', podId: ctr.podSandboxId || (pod.id ?? ''), containerId: ctr.id ?? '' }),
+    removePodSandbox: (pod) => see({ event: 'RemovePodSandbox', podId: pod.id ?? '' }),
+  };
 }
 
 /** The pods and containers of the Synchronize messages, in the order they came. */

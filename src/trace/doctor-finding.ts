@@ -1,5 +1,6 @@
 // `doctor --trace`: a short trace, summed up as findings: each plugin's p99 against the
 // request timeout, a warning past half of it, and a note when nothing happened to measure.
+import { lateAnswerConsequence } from '../api/index.js';
 import { finding, type Finding } from '../checks/index.js';
 import { discardingSink } from '../output/index.js';
 import type { Endpoint, SessionTarget } from '../session/index.js';
@@ -48,6 +49,14 @@ export function latencyFindings(s: TraceSummary, path: string, durationMs: numbe
   return s.plugins.map((r) => {
     const share = `${(r.timeoutShare * 100).toFixed(1)}% of the ${s.requestTimeoutMs} ms request timeout`;
     const what = `${r.label}${r.group ? ' (plugins with no free index between them, timed together)' : ''}: p99 ${r.p99Ms.toFixed(1)} ms on ${r.event} over ${r.count} ${r.count === 1 ? 'event' : 'events'}, ${share}`;
+    if (r.late)
+      return finding(
+        'error',
+        path,
+        'plugin-dropped',
+        `${what}; ${r.group ? 'one of them' : 'it'} took the whole request timeout (its slowest: ${r.maxMs.toFixed(0)} ms): the runtime gave up on it and dropped it, and calls it no more`,
+        lateAnswerConsequence(s.requestTimeoutSetting),
+      );
     return r.warning
       ? finding(
           'warning',

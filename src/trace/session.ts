@@ -5,7 +5,7 @@
 // registering and deregistering the probes is src/session's ProbeSet.
 import { EventEmitter } from 'node:events';
 import { DEFAULT_SOCKET_PATH } from '../api/socket-path.js';
-import { ALL_EVENTS_MASK, Event, eventBit, type nri } from '../api/index.js';
+import { ALL_EVENTS_MASK, Event, eventBit, requestTimeoutSetting, type nri } from '../api/index.js';
 import type { RecordingWriter, StateSelection } from '../recording/index.js';
 import type { RecordSink } from '../output/index.js';
 import {
@@ -234,6 +234,7 @@ export class TraceSession extends EventEmitter {
     return {
       requestTimeoutMs: t.ms,
       requestTimeoutFrom: t.from,
+      requestTimeoutSetting: requestTimeoutSetting(this.runtime?.name ?? '', this.runtime?.version ?? ''),
       events: {
         traced: this.stats.traced,
         filtered: this.filtered,

@@ -19,11 +19,18 @@ export interface LatencyRow {
   timeoutShare: number;
   /** p99 passes half the request timeout. */
   warning: boolean;
+  /**
+   * Its slowest answer took the whole request timeout: the runtime gave up waiting and
+   * dropped the plugin (or, in a group, one of them), as it drops every late one.
+   */
+  late: boolean;
 }
 
 export interface TraceSummary {
   requestTimeoutMs: number;
   requestTimeoutFrom: string;
+  /** The runtime's setting for it, where to raise it (src/api requestTimeoutSetting). */
+  requestTimeoutSetting: string;
   events: { traced: number; filtered: number; failed: number; stopped: number; printed: number; dropped: number };
   /** Median probe hop per event, subtracted from each segment. */
   hopMs: Record<string, { p50Ms: number; p99Ms: number; count: number }>;
@@ -32,6 +39,13 @@ export interface TraceSummary {
   /** --record: what the recording holds. */
   recording?: RecordingSummary | undefined;
 }
+
+/**
+ * A segment's time is the runtime's wait for the plugin, plus its own work, less the
+ * median probe hop: a plugin the runtime gave up on at the timeout shows at least this
+ * share of it.
+ */
+const GAVE_UP_SHARE = 0.99;
 
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
@@ -93,6 +107,7 @@ export class LatencyStats {
         maxMs: s.max,
         timeoutShare: requestTimeoutMs > 0 ? p99 / requestTimeoutMs : 0,
         warning: requestTimeoutMs > 0 && p99 > requestTimeoutMs / 2,
+        late: requestTimeoutMs > 0 && s.max >= requestTimeoutMs * GAVE_UP_SHARE,
       };
     });
   }

@@ -3,6 +3,7 @@
 // last probe saw), then per plugin its time and what it changed; one
 // object per event for programs; the summary; the notes while it runs.
 import type { Change, TraceNote, TraceRecord, TraceSummary } from '../trace/index.js';
+import { lateAnswerConsequence } from '../api/runtime-identity.js';
 import { formatDuration } from '../units/index.js';
 import { chalk, type Layout, type NoteView, type RecordView, type View } from '../output/index.js';
 import { dataTime, eventHead, formatEventLine } from './events.js';
@@ -84,11 +85,15 @@ function summaryText(s: TraceSummary): string {
     const share = `${(r.timeoutShare * 100).toFixed(1)}%`;
     const line = `  ${r.label.padEnd(width)} ${r.event.padEnd(16)} ${String(r.count).padStart(6)} ${ms(r.p50Ms).padStart(10)} ${ms(r.p99Ms).padStart(10)} ${ms(r.maxMs).padStart(10)} ${share.padStart(10)}`;
     out.push(
-      r.warning
-        ? chalk.yellow(
-            `${line}  p99 past half the request timeout: the runtime drops a plugin for good the first time it is late`,
+      r.late
+        ? chalk.red(
+            `${line}  ${r.group ? 'one of them' : 'it'} took the whole request timeout: the runtime gave up on it and dropped it; ${lateAnswerConsequence(s.requestTimeoutSetting)}`,
           )
-        : line,
+        : r.warning
+          ? chalk.yellow(
+              `${line}  p99 past half the request timeout: the runtime drops a plugin for good the first time it is late`,
+            )
+          : line,
     );
   }
   return out.join('\n');

@@ -145,7 +145,8 @@ describe('nrictl plugins without metrics', () => {
 
 describe('doctor and the runtime metrics', () => {
   const findings = (stdout: string) =>
-    (JSON.parse(stdout) as { findings: Array<{ severity: string; code: string; message: string }> }).findings;
+    (JSON.parse(stdout) as { findings: Array<{ severity: string; code: string; message: string; fix: string }> })
+      .findings;
 
   it('a dropped plugin is an error finding', async () => {
     const root = writeNode();
@@ -154,7 +155,13 @@ describe('doctor and the runtime metrics', () => {
     expect(dropped).toEqual([
       expect.objectContaining({
         severity: 'error',
-        message: expect.stringMatching(/^30-slow was dropped by the runtime \(CreateContainer: deadline_exceeded\)/),
+        message: expect.stringMatching(
+          /^30-slow was dropped by the runtime \(CreateContainer: deadline_exceeded\) .*; its CreateContainer handler took at least the runtime's request timeout of 2000 ms$/,
+        ),
+        // What the SDK tells the plugin it dropped, and the setting to raise.
+        fix: expect.stringMatching(
+          /^the runtime drops a plugin whose answer is late; answer within it \(do slow work after answering\), or raise it: plugin_request_timeout in containerd's config\.toml/,
+        ),
       }),
     ]);
   });

@@ -19,6 +19,10 @@ const ctr = (shares: number, cpus = '0-1') =>
     linux: { resources: { cpu: { shares: { value: shares }, cpus } } },
   });
 
+/** c1, running, with these resources. */
+const running = (resources: nri.ILinuxResources) =>
+  nri.Container.fromObject({ id: 'c1', podSandboxId: 'p1', name: 'nginx', state: 3, linux: { resources } });
+
 function logger(filter = new ObjectFilter()) {
   const got: LoggedEvent[] = [];
   const log = new EventLog(filter, (e) => got.push(e));
@@ -83,17 +87,9 @@ describe('EventLog', () => {
 
   it('reads the zeros containerd 1.7 sends for untouched fields as "not set"', async () => {
     // crictl update --cpu-share 300 against containerd 1.7: shares 300, every other number 0, as on the wire.
-    const current = nri.Container.fromObject({
-      id: 'c1',
-      podSandboxId: 'p1',
-      name: 'nginx',
-      state: 3,
-      linux: {
-        resources: {
-          memory: { limit: { value: 128 * 2 ** 20 } },
-          cpu: { shares: { value: 256 }, quota: { value: 50000 }, period: { value: 100000 } },
-        },
-      },
+    const current = running({
+      memory: { limit: { value: 128 * 2 ** 20 } },
+      cpu: { shares: { value: 256 }, quota: { value: 50000 }, period: { value: 100000 } },
     });
     const wire = nri.UpdateContainerRequest.decode(
       nri.UpdateContainerRequest.encode({
@@ -124,6 +120,34 @@ describe('EventLog', () => {
     expect(renderLoggedEvent(got[1], 'table')).toMatch(/PostUpdateContainer\s+shop\/web-1 nginx c1\n$/);
     // The data form keeps what the runtime sent.
     expect(JSON.parse(renderLoggedEvent(got[0], 'json')).linuxResources.cpu.quota).toBeDefined();
+  });
+
+  it('previousResources is the protobuf JSON mapping of LinuxResources, as linuxResources is', async () => {
+    // After an update, what PostUpdate calls previous is what nrictl worked out (the old
+    // resources overlaid with the request), not a message the runtime sent: it must be
+    // written as one all the same, 64-bit integers as decimal strings and nothing empty.
+    const { h, got } = logger();
+    const big = running({
+      memory: { limit: { value: 2 ** 40 } },
+      cpu: { shares: { value: 256 }, quota: { value: 50000 }, period: { value: 100000 } },
+      pids: { limit: 4096 },
+    });
+    h.synchronizeRaw!([syncPayload([pod], [big])]);
+    await decoded();
+    await h.updateContainer!(pod, big, nri.LinuxResources.fromObject({ cpu: { shares: { value: 512 } } }));
+    await h.postUpdateContainer!(pod, big);
+    const want = {
+      memory: { limit: { value: String(2 ** 40) } },
+      cpu: { shares: { value: '512' }, quota: { value: '50000' }, period: { value: '100000' } },
+      pids: { limit: '4096' },
+    };
+    for (const e of got) {
+      const data = JSON.parse(renderLoggedEvent(e, 'json'));
+      expect(data.previousResources, data.event).toBeDefined();
+      if (e.event === Event.POST_UPDATE_CONTAINER) expect(data.previousResources).toEqual(want);
+      else expect(data.previousResources.cpu.shares).toEqual({ value: '256' });
+      expect(JSON.stringify(data.previousResources)).not.toMatch(/\[\]|\{\}|:\s*\d/);
+    }
   });
 
   it('PostCreate says what changed after the create request was seen', async () => {

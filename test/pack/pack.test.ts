@@ -223,9 +223,14 @@ describe('nrictl installed with npm install -g, run from another directory', () 
 
   it('runs the README tour as printed from the installed package directory, with the exit status the README shows', async () => {
     // @ts-expect-error: a plain ES module script without type declarations
-    const { TOUR, SCRATCH } = (await import('../../scripts/gen-readme.mjs')) as {
+    const { TOUR, SCRATCH, withBackground } = (await import('../../scripts/gen-readme.mjs')) as {
       SCRATCH: string;
-      TOUR: Record<string, Array<{ args: string[]; exit: number; cwd?: string }>>;
+      TOUR: Record<string, Array<{ args: string[]; exit: number; cwd?: string; background?: string[] }>>;
+      withBackground: <T>(
+        args: string[],
+        ctx: { cwd: string; env: NodeJS.ProcessEnv; argv: string[]; problems: string[] },
+        job: () => Promise<T>,
+      ) => Promise<T | undefined>;
     };
     const installed = join(prefix, 'lib', 'node_modules', pkg.name);
     expect(statSync(join(installed, 'examples', 'plugins', '10-logger')).mode & 0o111).toBe(0o111);
@@ -233,9 +238,17 @@ describe('nrictl installed with npm install -g, run from another directory', () 
     // the sim --expect runs test that bundle), as the generator runs them (scripts/gen-readme.mjs).
     const entries = Object.values(TOUR).flat();
     expect(entries.filter((t) => t.cwd === SCRATCH).length).toBeGreaterThan(0);
+    const bin = join(prefix, 'bin', 'nrictl');
     for (const e of entries) {
-      const r = run(join(prefix, 'bin', 'nrictl'), e.args, installed);
-      expect(r.status, `nrictl ${e.args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(e.exit);
+      // A command the tour starts in the background first (sim --cri-socket for doctor), as the generator does.
+      const problems: string[] = [];
+      const r = e.background
+        ? await withBackground(e.background, { cwd: installed, env, argv: [bin], problems }, async () =>
+            run(bin, e.args, installed),
+          )
+        : run(bin, e.args, installed);
+      expect(problems).toEqual([]);
+      expect(r?.status, `nrictl ${e.args.join(' ')}\n${r?.stdout}\n${r?.stderr}`).toBe(e.exit);
     }
     expect(existsSync(join(installed, 'build', '10-cpu-pinner'))).toBe(true);
   }, 180_000);

@@ -3,26 +3,44 @@
 // is stale); this test holds the printed commands to that promise with the built CLI:
 // the README shows exactly the generator's commands, each runs from the checkout, its
 // paths exist in the repository, and it exits as the README says.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain ES module script without type declarations
-import { ENV, SCRATCH, TOUR, shellWord } from '../../scripts/gen-readme.mjs';
+import {
+  BACKGROUND_SUFFIX,
+  ENV,
+  SCRATCH,
+  TOUR,
+  shellWord,
+  withBackground,
+  // @ts-expect-error: a plain ES module script without type declarations
+} from '../../scripts/gen-readme.mjs';
 
-type TourEntry = { args: string[]; exit: number; cwd?: string };
+type TourEntry = { args: string[]; exit: number; cwd?: string; background?: string[] };
 const tour = TOUR as Record<string, TourEntry[]>;
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const readme = readFileSync(join(repo, 'README.md'), 'utf8');
 
-/** Each `$ nrictl ...` line of the README's tour blocks, with the exit status shown under it. */
+/**
+ * Each `$ nrictl ...` line of the README's tour blocks, with the exit status shown under
+ * it; a command started in the background (`... > /dev/null &`) as its own line.
+ */
 function printedTour(): Array<{ line: string; exit: number }> {
   const out: Array<{ line: string; exit: number }> = [];
   for (const [, block] of readme.matchAll(/<!-- tour:[\w-]+ -->\n([\s\S]*?)<!-- \/tour:[\w-]+ -->/g)) {
-    for (const [, line, body] of block.matchAll(/^\$ (nrictl .*)\n([\s\S]*?)^```$/gm)) {
-      const status = /\[exit status (\d+)\]\n$/.exec(body);
-      out.push({ line: line, exit: status ? Number(status[1]) : 0 });
+    for (const [, shown] of block.matchAll(/^```console\n([\s\S]*?)^```$/gm)) {
+      let current: { line: string; body: string[] } | undefined;
+      const commands: Array<{ line: string; body: string[] }> = [];
+      for (const l of shown.split('\n')) {
+        if (l.startsWith('$ ')) commands.push((current = { line: l.slice(2), body: [] }));
+        else current?.body.push(l);
+      }
+      for (const c of commands.filter((c) => c.line.startsWith('nrictl '))) {
+        const status = /^\[exit status (\d+)\]$/m.exec(c.body.join('\n'));
+        out.push({ line: c.line, exit: status ? Number(status[1]) : 0 });
+      }
     }
   }
   return out;
@@ -30,17 +48,22 @@ function printedTour(): Array<{ line: string; exit: number }> {
 
 const entries = Object.values(tour).flat();
 const commandLine = (e: TourEntry) => `nrictl ${e.args.map(shellWord).join(' ')}`;
+/** What the README shows for every entry: its background command first, where it has one (exit 0 as it stops). */
+const shownLines = (e: TourEntry) => [
+  ...(e.background
+    ? [{ line: `nrictl ${e.background.map(shellWord).join(' ')}${BACKGROUND_SUFFIX as string}`, exit: 0 }]
+    : []),
+  { line: commandLine(e), exit: e.exit },
+];
 
 describe('the README tour', () => {
   it('prints exactly the commands the generator runs, with the exit status each must have', () => {
     const byLine = (a: { line: string }, b: { line: string }) => a.line.localeCompare(b.line);
-    expect(printedTour().sort(byLine)).toEqual(
-      entries.map((e) => ({ line: commandLine(e), exit: e.exit })).sort(byLine),
-    );
+    expect(printedTour().sort(byLine)).toEqual(entries.flatMap(shownLines).sort(byLine));
   });
 
   it('names only paths the repository ships', () => {
-    const paths = entries.flatMap((e) => e.args.filter((a) => a.startsWith('examples/')));
+    const paths = entries.flatMap((e) => [...e.args, ...(e.background ?? [])].filter((a) => a.startsWith('examples/')));
     expect(paths.length).toBeGreaterThan(0);
     for (const p of paths) expect(existsSync(join(repo, p)), p).toBe(true);
   });
@@ -51,14 +74,22 @@ describe('the README tour', () => {
   it.concurrent.each(entries.filter((e) => e.cwd !== SCRATCH).map((e) => [commandLine(e), e] as const))(
     '%s runs as printed from the checkout',
     async (_, e) => {
-      const r = spawnSync(process.execPath, [join(repo, 'bin', 'run.js'), ...e.args], {
-        cwd: repo,
-        env: ENV,
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
-      expect(r.signal, r.stderr).toBeNull();
-      expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(e.exit);
+      const bin = join(repo, 'bin', 'run.js');
+      const run = () =>
+        new Promise<{ status: number | null; signal: string | null; out: string }>((resolve) => {
+          const child = spawn(process.execPath, [bin, ...e.args], { cwd: repo, env: ENV, timeout: 60_000 });
+          let out = '';
+          child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+          child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+          child.on('close', (status, signal) => resolve({ status, signal, out }));
+        });
+      const problems: string[] = [];
+      const r = e.background
+        ? await withBackground(e.background, { cwd: repo, env: ENV, argv: [bin], problems }, run)
+        : await run();
+      expect(problems).toEqual([]);
+      expect(r.signal, r.out).toBeNull();
+      expect(r.status, r.out).toBe(e.exit);
     },
   );
 });

@@ -2,6 +2,7 @@
 // attribution of each change to the plugin that made it, the sleeping plugin's time,
 // adjacent plugins reported as a group, and (v0.10+) the validator's owners agreeing.
 import { describe, expect, it } from 'vitest';
+import { traceSummaryView } from '../../src/views/index.js';
 import type { RecordSink } from '../../src/output/index.js';
 import { ofType, simPerTest, waitForPlugin, type Sim } from '../runtime/helpers.js';
 import { parseScenario } from '../../src/runtime/sim/scenario.js';
@@ -87,6 +88,27 @@ async function trace(
   await session.start();
   for (const p of session.opts.plan.probes) await waitForPlugin(sim, `${p}-nrictl-trace`);
   return { session, records: () => sink.records, finish: () => session.stop() };
+}
+
+/** One plugin, 30-NAME, that sleeps `ms` in CreateContainer, traced over one creation. */
+async function traceOneSleeper(
+  name: string,
+  ms: number,
+  opts: Parameters<typeof perTest.start>[1],
+): Promise<{ sim: Sim; summary: TraceSummary }> {
+  const sim = await perTest.start(SCENARIO, opts);
+  await perTest
+    .plugin(name, '30', { createContainer: async () => void (await new Promise((r) => setTimeout(r, ms))) })
+    .start();
+  await waitForPlugin(sim, `30-${name}`);
+  const session = new TraceSession({
+    socketPath: sim.socketPath,
+    plan: planProbes([{ index: '30', name, source: 'simulator' }]),
+    sink: collectingSink(),
+  });
+  await session.start();
+  expect((await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' })).ok).toBe(true);
+  return { sim, summary: await session.stop() };
 }
 
 describe('trace on the simulator', () => {
@@ -198,27 +220,42 @@ describe('trace on the simulator', () => {
   });
 
   it('warns about a plugin whose p99 passes half the request timeout the runtime sent', async () => {
-    const sim = await perTest.start(SCENARIO, { requestTimeoutMs: 100 });
-    await perTest
-      .plugin('slow', '30', { createContainer: async () => void (await new Promise((r) => setTimeout(r, 60))) })
-      .start();
-    await waitForPlugin(sim, '30-slow');
-    const session = new TraceSession({
-      socketPath: sim.socketPath,
-      plan: planProbes([{ index: '30', name: 'slow', source: 'simulator' }]),
-      sink: collectingSink(),
-    });
-    await session.start();
-    expect((await sim.runtime.createContainer('pod0', { id: 'ctr0', name: 'app' })).ok).toBe(true);
-    const summary = await session.stop();
+    const { sim, summary } = await traceOneSleeper('slow', 60, { requestTimeoutMs: 100 });
     expect(summary.requestTimeoutMs).toBe(100);
     const row = summary.plugins.find((p) => p.label === '30-slow')!;
     expect(row.p99Ms).toBeGreaterThan(50);
     expect(row.warning).toBe(true);
+    expect(row.late).toBe(false); // slow, answered in time: not dropped
     const findings = latencyFindings(summary, sim.socketPath, 1000);
     expect(findings.map((f) => [f.severity, f.code])).toEqual([['warning', 'plugin-latency-high']]);
     expect(findings[0].message).toMatch(
       /^30-slow: p99 \d+\.\d ms on CreateContainer over 1 event, \d+\.\d% of the 100 ms request timeout/,
+    );
+  });
+
+  it('says of a plugin that took the whole request timeout that the runtime dropped it, and which setting bounds it', async () => {
+    // The runtime gives up on 30-late at 200 ms, drops it and creates the container without it.
+    const { sim, summary } = await traceOneSleeper('late', 400, {
+      requestTimeoutMs: 200,
+      runtimeName: 'containerd',
+      runtimeVersion: 'v2.3.4',
+    });
+    expect(ofType(sim.events, 'dropped').map((e) => e.plugin)).toEqual(['30-late']);
+    expect(summary.requestTimeoutSetting).toMatch(/^plugin_request_timeout in containerd's config\.toml/);
+    const row = summary.plugins.find((p) => p.label === '30-late')!;
+    expect(row.maxMs).toBeGreaterThanOrEqual(198);
+    expect(row.late).toBe(true);
+    const [f] = latencyFindings(summary, sim.socketPath, 1000);
+    expect([f.severity, f.code]).toEqual(['error', 'plugin-dropped']);
+    expect(f.message).toMatch(
+      /^30-late: .* on CreateContainer over 1 event, .*; it took the whole request timeout \(its slowest: \d+ ms\): the runtime gave up on it and dropped it, and calls it no more$/,
+    );
+    // The summary trace prints says the same.
+    expect(traceSummaryView.text(summary, { width: undefined, wide: false })).toMatch(
+      /30-late\s+CreateContainer .* it took the whole request timeout: the runtime gave up on it and dropped it; the runtime drops a plugin whose answer is late; .* raise it: plugin_request_timeout in containerd's config\.toml/,
+    );
+    expect(f.fix).toBe(
+      `the runtime drops a plugin whose answer is late; answer within it (do slow work after answering), or raise it: plugin_request_timeout in containerd's config.toml ([plugins."io.containerd.nri.v1.nri"])`,
     );
   });
 

@@ -26,6 +26,11 @@ export interface RuntimeQuirks {
   /** CreateContainer carries only the container's name, its pod's id and an empty `linux`. */
   sparseCreateRequest?: boolean;
   /**
+   * Synchronize hands over every container the runtime's CRI lists, exited ones too, and
+   * none with a state or times (iSulad: sync.ts sparseSyncContainers).
+   */
+  sparseSync?: boolean;
+  /**
    * Which pod update events the runtime sends when a pod's resources change, where its
    * NRI knows them: CRI-O 1.33+ sends UpdatePodSandbox but never PostUpdatePodSandbox.
    * Absent: both, as the Go adaptation of its vintage can.
@@ -136,6 +141,7 @@ const ISULAD_QUIRKS: RuntimeQuirks = Object.freeze({
   pluginUpdatesCrash: true,
   ignoresNewEnv: true,
   sparseCreateRequest: true,
+  sparseSync: true,
   // Its NRI (C++, src/daemon/nri) logs a plugin that fails to start and skips it:
   // NRIAdaptation::StartPlugin, nri_adaption.cc:887-891 at v2.1.6.
   preStartFailureFatal: false,

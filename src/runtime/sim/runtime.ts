@@ -26,6 +26,7 @@ import type { SimFault } from './faults.js';
 import { DOCKER_UPDATES_REFUSED, dockerContainer, dockerPod, dockerRefusal, dockerSnapshot } from './docker.js';
 import { dropNewEnv, labelledName, sparseCreateRequest, wouldAbortOnCreate, wouldCrashOnUpdate } from './quirks.js';
 import { runtimeStartError } from './start-failure.js';
+import { handedOverByGoRuntimes, sparseSyncContainers } from './sync.js';
 import type { SimState } from './state.js';
 
 export interface RuntimeOptions extends AdaptationOptions {
@@ -84,8 +85,13 @@ export class Runtime extends EventEmitter {
         snapshot: quirks?.docker
           ? () => dockerSnapshot(this.state.snapshot())
           : opts.faults?.includes('sync-omits-containers')
-            ? () => ({ pods: this.state.snapshot().pods, containers: [] })
-            : () => this.state.snapshot(),
+            ? () => ({ pods: this.state.snapshot(handedOverByGoRuntimes).pods, containers: [] })
+            : quirks?.sparseSync
+              ? () => {
+                  const snap = this.state.snapshot();
+                  return { pods: snap.pods, containers: sparseSyncContainers(snap.containers) };
+                }
+              : () => this.state.snapshot(handedOverByGoRuntimes),
         update: (plugin, updates, source) => this.applyUpdates(plugin, updates, source),
         ...(quirks?.createNeedsAdjust
           ? { refuseCreateAnswer: (plugin, rsp) => wouldAbortOnCreate(quirks, plugin, rsp) }

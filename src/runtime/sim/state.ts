@@ -62,9 +62,13 @@ export class SimState {
     return this.containers().filter((c) => c.podSandboxId === podId);
   }
 
-  /** Deep copies in insertion order: what a Synchronize or a dump sends, safe from later mutation. */
-  snapshot(): { pods: PodSandbox[]; containers: Container[] } {
-    return { pods: plainCopy(this.pods()), containers: plainCopy(this.containers()) };
+  /**
+   * Deep copies in insertion order: what a Synchronize or a dump sends, safe from later
+   * mutation; `keep` leaves out the containers a runtime does not hand over.
+   */
+  snapshot(keep?: (c: Container) => boolean): { pods: PodSandbox[]; containers: Container[] } {
+    const containers = keep ? this.containers().filter(keep) : this.containers();
+    return { pods: plainCopy(this.pods()), containers: plainCopy(containers) };
   }
 
   addPod(pod: PodSandbox): PodSandbox {
