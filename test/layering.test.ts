@@ -39,6 +39,7 @@ const LEAF_FILES = new Set([
   'src/api/runtime-identity.ts',
   'src/api/schema-version.ts',
   'src/api/plugin-log.ts',
+  'src/api/event-names.ts',
 ]);
 
 /** Known direct imports, each with its reason; a new one needs a line here. */

@@ -6,6 +6,7 @@
 // to NRI v0.9 know events 1..11 (0x7ff); v0.10 added 12..14 (UpdatePodSandbox,
 // PostUpdatePodSandbox, ValidateContainerAdjustment).
 import type { ErrorKind } from '../errors/index.js';
+import { EVENT_NAMES_BY_NUMBER } from './event-names.js';
 import { nri } from './schema.js';
 
 export const Event = nri.Event;
@@ -17,22 +18,10 @@ const SUBSCRIBABLE_EVENTS: readonly Event[] = Object.freeze(
   Array.from({ length: Event.LAST - 1 }, (_, i) => (i + 1) as Event),
 );
 
-export const EVENT_NAMES: Readonly<Record<number, string>> = Object.freeze({
-  [Event.RUN_POD_SANDBOX]: 'RunPodSandbox',
-  [Event.STOP_POD_SANDBOX]: 'StopPodSandbox',
-  [Event.REMOVE_POD_SANDBOX]: 'RemovePodSandbox',
-  [Event.CREATE_CONTAINER]: 'CreateContainer',
-  [Event.POST_CREATE_CONTAINER]: 'PostCreateContainer',
-  [Event.START_CONTAINER]: 'StartContainer',
-  [Event.POST_START_CONTAINER]: 'PostStartContainer',
-  [Event.UPDATE_CONTAINER]: 'UpdateContainer',
-  [Event.POST_UPDATE_CONTAINER]: 'PostUpdateContainer',
-  [Event.STOP_CONTAINER]: 'StopContainer',
-  [Event.REMOVE_CONTAINER]: 'RemoveContainer',
-  [Event.UPDATE_POD_SANDBOX]: 'UpdatePodSandbox',
-  [Event.POST_UPDATE_POD_SANDBOX]: 'PostUpdatePodSandbox',
-  [Event.VALIDATE_CONTAINER_ADJUSTMENT]: 'ValidateContainerAdjustment',
-});
+/** The name of each event by its number (UNKNOWN and LAST have none). */
+export const EVENT_NAMES: Readonly<Record<number, string>> = Object.freeze(
+  Object.fromEntries(EVENT_NAMES_BY_NUMBER.map((name, n) => [n, name] as const).slice(1)),
+);
 
 /** Human name of an event, `unknown(N)` for values this schema does not define. */
 export function eventName(event: number): string {

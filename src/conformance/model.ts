@@ -2,26 +2,11 @@
 // steps, expectations), what a test plugin saw, and the verdicts a run gives back. A new
 // clause is a new entry of checks/*.ts built from the steps in steps/, not a new runner.
 import type { nri } from '../api/index.js';
+import type { EventName } from '../api/event-names.js';
 import type { CheckRun } from './check-run.js';
 
-/** The NRI events a test plugin can see, Synchronize included, by their method names. */
-export const NRI_EVENTS = [
-  'Synchronize',
-  'RunPodSandbox',
-  'UpdatePodSandbox',
-  'PostUpdatePodSandbox',
-  'StopPodSandbox',
-  'RemovePodSandbox',
-  'CreateContainer',
-  'PostCreateContainer',
-  'StartContainer',
-  'PostStartContainer',
-  'UpdateContainer',
-  'PostUpdateContainer',
-  'StopContainer',
-  'RemoveContainer',
-] as const;
-export type NriEventName = (typeof NRI_EVENTS)[number];
+/** The NRI events a test plugin can see, Synchronize included, by their method names (validation is not its business). */
+export type NriEventName = 'Synchronize' | Exclude<EventName, 'Unknown' | 'ValidateContainerAdjustment'>;
 
 /** One event a test plugin received, in the order the check's plugins received them all. */
 export interface Seen {

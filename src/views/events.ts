@@ -22,28 +22,9 @@ import {
   type Pod,
   type Resources,
 } from '../output/index.js';
+import { EVENT_NAMES_BY_NUMBER as EVENT_NAMES, type EventName } from '../api/event-names.js';
 
-// Event names in the order of NRI's Event enum (api.proto), so a number from the
-// wire and a name from JSON both find their display name without loading the
-// generated protobuf module.
-const EVENT_NAMES = [
-  'Unknown',
-  'RunPodSandbox',
-  'StopPodSandbox',
-  'RemovePodSandbox',
-  'CreateContainer',
-  'PostCreateContainer',
-  'StartContainer',
-  'PostStartContainer',
-  'UpdateContainer',
-  'PostUpdateContainer',
-  'StopContainer',
-  'RemoveContainer',
-  'UpdatePodSandbox',
-  'PostUpdatePodSandbox',
-  'ValidateContainerAdjustment',
-] as const;
-export type EventName = (typeof EVENT_NAMES)[number];
+export type { EventName };
 
 /** "CreateContainer" for 4, "CREATE_CONTAINER", "CreateContainer" or "createContainer". */
 export function eventDisplayName(event: number | string): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { EVENT_NAMES_BY_NUMBER } from '../../src/api/event-names.js';
 import {
   ALL_EVENTS_MASK,
   EVENT_NAMES,
@@ -189,5 +190,19 @@ describe('runtimeVintage', () => {
     });
     expect(v.knownEventsMask).toBe(ALL_EVENTS_MASK);
     expect(v.label).toBe('NRI v0.12.1');
+  });
+});
+
+describe('event names without the bindings (api/event-names.ts)', () => {
+  it('name every value of the Event enum, in its order, as the enum spells it', () => {
+    const camel = (enumKey: string) =>
+      enumKey
+        .toLowerCase()
+        .split('_')
+        .map((w) => w[0].toUpperCase() + w.slice(1))
+        .join('');
+    const values = Object.entries(Event).filter(([k]) => k !== 'LAST');
+    expect(EVENT_NAMES_BY_NUMBER).toHaveLength(values.length);
+    for (const [key, n] of values) expect(EVENT_NAMES_BY_NUMBER[n as number], key).toBe(camel(key));
   });
 });
