@@ -3,7 +3,9 @@
 // path, so a listener binds (and a client dials) a different, cut-off path. Every place
 // that binds or dials a path checks it first.
 //
-// This file imports nothing, so the flag parsers and checks may load it directly.
+// This file imports nothing of this project, so the flag parsers and checks may load it
+// directly.
+import { stat } from 'node:fs/promises';
 
 /** Where NRI listens when a runtime's configuration says nothing (containerd, CRI-O and iSulad agree). The one place it is written. */
 export const DEFAULT_SOCKET_PATH = '/var/run/nri/nri.sock';
@@ -20,4 +22,23 @@ export function socketPathOverLimit(socketPath: string): number | undefined {
 /** "socket path /x/... is 134 bytes long; a unix socket path can have at most 107 bytes". */
 export function socketPathTooLongMessage(socketPath: string, bytes: number): string {
   return `socket path ${socketPath} is ${bytes} bytes long; a unix socket path can have at most ${UNIX_SOCKET_PATH_MAX_BYTES} bytes`;
+}
+
+/**
+ * What is at a path that could not be dialled, for the one line that says so: "socket",
+ * "a regular file", "a directory" ...; undefined when nothing is there (or it cannot be
+ * looked at). Linux answers a connect to a regular file or a fifo with ECONNREFUSED, as it
+ * does a socket nobody listens on, so the error alone cannot tell them apart.
+ */
+export async function socketFileKind(p: string): Promise<string | undefined> {
+  try {
+    const st = await stat(p);
+    if (st.isSocket()) return 'socket';
+    if (st.isFile()) return 'a regular file';
+    if (st.isDirectory()) return 'a directory';
+    if (st.isFIFO()) return 'a fifo';
+    return 'a device or other special file';
+  } catch {
+    return undefined;
+  }
 }

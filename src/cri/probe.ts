@@ -3,8 +3,7 @@
 // explain, what the peer is. A CRI socket answers an HTTP/2 client preface with a SETTINGS
 // frame; an NRI socket, an HTTP/1 server or a hung process do not.
 import net from 'node:net';
-import { stat } from 'node:fs/promises';
-import { socketPathOverLimit, socketPathTooLongMessage } from '../api/socket-path.js';
+import { socketFileKind, socketPathOverLimit, socketPathTooLongMessage } from '../api/socket-path.js';
 import { CriError } from './errors.js';
 
 /** Dials the path once and hangs up: resolves when something listens there, else throws a CriError. */
@@ -66,7 +65,7 @@ async function dialError(socketPath: string, err: NodeJS.ErrnoException): Promis
     case 'ENOTSOCK':
     case 'ECONNREFUSED': {
       // Linux answers a connect to a regular file or a fifo with ECONNREFUSED too.
-      const kind = await fileKind(socketPath);
+      const kind = await socketFileKind(socketPath);
       if (kind !== 'socket' && kind !== undefined)
         return new CriError('not-a-socket', `${socketPath} is not a socket (it is ${kind}): ${SOCKET_HINT}`, details);
       return new CriError(
@@ -77,19 +76,6 @@ async function dialError(socketPath: string, err: NodeJS.ErrnoException): Promis
     }
     default:
       return new CriError('connection-refused', `cannot connect to ${socketPath}: ${err.message}`, details);
-  }
-}
-
-async function fileKind(p: string): Promise<string | undefined> {
-  try {
-    const st = await stat(p);
-    if (st.isSocket()) return 'socket';
-    if (st.isFile()) return 'a regular file';
-    if (st.isDirectory()) return 'a directory';
-    if (st.isFIFO()) return 'a fifo';
-    return 'a device or other special file';
-  } catch {
-    return undefined;
   }
 }
 

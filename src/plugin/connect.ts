@@ -1,7 +1,6 @@
 // Reaching the runtime: dial its socket, or adopt the connection it handed us as an fd.
-import { stat } from 'node:fs/promises';
 import net from 'node:net';
-import { DEFAULT_SOCKET_PATH, socketPathOverLimit } from '../api/socket-path.js';
+import { DEFAULT_SOCKET_PATH, socketFileKind, socketPathOverLimit } from '../api/socket-path.js';
 import { pluginErrors, type Endpoint } from './errors.js';
 
 export { DEFAULT_SOCKET_PATH };
@@ -93,24 +92,11 @@ async function classify(at: Endpoint, err: NodeJS.ErrnoException): Promise<Error
       return pluginErrors.notASocket(at, 'connect said ENOTSOCK', err);
     case 'ECONNREFUSED': {
       // Linux answers a connect to a regular file or a fifo with ECONNREFUSED too.
-      const kind = await fileKind(at.socketPath!);
+      const kind = await socketFileKind(at.socketPath!);
       if (kind !== 'socket' && kind !== undefined) return pluginErrors.notASocket(at, `it is ${kind}`, err);
       return pluginErrors.refused(at, err);
     }
     default:
       return pluginErrors.cannotConnect(at, err);
-  }
-}
-
-async function fileKind(p: string): Promise<string | undefined> {
-  try {
-    const st = await stat(p);
-    if (st.isSocket()) return 'socket';
-    if (st.isFile()) return 'a regular file';
-    if (st.isDirectory()) return 'a directory';
-    if (st.isFIFO()) return 'a fifo';
-    return 'a device or other special file';
-  } catch {
-    return undefined;
   }
 }
