@@ -119,6 +119,12 @@ describe('what the build bundles', () => {
     const cri = runListing(['sim', empty, '--cri-socket', path.join(plugins, 'cri', 'cri.sock')]);
     expect(cri.code).toBe(0);
     expect(loadsGrpc(cri)).toBe(true);
+    // @grpc/grpc-js is a development dependency: an installed nrictl has only this bundle of it.
+    expect(cri.loaded.some((f) => f.includes(`${path.sep}node_modules${path.sep}@grpc${path.sep}`))).toBe(false);
+    const pkg = JSON.parse(readFileSync(path.join(dist, '..', 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(Object.keys(pkg.dependencies)).not.toContain('@grpc/grpc-js');
   });
 
   it('leaves the SDK exports plain tsc output (plugin authors bundle them themselves)', () => {
