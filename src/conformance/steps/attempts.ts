@@ -4,7 +4,8 @@ import type { CheckRun } from '../check-run.js';
 import { CheckFailure } from '../errors.js';
 import type { KnownGap, Step } from '../model.js';
 import { create, type ContainerOpts } from './containers.js';
-import { said, words } from './said.js';
+import { refusal, said, words } from './said.js';
+import { heldPod } from './state.js';
 
 /** RunPodSandbox must fail (with `containing` in its words, if given) and return no id. */
 export function runPodFails(alias: string, opts: { containing?: string; config?: cri.IPodSandboxConfig } = {}): Step {
@@ -16,6 +17,7 @@ export function runPodFails(alias: string, opts: { containing?: string; config?:
       try {
         id = (await r.cri((c, o) => c.runPodSandbox(config, '', o))).podSandboxId;
       } catch (err) {
+        refusal(err, `RunPodSandbox of pod ${alias}`);
         if (opts.containing !== undefined && !words(err).includes(opts.containing))
           throw new CheckFailure(`RunPodSandbox to fail with the plugin's error "${opts.containing}"`, said(err));
         return;
@@ -39,6 +41,7 @@ export function createFails(
       try {
         id = await create(r, alias, pod, opts);
       } catch (err) {
+        refusal(err, `CreateContainer of ${alias}`);
         if (opts.containing !== undefined && !words(err).includes(opts.containing))
           throw new CheckFailure(`CreateContainer to fail with the plugin's error "${opts.containing}"`, said(err));
         return;
@@ -61,7 +64,7 @@ export function createRefusedWhileHeld(alias: string, pod: string): Step {
   return {
     label: `CreateContainer ${alias} into the held pod fails`,
     run: async (r) => {
-      const podId = r.hold?.seen.podId ?? '';
+      const podId = heldPod(r);
       const config = r.containerConfig(alias);
       const sandbox = r.podConfig(pod);
       r.start(`early:${alias}`, () => r.cri((c, o) => c.createContainer(podId, config, sandbox, o)));
@@ -80,6 +83,7 @@ export function createRefusedWhileHeld(alias: string, pod: string): Step {
           `it create container ${o.value.containerId}`,
         );
       }
+      refusal(o.error, `CreateContainer into pod ${pod}`);
     },
   };
 }
@@ -91,7 +95,8 @@ export function callFails(what: string, call: (r: CheckRun) => Promise<unknown>)
     run: async (r) => {
       try {
         await call(r);
-      } catch {
+      } catch (err) {
+        refusal(err, what);
         return;
       }
       throw new CheckFailure(`${what} to fail`, 'it succeed');
@@ -108,6 +113,7 @@ export function callMayFail(what: string, call: (r: CheckRun) => Promise<unknown
         await call(r);
         r.note(`${what} succeeded`);
       } catch (err) {
+        refusal(err, what);
         r.note(`${what} failed (${said(err)})`);
       }
     },

@@ -2,7 +2,8 @@
 import { CriPodState } from '../../cri/index.js';
 import { CheckFailure } from '../errors.js';
 import type { Step } from '../model.js';
-import { said } from './said.js';
+import { refusal, said } from './said.js';
+import { heldPod } from './state.js';
 
 /** While the hook of the last of `indexes` is held, each earlier plugin has had it once, in index order, and the last has it now. */
 export function expectSeenSoFar(indexes: string[], alias: string): Step {
@@ -27,7 +28,7 @@ export function expectHeldBack(alias: string): Step {
   return {
     label: `pod ${alias} held back while a hook runs`,
     run: async (r) => {
-      const id = r.hold?.seen.podId ?? '';
+      const id = heldPod(r);
       const until = performance.now() + r.timing.windowMs;
       const every = Math.max(5, Math.floor(r.timing.windowMs / 3));
       for (;;) {
@@ -43,7 +44,8 @@ export function expectHeldBack(alias: string): Step {
         let state: number | undefined;
         try {
           state = (await r.cri((c, o) => c.podSandboxStatus(id, false, o), false)).status?.state ?? undefined;
-        } catch {
+        } catch (err) {
+          refusal(err, `PodSandboxStatus of pod ${alias}`);
           state = undefined;
         }
         if (state === CriPodState.READY)

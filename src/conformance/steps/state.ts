@@ -3,12 +3,16 @@ import { CriContainerState, CriPodState } from '../../cri/index.js';
 import type { CheckRun } from '../check-run.js';
 import { CheckFailure, CheckSkip } from '../errors.js';
 import type { Step } from '../model.js';
-import { said } from './said.js';
+import { refusal, said } from './said.js';
 
 type IdOf = (r: CheckRun) => string;
 
-/** The pod a held hook is about. */
-export const heldPod: IdOf = (r) => r.hold?.seen.podId ?? '';
+/** The pod a held hook is about: it must carry the pod's id, or nothing about the pod could be looked up by it. */
+export const heldPod: IdOf = (r) => {
+  const id = r.hold?.seen.podId ?? '';
+  if (id === '') throw new CheckFailure(`the held ${r.hold?.seen.event ?? ''} hook to carry the pod's id`, 'none');
+  return id;
+};
 /** The container a held hook is about ("" where the runtime sends no id with it). */
 export const heldContainer: IdOf = (r) => r.hold?.seen.containerId ?? '';
 const podId =
@@ -48,7 +52,8 @@ export function expectPodNotReady(idOf: IdOf, alias: string, when: string): Step
       let state: number;
       try {
         state = (await r.cri((c, o) => c.podSandboxStatus(id, false, o), false)).status?.state ?? -1;
-      } catch {
+      } catch (err) {
+        refusal(err, `PodSandboxStatus of pod ${alias}`);
         return;
       }
       if (state === CriPodState.READY)
@@ -160,7 +165,8 @@ export function expectContainerNotCreated(idOf: IdOf, alias: string, when: strin
       let state: number;
       try {
         state = (await r.cri((c, o) => c.containerStatus(id, false, o), false)).status?.state ?? -1;
-      } catch {
+      } catch (err) {
+        refusal(err, `ContainerStatus of ${alias}`);
         return;
       }
       if (state === CriContainerState.CREATED)

@@ -5,7 +5,7 @@ import type { cri } from '../../cri/index.js';
 import type { CheckRun } from '../check-run.js';
 import { CheckFailure, CheckSkip } from '../errors.js';
 import type { KnownGap, Step } from '../model.js';
-import { said, words } from './said.js';
+import { refusal, said, words } from './said.js';
 
 const MiB = 1024 * 1024;
 const PERIOD = 100_000;
@@ -94,6 +94,7 @@ export function updatePodFails(alias: string, values: PodResources, containing: 
       try {
         await update(r, alias, values);
       } catch (err) {
+        refusal(err, `UpdatePodSandboxResources of pod ${alias}`);
         if (!words(err).includes(containing))
           throw new CheckFailure(
             `UpdatePodSandboxResources to fail with the plugin's error "${containing}"`,
