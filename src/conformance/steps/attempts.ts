@@ -17,13 +17,13 @@ export function runPodFails(alias: string, opts: { containing?: string; config?:
       try {
         id = (await r.cri((c, o) => c.runPodSandbox(config, '', o))).podSandboxId;
       } catch (err) {
-        refusal(err, `RunPodSandbox of pod ${alias}`);
+        refusal(err, `RunPodSandbox of pod ${r.podName(alias)}`);
         if (opts.containing !== undefined && !words(err).includes(opts.containing))
           throw new CheckFailure(`RunPodSandbox to fail with the plugin's error "${opts.containing}"`, said(err));
         return;
       }
       r.adoptPod(alias, id, config);
-      throw new CheckFailure(`RunPodSandbox of pod ${alias} to fail`, `it succeed with pod ${id}`);
+      throw new CheckFailure(`RunPodSandbox of pod ${r.podName(alias)} to fail`, `it succeed with pod ${id}`);
     },
   };
 }
@@ -47,7 +47,7 @@ export function createFails(
         return;
       }
       throw new CheckFailure(
-        `CreateContainer of ${alias} in pod ${pod} to fail`,
+        `CreateContainer of ${alias} in pod ${r.podName(pod)} to fail`,
         `it create container ${id}`,
         opts.known,
       );
@@ -130,15 +130,22 @@ export function callMayFail(what: string, call: (r: CheckRun) => Promise<unknown
   };
 }
 
-/** A teardown call whose failure is tolerated (a plugin's error may or may not be handed back): noted. */
-export function tolerated(what: string, call: (r: CheckRun) => Promise<unknown>): Step {
+/**
+ * StopPodSandbox or RemovePodSandbox of a pod whose plugin errs in that hook: an error
+ * the call hands back is tolerated (whether it should is unsettled in the draft's review),
+ * noted; the teardown is judged by what follows.
+ */
+export function teardownTolerated(verb: 'StopPodSandbox' | 'RemovePodSandbox', alias: string): Step {
   return {
-    label: what,
+    label: `${verb} ${alias}, an error tolerated`,
     run: async (r) => {
+      const id = r.pod(alias).id;
       try {
-        await call(r);
+        await r.cri((c, o) => (verb === 'StopPodSandbox' ? c.stopPodSandbox(id, o) : c.removePodSandbox(id, o)));
       } catch (err) {
-        r.note(`${what} returned an error (${said(err)}); the teardown is judged by what followed`);
+        r.note(
+          `${verb} of pod ${r.podName(alias)} returned an error (${said(err)}); the teardown is judged by what followed`,
+        );
       }
     },
   };

@@ -36,7 +36,7 @@ export function expectPodNotListed(idOf: IdOf, alias: string, when: string): Ste
       );
       if (found)
         throw new CheckFailure(
-          `no pod ${alias} in ListPodSandbox ${when}`,
+          `no pod ${r.podName(alias)} in ListPodSandbox ${when}`,
           `${found.id} (${POD_STATE[found.state ?? 0]})`,
         );
     },
@@ -53,12 +53,12 @@ export function expectPodNotReady(idOf: IdOf, alias: string, when: string): Step
       try {
         state = (await r.cri((c, o) => c.podSandboxStatus(id, false, o), false)).status?.state ?? -1;
       } catch (err) {
-        refusal(err, `PodSandboxStatus of pod ${alias}`);
+        refusal(err, `PodSandboxStatus of pod ${r.podName(alias)}`);
         return;
       }
       if (state === CriPodState.READY)
         throw new CheckFailure(
-          `PodSandboxStatus of pod ${alias} to fail or not say SANDBOX_READY ${when}`,
+          `PodSandboxStatus of pod ${r.podName(alias)} to fail or not say SANDBOX_READY ${when}`,
           'SANDBOX_READY',
         );
     },
@@ -74,10 +74,10 @@ export function expectPodState(alias: string, want: 'SANDBOX_READY' | 'SANDBOX_N
       try {
         state = (await r.cri((c, o) => c.podSandboxStatus(id, false, o), false)).status?.state ?? -1;
       } catch (err) {
-        throw new CheckFailure(`PodSandboxStatus of pod ${alias} to say ${want}${when}`, said(err));
+        throw new CheckFailure(`PodSandboxStatus of pod ${r.podName(alias)} to say ${want}${when}`, said(err));
       }
       if (POD_STATE[state] !== want)
-        throw new CheckFailure(`pod ${alias} ${want}${when}`, POD_STATE[state] ?? `state ${state}`);
+        throw new CheckFailure(`pod ${r.podName(alias)} ${want}${when}`, POD_STATE[state] ?? `state ${state}`);
     },
   };
 }
@@ -92,7 +92,7 @@ export function expectPodStatusAnswers(alias: string, when: string): Step {
         const s = await r.cri((c, o) => c.podSandboxStatus(id, false, o), false);
         if (s.status?.id !== id) throw new Error(`a status for ${s.status?.id || 'no pod'}`);
       } catch (err) {
-        throw new CheckFailure(`PodSandboxStatus of pod ${alias} to answer ${when}`, said(err));
+        throw new CheckFailure(`PodSandboxStatus of pod ${r.podName(alias)} to answer ${when}`, said(err));
       }
     },
   };
@@ -110,11 +110,12 @@ export function expectContainersExited(pod: string, when: string): Step {
     run: async (r) => {
       const id = r.pod(pod).id;
       const list = (await r.cri((c, o) => c.listContainers({ podSandboxId: id }, o), false)).containers;
-      if (list.length === 0) throw new CheckFailure(`the containers of pod ${pod} still listed ${when}`, 'none');
+      if (list.length === 0)
+        throw new CheckFailure(`the containers of pod ${r.podName(pod)} still listed ${when}`, 'none');
       const running = list.find((c) => c.state !== CriContainerState.EXITED);
       if (running)
         throw new CheckFailure(
-          `every container of pod ${pod} CONTAINER_EXITED ${when}`,
+          `every container of pod ${r.podName(pod)} CONTAINER_EXITED ${when}`,
           `${running.metadata?.name ?? running.id} ${CTR_STATE[running.state ?? 3]}`,
         );
     },
@@ -130,7 +131,7 @@ export function expectNoContainers(pod: string, when: string): Step {
       const list = (await r.cri((c, o) => c.listContainers({ podSandboxId: id }, o), false)).containers;
       if (list.length > 0)
         throw new CheckFailure(
-          `no container of pod ${pod} listed ${when}`,
+          `no container of pod ${r.podName(pod)} listed ${when}`,
           list.map((c) => `${c.metadata?.name ?? c.id} ${CTR_STATE[c.state ?? 3]}`).join(', '),
         );
     },
