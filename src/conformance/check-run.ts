@@ -368,9 +368,4 @@ export class CheckRun implements PluginScope {
   note(text: string): void {
     this.notes.push(text);
   }
-
-  /** Whether the runtime delivers this event to the check's plugins at all. */
-  delivers(event: NriEventName): boolean {
-    return [...this.plugins.values()].every((p) => p.receives(event));
-  }
 }
