@@ -4,7 +4,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CriError, type cri } from '../cri/index.js';
 import { CheckError, CheckFailure } from './errors.js';
-import type { Check, NriEventName, PluginSpec, Seen, TimeSplit } from './model.js';
+import type { Check, PluginSpec, Seen, TimeSplit } from './model.js';
 import { CONTAINER_LABEL, RUN_LABEL, type SuiteScope } from './suite-scope.js';
 import { TestPlugin, type Hold, type PluginScope } from './test-plugin.js';
 import type { Timing } from './timing.js';
