@@ -1,5 +1,7 @@
 // What `nrictl conformance` needs above the library: its flags, the rules between them,
 // and progress for people on a terminal (one line per check, on stderr).
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Flags } from '@oclif/core';
 import type { CheckVerdict } from '../conformance/index.js';
 import { usageError } from './errors.js';
@@ -58,6 +60,7 @@ interface Given {
   fault?: string[] | undefined;
   output: string;
   yes: boolean;
+  junit?: string | undefined;
 }
 
 /** The rules between flags that oclif cannot say: the simulator's flags need --sim. */
@@ -69,6 +72,28 @@ export function checkConformanceFlags(f: Given, scenario: string | undefined, pr
   } else if (f.preset !== undefined && f.preset !== 'all' && !presets.includes(f.preset)) {
     throw usageError(`--preset: unknown preset "${f.preset}" (known: all, ${presets.join(', ')})`);
   }
+  if (f.junit !== undefined) checkJunitTarget(f.junit);
+}
+
+/** A --junit file that cannot be written is said before the checks run, not after they made and removed pods. */
+function checkJunitTarget(file: string): void {
+  if (file === '') throw usageError('--junit is empty: give a file name');
+  const dir = dirname(file);
+  try {
+    if (!statSync(dir).isDirectory()) throw new Error('not a directory');
+    accessSync(dir, constants.W_OK);
+  } catch (err) {
+    throw usageError(
+      `--junit: cannot write a file in ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): give a file in a directory that exists and is writable`,
+    );
+  }
+  let isDir = false;
+  try {
+    isDir = statSync(file).isDirectory();
+  } catch {
+    // not there yet: it is written after the run
+  }
+  if (isDir) throw usageError(`--junit: ${file} is a directory: give a file name`);
 }
 
 /** A line per finished check on a terminal's stderr; nothing into a pipe or a file. */

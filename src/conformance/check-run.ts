@@ -4,7 +4,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CriError, type cri } from '../cri/index.js';
 import { CheckError, CheckFailure } from './errors.js';
-import type { Check, NriEventName, PluginSpec, Seen, TimeSplit } from './model.js';
+import type { Check, PluginSpec, Seen, TimeSplit } from './model.js';
 import { CONTAINER_LABEL, RUN_LABEL, type SuiteScope } from './suite-scope.js';
 import { TestPlugin, type Hold, type PluginScope } from './test-plugin.js';
 import type { Timing } from './timing.js';
@@ -59,6 +59,12 @@ export class CheckRun implements PluginScope {
     { promise: Promise<Outcome<unknown>>; done?: Outcome<unknown>; kind: 'criMs' | 'nriMs' }
   >();
   private readonly marks = new Map<string, number>();
+  /**
+   * Every CRI call not yet answered, those of the check's main line included: a signal
+   * abandons the step that made one, and what the call makes (a pod) exists only once
+   * the runtime answers, so cleanup waits for it (each has its deadline) before it sweeps.
+   */
+  private readonly unanswered = new Set<Promise<unknown>>();
 
   constructor(
     readonly suite: SuiteScope,
@@ -129,12 +135,15 @@ export class CheckRun implements PluginScope {
   ): Promise<T> {
     if (changes) this.dirty = true;
     const t = performance.now();
+    const pending = call(this.suite.cri, { timeoutMs: this.timing.callMs });
+    this.unanswered.add(pending);
     try {
-      return await call(this.suite.cri, { timeoutMs: this.timing.callMs });
+      return await pending;
     } catch (err) {
       if (err instanceof CriError && err.code === 'runtime-gone') throw new CheckError(err.message);
       throw err;
     } finally {
+      this.unanswered.delete(pending);
       this.count('criMs', t);
     }
   }
@@ -235,9 +244,9 @@ export class CheckRun implements PluginScope {
     return this.flights.get(key)?.done !== undefined;
   }
 
-  /** Every call still in flight, for cleanup to wait for (each has its deadline). */
+  /** Every call still in flight, started or on the main line, for cleanup to wait for (each has its deadline). */
   inFlight(): Promise<unknown>[] {
-    return [...this.flights.values()].map((f) => f.promise);
+    return [...[...this.flights.values()].map((f) => f.promise), ...this.unanswered];
   }
 
   // ---- waiting and judging ------------------------------------------------------------
@@ -358,10 +367,5 @@ export class CheckRun implements PluginScope {
 
   note(text: string): void {
     this.notes.push(text);
-  }
-
-  /** Whether the runtime delivers this event to the check's plugins at all. */
-  delivers(event: NriEventName): boolean {
-    return [...this.plugins.values()].every((p) => p.receives(event));
   }
 }

@@ -14,9 +14,13 @@ export interface Timing {
   windowMs: number;
   /** How long a call issued during a hold is given to reach the runtime before the hold ends. */
   settleMs: number;
-  /** How long an event that must come is waited for (a hook to be called, a canary to arrive). */
+  /**
+   * How long an event that must come is waited for (a hook to be called, a canary to
+   * arrive). On a node critest's 30 s: a RunPodSandbox reaches its hook only after the
+   * pod's network is set up, which a loaded CNI can take seconds for.
+   */
   eventWaitMs: number;
-  /** How long a container that exits by itself is waited for. */
+  /** How long a container that exits by itself is waited for, and then its StopContainer event. */
   exitWaitMs: number;
   /** Each CRI call's deadline. */
   callMs: number;
@@ -32,7 +36,7 @@ export function timing(requestTimeoutMs: number, pace: Pace): Timing {
         holdBoundMs,
         windowMs: Math.min(300, third),
         settleMs: Math.min(250, third),
-        eventWaitMs: 10_000,
+        eventWaitMs: 30_000,
         exitWaitMs: 60_000,
         callMs: 30_000,
       }

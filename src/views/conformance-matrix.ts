@@ -18,9 +18,15 @@ function mark(v: CheckVerdict | undefined, column: PresetColumn): string {
       : chalk.dim(MARK[v.status]);
 }
 
-/** A reason as it reads on every preset: container and pod ids, and the run's id, left out. */
+/**
+ * A reason as it reads on every preset and every check: container and pod ids, the run's
+ * id, and the check's number in a pod's name ("p-c33") left out.
+ */
 function generic(reason: string): string {
-  return reason.replace(/\b[0-9a-f]{64}\b/g, '<id>').replace(/\b([a-z-]+-)[0-9a-f]{8}\b/g, '$1<run>');
+  return reason
+    .replace(/\b[0-9a-f]{64}\b/g, '<id>')
+    .replace(/\b([a-z-]+-)[0-9a-f]{8}\b/g, '$1<run>')
+    .replace(/\bpod ([a-z][a-z0-9]*)-c\d+\b/g, 'pod $1-c<n>');
 }
 
 export const conformanceMatrixView: View<ConformanceMatrix> = {

@@ -45,15 +45,15 @@ function rows(r: ConformanceReport, wide: boolean): string[][] {
   const body = r.verdicts.map((v) => [
     PAINT[v.status](RESULT[v.status]),
     v.name,
+    // Figures right-aligned, of one width: the columns stay put whatever the figures.
     ...(wide
       ? [
           v.critest === undefined ? '-' : String(v.critest),
-          took(v.split.criMs),
-          took(v.split.nriMs),
-          took(v.split.waitMs),
+          took(v.split.criMs).padStart(9),
+          took(v.split.nriMs).padStart(9),
+          took(v.split.waitMs).padStart(9),
         ]
       : []),
-    // Right-aligned, of one width: the column stays put whatever the figures.
     took(v.durationMs).padStart(9),
   ]);
   return [head.map((h) => chalk.bold(h)), ...body];

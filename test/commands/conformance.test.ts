@@ -78,6 +78,13 @@ describe('bad input: exit 2, one line, nothing made', () => {
     nothingLeft(false);
   });
 
+  it('a --junit file that cannot be written: said before the run, not after it', async () => {
+    const r = await runCli([...node(), '--yes', '--junit', path.join(scratch.dir, 'no-such-dir', 'c.xml')]);
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(/^Error: --junit: cannot write a file in .*no-such-dir \(ENOENT\)/);
+    nothingLeft(false);
+  });
+
   it('the Docker preset alone', async () => {
     const r = await runCli(['conformance', '--sim', '--preset', 'docker-29']);
     expect(r.code).toBe(2);

@@ -17,30 +17,32 @@ const BREAKS: Record<SimFault, Record<string, RegExp>> = {
     'container-exits-by-itself': /expected StopContainer for container c, saw nothing within/,
   },
   'pod-listed-during-run-hook': {
-    'run-pod/hidden-while-hook-runs': /no pod p in ListPodSandbox while its RunPodSandbox hook runs/,
+    'run-pod/hidden-while-hook-runs': /no pod p-c\d+ in ListPodSandbox while its RunPodSandbox hook runs/,
   },
   'pod-found-during-run-hook': {
     'run-pod/no-workload-before-hook-returns': /to fail while its RunPodSandbox hook runs, saw it wait/,
   },
   'keep-pod-after-run-hook-error': {
-    'run-pod/hook-error-leaves-nothing': /no pod p in ListPodSandbox after its hook failed/,
+    'run-pod/hook-error-leaves-nothing': /no pod p-c\d+ in ListPodSandbox after its hook failed/,
   },
   'stop-pod-hook-before-containers': {
     'stop-pod/containers-stopped-during-hook':
       /CONTAINER_EXITED while the StopPodSandbox hook runs, saw c CONTAINER_RUNNING/,
   },
-  'stop-pod-event-twice': { 'stop-pod/idempotent': /expected 1 StopPodSandbox for pod p, saw 2/ },
-  'create-in-stopped-pod': { 'stop-pod/no-reuse': /CreateContainer of c in pod p to fail, saw it create container/ },
+  'stop-pod-event-twice': { 'stop-pod/idempotent': /expected 1 StopPodSandbox for pod p-c\d+, saw 2/ },
+  'create-in-stopped-pod': {
+    'stop-pod/no-reuse': /CreateContainer of c in pod p-c\d+ to fail, saw it create container/,
+  },
   'stop-pod-aborts-on-plugin-error': {
     'stop-pod/plugin-error-teardown-goes-on':
       /SANDBOX_NOTREADY after a plugin's StopPodSandbox error, saw SANDBOX_READY/,
   },
   'remove-pod-without-stop': { 'remove-pod/stops-first': /saw StopContainer, RemoveContainer, RemovePodSandbox$/ },
   'containers-listed-during-remove-hook': {
-    'remove-pod/containers-gone-during-hook': /no container of pod p listed while the RemovePodSandbox hook runs/,
+    'remove-pod/containers-gone-during-hook': /no container of pod p-c\d+ listed while the RemovePodSandbox hook runs/,
   },
   'remove-pod-aborts-on-plugin-error': {
-    'remove-pod/plugin-error-teardown-goes-on': /no pod p in ListPodSandbox after RemovePodSandbox/,
+    'remove-pod/plugin-error-teardown-goes-on': /no pod p-c\d+ in ListPodSandbox after RemovePodSandbox/,
   },
   'plugins-in-registration-order': {
     'teardown/index-order': /at plugins 10, 11 in that order, saw it at 11, 10/,
@@ -88,7 +90,7 @@ const BREAKS: Record<SimFault, Record<string, RegExp>> = {
     'sync/created-during-sync': /saw c2 reach it neither way/,
     'sync/created-during-sync-under-load': /saw c3, c4, c5 reach it neither way/,
   },
-  'skip-post-update-pod-event': { 'update-pod/relayed': /expected 1 PostUpdatePodSandbox of pod p, saw none/ },
+  'skip-post-update-pod-event': { 'update-pod/relayed': /expected 1 PostUpdatePodSandbox of pod p-c\d+, saw none/ },
   'ignore-update-pod-error': { 'update-pod/rejection': /to fail with the plugin's error, saw it succeed/ },
   'apply-rejected-pod-update': {
     'update-pod/rejected-values-not-applied': /to have the initial values applied .* saw resources shares 768/,

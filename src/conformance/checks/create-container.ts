@@ -30,7 +30,7 @@ export const CREATE_CONTAINER_CHECKS: Check[] = [
         expectContainerNotListed(heldContainer, 'c', 'p', 'while its CreateContainer hook runs'),
         expectContainerNotCreated(heldContainer, 'c', 'while its CreateContainer hook runs'),
       ]),
-      succeeded('create:c', 'CreateContainer of c'),
+      succeeded('create:c', () => 'CreateContainer of c'),
       expectContainerState('c', 'CONTAINER_CREATED'),
     ],
   },

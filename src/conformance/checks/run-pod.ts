@@ -2,7 +2,7 @@
 import type { Check } from '../model.js';
 import { createContainer } from '../steps/containers.js';
 import { whileHeld } from '../steps/holds.js';
-import { createRefusedWhileHeld, runPodFails } from '../steps/attempts.js';
+import { createRefusedWhileHeld, earlyCreateRefused, runPodFails } from '../steps/attempts.js';
 import { ranPod, runPod, startRunPod } from '../steps/pods.js';
 import { expectPodNotListed, expectPodNotReady, expectPodState, heldPod } from '../steps/state.js';
 import { hookSawPod } from '../steps/hooks.js';
@@ -34,6 +34,7 @@ export const RUN_POD_CHECKS: Check[] = [
     steps: [
       whileHeld('00', 'RunPodSandbox', startRunPod('p'), [createRefusedWhileHeld('early', 'p')]),
       ranPod('p'),
+      earlyCreateRefused('early', 'p'),
       createContainer('c', 'p'),
     ],
   },

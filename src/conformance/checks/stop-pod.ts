@@ -3,10 +3,10 @@ import { KNOWN } from '../known.js';
 import type { Check } from '../model.js';
 import { runContainer } from '../steps/containers.js';
 import { whileHeld } from '../steps/holds.js';
-import { createFails, tolerated } from '../steps/attempts.js';
+import { createFails, teardownTolerated } from '../steps/attempts.js';
 import { expectCount, expectNoEvent } from '../steps/events.js';
 import { mark } from '../steps/marks.js';
-import { removePod, runPod, startStopPod, stopPod, succeeded } from '../steps/pods.js';
+import { removePod, runPod, startStopPod, stopPod, stoppedPod } from '../steps/pods.js';
 import { expectContainersExited, expectPodGone, expectPodState, expectPodStatusAnswers } from '../steps/state.js';
 
 export const STOP_POD_CHECKS: Check[] = [
@@ -24,7 +24,7 @@ export const STOP_POD_CHECKS: Check[] = [
         expectContainersExited('p', 'while the StopPodSandbox hook runs'),
         expectPodStatusAnswers('p', 'while the StopPodSandbox hook runs'),
       ]),
-      succeeded('stop:p', 'StopPodSandbox of pod p'),
+      stoppedPod('p'),
       removePod('p'),
     ],
   },
@@ -77,10 +77,10 @@ export const STOP_POD_CHECKS: Check[] = [
     steps: [
       runPod('p'),
       ...runContainer('c', 'p'),
-      tolerated('StopPodSandbox of pod p', (r) => r.cri((c, o) => c.stopPodSandbox(r.pod('p').id, o))),
+      teardownTolerated('StopPodSandbox', 'p'),
       expectPodState('p', 'SANDBOX_NOTREADY', " after a plugin's StopPodSandbox error"),
       expectContainersExited('p', "after a plugin's StopPodSandbox error"),
-      tolerated('RemovePodSandbox of pod p', (r) => r.cri((c, o) => c.removePodSandbox(r.pod('p').id, o))),
+      teardownTolerated('RemovePodSandbox', 'p'),
       expectPodGone('p'),
     ],
   },

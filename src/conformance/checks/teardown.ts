@@ -2,10 +2,10 @@
 // critest does not test (nri-contract.md, "What the draft spec says beyond the tests").
 import type { Check } from '../model.js';
 import { runContainer, stopContainer, removeContainer } from '../steps/containers.js';
-import { tolerated } from '../steps/attempts.js';
+import { teardownTolerated } from '../steps/attempts.js';
 import { expectEvents, expectIndexOrder } from '../steps/events.js';
 import { whileHeld } from '../steps/holds.js';
-import { removePod, runPod, startRemovePod, stopPod, succeeded } from '../steps/pods.js';
+import { removePod, removedPod, runPod, startRemovePod, stopPod } from '../steps/pods.js';
 import { expectNoContainers, expectPodGone } from '../steps/state.js';
 
 export const TEARDOWN_CHECKS: Check[] = [
@@ -39,7 +39,7 @@ export const TEARDOWN_CHECKS: Check[] = [
       whileHeld('00', 'RemovePodSandbox', startRemovePod('p'), [
         expectNoContainers('p', 'while the RemovePodSandbox hook runs'),
       ]),
-      succeeded('remove:p', 'RemovePodSandbox of pod p'),
+      removedPod('p'),
     ],
   },
   {
@@ -63,7 +63,7 @@ export const TEARDOWN_CHECKS: Check[] = [
       runPod('p'),
       ...runContainer('c', 'p'),
       stopPod('p'),
-      tolerated('RemovePodSandbox of pod p', (r) => r.cri((c, o) => c.removePodSandbox(r.pod('p').id, o))),
+      teardownTolerated('RemovePodSandbox', 'p'),
       expectPodGone('p'),
     ],
   },

@@ -2,7 +2,7 @@
 // reserved), CRI-O answers the same pod (an idempotent retry); a new pod is wrong.
 import { CheckFailure } from '../errors.js';
 import type { Step } from '../model.js';
-import { said } from './said.js';
+import { refusal, said } from './said.js';
 
 export function duplicateRunPod(alias: string): Step {
   return {
@@ -13,6 +13,7 @@ export function duplicateRunPod(alias: string): Step {
       try {
         id = (await r.cri((c, o) => c.runPodSandbox(pod.config, '', o))).podSandboxId;
       } catch (err) {
+        refusal(err, 'the duplicate RunPodSandbox');
         r.note(`the duplicate was refused (${said(err)})`);
         return;
       }

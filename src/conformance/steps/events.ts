@@ -32,8 +32,8 @@ function scoped(r: CheckRun, index: string, scope: EventScope): Seen[] {
   return seen;
 }
 
-function describe(scope: EventScope): string {
-  return scope.container === undefined ? `pod ${scope.pod}` : `container ${scope.container}`;
+function describe(r: CheckRun, scope: EventScope): string {
+  return scope.container === undefined ? `pod ${r.podName(scope.pod)}` : `container ${scope.container}`;
 }
 
 /** Exactly these events (of the scope), each once, in this order. */
@@ -45,7 +45,7 @@ export function expectEvents(index: string, scope: EventScope, expected: NriEven
       const seen = scoped(r, index, scope);
       const names = seen.map((s) => s.event);
       if (names.join() !== expected.join())
-        throw new CheckFailure(`${expected.join(', ')} for ${describe(scope)}`, listed(seen));
+        throw new CheckFailure(`${expected.join(', ')} for ${describe(r, scope)}`, listed(seen));
     },
   };
 }
@@ -58,7 +58,7 @@ export function expectEventComes(index: string, scope: EventScope, event: NriEve
       await r.event(
         index,
         (s) => s.event === event && scoped(r, index, scope).includes(s),
-        `${event} for ${describe(scope)}`,
+        `${event} for ${describe(r, scope)}`,
         event === 'StopContainer' ? r.timing.exitWaitMs : undefined,
       );
     },
@@ -73,7 +73,7 @@ export function expectCount(index: string, pod: string, event: NriEventName, n: 
       await r.settle();
       const count = r.podEvents(index, pod).filter((s) => s.event === event).length;
       if (count !== n)
-        throw new CheckFailure(`${n} ${event} for pod ${pod}`, count === 0 ? 'none' : String(count), known);
+        throw new CheckFailure(`${n} ${event} for pod ${r.podName(pod)}`, count === 0 ? 'none' : String(count), known);
     },
   };
 }
@@ -102,7 +102,7 @@ export function expectNoEvent(index: string, mark: string, scope: EventScope, ev
       await r.settle();
       const inScope = new Set(scoped(r, index, scope));
       const seen = r.since(index, mark).filter((s) => s.event === event && inScope.has(s));
-      if (seen.length > 0) throw new CheckFailure(`no ${event} for ${describe(scope)}`, `${seen.length}`);
+      if (seen.length > 0) throw new CheckFailure(`no ${event} for ${describe(r, scope)}`, `${seen.length}`);
     },
   };
 }
@@ -135,13 +135,13 @@ export function expectIndexOrder(indexes: string[], scope: EventScope, events: N
         const counts = per.map((p) => p.length);
         if (counts.some((c) => c !== 1))
           throw new CheckFailure(
-            `${event} for ${describe(scope)} once at each of plugins ${indexes.join(', ')}`,
+            `${event} for ${describe(r, scope)} once at each of plugins ${indexes.join(', ')}`,
             `it ${counts.map((c, i) => `${c} time(s) at ${indexes[i]}`).join(', ')}`,
           );
         const order = per.map((p, i) => ({ index: indexes[i], seq: p[0].seq })).sort((a, b) => a.seq - b.seq);
         if (order.map((o) => o.index).join() !== indexes.join())
           throw new CheckFailure(
-            `${event} for ${describe(scope)} at plugins ${indexes.join(', ')} in that order`,
+            `${event} for ${describe(r, scope)} at plugins ${indexes.join(', ')} in that order`,
             `it at ${order.map((o) => o.index).join(', ')}`,
           );
       }

@@ -10,9 +10,10 @@ export function hookSawPod(index: string, alias: string): Step {
       const s = await r.event(
         index,
         (e) => e.event === 'RunPodSandbox' && e.podName === r.podName(alias),
-        `the RunPodSandbox hook called for pod ${alias}`,
+        `the RunPodSandbox hook called for pod ${r.podName(alias)}`,
       );
-      if (s.podId === '') throw new CheckFailure(`the RunPodSandbox hook of pod ${alias} to carry a pod id`, 'none');
+      if (s.podId === '')
+        throw new CheckFailure(`the RunPodSandbox hook of pod ${r.podName(alias)} to carry a pod id`, 'none');
     },
   };
 }

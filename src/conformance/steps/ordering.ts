@@ -2,7 +2,8 @@
 import { CriPodState } from '../../cri/index.js';
 import { CheckFailure } from '../errors.js';
 import type { Step } from '../model.js';
-import { said } from './said.js';
+import { refusal, said } from './said.js';
+import { heldPod } from './state.js';
 
 /** While the hook of the last of `indexes` is held, each earlier plugin has had it once, in index order, and the last has it now. */
 export function expectSeenSoFar(indexes: string[], alias: string): Step {
@@ -15,7 +16,7 @@ export function expectSeenSoFar(indexes: string[], alias: string): Step {
       const order = all.map((s) => s.plugin).join(', ');
       if (order !== indexes.join(', '))
         throw new CheckFailure(
-          `RunPodSandbox of pod ${alias} at plugins ${indexes.join(', ')} in that order, once each, by the time the last is held`,
+          `RunPodSandbox of pod ${r.podName(alias)} at plugins ${indexes.join(', ')} in that order, once each, by the time the last is held`,
           order || 'none',
         );
     },
@@ -27,27 +28,28 @@ export function expectHeldBack(alias: string): Step {
   return {
     label: `pod ${alias} held back while a hook runs`,
     run: async (r) => {
-      const id = r.hold?.seen.podId ?? '';
+      const id = heldPod(r);
       const until = performance.now() + r.timing.windowMs;
       const every = Math.max(5, Math.floor(r.timing.windowMs / 3));
       for (;;) {
         if (r.ended(`run:${alias}`)) {
           const o = await r.outcome(`run:${alias}`);
           throw new CheckFailure(
-            `RunPodSandbox of pod ${alias} not to return while a hook runs`,
+            `RunPodSandbox of pod ${r.podName(alias)} not to return while a hook runs`,
             o.ok ? 'it return' : `it fail (${said(o.error)})`,
           );
         }
         const listed = (await r.cri((c, o) => c.listPodSandbox(undefined, o), false)).items.some((p) => p.id === id);
-        if (listed) throw new CheckFailure(`pod ${alias} not listed while a hook runs`, 'it listed');
+        if (listed) throw new CheckFailure(`pod ${r.podName(alias)} not listed while a hook runs`, 'it listed');
         let state: number | undefined;
         try {
           state = (await r.cri((c, o) => c.podSandboxStatus(id, false, o), false)).status?.state ?? undefined;
-        } catch {
+        } catch (err) {
+          refusal(err, `PodSandboxStatus of pod ${r.podName(alias)}`);
           state = undefined;
         }
         if (state === CriPodState.READY)
-          throw new CheckFailure(`pod ${alias} not SANDBOX_READY while a hook runs`, 'SANDBOX_READY');
+          throw new CheckFailure(`pod ${r.podName(alias)} not SANDBOX_READY while a hook runs`, 'SANDBOX_READY');
         if (performance.now() >= until) return;
         await r.wait(every);
       }

@@ -1,5 +1,6 @@
 // Steps that make, stop and remove pods, each expecting the runtime to do it.
 import type { cri } from '../../cri/index.js';
+import type { CheckRun } from '../check-run.js';
 import { CheckFailure } from '../errors.js';
 import type { Step } from '../model.js';
 import { said } from './said.js';
@@ -11,7 +12,7 @@ export function runPod(alias: string, extra: Partial<cri.IPodSandboxConfig> = {}
       try {
         await r.runPod(alias, extra);
       } catch (err) {
-        throw new CheckFailure(`RunPodSandbox of pod ${alias} to succeed`, said(err));
+        throw new CheckFailure(`RunPodSandbox of pod ${r.podName(alias)} to succeed`, said(err));
       }
     },
   };
@@ -32,7 +33,10 @@ export function ranPod(alias: string): Step {
     run: async (r) => {
       const o = await r.outcome(`run:${alias}`);
       if (!o.ok)
-        throw new CheckFailure(`RunPodSandbox of pod ${alias} to succeed once its hook returned`, said(o.error));
+        throw new CheckFailure(
+          `RunPodSandbox of pod ${r.podName(alias)} to succeed once its hook returned`,
+          said(o.error),
+        );
     },
   };
 }
@@ -45,7 +49,7 @@ export function stopPod(alias: string): Step {
       try {
         await r.cri((c, o) => c.stopPodSandbox(id, o));
       } catch (err) {
-        throw new CheckFailure(`StopPodSandbox of pod ${alias} to succeed`, said(err));
+        throw new CheckFailure(`StopPodSandbox of pod ${r.podName(alias)} to succeed`, said(err));
       }
     },
   };
@@ -73,16 +77,22 @@ export function startRemovePod(alias: string): Step {
   };
 }
 
-/** The call started under `key` succeeded. */
-export function succeeded(key: string, what: string): Step {
+/** The call started under `key` succeeded; `what` names it in a failure (the pod by its name, not its alias). */
+export function succeeded(key: string, what: (r: CheckRun) => string): Step {
   return {
-    label: `${what} returned`,
+    label: `${key} returned`,
     run: async (r) => {
       const o = await r.outcome(key);
-      if (!o.ok) throw new CheckFailure(`${what} to succeed once its hook returned`, said(o.error));
+      if (!o.ok) throw new CheckFailure(`${what(r)} to succeed once its hook returned`, said(o.error));
     },
   };
 }
+
+/** The StopPodSandbox or RemovePodSandbox started by startStopPod or startRemovePod succeeded. */
+export const stoppedPod = (alias: string): Step =>
+  succeeded(`stop:${alias}`, (r) => `StopPodSandbox of pod ${r.podName(alias)}`);
+export const removedPod = (alias: string): Step =>
+  succeeded(`remove:${alias}`, (r) => `RemovePodSandbox of pod ${r.podName(alias)}`);
 
 export function removePod(alias: string): Step {
   return {
@@ -92,7 +102,7 @@ export function removePod(alias: string): Step {
       try {
         await r.cri((c, o) => c.removePodSandbox(id, o));
       } catch (err) {
-        throw new CheckFailure(`RemovePodSandbox of pod ${alias} to succeed`, said(err));
+        throw new CheckFailure(`RemovePodSandbox of pod ${r.podName(alias)} to succeed`, said(err));
       }
       r.suite.registry.forgetPod(id);
     },

@@ -3,12 +3,16 @@ import { CriContainerState, CriPodState } from '../../cri/index.js';
 import type { CheckRun } from '../check-run.js';
 import { CheckFailure, CheckSkip } from '../errors.js';
 import type { Step } from '../model.js';
-import { said } from './said.js';
+import { refusal, said } from './said.js';
 
 type IdOf = (r: CheckRun) => string;
 
-/** The pod a held hook is about. */
-export const heldPod: IdOf = (r) => r.hold?.seen.podId ?? '';
+/** The pod a held hook is about: it must carry the pod's id, or nothing about the pod could be looked up by it. */
+export const heldPod: IdOf = (r) => {
+  const id = r.hold?.seen.podId ?? '';
+  if (id === '') throw new CheckFailure(`the held ${r.hold?.seen.event ?? ''} hook to carry the pod's id`, 'none');
+  return id;
+};
 /** The container a held hook is about ("" where the runtime sends no id with it). */
 export const heldContainer: IdOf = (r) => r.hold?.seen.containerId ?? '';
 const podId =
@@ -32,7 +36,7 @@ export function expectPodNotListed(idOf: IdOf, alias: string, when: string): Ste
       );
       if (found)
         throw new CheckFailure(
-          `no pod ${alias} in ListPodSandbox ${when}`,
+          `no pod ${r.podName(alias)} in ListPodSandbox ${when}`,
           `${found.id} (${POD_STATE[found.state ?? 0]})`,
         );
     },
@@ -48,12 +52,13 @@ export function expectPodNotReady(idOf: IdOf, alias: string, when: string): Step
       let state: number;
       try {
         state = (await r.cri((c, o) => c.podSandboxStatus(id, false, o), false)).status?.state ?? -1;
-      } catch {
+      } catch (err) {
+        refusal(err, `PodSandboxStatus of pod ${r.podName(alias)}`);
         return;
       }
       if (state === CriPodState.READY)
         throw new CheckFailure(
-          `PodSandboxStatus of pod ${alias} to fail or not say SANDBOX_READY ${when}`,
+          `PodSandboxStatus of pod ${r.podName(alias)} to fail or not say SANDBOX_READY ${when}`,
           'SANDBOX_READY',
         );
     },
@@ -69,10 +74,10 @@ export function expectPodState(alias: string, want: 'SANDBOX_READY' | 'SANDBOX_N
       try {
         state = (await r.cri((c, o) => c.podSandboxStatus(id, false, o), false)).status?.state ?? -1;
       } catch (err) {
-        throw new CheckFailure(`PodSandboxStatus of pod ${alias} to say ${want}${when}`, said(err));
+        throw new CheckFailure(`PodSandboxStatus of pod ${r.podName(alias)} to say ${want}${when}`, said(err));
       }
       if (POD_STATE[state] !== want)
-        throw new CheckFailure(`pod ${alias} ${want}${when}`, POD_STATE[state] ?? `state ${state}`);
+        throw new CheckFailure(`pod ${r.podName(alias)} ${want}${when}`, POD_STATE[state] ?? `state ${state}`);
     },
   };
 }
@@ -87,7 +92,7 @@ export function expectPodStatusAnswers(alias: string, when: string): Step {
         const s = await r.cri((c, o) => c.podSandboxStatus(id, false, o), false);
         if (s.status?.id !== id) throw new Error(`a status for ${s.status?.id || 'no pod'}`);
       } catch (err) {
-        throw new CheckFailure(`PodSandboxStatus of pod ${alias} to answer ${when}`, said(err));
+        throw new CheckFailure(`PodSandboxStatus of pod ${r.podName(alias)} to answer ${when}`, said(err));
       }
     },
   };
@@ -105,18 +110,19 @@ export function expectContainersExited(pod: string, when: string): Step {
     run: async (r) => {
       const id = r.pod(pod).id;
       const list = (await r.cri((c, o) => c.listContainers({ podSandboxId: id }, o), false)).containers;
-      if (list.length === 0) throw new CheckFailure(`the containers of pod ${pod} still listed ${when}`, 'none');
+      if (list.length === 0)
+        throw new CheckFailure(`the containers of pod ${r.podName(pod)} still listed ${when}`, 'none');
       const running = list.find((c) => c.state !== CriContainerState.EXITED);
       if (running)
         throw new CheckFailure(
-          `every container of pod ${pod} CONTAINER_EXITED ${when}`,
+          `every container of pod ${r.podName(pod)} CONTAINER_EXITED ${when}`,
           `${running.metadata?.name ?? running.id} ${CTR_STATE[running.state ?? 3]}`,
         );
     },
   };
 }
 
-/** ListContainers(pod) lists nothing (or only what `keep` allows). */
+/** ListContainers(pod) lists nothing. */
 export function expectNoContainers(pod: string, when: string): Step {
   return {
     label: `no container of ${pod} listed ${when}`,
@@ -125,7 +131,7 @@ export function expectNoContainers(pod: string, when: string): Step {
       const list = (await r.cri((c, o) => c.listContainers({ podSandboxId: id }, o), false)).containers;
       if (list.length > 0)
         throw new CheckFailure(
-          `no container of pod ${pod} listed ${when}`,
+          `no container of pod ${r.podName(pod)} listed ${when}`,
           list.map((c) => `${c.metadata?.name ?? c.id} ${CTR_STATE[c.state ?? 3]}`).join(', '),
         );
     },
@@ -160,7 +166,8 @@ export function expectContainerNotCreated(idOf: IdOf, alias: string, when: strin
       let state: number;
       try {
         state = (await r.cri((c, o) => c.containerStatus(id, false, o), false)).status?.state ?? -1;
-      } catch {
+      } catch (err) {
+        refusal(err, `ContainerStatus of ${alias}`);
         return;
       }
       if (state === CriContainerState.CREATED)
@@ -226,7 +233,10 @@ export function startExiting(alias: string): Step {
         await r.cri((c, o) => c.startContainer(id, o));
       } catch (err) {
         const text = said(err);
-        if (/exec|not found|no such file/i.test(text))
+        // The image's executable (sh, /pause) missing or unrunnable: runc's and crun's
+        // "exec: ... executable file not found", "no such file or directory". A container
+        // or pod the runtime says it cannot find is no reason to skip: it is judged.
+        if (/\bexec|no such file/i.test(text))
           throw new CheckSkip(`the image ${r.suite.image} cannot run a container that exits by itself (${text})`);
         throw new CheckFailure(`StartContainer of ${alias} to succeed`, text);
       }

@@ -15,7 +15,7 @@ export function expectSynchronized(index: string, pods: string[], containers: st
       if (missingPods.length + missing.length > 0)
         throw new CheckFailure(
           `plugin ${index}'s Synchronize to list ${[...pods, ...containers].join(', ')}`,
-          `it without ${[...missingPods.map((p) => `pod ${p}`), ...missing.map((c) => `container ${c}`)].join(', ')}`,
+          `it without ${[...missingPods.map((p) => `pod ${r.podName(p)}`), ...missing.map((c) => `container ${c}`)].join(', ')}`,
         );
     },
   };

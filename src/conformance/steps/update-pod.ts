@@ -5,7 +5,7 @@ import type { cri } from '../../cri/index.js';
 import type { CheckRun } from '../check-run.js';
 import { CheckFailure, CheckSkip } from '../errors.js';
 import type { KnownGap, Step } from '../model.js';
-import { said, words } from './said.js';
+import { refusal, said, words } from './said.js';
 
 const MiB = 1024 * 1024;
 const PERIOD = 100_000;
@@ -60,7 +60,7 @@ export function runPodWith(alias: string, values: PodResources): Step {
       try {
         await r.runPod(alias, { linux: { overhead: values.overhead, resources: values.resources } });
       } catch (err) {
-        throw new CheckFailure(`RunPodSandbox of pod ${alias} to succeed`, said(err));
+        throw new CheckFailure(`RunPodSandbox of pod ${r.podName(alias)} to succeed`, said(err));
       }
     },
   };
@@ -78,7 +78,7 @@ export function updatePod(alias: string, values: PodResources): Step {
         await update(r, alias, values);
       } catch (err) {
         throw new CheckFailure(
-          `UpdatePodSandboxResources of pod ${alias} to ${NAMES.get(values)} to succeed`,
+          `UpdatePodSandboxResources of pod ${r.podName(alias)} to ${NAMES.get(values)} to succeed`,
           said(err),
         );
       }
@@ -94,6 +94,7 @@ export function updatePodFails(alias: string, values: PodResources, containing: 
       try {
         await update(r, alias, values);
       } catch (err) {
+        refusal(err, `UpdatePodSandboxResources of pod ${r.podName(alias)}`);
         if (!words(err).includes(containing))
           throw new CheckFailure(
             `UpdatePodSandboxResources to fail with the plugin's error "${containing}"`,
@@ -101,7 +102,10 @@ export function updatePodFails(alias: string, values: PodResources, containing: 
           );
         return;
       }
-      throw new CheckFailure(`UpdatePodSandboxResources of pod ${alias} to fail with the plugin's error`, 'it succeed');
+      throw new CheckFailure(
+        `UpdatePodSandboxResources of pod ${r.podName(alias)} to fail with the plugin's error`,
+        'it succeed',
+      );
     },
   };
 }
@@ -115,7 +119,7 @@ export function expectUpdateRelayed(index: string, alias: string, values: PodRes
       const got = r.podEvents(index, alias).filter((s) => s.event === 'UpdatePodSandbox');
       if (got.length !== n)
         throw new CheckFailure(
-          `${n} UpdatePodSandbox of pod ${alias} by the time the CRI call returned`,
+          `${n} UpdatePodSandbox of pod ${r.podName(alias)} by the time the CRI call returned`,
           `${got.length}`,
         );
       const last = got[got.length - 1];
@@ -142,7 +146,11 @@ export function expectPostUpdates(index: string, alias: string, n: number, known
       await r.settle();
       const count = r.podEvents(index, alias).filter(of).length;
       if (count !== n)
-        throw new CheckFailure(`${n} PostUpdatePodSandbox of pod ${alias}`, count === 0 ? 'none' : `${count}`, known);
+        throw new CheckFailure(
+          `${n} PostUpdatePodSandbox of pod ${r.podName(alias)}`,
+          count === 0 ? 'none' : `${count}`,
+          known,
+        );
     },
   };
 }
@@ -194,7 +202,7 @@ export function expectApplied(alias: string, values: PodResources, essential = f
       }
       if (!same(now.resources, values.resources) || !same(now.overhead, values.overhead))
         throw new CheckFailure(
-          `pod ${alias} to have ${NAMES.get(values)} applied (resources ${show(values.resources)})`,
+          `pod ${r.podName(alias)} to have ${NAMES.get(values)} applied (resources ${show(values.resources)})`,
           `resources ${show(now.resources)}, overhead ${show(now.overhead)}`,
         );
     },
@@ -208,11 +216,12 @@ export function expectSyncedPodResources(index: string, alias: string, values: P
     run: async (r) => {
       const sync = r.plugin(index).seen.find((s) => s.event === 'Synchronize');
       const pod = sync?.syncPods?.find((p) => p.id === r.pod(alias).id);
-      if (!pod) throw new CheckFailure(`plugin ${index}'s Synchronize to list pod ${alias}`, 'it without it');
+      if (!pod)
+        throw new CheckFailure(`plugin ${index}'s Synchronize to list pod ${r.podName(alias)}`, 'it without it');
       const res = fromNri(pod.linux?.podResources);
       if (!same(res, values.resources))
         throw new CheckFailure(
-          `pod ${alias} synchronized with ${NAMES.get(values)} (resources ${show(values.resources)})`,
+          `pod ${r.podName(alias)} synchronized with ${NAMES.get(values)} (resources ${show(values.resources)})`,
           show(res),
         );
     },
