@@ -4,7 +4,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CriError, type cri } from '../cri/index.js';
 import { CheckError, CheckFailure } from './errors.js';
-import type { Check, PluginSpec, Seen, TimeSplit } from './model.js';
+import type { PluginSpec, Seen, TimeSplit } from './model.js';
 import { CONTAINER_LABEL, RUN_LABEL, type SuiteScope } from './suite-scope.js';
 import { TestPlugin, type Hold, type PluginScope } from './test-plugin.js';
 import type { Timing } from './timing.js';
@@ -68,7 +68,8 @@ export class CheckRun implements PluginScope {
 
   constructor(
     readonly suite: SuiteScope,
-    readonly check: Check,
+    /** Of its Check, a run needs the plugins to register (the Check's steps take the run, so not the type itself). */
+    readonly check: { readonly plugins: readonly PluginSpec[] },
     /** The check's place in the run: names its pods. */
     readonly number: number,
   ) {}

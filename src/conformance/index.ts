@@ -11,8 +11,8 @@ export {
   type ConformanceMatrix,
   type PresetColumn,
 } from './sim.js';
+export type { Check } from './check.js';
 export type {
-  Check,
   CheckVerdict,
   ConformanceReport,
   ConformanceSummary,

@@ -1,9 +1,8 @@
-// The contract as data: what a check is made of (test plugins with their reactions, CRI
-// steps, expectations), what a test plugin saw, and the verdicts a run gives back. A new
-// clause is a new entry of checks/*.ts built from the steps in steps/, not a new runner.
+// The contract's terms: the test plugins a check registers and their reactions, what they
+// saw, what a check requires of the runtime, and the verdicts a run gives back. What a
+// check itself is (its steps act on a CheckRun) is in check.ts.
 import type { nri } from '../api/index.js';
 import type { EventName } from '../api/event-names.js';
-import type { CheckRun } from './check-run.js';
 
 /** The NRI events a test plugin can see, Synchronize included, by their method names (validation is not its business). */
 export type NriEventName = 'Synchronize' | Exclude<EventName, 'Unknown' | 'ValidateContainerAdjustment'>;
@@ -63,12 +62,6 @@ export interface PluginSpec {
   joins?: 'start' | 'step';
 }
 
-/** One step of a check: a CRI call, a wait, or an expectation. Throws CheckFailure, CheckSkip or CheckError. */
-export interface Step {
-  label: string;
-  run(run: CheckRun): Promise<void>;
-}
-
 /** Where nri-contract.md says a runtime is known to fail this, and who tracks it. */
 export interface KnownGap {
   /** "containerd#13599". */
@@ -85,20 +78,6 @@ export type Requirement =
   | { events: NriEventName[] }
   /** The runtime's CRI must have this call (probed once: Unimplemented means it has not). */
   | { criCall: 'UpdatePodSandboxResources' };
-
-export interface Check {
-  /** Stable, path-like: "run-pod/hidden-while-hook-runs". */
-  name: string;
-  /** The number of critest's NRI spec it follows (nri-contract.md), if any. */
-  critest?: number;
-  /** The clause it checks, in one line: what the runtime must do. */
-  clause: string;
-  /** Where the clause is written: the draft (containerd/nri#286), critest, or nrictl (beyond both). */
-  source: 'draft' | 'critest' | 'draft+critest' | 'nrictl';
-  plugins: PluginSpec[];
-  requires?: Requirement[];
-  steps: Step[];
-}
 
 export type VerdictStatus = 'pass' | 'fail' | 'skip' | 'error';
 

@@ -3,7 +3,8 @@
 // without one or under CI, runs only with --yes, as `update` does.
 import { confirm } from '@inquirer/prompts';
 import { ConformanceError } from './errors.js';
-import type { Check, ConformanceReport, TargetInfo } from './model.js';
+import type { Check } from './check.js';
+import type { ConformanceReport, TargetInfo } from './model.js';
 import { prepare, type Prepared, type TargetOptions } from './preflight.js';
 import { selectChecks } from './select.js';
 import { newRunId, runSuite, type RunHooks } from './suite.js';

@@ -7,7 +7,8 @@ import { CheckRun } from './check-run.js';
 import { cleanUpCheck } from './cleanup.js';
 import { CheckError, CheckFailure, CheckSkip } from './errors.js';
 import { knownFor } from './known.js';
-import type { Check, CheckVerdict, Requirement } from './model.js';
+import type { Check } from './check.js';
+import type { CheckVerdict, Requirement } from './model.js';
 import type { SuiteScope } from './suite-scope.js';
 import { maskHas } from './test-plugin.js';
 

@@ -3,7 +3,7 @@
 // filter that names no check is a mistake, said before anything is made.
 import { CHECKS } from './checks/index.js';
 import { ConformanceError } from './errors.js';
-import type { Check } from './model.js';
+import type { Check } from './check.js';
 
 function matcher(pattern: string): (c: Check) => boolean {
   if (/^\d+$/.test(pattern)) return (c) => c.critest === Number(pattern);

@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { CriError } from '../cri/index.js';
 import { sweep } from './cleanup.js';
-import type { Check, CheckVerdict, ConformanceReport, ConformanceSummary, TargetInfo } from './model.js';
+import type { Check } from './check.js';
+import type { CheckVerdict, ConformanceReport, ConformanceSummary, TargetInfo } from './model.js';
 import type { Prepared } from './preflight.js';
 import { Interrupted, runCheck } from './runner.js';
 import { Registry, type SuiteScope } from './suite-scope.js';

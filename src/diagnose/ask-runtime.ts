@@ -6,7 +6,7 @@ import { finding, type ConnectionOutcome, type Finding, type OfflineDiagnosis } 
 import { SessionError, probeRuntime } from '../session/index.js';
 import { compareViews, type Listing, type ViewsComparison } from './compare-views.js';
 import { DOCKER_NOT_COMPARED, listCri, nriListing, openCri, otherRuntime, runtimeFamily } from './cri-views.js';
-import type { DiagnoseOptions } from './diagnose.js';
+import type { DiagnoseOptions } from './options.js';
 
 /**
  * Each CRI call's deadline without --timeout: the second look runs while doctor is still

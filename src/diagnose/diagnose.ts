@@ -12,40 +12,18 @@ import {
   type Diagnosis,
   type Finding,
   type OfflineDiagnosis,
-  type RuntimeKind,
   validatorOnNode,
 } from '../checks/index.js';
 import { SessionError, checkIdentity, openEndpoint, type Endpoint } from '../session/index.js';
 import { tracePluginLatency } from '../trace/index.js';
 import { ask } from './ask-runtime.js';
 import type { ViewsComparison } from './compare-views.js';
+import type { DiagnoseOptions } from './options.js';
 import { runtimeMetricsFindings } from './plugin-findings.js';
 
 /** What doctor concludes: the diagnosis, and how the runtime's CRI and NRI views compare. */
 export interface DoctorDiagnosis extends Diagnosis {
   views: ViewsComparison;
-}
-
-export interface DiagnoseOptions {
-  /** The node's root directory (default '/'): configs are looked for, and the paths they name taken, under it. */
-  root?: string | undefined;
-  /** Runtime config files to use instead of those found under root. */
-  runtimeConfigs?: string[] | undefined;
-  /** Judge by this runtime's rules instead of the config's. */
-  runtime?: RuntimeKind | undefined;
-  /** Ask (and check) this socket instead of the one the config names. */
-  socketPath?: string | undefined;
-  /** Compare with what this CRI socket lists, instead of the one the runtime's config names or a well-known one. */
-  criSocket?: string | undefined;
-  /** Ask an embedded simulator playing this scenario instead; the offline checks still look at the node. */
-  sim?: string | undefined;
-  /** The transient plugin's name and index. */
-  name: string;
-  index: string;
-  /** Bounds the registration and each call (default: the runtime's, else the SDK's). */
-  timeoutMs?: number | undefined;
-  /** Also trace the plugins for a few seconds and judge their latency. */
-  trace?: boolean | undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 // `nrictl doctor` below the command line: the node's offline checks, the runtime's answer
 // and, on request, the plugins' latency, as one operation that gives back a Diagnosis.
-export { diagnose, type DiagnoseOptions, type DoctorDiagnosis } from './diagnose.js';
+export { diagnose, type DoctorDiagnosis } from './diagnose.js';
+export type { DiagnoseOptions } from './options.js';
 export type {
   ViewsComparison,
   ViewsCompared,

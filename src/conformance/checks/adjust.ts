@@ -1,7 +1,7 @@
 // Beyond critest: what a plugin changes in CreateContainer is applied, and a resource
 // update reaches plugins as UpdateContainer, then PostUpdateContainer.
 import type { nri } from '../../api/index.js';
-import type { Check } from '../model.js';
+import type { Check } from '../check.js';
 import { runContainer } from '../steps/containers.js';
 import { expectInSpec, expectResources } from '../steps/container-spec.js';
 import { expectEvents } from '../steps/events.js';

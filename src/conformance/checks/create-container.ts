@@ -1,5 +1,5 @@
 // E of nri-contract.md: CreateContainer's contract.
-import type { Check } from '../model.js';
+import type { Check } from '../check.js';
 import { removeContainer, runContainer, startCreate, stopContainer } from '../steps/containers.js';
 import { createFails } from '../steps/attempts.js';
 import { expectNoEvent } from '../steps/events.js';

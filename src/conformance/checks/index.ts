@@ -1,6 +1,6 @@
 // Every check, in the order a run takes them: critest's 24 by its numbering (8 in two),
 // with the draft's clauses critest leaves out and nrictl's own beside the group they extend.
-import type { Check } from '../model.js';
+import type { Check } from '../check.js';
 import { ADJUST_CHECKS } from './adjust.js';
 import { CREATE_CONTAINER_CHECKS } from './create-container.js';
 import { INVALID_CHECKS } from './invalid.js';

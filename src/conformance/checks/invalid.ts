@@ -1,5 +1,5 @@
 // F of nri-contract.md: invalid CRI requests fire no hook.
-import type { Check, Step } from '../model.js';
+import type { Check, Step } from '../check.js';
 import { callFails, callMayFail } from '../steps/attempts.js';
 import { expectNoEvents } from '../steps/events.js';
 import { mark } from '../steps/marks.js';

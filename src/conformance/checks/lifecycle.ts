@@ -1,6 +1,7 @@
 // A and B of nri-contract.md: the pod's and the container's lifecycle as plugins see it.
 import { KNOWN } from '../known.js';
-import type { Check, NriEventName } from '../model.js';
+import type { Check } from '../check.js';
+import type { NriEventName } from '../model.js';
 import { createContainer, removeContainer, runContainer, stopContainer } from '../steps/containers.js';
 import { expectContainerNames, expectEventComes, expectEvents } from '../steps/events.js';
 import { expectPodMetadata } from '../steps/metadata.js';

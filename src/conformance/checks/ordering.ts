@@ -1,5 +1,5 @@
 // G of nri-contract.md: several plugins, in index order, and the pod held back until the last hook returned.
-import type { Check } from '../model.js';
+import type { Check } from '../check.js';
 import { expectIndexOrder } from '../steps/events.js';
 import { whileHeld } from '../steps/holds.js';
 import { ranPod, startRunPod } from '../steps/pods.js';

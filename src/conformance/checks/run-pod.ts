@@ -1,5 +1,5 @@
 // C of nri-contract.md: RunPodSandbox's contract.
-import type { Check } from '../model.js';
+import type { Check } from '../check.js';
 import { createContainer } from '../steps/containers.js';
 import { whileHeld } from '../steps/holds.js';
 import { createRefusedWhileHeld, earlyCreateRefused, runPodFails } from '../steps/attempts.js';

@@ -1,6 +1,6 @@
 // D of nri-contract.md: StopPodSandbox's contract, and a plugin's error during it.
 import { KNOWN } from '../known.js';
-import type { Check } from '../model.js';
+import type { Check } from '../check.js';
 import { runContainer } from '../steps/containers.js';
 import { whileHeld } from '../steps/holds.js';
 import { createFails, teardownTolerated } from '../steps/attempts.js';

@@ -2,7 +2,7 @@
 // nothing made while it synchronizes is lost. The hold of its Synchronize stays well under
 // the runtime's request timeout (timing.ts): critest's 2 s hold is what loses containers.
 import { KNOWN } from '../known.js';
-import type { Check } from '../model.js';
+import type { Check } from '../check.js';
 import { createContainer, runContainer, startContainer, startCreateAndStart } from '../steps/containers.js';
 import { connect, connectWhileHeld, settleInFlight } from '../steps/holds.js';
 import { runPod } from '../steps/pods.js';

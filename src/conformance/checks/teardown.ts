@@ -1,6 +1,6 @@
 // RemovePodSandbox and the teardown hooks of several plugins: the draft's clauses that
 // critest does not test (nri-contract.md, "What the draft spec says beyond the tests").
-import type { Check } from '../model.js';
+import type { Check } from '../check.js';
 import { runContainer, stopContainer, removeContainer } from '../steps/containers.js';
 import { teardownTolerated } from '../steps/attempts.js';
 import { expectEvents, expectIndexOrder } from '../steps/events.js';

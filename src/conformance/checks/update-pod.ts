@@ -1,6 +1,7 @@
 // I of nri-contract.md: pod resource updates (CRI UpdatePodSandboxResources, NRI v0.10+).
 import { KNOWN } from '../known.js';
-import type { Check, Requirement } from '../model.js';
+import type { Check } from '../check.js';
+import type { Requirement } from '../model.js';
 import { connect } from '../steps/holds.js';
 import { expectPodState } from '../steps/state.js';
 import {

@@ -2,7 +2,8 @@
 import type { cri } from '../../cri/index.js';
 import type { CheckRun } from '../check-run.js';
 import { CheckFailure } from '../errors.js';
-import type { KnownGap, Step } from '../model.js';
+import type { Step } from '../check.js';
+import type { KnownGap } from '../model.js';
 import { create, type ContainerOpts } from './containers.js';
 import { refusal, said, words } from './said.js';
 import { heldPod } from './state.js';

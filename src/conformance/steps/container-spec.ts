@@ -3,7 +3,7 @@
 // "info" -> runtimeSpec), where a plugin's adjustment shows.
 import { getOptionalInt64, getOptionalUInt64, type nri } from '../../api/index.js';
 import { CheckFailure, CheckSkip } from '../errors.js';
-import type { Step } from '../model.js';
+import type { Step } from '../check.js';
 import type { CheckRun } from '../check-run.js';
 
 interface OciSpec {

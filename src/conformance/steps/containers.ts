@@ -2,7 +2,7 @@
 import type { cri } from '../../cri/index.js';
 import type { CheckRun } from '../check-run.js';
 import { CheckFailure } from '../errors.js';
-import type { Step } from '../model.js';
+import type { Step } from '../check.js';
 import { said } from './said.js';
 
 export interface ContainerOpts {

@@ -1,7 +1,7 @@
 // RunPodSandbox repeating a live pod's metadata: containerd refuses (the name is
 // reserved), CRI-O answers the same pod (an idempotent retry); a new pod is wrong.
 import { CheckFailure } from '../errors.js';
-import type { Step } from '../model.js';
+import type { Step } from '../check.js';
 import { refusal, said } from './said.js';
 
 export function duplicateRunPod(alias: string): Step {

@@ -3,7 +3,8 @@
 // not there was not sent.
 import type { CheckRun } from '../check-run.js';
 import { CheckFailure } from '../errors.js';
-import type { KnownGap, NriEventName, Seen, Step } from '../model.js';
+import type { Step } from '../check.js';
+import type { KnownGap, NriEventName, Seen } from '../model.js';
 
 /** Whether an event is about container `alias` (by id; by name where the runtime sends no id yet: iSulad's CreateContainer). */
 export function aboutContainer(r: CheckRun, alias: string): (s: Seen) => boolean {

@@ -2,7 +2,8 @@
 // waiting, the plugin's hook is held when it comes, the steps run, and the hook is
 // released on every path, well before the runtime's request timeout.
 import { CheckError, CheckFailure } from '../errors.js';
-import type { NriEventName, PluginSpec, Step } from '../model.js';
+import type { Step } from '../check.js';
+import type { NriEventName, PluginSpec } from '../model.js';
 import type { CheckRun } from '../check-run.js';
 
 async function held(r: CheckRun, index: string, what: string, during: readonly Step[]): Promise<void> {

@@ -1,6 +1,6 @@
 // Expectations on the hooks a plugin was called with.
 import { CheckFailure } from '../errors.js';
-import type { Step } from '../model.js';
+import type { Step } from '../check.js';
 
 /** The plugin's RunPodSandbox hook was called for the pod, with an id. */
 export function hookSawPod(index: string, alias: string): Step {

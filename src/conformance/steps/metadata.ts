@@ -1,6 +1,6 @@
 // Expectations on what an event carries about its pod.
 import { CheckFailure } from '../errors.js';
-import type { Step } from '../model.js';
+import type { Step } from '../check.js';
 
 /** RunPodSandbox carries the pod's CRI name, namespace and uid; every event of the pod carries its id. */
 export function expectPodMetadata(index: string, alias: string): Step {

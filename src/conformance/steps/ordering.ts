@@ -1,7 +1,7 @@
 // Expectations of the multi-plugin ordering check, while the last plugin's hook is held.
 import { CriPodState } from '../../cri/index.js';
 import { CheckFailure } from '../errors.js';
-import type { Step } from '../model.js';
+import type { Step } from '../check.js';
 import { refusal, said } from './said.js';
 import { heldPod } from './state.js';
 

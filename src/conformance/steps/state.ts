@@ -2,7 +2,7 @@
 import { CriContainerState, CriPodState } from '../../cri/index.js';
 import type { CheckRun } from '../check-run.js';
 import { CheckFailure, CheckSkip } from '../errors.js';
-import type { Step } from '../model.js';
+import type { Step } from '../check.js';
 import { refusal, said } from './said.js';
 
 type IdOf = (r: CheckRun) => string;

@@ -1,6 +1,7 @@
 // Expectations on what a late plugin learnt: its Synchronize, and the events after it.
 import { CheckFailure } from '../errors.js';
-import type { KnownGap, Step } from '../model.js';
+import type { Step } from '../check.js';
+import type { KnownGap } from '../model.js';
 import { said } from './said.js';
 
 /** The plugin's Synchronize listed these pods and containers (aliases). */

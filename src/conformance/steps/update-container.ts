@@ -2,7 +2,7 @@
 import { getOptionalUInt64 } from '../../api/index.js';
 import type { cri } from '../../cri/index.js';
 import { CheckFailure } from '../errors.js';
-import type { Step } from '../model.js';
+import type { Step } from '../check.js';
 import { aboutContainer } from './events.js';
 import { said } from './said.js';
 

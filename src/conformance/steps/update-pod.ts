@@ -4,7 +4,8 @@ import { getOptionalInt64, getOptionalUInt64, type nri } from '../../api/index.j
 import type { cri } from '../../cri/index.js';
 import type { CheckRun } from '../check-run.js';
 import { CheckFailure, CheckSkip } from '../errors.js';
-import type { KnownGap, Step } from '../model.js';
+import type { Step } from '../check.js';
+import type { KnownGap } from '../model.js';
 import { refusal, said, words } from './said.js';
 
 const MiB = 1024 * 1024;
