@@ -72,7 +72,7 @@ interface Edge {
   typeOnly: boolean;
 }
 
-function crossLayerImports(): Edge[] {
+function allImports(): Edge[] {
   const edges: Edge[] = [];
   for (const file of [...filesUnder('src'), ...filesUnder('commands')]) {
     const text = readFileSync(join(root, file), 'utf8');
@@ -81,10 +81,43 @@ function crossLayerImports(): Edge[] {
     for (const m of text.matchAll(statements)) {
       const spec = m[2] ?? m[3] ?? m[4];
       const target = relative(root, resolve(root, dirname(file), spec)).replace(/\.js$/, '.ts');
-      if (layerOf(target) !== layerOf(file)) edges.push({ from: file, to: target, spec, typeOnly: m[1] !== undefined });
+      edges.push({ from: file, to: target, spec, typeOnly: m[1] !== undefined });
     }
   }
   return edges;
+}
+
+function crossLayerImports(): Edge[] {
+  return allImports().filter((e) => layerOf(e.to) !== layerOf(e.from));
+}
+
+/** The circles of a graph (Tarjan's strongly connected components of two or more files, or one that imports itself). */
+function circles(edges: Edge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const e of edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do component.push((w = stack.pop()!));
+    while (w !== v);
+    if (component.length > 1 || (next.get(v) ?? []).includes(v)) found.push(component.sort());
+  };
+  for (const v of next.keys()) if (!index.has(v)) visit(v);
+  return found;
 }
 
 describe('the layer map', () => {
@@ -119,6 +152,16 @@ describe('the layer map', () => {
       .filter((e) => !(e.typeOnly && (TYPES_ALLOWED[layerOf(e.from)!] ?? []).includes(layerOf(e.to)!)))
       .map((e) => `${e.from} -> ${e.to}`);
     expect(bad).toEqual([]);
+  });
+
+  it('no file imports itself back, through any number of files, type-only imports included', () => {
+    expect(
+      circles([
+        { from: 'a', to: 'b', spec: '', typeOnly: true },
+        { from: 'b', to: 'a', spec: '', typeOnly: false },
+      ]),
+    ).toEqual([['a', 'b']]);
+    expect(circles(allImports())).toEqual([]);
   });
 
   it('an import from another layer goes through its index.ts', () => {
