@@ -1,14 +1,25 @@
 // What trace counts, as Prometheus metrics, through prom-client: a registry of
 // our own (not the process-global one), so two sessions in one process do not collide.
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { createRequire } from 'node:module';
+import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RecordSink } from '../output/index.js';
 import type { TraceRecord } from './tracer.js';
+
+type PromClient = typeof import('prom-client');
+let promClient: PromClient | undefined;
+// Loaded when a trace counts (TraceMetrics is made): every command that imports this
+// layer (doctor's latency finding, sim's replay) paid for prom-client and the https, tls
+// and OpenTelemetry modules it loads (~8 ms of their start) and never counted anything.
+function loadPromClient(): PromClient {
+  promClient ??= createRequire(import.meta.url)('prom-client') as PromClient;
+  return promClient;
+}
 
 /** Seconds: from half a millisecond to past the 2 s default request timeout. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 5];
 
 export class TraceMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry;
   readonly events: Counter<'event'>;
   readonly latency: Histogram<'plugin' | 'event'>;
   readonly adjustments: Counter<'plugin' | 'field'>;
@@ -20,6 +31,8 @@ export class TraceMetrics {
   private readonly drops: { source: (() => number) | undefined; counted: number } = { source: undefined, counted: 0 };
 
   constructor() {
+    const { Counter, Gauge, Histogram, Registry } = loadPromClient();
+    this.registry = new Registry();
     const registers = [this.registry];
     this.events = new Counter({
       name: 'nrictl_trace_events_total',
