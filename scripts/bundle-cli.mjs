@@ -179,6 +179,9 @@ const result = await build({
   logLevel: 'warning',
   sourcemap: 'linked',
   sourcesContent: false,
+  // Without comments and indentation: a third less to read at every start (4.7 -> 3.2 MB,
+  // ~1.5 ms), names unchanged (no identifier minifying); --debug maps stack traces back.
+  minifyWhitespace: true,
 });
 if (result.errors.length > 0) process.exit(1);
 for (const patch of OCLIF_PATCHES) {
@@ -211,6 +214,7 @@ const grpc = await build({
   logLevel: 'warning',
   sourcemap: 'linked',
   sourcesContent: false,
+  minifyWhitespace: true,
 });
 if (grpc.errors.length > 0) process.exit(1);
 markBundle(GRPC_FILE, readFileSync(GRPC_FILE, 'utf8'));
