@@ -1,4 +1,9 @@
 #!/usr/bin/env node
+// CommonJS (bin/package.json says so), not an ES module: as the program's entry an ES
+// module starts Node's ES module loader, ~4 ms of every command's start, only to load
+// what is CommonJS anyway (the bundle and its loader). bin/dev.mjs stays an ES module.
+'use strict';
+
 // Ctrl-C, SIGTERM and SIGHUP are held from the first moment: the command that starts
 // takes them over (src/cli/signals.ts) and ends through its normal path, instead of
 // Node's default death with no word while oclif loads.
@@ -12,22 +17,23 @@ globalThis[Symbol.for('nrictl.early-signals')] = { early, onEarly };
 globalThis.oclif = { ...globalThis.oclif, enableAutoTranspile: false };
 
 // dist/cli.cjs is @oclif/core bundled with the commands by `npm run build`
-// (scripts/bundle-cli.mjs), loaded with the code cache the build wrote beside it
-// (src/cli/code-cache.ts). Under --debug, stack traces name the TypeScript sources
-// through the bundle's source map; reading the map costs start-up time, so only then,
-// and then Node's own require() reads it.
-const bundle = new URL('../dist/cli.cjs', import.meta.url).pathname;
+// (scripts/bundle-cli.mjs), loaded with the code cache the build wrote beside it by
+// dist/code-cache.cjs (src/cli/code-cache.ts). Under --debug, stack traces name the
+// TypeScript sources through the bundle's source map; reading the map costs start-up
+// time, so only then, and then Node's own require() reads it.
+const path = require('node:path');
+const root = path.join(__dirname, '..');
+const bundle = path.join(root, 'dist', 'cli.cjs');
 const debugEnv = (process.env.NRICTL_DEBUG ?? '').trim().toLowerCase();
 let cli;
 if (process.argv.includes('--debug') || !['', '0', 'false', 'no', 'off'].includes(debugEnv)) {
   process.setSourceMapsEnabled(true);
-  const { createRequire } = await import('node:module');
-  cli = createRequire(import.meta.url)(bundle);
+  cli = require(bundle);
 } else {
-  const { requireWithCodeCache } = await import('../dist/src/cli/code-cache.js');
-  cli = requireWithCodeCache(bundle, {
-    cacheFile: new URL('../dist/cli.code-cache', import.meta.url).pathname,
-  }).exports;
+  const { requireWithCodeCache } = require(path.join(root, 'dist', 'code-cache.cjs'));
+  cli = requireWithCodeCache(bundle, { cacheFile: path.join(root, 'dist', 'cli.code-cache') }).exports;
 }
 
-await cli.execute({ dir: import.meta.url });
+// The package's root, not this file: oclif looks for package.json upwards from here,
+// and would stop at bin/package.json.
+cli.execute({ dir: root });

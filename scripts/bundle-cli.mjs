@@ -14,14 +14,14 @@
 // package.json's oclif settings name what oclif loads in dist/cli.cjs: the commands
 // (COMMANDS), the not-found hook and our help class. tsc's own output of the commands,
 // the hook and src/cli/oclif.ts is removed: it would load a second, unbundled oclif.
-// bin/dev.js runs from the TypeScript sources instead (it gives oclif the commands/
+// bin/dev.mjs runs from the TypeScript sources instead (it gives oclif the commands/
 // directory).
 // The rest of dist/src stays plain tsc output: the SDK exports (nrictl/plugin,
 // nrictl/ttrpc) are libraries that plugin authors import and bundle themselves.
 //
 // Bundled in: everything the command line imports, except esbuild (a native binary,
 // loaded only by `plugin bundle`) and @grpc/grpc-js (CRI's; a bundle of its own, below).
-// Not minified: a stack under --debug names real functions through the source map.
+// Minified in whitespace only: a stack under --debug names real functions through the source map.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,7 +32,7 @@ import { OCLIF_PATCHES } from './oclif-patches.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // A native binary and its JavaScript, loaded by `plugin bundle` only; and what oclif's
-// development mode (bin/dev.js) alone requires, from the unbundled oclif.
+// development mode (bin/dev.mjs) alone requires, from the unbundled oclif.
 const NEVER_BUNDLED = new Set(['esbuild', 'typescript', 'ts-node', 'tsx']);
 const builtins = new Set(builtinModules);
 
@@ -232,8 +232,26 @@ function markBundle(file, text) {
   writeFileSync(file, Buffer.concat([built, Buffer.from(`\n//# nrictl-build=${mark}\n`)]));
 }
 
+// The loader bin/run.js requires to load dist/cli.cjs with its code cache
+// (src/cli/code-cache.ts), as CommonJS: bin/run.js is CommonJS, so that a start needs
+// no ES module loader (bin/run.js says why).
+const LOADER = join(root, 'dist', 'code-cache.cjs');
+const loader = await build({
+  absWorkingDir: root,
+  entryPoints: [join(root, 'src', 'cli', 'code-cache.ts')],
+  outfile: LOADER,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+});
+if (loader.errors.length > 0) process.exit(1);
+
 // tsc's output of the commands and the hook would load a second, unbundled oclif:
-// package.json's oclif settings name dist/cli.cjs instead.
+// package.json's oclif settings name dist/cli.cjs instead. Its code-cache.js is
+// dist/code-cache.cjs's source, which nothing else imports.
 rmSync(join(root, 'dist', 'commands'), { recursive: true, force: true });
 rmSync(join(root, 'dist', 'src', 'cli', 'hooks'), { recursive: true, force: true });
-for (const f of ['oclif.js', 'oclif.d.ts']) rmSync(join(root, 'dist', 'src', 'cli', f), { force: true });
+for (const f of ['oclif.js', 'oclif.d.ts', 'code-cache.js', 'code-cache.d.ts'])
+  rmSync(join(root, 'dist', 'src', 'cli', f), { force: true });

@@ -19,7 +19,7 @@
 // another in the order of TOUR). So what the package ships is what the tour uses, and no
 // other process rebuilding the checkout's dist/ can pull it from under us. The install
 // takes its dependencies from the npm cache (warm after `npm ci`). `--from-sources`
-// runs the commands from the TypeScript sources of the checkout instead (bin/dev.js;
+// runs the commands from the TypeScript sources of the checkout instead (bin/dev.mjs;
 // the plugin commands in a scratch directory shaped as a plugin project, see SCRATCH):
 // quicker, for trying a change, not for what the README says. Either way against what
 // the repository ships
@@ -319,7 +319,7 @@ export const ENV = (() => {
 })();
 
 /** How nrictl starts: the installed package's entry point, or the checkout's sources. */
-let entry = ['--import', tsx, '--no-warnings', join(root, 'bin', 'dev.js')];
+let entry = ['--import', tsx, '--no-warnings', join(root, 'bin', 'dev.mjs')];
 
 /** Runs nrictl; resolves { stdout, stderr, code }. */
 function nrictl(args, cwd) {

@@ -15,6 +15,7 @@
 // trained on an error path by accident.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,10 +37,10 @@ if (process.argv[2] === '--run') {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, onEarly);
   globalThis[Symbol.for('nrictl.early-signals')] = { early, onEarly };
   globalThis.oclif = { ...globalThis.oclif, enableAutoTranspile: false };
-  const { requireWithCodeCache } = await import(pathToFileURL(join(root, 'dist/src/cli/code-cache.js')).href);
+  const { requireWithCodeCache } = createRequire(import.meta.url)(join(root, 'dist', 'code-cache.cjs'));
   const cli = requireWithCodeCache(bundle, { cacheFile, writeAtExit: !grpcOnly }).exports;
   process.argv = [process.argv[0], join(root, 'bin', 'run.js'), ...process.argv.slice(3)];
-  await cli.execute({ dir: pathToFileURL(join(root, 'bin', 'run.js')).href });
+  await cli.execute({ dir: root });
 } else {
   rmSync(cacheFile, { force: true });
   rmSync(join(root, 'dist', 'grpc.code-cache'), { force: true });

@@ -7,8 +7,9 @@
 // for each), and gets this instance: one oclif in the process.
 //
 // The wrapper is CommonJS's own plus `__nrictlImport`: a script compiled by vm.Script cannot
-// import() without an experimental flag, so the bundle's dynamic imports come here, to an
-// ES module, which can (scripts/bundle-cli.mjs rewrites them).
+// import() without an experimental flag, so the bundle's dynamic imports come here, to a
+// module Node loaded (dist/code-cache.cjs, built from this file), which can
+// (scripts/bundle-cli.mjs rewrites them).
 //
 // A cache is used only when it carries the bundle's build mark: V8 itself checks only the
 // source's length, its own version and its flags, and rejects a cache on a mismatch of

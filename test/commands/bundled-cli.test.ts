@@ -139,7 +139,8 @@ describe('what the build bundles', () => {
 describe('the code cache', () => {
   const load = (cacheFile: string) => {
     const script = [
-      `const { requireWithCodeCache } = await import(${JSON.stringify(path.resolve('dist/src/cli/code-cache.js'))});`,
+      "import { createRequire } from 'node:module';",
+      `const { requireWithCodeCache } = createRequire(import.meta.url)(${JSON.stringify(path.resolve('dist/code-cache.cjs'))});`,
       `const loaded = requireWithCodeCache(${JSON.stringify(path.resolve('dist/cli.cjs'))}, { cacheFile: ${JSON.stringify(cacheFile)} });`,
       'console.log(JSON.stringify({ codeCache: loaded.codeCache, commands: Object.keys(loaded.exports.COMMANDS).length }));',
     ].join('\n');

@@ -103,12 +103,13 @@ describe('npm pack', () => {
     for (const f of [
       'package.json',
       'bin/run.js',
+      'bin/package.json',
       'oclif.manifest.json',
       'dist/cli.cjs',
       'dist/cli.code-cache',
       'dist/grpc.cjs',
       'dist/grpc.code-cache',
-      'dist/src/cli/code-cache.js',
+      'dist/code-cache.cjs',
       'examples/demo.yaml',
       'man/nrictl.1',
       'README.md',
@@ -123,7 +124,7 @@ describe('npm pack', () => {
       (p) =>
         /^(test|bench|src|commands|scripts|deploy|docs)\//.test(p) ||
         (p.endsWith('.ts') && !p.endsWith('.d.ts') && !p.startsWith('examples/plugins-ts/')) ||
-        p === 'bin/dev.js',
+        p === 'bin/dev.mjs',
     );
     expect(unwanted).toEqual([]);
   });
