@@ -6,6 +6,9 @@
 // - minimatch compiles package.json's plugin names against every dependency (25M);
 // - help compiles every text it shows as an ejs template, also those without a tag (11M
 //   for `validate --help`);
+// - every command (it imports @oclif/core's index) loads and initialises semver, some 40
+//   regular expressions and a range parser, to compare the Node version with
+//   package.json's `engines.node` (~1.5 ms);
 // - tinyglobby, lilconfig, minimatch and cli-spinners are loaded and initialised at
 //   start-up though used only without a manifest, for an rc file, for a glob plugin
 //   name or for a spinner: they load on first use instead (23M together).
@@ -30,6 +33,22 @@ export function compareCommandIds(a, b) {
 
 /** Whether a package.json plugin pattern has a glob character (npm package names have none). */
 export const GLOB_CHARACTER = /[*?[\]{}()!+\\]/;
+
+/**
+ * semver.satisfies(version, range) for what oclif's engine check gets here: a Node version
+ * X.Y.Z (process.versions.node) and a range `>=X.Y.Z` (package.json's engines.node).
+ * Anything else, a pre-release version or another kind of range, goes to semver, which
+ * `loadSemver` requires then.
+ */
+export function nodeSatisfies(version, range, loadSemver) {
+  const want = /^>=\s*(\d+)\.(\d+)\.(\d+)$/.exec(String(range).trim());
+  const have = /^(\d+)\.(\d+)\.(\d+)$/.exec(String(version));
+  if (!want || !have) return loadSemver().satisfies(version, range);
+  for (let i = 1; i <= 3; i++) {
+    if (Number(have[i]) !== Number(want[i])) return Number(have[i]) > Number(want[i]);
+  }
+  return true;
+}
 
 /** A module object that requires the module on first property access. */
 export function lazyModule(load) {
@@ -66,6 +85,14 @@ export const OCLIF_PATCHES = [
     // renders as itself.
     find: 'return ejs_1.default.render(t, context);',
     replace: "return typeof t === 'string' && !t.includes('%') ? t : ejs_1.default.render(t, context);",
+  },
+  {
+    file: 'node_modules/@oclif/core/lib/index.js',
+    find: "const semver = require('semver');",
+    replace: "const semver = { satisfies: (v, r) => __nrictlNodeSatisfies(v, r, () => require('semver')) };",
+    // A function declaration: the check runs while index.js loads, before a const
+    // appended after it would be initialised.
+    append: `\n${nodeSatisfies.toString().replace('function nodeSatisfies(', 'function __nrictlNodeSatisfies(')}\n`,
   },
   lazy('node_modules/@oclif/core/lib/config/plugin.js', 'const tinyglobby_1 = require("tinyglobby");'),
   lazy('node_modules/@oclif/core/lib/config/plugin-loader.js', 'const minimatch_1 = require("minimatch");'),

@@ -82,6 +82,28 @@ describe('bin/run.js runs the bundled oclif', () => {
     expect(fromOclifPackage(r.loaded)).toEqual([]);
   });
 
+  it("oclif's engine check still warns on a Node older than package.json's engines.node, and only then", () => {
+    // The check runs while the bundled oclif index loads, through the semver-free comparison
+    // of scripts/oclif-patches.mjs; this Node is made to say it is older than the floor.
+    const floor = (JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string } }).engines.node;
+    const older = /^>=(\d+)\.(\d+)\.\d+$/.exec(floor)!;
+    const version = `${older[1]}.${Number(older[2]) - 1}.99`;
+    const pretend =
+      'data:text/javascript,' +
+      encodeURIComponent(
+        `Object.defineProperty(process, "versions", { value: { ...process.versions, node: ${JSON.stringify(version)} } });`,
+      );
+    const warning = `Node version must be ${floor} to use this CLI. Current node version: ${version}`;
+    const old = spawnSync(process.execPath, ['--import', pretend, BIN, 'validate', plugins], {
+      encoding: 'utf8',
+      env: cliEnv(),
+    });
+    expect(old.stderr).toContain(warning);
+    expect(old.status, old.stderr).toBe(0);
+    const current = spawnSync(process.execPath, [BIN, 'validate', plugins], { encoding: 'utf8', env: cliEnv() });
+    expect(current.stderr).not.toContain('Node version must be');
+  });
+
   it('--debug maps a stack trace back to the TypeScript sources', () => {
     const r = runListing(['sync', 'dump', '--socket', path.join(plugins, 'no.sock'), '--debug']);
     expect(r.code).not.toBe(0);

@@ -1,4 +1,4 @@
-// The two calls of oclif's plugin loading that scripts/bundle-cli.mjs replaces in the
+// The calls of oclif's start-up that scripts/bundle-cli.mjs replaces in the
 // bundled copy (see scripts/oclif-patches.mjs) must compute what oclif's own calls do.
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
@@ -7,16 +7,21 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module script without type declarations
 import * as patches from '../../scripts/oclif-patches.mjs';
 
-const { compareCommandIds, GLOB_CHARACTER, OCLIF_PATCHES, lazyModule } = patches as {
+const { compareCommandIds, GLOB_CHARACTER, OCLIF_PATCHES, lazyModule, nodeSatisfies } = patches as {
   compareCommandIds: (a: string, b: string) => number;
+  nodeSatisfies: (version: string, range: string, loadSemver: () => Semver) => boolean;
   GLOB_CHARACTER: RegExp;
   OCLIF_PATCHES: Array<{ file: string; find: string; replace: string }>;
   lazyModule: <T extends object>(load: () => T) => T;
 };
 
-// oclif's own minimatch, the one the patch stands in for.
+// oclif's own minimatch and semver, the ones the patches stand in for.
 const oclifRequire = createRequire(createRequire(import.meta.url).resolve('@oclif/core'));
 const { minimatch } = oclifRequire('minimatch') as { minimatch: (name: string, pattern: string) => boolean };
+interface Semver {
+  satisfies(version: string, range: string): boolean;
+}
+const semver = oclifRequire('semver') as Semver;
 
 // What command ids are made of (ids of our commands and of oclif's plugins), plus the
 // characters where code-unit order and ICU's disagree (':' against digits).
@@ -88,6 +93,38 @@ describe('help texts through ejs', () => {
 
   it('a text with a tag still goes to ejs', () => {
     expect(ejs.render('<%= config.bin %> <%= command.id %>', context)).toBe('nrictl validate');
+  });
+});
+
+describe("the engine check (semver in oclif's index)", () => {
+  const part = fc.integer({ min: 0, max: 30 });
+  const triple = fc.tuple(part, part, part).map((p) => p.join('.'));
+
+  it('compares X.Y.Z with >=X.Y.Z as semver.satisfies does, without loading semver', () => {
+    const noSemver = (): Semver => {
+      throw new Error('semver loaded');
+    };
+    fc.assert(
+      fc.property(triple, triple, fc.constantFrom('>=', '>= '), (version, floor, op) => {
+        expect(nodeSatisfies(version, op + floor, noSemver)).toBe(semver.satisfies(version, op + floor));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(nodeSatisfies(process.versions.node, '>=20.12.0', noSemver)).toBe(true);
+  });
+
+  it('leaves other versions and ranges to semver', () => {
+    for (const [version, range] of [
+      ['20.12.0-pre', '>=20.12.0'],
+      ['20.20.2', '^20.12.0'],
+      ['18.19.0', '>=18 <19'],
+      ['22.1.0', '>=20.12.0 || >=22'],
+    ]) {
+      let loaded = 0;
+      const load = () => (loaded++, semver);
+      expect(nodeSatisfies(version, range, load), `${version} ${range}`).toBe(semver.satisfies(version, range));
+      expect(loaded).toBe(1);
+    }
   });
 });
 
