@@ -1,14 +1,24 @@
 // Times a whole node process: wall clock and the CPU time the process itself used.
 // On a loaded machine the wall clock mostly measures the scheduler; CPU time (user +
 // system, reported by the child at exit) tracks what our code costs.
+//
+// The child reports through a CommonJS preload (--require), not an ES module one
+// (--import): an --import makes Node start its ES module loader and run even a CommonJS
+// entry point through it, ~8 ms that `node -e 0` and bin/run.js do not otherwise pay,
+// which inflated the baseline and flattened every ratio to it.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
-const REPORT_CPU =
-  'data:text/javascript,' +
-  encodeURIComponent(
-    'import { writeSync } from "node:fs";' +
-      'process.on("exit", () => { const u = process.cpuUsage(); writeSync(2, `\\n@cpu ${(u.user + u.system) / 1000}\\n`); });',
-  );
+const preloadDir = mkdtempSync(path.join(os.tmpdir(), 'process-time-'));
+process.once('exit', () => rmSync(preloadDir, { recursive: true, force: true }));
+const REPORT_CPU = path.join(preloadDir, 'report-cpu.cjs');
+writeFileSync(
+  REPORT_CPU,
+  'const { writeSync } = require("node:fs");' +
+    'process.on("exit", () => { const u = process.cpuUsage(); writeSync(2, `\\n@cpu ${(u.user + u.system) / 1000}\\n`); });',
+);
 
 export interface ProcessTime {
   wallMs: number;
@@ -19,7 +29,7 @@ export interface ProcessTime {
 
 export function runTimed(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): ProcessTime {
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--import', REPORT_CPU, ...args], {
+  const r = spawnSync(process.execPath, ['--require', REPORT_CPU, ...args], {
     encoding: 'utf8',
     cwd: opts.cwd,
     env: opts.env ?? process.env,
