@@ -17,7 +17,8 @@ export async function cleanUpCheck(r: CheckRun): Promise<void> {
   await Promise.all([...r.plugins.values()].map((p) => p.close().catch(() => {})));
   r.count('nriMs', t);
   t = performance.now();
-  for (const pod of r.pods.values()) await removePod(r.suite, pod.id);
+  // Not the pods the check already removed (its canaries, a RemovePodSandbox step): the registry forgot them.
+  for (const pod of r.pods.values()) if (r.suite.registry.pods.has(pod.id)) await removePod(r.suite, pod.id);
   await sweep(r.suite);
   r.count('criMs', t);
 }

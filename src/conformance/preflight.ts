@@ -3,7 +3,7 @@
 // wrong is the caller's input (a socket, a runtime without NRI, an image): one line,
 // exit 2, nothing created. Reading only: a transient plugin registers and leaves.
 import { statSync } from 'node:fs';
-import { identifyRuntime } from '../api/index.js';
+import { DEFAULT_SOCKET_PATH, identifyRuntime } from '../api/index.js';
 import { findRuntimeConfigs, lintRuntimeConfigs, type RuntimeConfigReport } from '../checks/index.js';
 import {
   CriCgroupDriver,
@@ -20,8 +20,6 @@ import type { ImageKind } from './suite-scope.js';
 import { SUBSCRIBED } from './test-plugin.js';
 import { timing, type Pace, type Timing } from './timing.js';
 
-/** The default NRI socket (containerd's, CRI-O's and iSulad's). */
-const DEFAULT_NRI_SOCKET = '/var/run/nri/nri.sock';
 /** critest's cgroup parent under the systemd driver (and when RuntimeConfig does not answer). */
 const SYSTEMD_PARENT = '/test.slice';
 
@@ -86,7 +84,7 @@ async function prepareWith(
   const version = cri.runtimeVersion;
   const runtimeName = version.runtimeName.toLowerCase();
   const ours = configs.find((c) => c.format === (choice.runtime ?? criFormat(runtimeName)));
-  const nriSocket = opts.nriSocket ?? ours?.settings.socketPath ?? DEFAULT_NRI_SOCKET;
+  const nriSocket = opts.nriSocket ?? ours?.settings.socketPath ?? DEFAULT_SOCKET_PATH;
   const nri = await probeNri(nriSocket, opts.signal);
   const nriKind = identifyRuntime(nri.name, nri.version).kind;
   if (nriKind !== 'other' && criKind(runtimeName) !== 'other' && nriKind !== criKind(runtimeName))

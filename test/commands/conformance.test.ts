@@ -64,6 +64,15 @@ describe('bad input: exit 2, one line, nothing made', () => {
     nothingLeft(false);
   });
 
+  it('an NRI socket that is not NRI (the CRI socket)', async () => {
+    const r = await runCli([...node().slice(0, 3), '--socket', criSocket, '--yes']);
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(
+      /^Error: --socket: the runtime at .*cri\.sock takes no NRI plugin: nrictl rejected a malformed message from .*cri\.sock/,
+    );
+    nothingLeft(false);
+  });
+
   it('an image the node does not have', async () => {
     const r = await runCli([...node(), '--image', 'busybox:1.36', '--yes']);
     expect(r.code).toBe(2);
@@ -82,6 +91,13 @@ describe('bad input: exit 2, one line, nothing made', () => {
     const r = await runCli([...node(), '--yes', '--junit', path.join(scratch.dir, 'no-such-dir', 'c.xml')]);
     expect(r.code).toBe(2);
     expect(oneLine(r.stderr)).toMatch(/^Error: --junit: cannot write a file in .*no-such-dir \(ENOENT\)/);
+    nothingLeft(false);
+  });
+
+  it('a --junit path that is a directory', async () => {
+    const r = await runCli([...node(), '--yes', '--junit', scratch.dir]);
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toBe(`Error: --junit: ${scratch.dir} is a directory: give a file name`);
     nothingLeft(false);
   });
 

@@ -15,7 +15,7 @@ export interface ContainerOpts {
 export async function create(r: CheckRun, alias: string, pod: string, opts: ContainerOpts = {}): Promise<string> {
   const p = r.pod(pod);
   const config = r.containerConfig(alias, {
-    ...(opts.exits ? { exits: r.exitCode === 0 ? 0 : 1 } : {}),
+    ...(opts.exits ? { exits: r.exitCode } : {}),
     ...(opts.extra ? { extra: opts.extra } : {}),
   });
   const res = await r.cri((c, o) => c.createContainer(p.id, config, p.config, o));
