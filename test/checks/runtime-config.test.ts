@@ -127,6 +127,37 @@ enable_nri = true
     expect(r.settings.requestTimeoutMs).toBe(3000);
   });
 
+  it('a validator value of the wrong type gives no setting, as in containerd: only its finding', () => {
+    const crio = lintRuntimeConfig(
+      file(
+        'crio.conf',
+        `[crio.nri]
+enable_nri = true
+[crio.nri.default_validator]
+nri_enable_default_validator = true
+nri_validator_required_plugins = "ab"
+`,
+      ),
+    );
+    const containerd = lintRuntimeConfig(
+      file(
+        'config.toml',
+        `version = 3
+[plugins."io.containerd.nri.v1.nri"]
+disable = false
+[plugins."io.containerd.nri.v1.nri".default_validator]
+enable = true
+required_plugins = "ab"
+`,
+      ),
+    );
+    for (const r of [crio, containerd]) {
+      expect(r.findings.find((f) => f.code === 'wrong-type')?.message).toMatch(/is a string, not a list of strings/);
+      // Not "ab", whose characters lint would name as two missing plugins.
+      expect(r.settings.defaultValidator).toEqual({ enable: true });
+    }
+  });
+
   it('applies drop-ins after crio.conf, in lexical order', () => {
     const main = file('crio.conf', '[crio.nri]\nenable_nri = false\nnri_plugin_dir = "/a"\n');
     const d2 = file('crio.conf.d/20-b.conf', '[crio.nri]\nnri_plugin_dir = "/c"\n');
