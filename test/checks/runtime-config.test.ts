@@ -420,3 +420,27 @@ describe('findings keep the key they are about', () => {
     expect(stray.message).toMatch(/^"nri_listen" is in \[crio\.t+…t+_nri\], not \[crio\.nri\]/);
   });
 });
+
+describe('the pause image a config names (conformance runs its containers from it)', () => {
+  it("containerd: 2.x's pinned sandbox image before 1.7's sandbox_image; none when unset, empty or not a string", () => {
+    const pause = (name: string, text: string) => lintRuntimeConfig(file(`${name}/config.toml`, text)).pauseImage;
+    const cri17 = '[plugins."io.containerd.grpc.v1.cri"]\nsandbox_image = "registry.k8s.io/pause:3.8"\n';
+    const pinned = '[plugins."io.containerd.cri.v1.images".pinned_images]\nsandbox = "registry.k8s.io/pause:3.10"\n';
+    expect(pause('a', `version = 2\n${cri17}`)).toBe('registry.k8s.io/pause:3.8');
+    expect(pause('b', `version = 3\n${pinned}`)).toBe('registry.k8s.io/pause:3.10');
+    expect(pause('c', `version = 3\n${pinned}${cri17}`)).toBe('registry.k8s.io/pause:3.10');
+    expect(pause('d', 'version = 3\n')).toBeUndefined();
+    expect(pause('e', 'version = 2\n[plugins."io.containerd.grpc.v1.cri"]\nsandbox_image = ""\n')).toBeUndefined();
+    expect(pause('f', 'version = 2\n[plugins."io.containerd.grpc.v1.cri"]\nsandbox_image = 3\n')).toBeUndefined();
+  });
+
+  it("CRI-O: [crio.image] pause_image, a later drop-in's winning; iSulad: pod-sandbox-image", () => {
+    const main = file('crio.conf', '[crio.image]\npause_image = "registry.k8s.io/pause:3.9"\n');
+    const later = file('crio.conf.d/10-pause.conf', '[crio.image]\npause_image = "example.com/pause:1"\n');
+    expect(lintRuntimeConfigs([main]).at(-1)!.pauseImage).toBe('registry.k8s.io/pause:3.9');
+    expect(lintRuntimeConfigs([later, main]).at(-1)!.pauseImage).toBe('example.com/pause:1');
+    const isulad = (text: string) => lintRuntimeConfig(file('isulad/daemon.json', text)).pauseImage;
+    expect(isulad('{"pod-sandbox-image": "mirrors/pause:3.9"}')).toBe('mirrors/pause:3.9');
+    expect(isulad('{"pod-sandbox-image": 7}')).toBeUndefined();
+  });
+});
