@@ -108,16 +108,15 @@ function describeResources(res: Resources | null | undefined, all: boolean): str
 }
 
 /**
- * What an update changes: "cpus 0-1 -> 0-3, memory 256Mi -> 512Mi" (`all`: in every
- * field, not only the summary's). Fields the update leaves unset keep their value and are
- * not listed; "no change" when every set field already had its value.
+ * What an update changes in the summary's fields: "cpus 0-1 -> 0-3, memory 256Mi -> 512Mi".
+ * Fields the update leaves unset keep their value and are not listed; "no change" when
+ * every set field already had its value.
  */
 export function describeResourceChange(
   previous: Resources | null | undefined,
   next: Resources | null | undefined,
-  all = false,
 ): string {
-  return changeWords(previous, next, all).join(' ');
+  return changeWords(previous, next, false).join(' ');
 }
 
 /** describeResourceChange's text as words, each change one word ("cpus 0-1 -> 0-3,"): a wide line is split between changes only. */

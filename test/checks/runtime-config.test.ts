@@ -127,6 +127,37 @@ enable_nri = true
     expect(r.settings.requestTimeoutMs).toBe(3000);
   });
 
+  it('a validator value of the wrong type gives no setting, as in containerd: only its finding', () => {
+    const crio = lintRuntimeConfig(
+      file(
+        'crio.conf',
+        `[crio.nri]
+enable_nri = true
+[crio.nri.default_validator]
+nri_enable_default_validator = true
+nri_validator_required_plugins = "ab"
+`,
+      ),
+    );
+    const containerd = lintRuntimeConfig(
+      file(
+        'config.toml',
+        `version = 3
+[plugins."io.containerd.nri.v1.nri"]
+disable = false
+[plugins."io.containerd.nri.v1.nri".default_validator]
+enable = true
+required_plugins = "ab"
+`,
+      ),
+    );
+    for (const r of [crio, containerd]) {
+      expect(r.findings.find((f) => f.code === 'wrong-type')?.message).toMatch(/is a string, not a list of strings/);
+      // Not "ab", whose characters lint would name as two missing plugins.
+      expect(r.settings.defaultValidator).toEqual({ enable: true });
+    }
+  });
+
   it('applies drop-ins after crio.conf, in lexical order', () => {
     const main = file('crio.conf', '[crio.nri]\nenable_nri = false\nnri_plugin_dir = "/a"\n');
     const d2 = file('crio.conf.d/20-b.conf', '[crio.nri]\nnri_plugin_dir = "/c"\n');
@@ -387,5 +418,29 @@ describe('findings keep the key they are about', () => {
     const stray = crio.findings.find((f) => f.code === 'nri-key-outside-section')!;
     expect(stray.message.length).toBeLessThan(200);
     expect(stray.message).toMatch(/^"nri_listen" is in \[crio\.t+…t+_nri\], not \[crio\.nri\]/);
+  });
+});
+
+describe('the pause image a config names (conformance runs its containers from it)', () => {
+  it("containerd: 2.x's pinned sandbox image before 1.7's sandbox_image; none when unset, empty or not a string", () => {
+    const pause = (name: string, text: string) => lintRuntimeConfig(file(`${name}/config.toml`, text)).pauseImage;
+    const cri17 = '[plugins."io.containerd.grpc.v1.cri"]\nsandbox_image = "registry.k8s.io/pause:3.8"\n';
+    const pinned = '[plugins."io.containerd.cri.v1.images".pinned_images]\nsandbox = "registry.k8s.io/pause:3.10"\n';
+    expect(pause('a', `version = 2\n${cri17}`)).toBe('registry.k8s.io/pause:3.8');
+    expect(pause('b', `version = 3\n${pinned}`)).toBe('registry.k8s.io/pause:3.10');
+    expect(pause('c', `version = 3\n${pinned}${cri17}`)).toBe('registry.k8s.io/pause:3.10');
+    expect(pause('d', 'version = 3\n')).toBeUndefined();
+    expect(pause('e', 'version = 2\n[plugins."io.containerd.grpc.v1.cri"]\nsandbox_image = ""\n')).toBeUndefined();
+    expect(pause('f', 'version = 2\n[plugins."io.containerd.grpc.v1.cri"]\nsandbox_image = 3\n')).toBeUndefined();
+  });
+
+  it("CRI-O: [crio.image] pause_image, a later drop-in's winning; iSulad: pod-sandbox-image", () => {
+    const main = file('crio.conf', '[crio.image]\npause_image = "registry.k8s.io/pause:3.9"\n');
+    const later = file('crio.conf.d/10-pause.conf', '[crio.image]\npause_image = "example.com/pause:1"\n');
+    expect(lintRuntimeConfigs([main]).at(-1)!.pauseImage).toBe('registry.k8s.io/pause:3.9');
+    expect(lintRuntimeConfigs([later, main]).at(-1)!.pauseImage).toBe('example.com/pause:1');
+    const isulad = (text: string) => lintRuntimeConfig(file('isulad/daemon.json', text)).pauseImage;
+    expect(isulad('{"pod-sandbox-image": "mirrors/pause:3.9"}')).toBe('mirrors/pause:3.9');
+    expect(isulad('{"pod-sandbox-image": 7}')).toBeUndefined();
   });
 });

@@ -86,3 +86,19 @@ describe('-h is --help, as in kubectl and crictl', () => {
     },
   );
 });
+
+describe("sim --replay's and logs --record's own values are checked before anything is read", () => {
+  // The recording is never opened: a bad value is refused while the flags are read.
+  const rec = '/nonexistent/rec.jsonl';
+  const speed = (v: string) => `Error: --speed ${v}: give recorded, fast, or a factor such as 10x or 0.5x\n`;
+  it.each([
+    [['sim', '--replay', rec, '--speed', 'abc'], speed('abc')],
+    [['sim', '--replay', rec, '--speed', '0x'], speed('0x')],
+    [['sim', '--replay', rec, '--speed', '-2'], speed('-2')],
+    [['sim', 'demo', '--replay', rec], `Error: give a SCENARIO or --replay ${rec}, not both\n`],
+    [
+      ['logs', '--record', '/nonexistent/x.jsonl', '--record-max', 'lots'],
+      "Error: --record-max: invalid quantity 'lots': expected a number and an optional suffix, e.g. 512Mi (known suffixes: Ki, Mi, Gi, Ti, Pi, Ei (binary) and k, M, G, T, P, E (decimal))\n",
+    ],
+  ])('nrictl %j', (args, want) => expectUsageError(args, want));
+});

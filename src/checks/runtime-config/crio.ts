@@ -20,6 +20,8 @@ import { crioPauseImage } from './pause-image.js';
 /** The NRI table of one CRI-O file, checked; undefined when the file has none. */
 interface CrioLayer extends CheckedTable {
   file: string;
+  /** Its default_validator table's values that passed the check, when it has the table. */
+  validator?: Record<string, unknown>;
 }
 
 /** `api` gets the file's [crio.api] listen and [crio.image] pause_image, if it sets them (whatever its NRI table says). */
@@ -51,18 +53,17 @@ function parseLayer(
   }
   if (!isTable(crio.nri)) return undefined;
   const { values, invalid } = checkKeys(crio.nri, CRIO.keys, LABEL, CRIO, out);
-  if (isTable(values.default_validator))
-    checkKeys(values.default_validator, CRIO.validatorKeys, `${LABEL}.default_validator`, CRIO, out);
-  return { file, values, invalid };
+  if (!isTable(values.default_validator)) return { file, values, invalid };
+  const validator = checkKeys(values.default_validator, CRIO.validatorKeys, `${LABEL}.default_validator`, CRIO, out);
+  return { file, values, invalid, validator: validator.values };
 }
 
 /** A later file's value replaces an earlier one, valid or not; an invalid one stands for no default. */
 function apply(s: NriSettings, layer: CrioLayer): void {
   applySettings(s, layer, CRIO.keys);
-  const v = layer.values;
-  // A later file's keys override an earlier one's, key by key, as for the rest of [crio.nri].
-  if (isTable(v.default_validator))
-    s.defaultValidator = { ...s.defaultValidator, ...validatorSettings(v.default_validator, true) };
+  // A later file's keys override an earlier one's, key by key, as for the rest of [crio.nri];
+  // a value of the wrong type gives no setting (its finding says so), as in containerd's table.
+  if (layer.validator) s.defaultValidator = { ...s.defaultValidator, ...validatorSettings(layer.validator, true) };
 }
 
 /**
