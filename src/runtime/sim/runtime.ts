@@ -454,18 +454,8 @@ export class Runtime extends EventEmitter {
       this.exiting.delete(timer);
       void this.nri
         .locked(async () => {
-          const ctr = this.state.container(id);
-          if (ctr?.state !== nri.ContainerState.CONTAINER_RUNNING) return;
-          const pod = this.state.mustPod(ctr.podSandboxId ?? '');
-          if (!this.fault('no-stop-event-on-exit')) {
-            const merged = await this.nri.stopContainer({ pod, container: ctr }).catch((err: unknown) => {
-              this.noteError('StopContainer', err, { container: id });
-              return undefined;
-            });
-            if (merged) this.applyUpdates('runtime', merged.updates, 'stop');
-          }
-          this.state.setContainerState(id, nri.ContainerState.CONTAINER_STOPPED, code);
-          this.stateChanged('StopContainer', { pod: pod.id ?? '', container: id }, 'STOPPED');
+          if (this.state.container(id)?.state !== nri.ContainerState.CONTAINER_RUNNING) return;
+          await this.stopped(this.ctr(id), code, !this.fault('no-stop-event-on-exit'));
         })
         .catch(() => {});
     }, 1);
@@ -505,19 +495,26 @@ export class Runtime extends EventEmitter {
   }
 
   stopContainer(id: string): Promise<void> {
-    return this.nri.locked(async () => {
-      const { pod, container } = this.ctr(id);
+    return this.nri.locked(async () => this.stopped(this.ctr(id), 0, true));
+  }
+
+  /**
+   * A container stops (StopContainer, or its command ended with `code`): its plugins are
+   * told, where the runtime tells them (Docker does not) and `relay` allows, and what they
+   * update is applied; then it is CONTAINER_STOPPED. Called under the lock.
+   */
+  private async stopped({ pod, container }: CtrRequest, code: number, relay: boolean): Promise<void> {
+    const id = container.id ?? '';
+    if (relay && !this.opts.quirks?.docker) {
       try {
-        const merged = this.opts.quirks?.docker
-          ? { updates: [] as nri.IContainerUpdate[] }
-          : await this.nri.stopContainer({ pod, container });
+        const merged = await this.nri.stopContainer({ pod, container });
         this.applyUpdates('runtime', merged.updates, 'stop');
       } catch (err) {
         this.noteError('StopContainer', err, { container: id });
       }
-      this.state.setContainerState(id, nri.ContainerState.CONTAINER_STOPPED, 0);
-      this.stateChanged('StopContainer', { pod: pod.id ?? '', container: id }, 'STOPPED');
-    });
+    }
+    this.state.setContainerState(id, nri.ContainerState.CONTAINER_STOPPED, code);
+    this.stateChanged('StopContainer', { pod: pod.id ?? '', container: id }, 'STOPPED');
   }
 
   removeContainer(id: string): Promise<void> {
