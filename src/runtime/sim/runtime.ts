@@ -85,7 +85,7 @@ export class Runtime extends EventEmitter {
         snapshot: quirks?.docker
           ? () => dockerSnapshot(this.state.snapshot())
           : opts.faults?.includes('sync-omits-containers')
-            ? () => ({ pods: this.state.snapshot(handedOverByGoRuntimes).pods, containers: [] })
+            ? () => this.state.snapshot(() => false)
             : quirks?.sparseSync
               ? () => {
                   const snap = this.state.snapshot();
