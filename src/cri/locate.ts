@@ -47,6 +47,8 @@ export interface CriSocketChoice {
   source: 'given' | 'config' | 'well-known';
   /** The runtime config it came from. */
   config?: string;
+  /** Whether a socket was at socketPath when it was chosen; a given one is not looked at. */
+  present?: boolean;
   /** One line for the user: which socket, and why that one. */
   note: string;
 }
@@ -65,16 +67,17 @@ export function locateCriSocket(opts: LocateOptions = {}): CriSocketChoice {
     (r): r is RuntimeConfigReport & { format: CriRuntime; criSocket: string } =>
       r.format !== 'docker' && r.criSocket !== undefined && r.criDisabled === undefined,
   );
-  const chosen = serving.find((r) => isSocket(under(r.criSocket))) ?? serving[0];
+  const present = serving.find((r) => isSocket(under(r.criSocket)));
+  const chosen = present ?? serving[0];
   if (chosen) {
     const socketPath = under(chosen.criSocket);
-    const there = isSocket(socketPath) ? '' : '; it is not there';
     return {
       socketPath,
       runtime: chosen.format,
       source: 'config',
       config: chosen.file,
-      note: `CRI socket ${socketPath} (${RUNTIME_NAMES[chosen.format]}'s, from ${chosen.file}${there})`,
+      present: present !== undefined,
+      note: `CRI socket ${socketPath} (${RUNTIME_NAMES[chosen.format]}'s, from ${chosen.file}${present ? '' : '; it is not there'})`,
     };
   }
   if (reports.some((r) => r.format === 'docker') || dockerd !== undefined)
@@ -86,6 +89,7 @@ export function locateCriSocket(opts: LocateOptions = {}): CriSocketChoice {
     socketPath,
     runtime: pick.runtime,
     source: 'well-known',
+    present: found !== undefined,
     note: found
       ? `CRI socket ${socketPath} (${RUNTIME_NAMES[pick.runtime]}'s well-known path; no runtime config names one)`
       : `CRI socket ${socketPath} (no runtime config found, and none of ${WELL_KNOWN_CRI_SOCKETS.map((w) => w.path).join(', ')} is there)`,

@@ -2,7 +2,6 @@
 // (compare-views.ts): which socket (--cri-socket, else the one locateCriSocket finds,
 // which says why), whether it can be asked at all (when not, why: never a verdict), the
 // runtime it answers as, and its pods and containers as plain records.
-import { statSync } from 'node:fs';
 import { identifyRuntime, nri } from '../api/index.js';
 import {
   CriContainerState,
@@ -49,8 +48,7 @@ export async function openCri(opts: CriReadOptions): Promise<OpenCri | ViewsNotC
   }
   const { socketPath } = choice;
   // A socket nobody named and that is not there: the locator's note says which it looked for.
-  if (choice.source !== 'given' && !isSocket(socketPath))
-    return { status: 'not-checked', criSocket: socketPath, reason: choice.note };
+  if (choice.present === false) return { status: 'not-checked', criSocket: socketPath, reason: choice.note };
   try {
     const client = await openCriClient({ socketPath, timeoutMs: opts.timeoutMs, signal: opts.signal });
     return { client, choice };
@@ -137,11 +135,3 @@ export function otherRuntime(
 }
 
 export const DOCKER_NOT_COMPARED = `${DOCKER_HAS_NO_CRI}; and Docker hands plugins each container as a pod of its own, which no CRI lists`;
-
-function isSocket(p: string): boolean {
-  try {
-    return statSync(p).isSocket();
-  } catch {
-    return false;
-  }
-}

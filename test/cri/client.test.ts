@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import http2 from 'node:http2';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -297,6 +298,41 @@ describe('a bad socket: one line, and its exit code', () => {
     const { err, message } = await openFails(p);
     expect(err.code).toBe('not-cri');
     expect(message).toContain('it answers HTTP/1.x, not gRPC');
+  });
+
+  it('garbage on the wire is not CRI (connect, exit 4)', async () => {
+    const p = path.join(tempDir(), 'garbage.sock');
+    // The client hangs up on it: a reset on this side is expected.
+    const server = net.createServer((s) => s.on('error', () => {}).end('\x01\x02\x03garbage, not a frame\n'));
+    await new Promise<void>((r) => server.listen(p, r));
+    closers.push(() => void server.close());
+    const { err, exitCode, message } = await openFails(p);
+    expect(err).toMatchObject({ code: 'not-cri', kind: 'connect' });
+    expect(message).toBe(
+      `${p} is not a CRI socket: it answers with something other than HTTP/2; give the runtime's CRI socket with --cri-socket`,
+    );
+    expect(exitCode).toBe(ExitCode.CONNECT);
+  });
+
+  it('an HTTP/2 server whose answer to Version is not CRI (connect, exit 4)', async () => {
+    const p = path.join(tempDir(), 'h2.sock');
+    // gRPC framing (uncompressed, 4 bytes long) around bytes no protobuf message decodes from.
+    const frame = Buffer.from([0, 0, 0, 0, 4, 0xff, 0xff, 0xff, 0xff]);
+    const server = http2.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/grpc' });
+      res.addTrailers({ 'grpc-status': '0' });
+      res.end(frame);
+    });
+    await new Promise<void>((r) => server.listen(p, r));
+    closers.push(() => void server.close());
+    const { err, exitCode, message } = await openFails(p);
+    expect(err).toMatchObject({ code: 'not-cri', kind: 'connect' });
+    expect(message).toMatch(
+      new RegExp(
+        `^${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a CRI socket: its answer to Version is not CRI \\(.+\\); give the runtime's CRI socket with --cri-socket$`,
+      ),
+    );
+    expect(exitCode).toBe(ExitCode.CONNECT);
   });
 
   it('a socket that accepts and never answers (timeout, exit 6)', async () => {

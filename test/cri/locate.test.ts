@@ -52,6 +52,7 @@ describe('locateCriSocket', () => {
       runtime: 'containerd',
       source: 'config',
       config: path.join(r, 'etc/containerd/config.toml'),
+      present: true,
       note: `CRI socket ${path.join(r, 'run/k8s/containerd.sock')} (containerd's, from ${path.join(r, 'etc/containerd/config.toml')})`,
     });
   });
@@ -61,6 +62,7 @@ describe('locateCriSocket', () => {
     const c = locateCriSocket({ root: r });
     expect(c.socketPath).toBe(path.join(r, 'run/containerd/containerd.sock'));
     expect(c.note).toMatch(/; it is not there\)$/);
+    expect(c.present).toBe(false);
   });
 
   it('CRI-O: [crio.api] listen, a drop-in overriding crio.conf', () => {
@@ -104,10 +106,14 @@ describe('locateCriSocket', () => {
       socketPath: path.join(r, 'var/run/isulad.sock'),
       runtime: 'isulad',
       source: 'well-known',
+      present: true,
       note: `CRI socket ${path.join(r, 'var/run/isulad.sock')} (iSulad's well-known path; no runtime config names one)`,
     });
     servers.splice(0).forEach((s) => s.close());
-    expect(locateCriSocket({ root: r }).note).toMatch(/no runtime config found, and none of .* is there/);
+    expect(locateCriSocket({ root: r })).toMatchObject({
+      present: false,
+      note: expect.stringMatching(/no runtime config found, and none of .* is there/),
+    });
   });
 
   it('Docker: no CRI, said in one line (connect, exit 4)', () => {

@@ -270,6 +270,19 @@ describe('docker-29', () => {
     expect(req.container).toMatchObject({ id: 'c0', podSandboxId: 'c0', name: '/keep', args: ['sleep', '1'] });
   });
 
+  it('a container that exits by itself: exited with its code, and still no StopContainer relayed', async () => {
+    const { s, seen } = await dockerWith({ adjust: {} });
+    const r = s.runtime;
+    await r.createContainer('pod0', { id: 'c0', name: 'once', args: ['sh', '-c', 'exit 3'] });
+    await r.startContainer('c0');
+    const exited = await waitFor(
+      'the container to exit',
+      () => r.state.container('c0')?.state === nri.ContainerState.CONTAINER_STOPPED && r.state.container('c0'),
+    );
+    expect(exited.exitCode).toBe(3);
+    expect(seen).toEqual(['CreateContainer', 'ValidateContainerAdjustment']);
+  });
+
   it.each([
     [{ annotations: { a: 'b' } }, 'unsupported container adjustments: annotations'],
     [

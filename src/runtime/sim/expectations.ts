@@ -19,14 +19,14 @@ function stepContainer(step: Step): string | undefined {
   return undefined;
 }
 
-/** `labels`: the steps' labels, in order, when `steps` is not a list (a replay's, read as it goes). */
+/** `labels`: the steps' labels, in order (a replay's steps are read as it goes: planSimulation knows them). */
 export async function runExpectations(
   runtime: Runtime,
   steps: Steps,
+  labels: readonly string[],
   spec: ExpectationFile,
   signal?: AbortSignal,
   pace?: Pace,
-  labels: readonly string[] = Array.isArray(steps) ? (steps as Step[]).map(stepLabel) : [],
 ): Promise<Outcome[]> {
   const placed = placeExpectations(spec, labels);
   const before: Array<Record<string, unknown> & { type: string }> = [];

@@ -97,7 +97,7 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
       if (signal.aborted) {
         // Stopped while waiting: nothing ran.
       } else if (plan.expectations) {
-        const outcomes = await runExpectations(runtime, plan.steps, plan.expectations, signal, opts.pace, plan.labels);
+        const outcomes = await runExpectations(runtime, plan.steps, plan.labels, plan.expectations, signal, opts.pace);
         const failed = outcomes.filter((o) => !o.ok).length;
         result.expectations = { file: plan.expectations.file, outcomes, failed };
       } else {

@@ -85,7 +85,7 @@ export class Runtime extends EventEmitter {
         snapshot: quirks?.docker
           ? () => dockerSnapshot(this.state.snapshot())
           : opts.faults?.includes('sync-omits-containers')
-            ? () => ({ pods: this.state.snapshot(handedOverByGoRuntimes).pods, containers: [] })
+            ? () => this.state.snapshot(() => false)
             : quirks?.sparseSync
               ? () => {
                   const snap = this.state.snapshot();
@@ -182,6 +182,22 @@ export class Runtime extends EventEmitter {
     return this.nri.notify(event, request);
   }
 
+  /** Relays an event or post-event; a plugin's error is noted (an error event) and given back, not thrown. */
+  private async relay(
+    event: Event,
+    request: { pod: nri.IPodSandbox; container?: nri.IContainer },
+    what: string,
+    ids: { pod?: string; container?: string },
+  ): Promise<Error | undefined> {
+    try {
+      await this.notify(event, request);
+      return undefined;
+    } catch (err) {
+      this.noteError(what, err, ids);
+      return err as Error;
+    }
+  }
+
   private report(e: SimEventInit): void {
     if (this.observed) this.emit('event', stamp(e));
   }
@@ -238,12 +254,10 @@ export class Runtime extends EventEmitter {
       const id = pod.id ?? '';
       this.state.mayAddPod(id);
       const p = plainCopy(pod);
-      try {
-        await this.notify(Event.RUN_POD_SANDBOX, { pod: p });
-      } catch (err) {
-        this.noteError('RunPodSandbox', err, { pod: id });
+      const failed = await this.relay(Event.RUN_POD_SANDBOX, { pod: p }, 'RunPodSandbox', { pod: id });
+      if (failed) {
         if (this.fault('keep-pod-after-run-hook-error')) this.state.adoptPod(p);
-        return { ok: false, error: err as Error };
+        return { ok: false, error: failed };
       }
       this.state.adoptPod(p);
       this.stateChanged('RunPodSandbox', { pod: id }, 'READY');
@@ -289,10 +303,8 @@ export class Runtime extends EventEmitter {
       this.stateChanged('UpdatePodSandbox', { pod: id });
       // CRI-O never sends PostUpdatePodSandbox.
       if (quirks?.podUpdateEvents === 'update-only' || this.fault('skip-post-update-pod-event')) return OK;
-      let postError: Error | undefined;
-      await this.notify(Event.POST_UPDATE_POD_SANDBOX, { pod: updated }).catch((err: Error) => {
-        this.noteError('PostUpdatePodSandbox', err, { pod: id });
-        postError = err;
+      const postError = await this.relay(Event.POST_UPDATE_POD_SANDBOX, { pod: updated }, 'PostUpdatePodSandbox', {
+        pod: id,
       });
       if (postError && this.fault('post-update-pod-error-fails-call')) return { ok: false, error: postError };
       return OK;
@@ -303,12 +315,8 @@ export class Runtime extends EventEmitter {
     return this.nri.locked(async () => {
       const pod = this.state.mustPod(id);
       if (!this.fault('skip-stop-pod-event')) {
-        let failed: unknown;
-        await this.notify(Event.STOP_POD_SANDBOX, { pod }).catch((err) => {
-          this.noteError('StopPodSandbox', err, { pod: id });
-          failed = err;
-        });
-        if (failed && this.fault('stop-pod-aborts-on-plugin-error')) throw failed as Error;
+        const failed = await this.relay(Event.STOP_POD_SANDBOX, { pod }, 'StopPodSandbox', { pod: id });
+        if (failed && this.fault('stop-pod-aborts-on-plugin-error')) throw failed;
       }
       this.state.markPodStopped(id);
       this.stateChanged('StopPodSandbox', { pod: id }, 'NOTREADY');
@@ -318,12 +326,8 @@ export class Runtime extends EventEmitter {
   removePodSandbox(id: string): Promise<void> {
     return this.nri.locked(async () => {
       const pod = this.state.mustPod(id);
-      let failed: unknown;
-      await this.notify(Event.REMOVE_POD_SANDBOX, { pod }).catch((err) => {
-        this.noteError('RemovePodSandbox', err, { pod: id });
-        failed = err;
-      });
-      if (failed && this.fault('remove-pod-aborts-on-plugin-error')) throw failed as Error;
+      const failed = await this.relay(Event.REMOVE_POD_SANDBOX, { pod }, 'RemovePodSandbox', { pod: id });
+      if (failed && this.fault('remove-pod-aborts-on-plugin-error')) throw failed;
       this.state.removePod(id, { withContainers: true });
       this.stateChanged('RemovePodSandbox', { pod: id });
     });
@@ -397,9 +401,9 @@ export class Runtime extends EventEmitter {
       const created = this.state.setContainerState(id, nri.ContainerState.CONTAINER_CREATED);
       this.applyUpdates('runtime', merged.updates, 'create');
       this.stateChanged('CreateContainer', { pod: podId, container: id }, 'CREATED');
-      await this.notify(Event.POST_CREATE_CONTAINER, { pod, container: created }).catch((err) =>
-        this.noteError('PostCreateContainer', err, { container: id }),
-      );
+      await this.relay(Event.POST_CREATE_CONTAINER, { pod, container: created }, 'PostCreateContainer', {
+        container: id,
+      });
       return {
         ok: true,
         container: plainCopy(created),
@@ -430,15 +434,13 @@ export class Runtime extends EventEmitter {
     return this.nri.locked(async () => {
       const { pod, container } = this.ctr(id);
       if (!this.fault('skip-start-container-event'))
-        await this.notify(Event.START_CONTAINER, { pod, container }).catch((err) =>
-          this.noteError('StartContainer', err, { container: id }),
-        );
+        await this.relay(Event.START_CONTAINER, { pod, container }, 'StartContainer', { container: id });
       const running = this.state.setContainerState(id, nri.ContainerState.CONTAINER_RUNNING);
       this.stateChanged('StartContainer', { pod: pod.id ?? '', container: id }, 'RUNNING');
       if (!this.fault('skip-post-start-event'))
-        await this.notify(Event.POST_START_CONTAINER, { pod, container: running }).catch((err) =>
-          this.noteError('PostStartContainer', err, { container: id }),
-        );
+        await this.relay(Event.POST_START_CONTAINER, { pod, container: running }, 'PostStartContainer', {
+          container: id,
+        });
       const code = exitCodeOf(running.args ?? []);
       if (code !== undefined) this.exitLater(id, code);
     });
@@ -454,18 +456,8 @@ export class Runtime extends EventEmitter {
       this.exiting.delete(timer);
       void this.nri
         .locked(async () => {
-          const ctr = this.state.container(id);
-          if (ctr?.state !== nri.ContainerState.CONTAINER_RUNNING) return;
-          const pod = this.state.mustPod(ctr.podSandboxId ?? '');
-          if (!this.fault('no-stop-event-on-exit')) {
-            const merged = await this.nri.stopContainer({ pod, container: ctr }).catch((err: unknown) => {
-              this.noteError('StopContainer', err, { container: id });
-              return undefined;
-            });
-            if (merged) this.applyUpdates('runtime', merged.updates, 'stop');
-          }
-          this.state.setContainerState(id, nri.ContainerState.CONTAINER_STOPPED, code);
-          this.stateChanged('StopContainer', { pod: pod.id ?? '', container: id }, 'STOPPED');
+          if (this.state.container(id)?.state !== nri.ContainerState.CONTAINER_RUNNING) return;
+          await this.stopped(this.ctr(id), code, !this.fault('no-stop-event-on-exit'));
         })
         .catch(() => {});
     }, 1);
@@ -497,35 +489,40 @@ export class Runtime extends EventEmitter {
       this.stateChanged('UpdateContainer', { pod: pod.id ?? '', container: id });
       const after = this.state.mustContainer(id);
       if (!this.fault('skip-post-update-container-event'))
-        await this.notify(Event.POST_UPDATE_CONTAINER, { pod, container: after }).catch((err) =>
-          this.noteError('PostUpdateContainer', err, { container: id }),
-        );
+        await this.relay(Event.POST_UPDATE_CONTAINER, { pod, container: after }, 'PostUpdateContainer', {
+          container: id,
+        });
       return { ok: true, updates };
     });
   }
 
   stopContainer(id: string): Promise<void> {
-    return this.nri.locked(async () => {
-      const { pod, container } = this.ctr(id);
+    return this.nri.locked(async () => this.stopped(this.ctr(id), 0, true));
+  }
+
+  /**
+   * A container stops (StopContainer, or its command ended with `code`): its plugins are
+   * told, where the runtime tells them (Docker does not) and `relay` allows, and what they
+   * update is applied; then it is CONTAINER_STOPPED. Called under the lock.
+   */
+  private async stopped({ pod, container }: CtrRequest, code: number, relay: boolean): Promise<void> {
+    const id = container.id ?? '';
+    if (relay && !this.opts.quirks?.docker) {
       try {
-        const merged = this.opts.quirks?.docker
-          ? { updates: [] as nri.IContainerUpdate[] }
-          : await this.nri.stopContainer({ pod, container });
+        const merged = await this.nri.stopContainer({ pod, container });
         this.applyUpdates('runtime', merged.updates, 'stop');
       } catch (err) {
         this.noteError('StopContainer', err, { container: id });
       }
-      this.state.setContainerState(id, nri.ContainerState.CONTAINER_STOPPED, 0);
-      this.stateChanged('StopContainer', { pod: pod.id ?? '', container: id }, 'STOPPED');
-    });
+    }
+    this.state.setContainerState(id, nri.ContainerState.CONTAINER_STOPPED, code);
+    this.stateChanged('StopContainer', { pod: pod.id ?? '', container: id }, 'STOPPED');
   }
 
   removeContainer(id: string): Promise<void> {
     return this.nri.locked(async () => {
       const { pod, container } = this.ctr(id);
-      await this.notify(Event.REMOVE_CONTAINER, { pod, container }).catch((err) =>
-        this.noteError('RemoveContainer', err, { container: id }),
-      );
+      await this.relay(Event.REMOVE_CONTAINER, { pod, container }, 'RemoveContainer', { container: id });
       this.state.removeContainer(id);
       this.stateChanged('RemoveContainer', { pod: pod.id ?? '', container: id });
     });
