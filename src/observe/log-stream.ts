@@ -5,8 +5,9 @@
 import { EventEmitter } from 'node:events';
 import { ALL_EVENTS_MASK, Event, eventBit, formatEventMask } from '../api/index.js';
 import {
-  RecordingError,
+  recordingFailed,
   RecordingWriter,
+  type RecordingError,
   type RecordingNote,
   type RecordingOptions,
   type RecordingSummary,
@@ -230,12 +231,7 @@ class LogStream extends EventEmitter {
     if (this.recorder) {
       summary.recording = await this.recorder.end();
       const failed = summary.recording.error;
-      if (failed !== undefined)
-        error ??= new RecordingError(
-          `${this.opts.record!.file}: the recording could not be written (${failed}); nothing was left there`,
-          'failed',
-          'record',
-        );
+      if (failed !== undefined) error ??= recordingFailed(summary.recording.file, failed);
     }
     return error ? { end, summary, error } : { end, summary };
   }

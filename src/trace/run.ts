@@ -2,7 +2,13 @@
 // probes, register them, optionally serve the metrics, wait for the end (a duration, a
 // signal, the simulated script, the runtime or the output's reader going away),
 // deregister and summarise. Reaching the runtime is src/session's.
-import { RecordingError, RecordingWriter, type RecordingNote, type RecordingOptions } from '../recording/index.js';
+import {
+  recordingFailed,
+  RecordingWriter,
+  type RecordingError,
+  type RecordingNote,
+  type RecordingOptions,
+} from '../recording/index.js';
 import { outputClosed, serveMetrics, type MetricsServer } from '../output/index.js';
 import {
   isEndpoint,
@@ -162,20 +168,12 @@ export async function runTrace(opts: TraceRunOptions): Promise<TraceResult> {
 }
 
 /** Ends the recording (once the probes are gone) into the summary; a file that could not be written ends the trace in error. */
-async function endRecording(
-  recorder: RecordingWriter | undefined,
-  result: TraceResult,
-  file: string | undefined,
-): Promise<TraceResult> {
+async function endRecording(recorder: RecordingWriter | undefined, result: TraceResult): Promise<TraceResult> {
   if (!recorder) return result;
   const recording = await recorder.end();
   const out: TraceResult = { ...result, summary: { ...result.summary, recording } };
   if (recording.error !== undefined && out.error === undefined)
-    out.error = new RecordingError(
-      `${file}: the recording could not be written (${recording.error}); nothing was left there`,
-      'failed',
-      'record',
-    );
+    out.error = recordingFailed(recording.file, recording.error);
   return out;
 }
 
@@ -270,9 +268,9 @@ async function traceOn(
       `${outcome.message}: the runtime went away, restarted or dropped a probe; start nrictl trace again once it is back`,
       { cause: outcome },
     );
-    return endRecording(recorder, { summary, reason: 'gone', error }, opts.record?.file);
+    return endRecording(recorder, { summary, reason: 'gone', error });
   }
-  return endRecording(recorder, { summary, reason: outcome }, opts.record?.file);
+  return endRecording(recorder, { summary, reason: outcome });
 }
 
 /** What the notes name: the socket, or the simulator. */
