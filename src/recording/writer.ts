@@ -204,11 +204,7 @@ export class RecordingWriter {
       await this.file.discard();
       return { ...summary(), error: 'nothing was recorded' };
     }
-    const flushed = await this.whenIdle(END_FLUSH_MS);
-    if (!flushed) {
-      this.counts.dropped += this.queue.length - this.head;
-      this.queue.length = this.head = 0;
-    }
+    if (!(await this.whenIdle(END_FLUSH_MS))) this.dropQueued();
     try {
       if (this.file.error) throw this.file.error;
       const end: EndLine = { type: 'end', ended: new Date().toISOString(), records: { ...this.counts } };
