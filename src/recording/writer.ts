@@ -178,14 +178,6 @@ export class RecordingWriter {
     this.push({ kind: 'gap', t: Date.now() - this.startedAt, ms });
   }
 
-  get written(): number {
-    return this.counts.written;
-  }
-
-  get dropped(): number {
-    return this.counts.dropped;
-  }
-
   /**
    * Writes what is queued (for at most END_FLUSH_MS; the rest counts as dropped), the
    * trailer, and puts the file in place. Before begin() (the registration failed) the
