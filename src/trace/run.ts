@@ -5,6 +5,7 @@
 import {
   recordingFailed,
   RecordingWriter,
+  type HeaderLine,
   type RecordingError,
   type RecordingNote,
   type RecordingOptions,
@@ -54,11 +55,17 @@ export interface TraceRunOptions extends Pick<
   /** The plugin directory to read; else the runtime config's, as doctor finds it. */
   pluginDir?: string | undefined;
   /** Which containers to trace (--namespace, --pod, --container, --label); else all. */
-  filter?: ({ matchesContainer: NonNullable<TraceSessionOptions['accept']> } & Partial<RecordFilter>) | undefined;
+  filter?:
+    | ({
+        matchesContainer: NonNullable<TraceSessionOptions['accept']>;
+        given?: HeaderLine['filter'];
+      } & Partial<RecordFilter>)
+    | undefined;
   /**
    * --record FILE: the first probe also records every event and the Synchronize state,
    * and what the probes find is recorded with them. The filter, when given, must then
-   * also select pods and the state (src/observe's ObjectFilter does).
+   * also select pods and the state, and say its criteria for the header (src/observe's
+   * ObjectFilter does).
    */
   record?: (RecordingOptions & { nrictlVersion: string }) | undefined;
   /** --index: where external plugins sit. */
@@ -210,7 +217,9 @@ async function traceOn(
     onProgress: sessionNotes(targetOf(opts.target), opts.notes).onProgress,
     ...(opts.name !== undefined ? { name: opts.name } : {}),
     recorder,
-    ...(opts.filter?.matchesPodEvent && opts.filter.selectState ? { recordFilter: opts.filter as RecordFilter } : {}),
+    ...(opts.filter?.matchesPodEvent && opts.filter.selectState && opts.filter.given
+      ? { recordFilter: opts.filter as RecordFilter }
+      : {}),
   });
   const gone = new Promise<SessionError>((resolve) => session.once('gone', resolve));
   const signalled = aborted(opts.signal).then((): TraceEndReason =>
@@ -233,6 +242,7 @@ async function traceOn(
     plugin: `${plan.probes[0]}-${opts.name ?? 'nrictl-trace'}`,
     events: session.probes?.probes[0]?.events ?? 0,
     traced: session.tracedEvents,
+    ...(opts.filter?.given ? { filter: opts.filter.given } : {}),
     segments: plan.segments
       .filter((s) => !s.calibration)
       .map((s) => ({ label: s.label, plugins: s.plugins.map(pluginLabel) })),

@@ -105,6 +105,30 @@ describe('logs --record', () => {
   });
 });
 
+describe('--record with a filter', () => {
+  it('logs and trace record only what it selects, and their header says which filter', async () => {
+    const logs = at('ns-logs.jsonl');
+    const trace = at('ns-trace.jsonl');
+    const filter = ['--namespace', 'kube-system'];
+    const runs = await Promise.all([
+      runCli(['logs', '--sim', 'demo', ...filter, '--record', logs]),
+      runCli(['trace', '--sim', 'demo', '--plugin-dir', 'examples/trace-plugins', ...filter, '--record', trace]),
+    ]);
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    for (const file of [logs, trace]) {
+      const all = lines(file);
+      expect(all[0].filter, file).toEqual({ namespace: 'kube-system' });
+      // The demo's one kube-system pod and its container; the scenario's events are all in shop.
+      expect(all.slice(1).map((l) => [l.type, l.pod?.namespace ?? l.container?.name ?? l.pods])).toEqual([
+        ['pod', 'kube-system'],
+        ['container', 'coredns'],
+        ['synced', 1],
+        ['end', undefined],
+      ]);
+    }
+  });
+});
+
 describe('a recording the disk will not take', () => {
   /** `nrictl ...args` allowed files of 2 KiB at most (ulimit -f 4 blocks, SIGXFSZ ignored): writes past it fail with EFBIG. */
   const cappedCli = (args: string[]) =>
