@@ -56,6 +56,8 @@ export class ObjectFilter {
   readonly empty: boolean;
   /** True when a container-level criterion is set (a pod alone cannot satisfy it). */
   readonly needsContainer: boolean;
+  /** The criteria in force, as a recording's header names them (docs/recording.md). */
+  readonly given: { namespace?: string; pod?: string; container?: string; labels?: string[] };
 
   constructor(spec: FilterSpec = {}) {
     if (spec.namespace) this.namespace = globMatcher(spec.namespace);
@@ -64,6 +66,12 @@ export class ObjectFilter {
     this.labels = (spec.labels ?? []).map(parseLabel);
     this.empty = !this.namespace && !this.pod && !this.container && this.labels.length === 0;
     this.needsContainer = Boolean(this.container);
+    this.given = {
+      ...(spec.namespace ? { namespace: spec.namespace } : {}),
+      ...(spec.pod ? { pod: spec.pod } : {}),
+      ...(spec.container ? { container: spec.container } : {}),
+      ...(this.labels.length > 0 ? { labels: [...spec.labels!] } : {}),
+    };
   }
 
   /** The pod-level criteria (namespace, pod name, labels on the pod alone). */

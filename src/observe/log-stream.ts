@@ -5,8 +5,9 @@
 import { EventEmitter } from 'node:events';
 import { ALL_EVENTS_MASK, Event, eventBit, formatEventMask } from '../api/index.js';
 import {
-  RecordingError,
+  recordingFailed,
   RecordingWriter,
+  type RecordingError,
   type RecordingNote,
   type RecordingOptions,
   type RecordingSummary,
@@ -115,6 +116,8 @@ class LogStream extends EventEmitter {
   private readonly notes: (note: LogNote) => void;
   /** --record: opened before registering, fed from the same handlers as the output. */
   private recorder: RecordingWriter | undefined;
+  /** The filters, as the recording's header names them. */
+  private readonly filterGiven: ObjectFilter['given'];
 
   constructor(private readonly opts: LogStreamOptions) {
     super();
@@ -122,6 +125,7 @@ class LogStream extends EventEmitter {
     this.notes = opts.notes ?? (() => {});
     // A bad filter is the user's mistake, reported before touching the runtime.
     const filter = new ObjectFilter(opts.filter);
+    this.filterGiven = filter.given;
     this.log = new EventLog(filter, (e) => {
       this.sink.push(e);
       this.recorder?.event(e.event, loggedRequest(e));
@@ -197,7 +201,7 @@ class LogStream extends EventEmitter {
       runtime: this.watch.runtime,
       plugin: this.watch.pluginName,
       events: this.watch.events,
-      filter: recordedFilter(this.opts.filter),
+      filter: this.filterGiven,
     });
     const target = this.opts.target;
     this.notes({
@@ -230,12 +234,7 @@ class LogStream extends EventEmitter {
     if (this.recorder) {
       summary.recording = await this.recorder.end();
       const failed = summary.recording.error;
-      if (failed !== undefined)
-        error ??= new RecordingError(
-          `${this.opts.record!.file}: the recording could not be written (${failed}); nothing was left there`,
-          'failed',
-          'record',
-        );
+      if (failed !== undefined) error ??= recordingFailed(summary.recording.file, failed);
     }
     return error ? { end, summary, error } : { end, summary };
   }
@@ -255,12 +254,4 @@ class LogStream extends EventEmitter {
     const r = await this.sink.end(flushTimeoutMs);
     return this.summary(r.complete);
   }
-}
-
-/** The filters as a recording's header names them (only those given). */
-function recordedFilter(f: FilterSpec | undefined): Record<string, unknown> | undefined {
-  if (!f) return undefined;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(f)) if (v !== undefined && !(Array.isArray(v) && v.length === 0)) out[k] = v;
-  return out;
 }

@@ -20,3 +20,12 @@ export class RecordingError extends Error {
 export function badRecording(file: string, line: number | undefined, what: string): RecordingError {
   return new RecordingError(`${file}: ${line === undefined ? '' : `line ${line}: `}${what}`, 'usage', 'replay');
 }
+
+/** The recording `file` could not be written (`why`): what logs and trace then end with. */
+export function recordingFailed(file: string, why: string): RecordingError {
+  return new RecordingError(
+    `${file}: the recording could not be written (${why}); nothing was left there`,
+    'failed',
+    'record',
+  );
+}

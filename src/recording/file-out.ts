@@ -102,12 +102,14 @@ export class RecordingFile {
       try {
         await link(this.temp, this.target);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+          this.kept = true;
           throw new RecordingError(
             `${this.target} appeared while recording: the recording is kept as ${this.temp}`,
             'conflict',
             'record',
           );
+        }
         // A file system without hard links: nothing appeared at the check above, so rename.
         if (await exists(this.target)) throw err;
         await rename(this.temp, this.target);
@@ -117,15 +119,20 @@ export class RecordingFile {
     }
   }
 
-  /** Removes the temporary file: nothing is left behind (a registration that failed, a write error). */
+  /**
+   * Removes the temporary file: nothing is left behind (a registration that failed, a
+   * write error). Not a whole recording that finish() said it keeps.
+   */
   async discard(): Promise<void> {
     this.gzip?.destroy();
     this.file.destroy();
     await this.closeFd();
-    await unlink(this.temp).catch(() => {});
+    if (!this.kept) await unlink(this.temp).catch(() => {});
   }
 
   private closed = false;
+  /** Whole, but a file appeared at the target: it stays at `temp`, as the error says. */
+  private kept = false;
 
   private async closeFd(): Promise<void> {
     if (this.closed) return;

@@ -10,7 +10,7 @@ export {
   type SegmentLine,
   type RecordingSource,
 } from './format.js';
-export { RecordingError } from './errors.js';
+export { RecordingError, recordingFailed } from './errors.js';
 export { RECORDING_MODE } from './file-out.js';
 export {
   RecordingWriter,

@@ -178,14 +178,6 @@ export class RecordingWriter {
     this.push({ kind: 'gap', t: Date.now() - this.startedAt, ms });
   }
 
-  get written(): number {
-    return this.counts.written;
-  }
-
-  get dropped(): number {
-    return this.counts.dropped;
-  }
-
   /**
    * Writes what is queued (for at most END_FLUSH_MS; the rest counts as dropped), the
    * trailer, and puts the file in place. Before begin() (the registration failed) the
@@ -204,11 +196,7 @@ export class RecordingWriter {
       await this.file.discard();
       return { ...summary(), error: 'nothing was recorded' };
     }
-    const flushed = await this.whenIdle(END_FLUSH_MS);
-    if (!flushed) {
-      this.counts.dropped += this.queue.length - this.head;
-      this.queue.length = this.head = 0;
-    }
+    if (!(await this.whenIdle(END_FLUSH_MS))) this.dropQueued();
     try {
       if (this.file.error) throw this.file.error;
       const end: EndLine = { type: 'end', ended: new Date().toISOString(), records: { ...this.counts } };

@@ -144,8 +144,8 @@ export interface ReplayPace {
 
 /**
  * The steps of a recording's events, read as the script asks for them (one line at a
- * time), each at its recorded time divided by `speed` when a speed is given. Entries
- * other than events go to `onEntry` (trace results, gaps, the trailer).
+ * time), each at its recorded time divided by `speed` when a speed is given. Every
+ * entry goes to `onEntry` as it is read (events, trace results, gaps, the trailer).
  */
 export async function* recordedSteps(
   entries: AsyncIterable<RecordingEntry>,
@@ -155,11 +155,8 @@ export async function* recordedSteps(
 ): AsyncGenerator<Step> {
   let start: { wall: number; t: number } | undefined;
   for await (const e of entries) {
-    if (e.kind !== 'event') {
-      onEntry?.(e);
-      continue;
-    }
     onEntry?.(e);
+    if (e.kind !== 'event') continue;
     const steps = mapper.map(e);
     if (steps.length === 0) continue;
     if (pace.speed !== undefined && e.t !== undefined) {

@@ -2,7 +2,14 @@
 // probes, register them, optionally serve the metrics, wait for the end (a duration, a
 // signal, the simulated script, the runtime or the output's reader going away),
 // deregister and summarise. Reaching the runtime is src/session's.
-import { RecordingError, RecordingWriter, type RecordingNote, type RecordingOptions } from '../recording/index.js';
+import {
+  recordingFailed,
+  RecordingWriter,
+  type HeaderLine,
+  type RecordingError,
+  type RecordingNote,
+  type RecordingOptions,
+} from '../recording/index.js';
 import { outputClosed, serveMetrics, type MetricsServer } from '../output/index.js';
 import {
   isEndpoint,
@@ -48,11 +55,17 @@ export interface TraceRunOptions extends Pick<
   /** The plugin directory to read; else the runtime config's, as doctor finds it. */
   pluginDir?: string | undefined;
   /** Which containers to trace (--namespace, --pod, --container, --label); else all. */
-  filter?: ({ matchesContainer: NonNullable<TraceSessionOptions['accept']> } & Partial<RecordFilter>) | undefined;
+  filter?:
+    | ({
+        matchesContainer: NonNullable<TraceSessionOptions['accept']>;
+        given?: HeaderLine['filter'];
+      } & Partial<RecordFilter>)
+    | undefined;
   /**
    * --record FILE: the first probe also records every event and the Synchronize state,
    * and what the probes find is recorded with them. The filter, when given, must then
-   * also select pods and the state (src/observe's ObjectFilter does).
+   * also select pods and the state, and say its criteria for the header (src/observe's
+   * ObjectFilter does).
    */
   record?: (RecordingOptions & { nrictlVersion: string }) | undefined;
   /** --index: where external plugins sit. */
@@ -162,20 +175,12 @@ export async function runTrace(opts: TraceRunOptions): Promise<TraceResult> {
 }
 
 /** Ends the recording (once the probes are gone) into the summary; a file that could not be written ends the trace in error. */
-async function endRecording(
-  recorder: RecordingWriter | undefined,
-  result: TraceResult,
-  file: string | undefined,
-): Promise<TraceResult> {
+async function endRecording(recorder: RecordingWriter | undefined, result: TraceResult): Promise<TraceResult> {
   if (!recorder) return result;
   const recording = await recorder.end();
   const out: TraceResult = { ...result, summary: { ...result.summary, recording } };
   if (recording.error !== undefined && out.error === undefined)
-    out.error = new RecordingError(
-      `${file}: the recording could not be written (${recording.error}); nothing was left there`,
-      'failed',
-      'record',
-    );
+    out.error = recordingFailed(recording.file, recording.error);
   return out;
 }
 
@@ -212,7 +217,9 @@ async function traceOn(
     onProgress: sessionNotes(targetOf(opts.target), opts.notes).onProgress,
     ...(opts.name !== undefined ? { name: opts.name } : {}),
     recorder,
-    ...(opts.filter?.matchesPodEvent && opts.filter.selectState ? { recordFilter: opts.filter as RecordFilter } : {}),
+    ...(opts.filter?.matchesPodEvent && opts.filter.selectState && opts.filter.given
+      ? { recordFilter: opts.filter as RecordFilter }
+      : {}),
   });
   const gone = new Promise<SessionError>((resolve) => session.once('gone', resolve));
   const signalled = aborted(opts.signal).then((): TraceEndReason =>
@@ -235,6 +242,7 @@ async function traceOn(
     plugin: `${plan.probes[0]}-${opts.name ?? 'nrictl-trace'}`,
     events: session.probes?.probes[0]?.events ?? 0,
     traced: session.tracedEvents,
+    ...(opts.filter?.given ? { filter: opts.filter.given } : {}),
     segments: plan.segments
       .filter((s) => !s.calibration)
       .map((s) => ({ label: s.label, plugins: s.plugins.map(pluginLabel) })),
@@ -270,9 +278,9 @@ async function traceOn(
       `${outcome.message}: the runtime went away, restarted or dropped a probe; start nrictl trace again once it is back`,
       { cause: outcome },
     );
-    return endRecording(recorder, { summary, reason: 'gone', error }, opts.record?.file);
+    return endRecording(recorder, { summary, reason: 'gone', error });
   }
-  return endRecording(recorder, { summary, reason: outcome }, opts.record?.file);
+  return endRecording(recorder, { summary, reason: outcome });
 }
 
 /** What the notes name: the socket, or the simulator. */

@@ -3,10 +3,11 @@
 // on the replaying simulator records the same state and the same requests; the example
 // plugins, traced again, end every field as they did; a plugin that behaves differently
 // is named, field by field (exit 1, JUnit for CI). Bad files end before anything starts.
-import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli, startCli, startDemoSim, tempDir, type SimHandle } from './nri-cli.js';
+import { assertBuilt, BIN, cliEnv, runCli, startCli, startDemoSim, tempDir, type SimHandle } from './nri-cli.js';
 import { rawPlugin } from './raw-plugin-script.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -101,6 +102,63 @@ describe('logs --record', () => {
     expect(end.records.truncated).toBeGreaterThan(0);
     expect(end.records.written + end.records.truncated).toBe(11);
     expect(statSync(file).size).toBeLessThanOrEqual(9 * 1024);
+  });
+});
+
+describe('--record with a filter', () => {
+  it('logs and trace record only what it selects, and their header says which filter', async () => {
+    const logs = at('ns-logs.jsonl');
+    const trace = at('ns-trace.jsonl');
+    const filter = ['--namespace', 'kube-system'];
+    const runs = await Promise.all([
+      runCli(['logs', '--sim', 'demo', ...filter, '--record', logs]),
+      runCli(['trace', '--sim', 'demo', '--plugin-dir', 'examples/trace-plugins', ...filter, '--record', trace]),
+    ]);
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    for (const file of [logs, trace]) {
+      const all = lines(file);
+      expect(all[0].filter, file).toEqual({ namespace: 'kube-system' });
+      // The demo's one kube-system pod and its container; the scenario's events are all in shop.
+      expect(all.slice(1).map((l) => [l.type, l.pod?.namespace ?? l.container?.name ?? l.pods])).toEqual([
+        ['pod', 'kube-system'],
+        ['container', 'coredns'],
+        ['synced', 1],
+        ['end', undefined],
+      ]);
+    }
+  });
+});
+
+describe('a recording the disk will not take', () => {
+  /** `nrictl ...args` allowed files of 2 KiB at most (ulimit -f 4 blocks, SIGXFSZ ignored): writes past it fail with EFBIG. */
+  const cappedCli = (args: string[]) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const script = 'trap "" XFSZ; ulimit -f 4; exec "$@"';
+      execFile('sh', ['-c', script, 'sh', process.execPath, BIN, ...args], { env: cliEnv() }, (err, _out, stderr) =>
+        resolve({ code: err ? (err.code as number) : 0, stderr }),
+      );
+    });
+
+  it('logs and trace end in error (exit 1, one line naming the file) and leave nothing behind', async () => {
+    const dir = at('capped');
+    mkdirSync(dir);
+    const logs = path.join(dir, 'logs.jsonl');
+    const trace = path.join(dir, 'trace.jsonl.gz');
+    const [l, tr] = await Promise.all([
+      cappedCli(['logs', '--sim', 'demo', '--record', logs]),
+      cappedCli(['trace', '--sim', 'demo', '--plugin-dir', 'examples/trace-plugins', '--record', trace]),
+    ]);
+    for (const [r, file] of [
+      [l, logs],
+      [tr, trace],
+    ] as const) {
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr.trimEnd().split('\n').at(-1)).toBe(
+        `Error: --record: ${file}: the recording could not be written (EFBIG: file too large, write); nothing was left there`,
+      );
+    }
+    expect(l.stderr).toMatch(/11 events seen, 11 printed, 0 dropped; no recording: EFBIG: file too large, write\n/);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 

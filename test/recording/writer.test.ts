@@ -143,6 +143,21 @@ describe('RecordingWriter', () => {
     });
   });
 
+  it('keeps the recording as its temporary file, as it says, when a file appeared at the target meanwhile', async () => {
+    const file = path.join(dir, 'rec.jsonl');
+    const w = await RecordingWriter.open({ file });
+    w.begin(START);
+    w.event(Event.RUN_POD_SANDBOX, { pod });
+    const [temp] = readdirSync(dir);
+    writeFileSync(file, 'precious\n');
+    const summary = await w.end();
+    expect(summary).toMatchObject({ written: 1, complete: false });
+    expect(summary.error).toBe(`${file} appeared while recording: the recording is kept as ${path.join(dir, temp)}`);
+    expect(readFileSync(file, 'utf8')).toBe('precious\n');
+    expect(readdirSync(dir).sort()).toEqual([temp, 'rec.jsonl'].sort());
+    expect((await checkRecording(path.join(dir, temp))).events).toBe(1);
+  });
+
   it('leaves nothing behind when the recording never began (the registration failed)', async () => {
     const w = await RecordingWriter.open({ file: path.join(dir, 'rec.jsonl') });
     w.event(Event.RUN_POD_SANDBOX, { pod });
