@@ -40,6 +40,7 @@ export { writeFileAtomic, AtomicWriteError, type AtomicContent } from './atomic-
 export { BoundedOutputQueue, defaultDropNotice, type BoundedQueueOptions } from './bounded-queue.js';
 export { outputFilePath, OutputFileError } from './output-file.js';
 export { outputColumns } from './width.js';
+export { xmlText } from './xml.js';
 export { fitProse, fitSpans, wrapText, wrapWords } from './wrap.js';
 export { alignColumns, alignedWidth, alignRow, columnWidths, visibleLength } from './columns.js';
 export { spinner, inCI, type Spinner } from './spinner.js';

@@ -3,14 +3,8 @@
 // that could not be judged an <error/>. --preset all gives one test suite per preset.
 import type { CheckVerdict, ConformanceMatrix, ConformanceReport } from '../conformance/index.js';
 import { reasonOf } from './conformance.js';
+import { xmlText as xml } from '../output/index.js';
 
-// XML 1.0 allows no control characters but tab, newline and carriage return.
-// eslint-disable-next-line no-control-regex -- matching them is the point
-const XML_FORBIDDEN = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
-const xml = (s: string): string =>
-  s
-    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
-    .replace(XML_FORBIDDEN, '');
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 
 function testcase(v: CheckVerdict): string {

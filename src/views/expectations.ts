@@ -1,6 +1,7 @@
 // Expectation outcomes (`nrictl sim --expect`) for people, a diff per failure, and for CI
 // systems, JUnit XML.
 import type { Outcome } from '../expect/index.js';
+import { xmlText as xml } from '../output/index.js';
 
 export function textReport(outcomes: readonly Outcome[]): string {
   const lines: string[] = [];
@@ -12,14 +13,6 @@ export function textReport(outcomes: readonly Outcome[]): string {
   lines.push(`expectations: ${outcomes.length - failed} passed, ${failed} failed`);
   return lines.join('\n');
 }
-
-// XML 1.0 allows no control characters but tab, newline and carriage return.
-// eslint-disable-next-line no-control-regex -- matching them is the point
-const XML_FORBIDDEN = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
-const xml = (s: string): string =>
-  s
-    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
-    .replace(XML_FORBIDDEN, '');
 
 export function junitReport(outcomes: readonly Outcome[], suite: string): string {
   const failed = outcomes.filter((o) => !o.ok).length;
