@@ -2,7 +2,7 @@
 // hold what a node's containers run with), gzip-compressed when the target's name ends in
 // .gz, and put in place only once it is whole: a crash leaves no half file under the
 // target's name, and an existing file is never replaced without `force`.
-import { close, constants, createWriteStream, fchmod, fsync, open, type WriteStream } from 'node:fs';
+import { close, constants, createWriteStream, fchmod, fsync, open, write, writev, type WriteStream } from 'node:fs';
 import { access, link, lstat, rename, unlink } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -23,6 +23,8 @@ export class RecordingFile {
     /** A plain descriptor: a FileHandle's sync() never settles once a write stream used it (Node 20). */
     private readonly fd: number,
     private readonly file: WriteStream,
+    /** Settles once the destroyed stream has no write in flight on `fd`. */
+    private readonly streamIdle: Promise<void>,
     private readonly gzip: Gzip | undefined,
     private readonly force: boolean,
   ) {
@@ -71,11 +73,25 @@ export class RecordingFile {
         'record',
       );
     }
-    const file = createWriteStream('', { fd, autoClose: false, emitClose: false });
+    // The stream writes but never closes the descriptor: autoClose false does not stop
+    // destroy() from closing it, and a close after ours would close whatever file took the
+    // number meanwhile. Its close is only the sign that no write of it is in flight.
+    let idle!: () => void;
+    const streamIdle = new Promise<void>((resolve) => (idle = resolve));
+    const letGo = (_fd: number, done: (err: null) => void): void => {
+      idle();
+      done(null);
+    };
+    const file = createWriteStream('', {
+      fd,
+      autoClose: false,
+      emitClose: false,
+      fs: { write, writev, close: letGo },
+    });
     // The fastest level: the writer shares the thread that answers the runtime.
     const gzip = target.endsWith('.gz') ? createGzip({ level: zlibConstants.Z_BEST_SPEED }) : undefined;
     if (gzip) gzip.pipe(file);
-    return new RecordingFile(target, temp, fd, file, gzip, force);
+    return new RecordingFile(target, temp, fd, file, streamIdle, gzip, force);
   }
 
   /** The first write error, if any: the recording cannot be finished. */
@@ -126,6 +142,7 @@ export class RecordingFile {
   async discard(): Promise<void> {
     this.gzip?.destroy();
     this.file.destroy();
+    await this.streamIdle;
     await this.closeFd();
     if (!this.kept) await unlink(this.temp).catch(() => {});
   }
