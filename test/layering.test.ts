@@ -37,6 +37,7 @@ const LEAF_FILES = new Set([
   'src/api/plugin-name.ts',
   'src/api/socket-path.ts',
   'src/api/runtime-identity.ts',
+  'src/api/release-version.ts',
   'src/api/schema-version.ts',
   'src/api/plugin-log.ts',
   'src/api/event-names.ts',

@@ -7,6 +7,7 @@
 // PostUpdatePodSandbox, ValidateContainerAdjustment).
 import type { ErrorKind } from '../errors/index.js';
 import { EVENT_NAMES_BY_NUMBER } from './event-names.js';
+import { compareVersions, parseVersion, type ReleaseVersion } from './release-version.js';
 import { nri } from './schema.js';
 
 export const Event = nri.Event;
@@ -170,18 +171,14 @@ export function runtimeVintage(configure: ConfigureRequest): RuntimeVintage {
 
 // First releases that vendor NRI v0.10 (from the runtime -> NRI version table in
 // containerd/nri pkg/api/version.go): containerd 2.2.0, CRI-O 1.34.0.
-const FIRST_V010_RELEASE: Record<string, [number, number, number]> = {
+const FIRST_V010_RELEASE: Record<string, ReleaseVersion> = {
   containerd: [2, 2, 0],
   'cri-o': [1, 34, 0],
 };
 
 function vendorsV010OrNewer(runtimeName: string, runtimeVersion: string): boolean {
   const first = FIRST_V010_RELEASE[runtimeName.toLowerCase()];
-  const m = /^v?(\d+)\.(\d+)\.(\d+)/.exec(runtimeVersion.trim());
-  if (!first || !m) return false;
-  const v = [Number(m[1]), Number(m[2]), Number(m[3])];
-  for (let i = 0; i < 3; i++) {
-    if (v[i] !== first[i]) return v[i] > first[i];
-  }
-  return true;
+  const v = parseVersion(runtimeVersion.trim());
+  if (!first || !v) return false;
+  return compareVersions(v, first) >= 0;
 }

@@ -4,6 +4,7 @@
 // where the runtime counts its plugins (containerd 2.3+ metrics), which are connected.
 // A node without an enabled validator gets nothing from here: no false alarms.
 import { readdirSync } from 'node:fs';
+import { compareVersions, parseVersion, type ReleaseVersion } from '../api/release-version.js';
 import type { OfflineDiagnosis } from './doctor.js';
 import { finding, type Finding } from './finding.js';
 
@@ -143,13 +144,11 @@ function installedNames(dir: string): Set<string> | undefined {
 }
 
 /** The release as numbers, when the runtime that answered is the one the config is for. */
-function releaseOf(r: RunningRuntime, format: string): number[] | undefined {
+function releaseOf(r: RunningRuntime, format: string): ReleaseVersion | undefined {
   const kindMatches = (format === 'containerd' && r.name === 'containerd') || (format === 'crio' && r.name === 'cri-o');
-  const m = /^v?(\d+)\.(\d+)\.(\d+)/.exec(r.version);
-  return kindMatches && m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+  return kindMatches ? parseVersion(r.version) : undefined;
 }
 
-function before(version: number[], first: readonly number[]): boolean {
-  for (let i = 0; i < first.length; i++) if (version[i] !== first[i]) return version[i] < first[i];
-  return false;
+function before(version: ReleaseVersion, first: ReleaseVersion): boolean {
+  return compareVersions(version, first) < 0;
 }

@@ -1,6 +1,7 @@
 // Failures nri-contract.md knows a runtime for ("Known runtime results"), which critest
 // reports as SKIP: nrictl reports them as failures, marked with the upstream reference
 // and counted apart, never as passes.
+import { compareVersions, parseVersion } from '../api/index.js';
 import type { KnownGap } from './model.js';
 
 /** Which known gap applies to this runtime, if any: the first whose runtimes and version bound match. */
@@ -19,11 +20,9 @@ export function knownFor(
 
 /** "v1.7.25" before "1.7.26"; a version that cannot be read is taken to be before nothing. */
 function versionBefore(version: string, bound: string): boolean {
-  const a = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version);
-  const b = /^v?(\d+)\.(\d+)\.(\d+)/.exec(bound);
-  if (!a || !b) return false;
-  for (let i = 1; i <= 3; i++) if (Number(a[i]) !== Number(b[i])) return Number(a[i]) < Number(b[i]);
-  return false;
+  const a = parseVersion(version);
+  const b = parseVersion(bound);
+  return a !== undefined && b !== undefined && compareVersions(a, b) < 0;
 }
 
 export const KNOWN = {

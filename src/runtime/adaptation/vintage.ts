@@ -4,7 +4,13 @@
 // containerd 2.x / CRI-O newer ones. Each flag below is a difference we read in the Go
 // sources at those tags or saw in the v0.6.1 wire capture.
 import type { ErrorKind } from '../../errors/index.js';
-import { ALL_EVENTS_MASK, LEGACY_EVENTS_MASK } from '../../api/index.js';
+import {
+  ALL_EVENTS_MASK,
+  compareVersions,
+  LEGACY_EVENTS_MASK,
+  parseVersion,
+  type ReleaseVersion,
+} from '../../api/index.js';
 
 export const NEWEST_NRI_VERSION = 'v0.12.0';
 
@@ -64,18 +70,18 @@ export class VintageError extends Error {
   readonly option = 'nriVersion';
 }
 
-function parse(version: string): [number, number, number] {
-  const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?$/.exec(version.trim());
-  if (!m)
+/** A tagged version ("v0.6" is v0.6.0); a pre-release is refused (the one untagged version is matched before). */
+function parse(version: string): ReleaseVersion {
+  const v = parseVersion(version.trim(), { patchOptional: true, exact: true });
+  if (!v)
     throw new VintageError(
       `NRI version "${version}": expected a version such as v0.6.1, v0.4.0 or ${NEWEST_NRI_VERSION} (of untagged versions only CRI-O 1.33's ${CRIO_133_NRI_VERSION})`,
     );
-  return [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+  return v;
 }
 
-function atLeast(v: readonly number[], min: readonly number[]): boolean {
-  for (let i = 0; i < 3; i++) if (v[i] !== min[i]) return v[i] > min[i];
-  return true;
+function atLeast(v: ReleaseVersion, min: ReleaseVersion): boolean {
+  return compareVersions(v, min) >= 0;
 }
 
 /** The behaviour of the adaptation at `version` (default: the newest we follow). */

@@ -1,14 +1,8 @@
 // Which preset imitates the runtime a recording was made on, from the name and version it
 // gave in Configure: the release line its version belongs to (the lines of presets.ts).
-import { ISULAD_REPORTS } from '../../api/index.js';
+import { ISULAD_REPORTS, parseVersion, type ReleaseVersion } from '../../api/index.js';
 
-/** [major, minor, patch] of "v1.7.20", "1.33.4", "29.7.2"; undefined when it is none. */
-function versionOf(text: string): [number, number, number] | undefined {
-  const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?/.exec(text.trim());
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
-}
-
-function containerdLine([major, minor, patch]: [number, number, number]): string | undefined {
+function containerdLine([major, minor, patch]: ReleaseVersion): string | undefined {
   if (major === 1 && minor === 7) {
     if (patch <= 6) return 'containerd-1.7.0';
     if (patch <= 13) return 'containerd-1.7.13';
@@ -22,7 +16,7 @@ function containerdLine([major, minor, patch]: [number, number, number]): string
   return undefined;
 }
 
-function crioLine([major, minor]: [number, number, number]): string | undefined {
+function crioLine([major, minor]: ReleaseVersion): string | undefined {
   if (major !== 1 || minor < 32) return undefined;
   return `crio-1.${Math.min(minor, 36)}`;
 }
@@ -35,7 +29,8 @@ function crioLine([major, minor]: [number, number, number]): string | undefined 
 export function presetForRuntime(name: string, version: string): string | undefined {
   if (name === ISULAD_REPORTS.name && version === ISULAD_REPORTS.version) return 'isulad-2.1.5';
   if (name === 'nrictl-sim') return 'newest';
-  const v = versionOf(version);
+  // "v1.7.20", "1.33.4", "29.7.2"; "1.33" is 1.33.0, and a suffix ("2.2.0-rc.1") is passed over.
+  const v = parseVersion(version.trim(), { patchOptional: true });
   if (v === undefined) return undefined;
   if (name === 'containerd') return containerdLine(v);
   if (name === 'cri-o') return crioLine(v);
