@@ -38,6 +38,7 @@ const LEAF_FILES = new Set([
   'src/api/socket-path.ts',
   'src/api/runtime-identity.ts',
   'src/api/release-version.ts',
+  'src/api/short-id.ts',
   'src/api/schema-version.ts',
   'src/api/plugin-log.ts',
   'src/api/event-names.ts',

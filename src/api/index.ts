@@ -12,6 +12,7 @@ export * from './plain-copy.js';
 export * from './sync-wire.js';
 export * from './runtime-identity.js';
 export * from './release-version.js';
+export * from './short-id.js';
 export { NRI_SCHEMA_VERSION } from './schema-version.js';
 export * from './adjustment.js';
 export * from './sync-brief.js';

@@ -2,7 +2,8 @@
 // (the command line decides that there is one). The stop signal ends either prompt.
 import { confirm, select } from '@inquirer/prompts';
 import type { nri } from '../api/index.js';
-import { alignColumns, containerStateName, outputColumns, shortId, summariseResources } from '../output/index.js';
+import { shortId } from '../api/short-id.js';
+import { alignColumns, containerStateName, outputColumns, summariseResources } from '../output/index.js';
 import { listContainers, type ResolvedContainer } from './resolve.js';
 
 const GAP = '  ';

@@ -1,7 +1,7 @@
 // Which container an operator means: a full id, a unique id prefix, "pod/container" or
 // "namespace/pod/container", looked up in the runtime's Synchronize state.
 import type { nri } from '../api/index.js';
-import { shortId } from '../output/index.js';
+import { shortId } from '../api/short-id.js';
 import { ContainerLookupError, type ContainerCandidate } from './errors.js';
 
 export interface ResolvedContainer {

@@ -7,6 +7,7 @@
 // and container that comes or goes (sightings). Only what both CRI lists agree on and the
 // Synchronize does not, with no sighting to explain it, is a difference; anything that
 // changed meanwhile is counted as such, never reported as a difference.
+import { shortId } from '../api/short-id.js';
 import { finding, type Finding } from '../checks/index.js';
 
 export type ViewState = 'created' | 'running' | 'paused' | 'exited' | 'unknown' | 'ready' | 'notready';
@@ -324,11 +325,6 @@ function counted(ds: readonly ViewDifference[]): string {
   const ctrs = ds.length - pods;
   const part = (n: number, w: string): string => (n === 0 ? '' : `${n} ${w}${n === 1 ? '' : 's'}`);
   return [part(pods, 'pod'), part(ctrs, 'container')].filter(Boolean).join(' and ');
-}
-
-/** The first 13 characters, as crictl shows ids. */
-function shortId(id: string): string {
-  return id.slice(0, 13);
 }
 
 function byId<T extends { id: string }>(records: readonly T[]): Map<string, T> {

@@ -58,13 +58,4 @@ export function stripColour(text: string): string {
   return stripVTControlCharacters(text);
 }
 
-/** Length of an ID that crictl prints: unambiguous in practice, fits a table. */
-const SHORT_ID_LENGTH = 13;
-
-/** The first 13 characters of an ID, like crictl's truncated IDs. */
-export function shortId(id: string | null | undefined): string {
-  if (!id) return '';
-  return id.length > SHORT_ID_LENGTH ? id.slice(0, SHORT_ID_LENGTH) : id;
-}
-
 export { chalk };

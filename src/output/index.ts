@@ -5,7 +5,7 @@
 // queue, a non-blocking stdout, atomic files, the metrics server). It names no library
 // type above it (the views, src/views, do), reads NRI types but does not load the
 // protobuf module, and speaks no protocol.
-export { chalk, shortId, severityColour, withoutColourEach, type Severity } from './colour.js';
+export { chalk, severityColour, withoutColourEach, type Severity } from './colour.js';
 export { writeChunks, batched, type Chunk } from './chunk-writer.js';
 export {
   output,

@@ -10,7 +10,8 @@ import type {
   UpdatePlan,
   VerifyResult,
 } from '../control/index.js';
-import { chalk, shortId, type View } from '../output/index.js';
+import { chalk, type View } from '../output/index.js';
+import { shortId } from '../api/short-id.js';
 
 /** The views of one kind of plan: shown before sending, as a dry run, and the outcome. */
 export interface PlanViews<P, O> {

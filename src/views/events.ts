@@ -14,7 +14,6 @@ import {
   podDisplayName,
   requestedResources,
   resourceFields,
-  shortId,
   visibleLength,
   wrapWords,
   type Container,
@@ -23,6 +22,7 @@ import {
   type Resources,
 } from '../output/index.js';
 import { EVENT_NAMES_BY_NUMBER as EVENT_NAMES, type EventName } from '../api/event-names.js';
+import { shortId } from '../api/short-id.js';
 
 export type { EventName };
 

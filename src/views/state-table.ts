@@ -12,10 +12,10 @@ import {
   type ContainerStateName,
   type Pod,
   podDisplayName,
-  shortId,
   summariseResources,
   visibleLength,
 } from '../output/index.js';
+import { shortId } from '../api/short-id.js';
 
 export interface StateTableOptions {
   /** Add the resource columns (-o wide). */

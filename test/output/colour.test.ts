@@ -4,7 +4,6 @@ import { applyColourPolicy } from '../../src/cli/base-command.js';
 import {
   colourEnabled,
   severityColour,
-  shortId,
   stripColour,
   withoutColour,
   withoutColourEach,
@@ -53,10 +52,5 @@ describe('colour', () => {
     }
     expect(out).toEqual(['a', 'b']);
     expect(between.every((s) => s !== 'x' && stripColour(s) === 'x')).toBe(true);
-  });
-  it('shortId keeps the first 13 characters like crictl', () => {
-    expect(shortId('3f2a9c1d0b7e4aa1b2c3d4e5f6')).toBe('3f2a9c1d0b7e4');
-    expect(shortId('abc')).toBe('abc');
-    expect(shortId(undefined)).toBe('');
   });
 });
