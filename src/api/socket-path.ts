@@ -1,7 +1,8 @@
 // The kernel's limit on a unix socket path. sockaddr_un.sun_path holds 108 bytes on
 // Linux, the terminating NUL included; Node does not check it and silently cuts a longer
 // path, so a listener binds (and a client dials) a different, cut-off path. Every place
-// that binds or dials a path checks it first.
+// that binds or dials a path checks it first. And why a dial failed, which the plugin SDK
+// and the CRI client each say in their own words.
 //
 // This file imports nothing of this project, so the flag parsers and checks may load it
 // directly.
@@ -30,7 +31,7 @@ export function socketPathTooLongMessage(socketPath: string, bytes: number): str
  * looked at). Linux answers a connect to a regular file or a fifo with ECONNREFUSED, as it
  * does a socket nobody listens on, so the error alone cannot tell them apart.
  */
-export async function socketFileKind(p: string): Promise<string | undefined> {
+async function socketFileKind(p: string): Promise<string | undefined> {
   try {
     const st = await stat(p);
     if (st.isSocket()) return 'socket';
@@ -40,5 +41,41 @@ export async function socketFileKind(p: string): Promise<string | undefined> {
     return 'a device or other special file';
   } catch {
     return undefined;
+  }
+}
+
+/** Why a unix socket path could not be dialled. */
+export type DialFailure =
+  /** ENOENT, ENOTDIR: nothing is at the path. */
+  | { reason: 'no-socket' }
+  /** EACCES, EPERM: the caller may not open it. */
+  | { reason: 'permission-denied' }
+  /** ECONNREFUSED or ENOTSOCK at a path that holds something else; `holds` is what ("a regular file"). */
+  | { reason: 'not-a-socket'; holds: string }
+  /** ECONNREFUSED or ENOTSOCK at a socket nobody listens on (bound and left), or at a path that went meanwhile. */
+  | { reason: 'refused' }
+  /** Any other error: its own message is all there is to say. */
+  | { reason: 'other' };
+
+/**
+ * Why dialling socketPath failed with err, for the caller to say in its own words. Where
+ * the error cannot tell (ECONNREFUSED is also Linux's answer at a regular file or a fifo),
+ * it looks at what the path holds.
+ */
+export async function dialFailure(socketPath: string, err: NodeJS.ErrnoException): Promise<DialFailure> {
+  switch (err.code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return { reason: 'no-socket' };
+    case 'EACCES':
+    case 'EPERM':
+      return { reason: 'permission-denied' };
+    case 'ENOTSOCK':
+    case 'ECONNREFUSED': {
+      const holds = await socketFileKind(socketPath);
+      return holds !== 'socket' && holds !== undefined ? { reason: 'not-a-socket', holds } : { reason: 'refused' };
+    }
+    default:
+      return { reason: 'other' };
   }
 }

@@ -3,7 +3,7 @@
 // explain, what the peer is. A CRI socket answers an HTTP/2 client preface with a SETTINGS
 // frame; an NRI socket, an HTTP/1 server or a hung process do not.
 import net from 'node:net';
-import { socketFileKind, socketPathOverLimit, socketPathTooLongMessage } from '../api/socket-path.js';
+import { dialFailure, socketPathOverLimit, socketPathTooLongMessage } from '../api/socket-path.js';
 import { CriError } from './errors.js';
 
 /** Dials the path once and hangs up: resolves when something listens there, else throws a CriError. */
@@ -47,34 +47,33 @@ const SOCKET_HINT = "give the runtime's CRI socket with --cri-socket";
 
 async function dialError(socketPath: string, err: NodeJS.ErrnoException): Promise<CriError> {
   const details = { socketPath, cause: err };
-  switch (err.code) {
-    case 'ENOENT':
-    case 'ENOTDIR':
+  const why = await dialFailure(socketPath, err);
+  switch (why.reason) {
+    case 'no-socket':
       return new CriError(
         'no-socket',
         `no CRI socket at ${socketPath}: is the runtime running? (${SOCKET_HINT})`,
         details,
       );
-    case 'EACCES':
-    case 'EPERM':
+    case 'permission-denied':
       return new CriError(
         'permission-denied',
         `permission denied on ${socketPath}: run as root or as the socket's owner`,
         details,
       );
-    case 'ENOTSOCK':
-    case 'ECONNREFUSED': {
-      // Linux answers a connect to a regular file or a fifo with ECONNREFUSED too.
-      const kind = await socketFileKind(socketPath);
-      if (kind !== 'socket' && kind !== undefined)
-        return new CriError('not-a-socket', `${socketPath} is not a socket (it is ${kind}): ${SOCKET_HINT}`, details);
+    case 'not-a-socket':
+      return new CriError(
+        'not-a-socket',
+        `${socketPath} is not a socket (it is ${why.holds}): ${SOCKET_HINT}`,
+        details,
+      );
+    case 'refused':
       return new CriError(
         'connection-refused',
         `connection refused at ${socketPath}: no runtime listens there (a socket left by one that stopped?)`,
         details,
       );
-    }
-    default:
+    case 'other':
       return new CriError('connection-refused', `cannot connect to ${socketPath}: ${err.message}`, details);
   }
 }

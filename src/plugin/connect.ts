@@ -1,6 +1,6 @@
 // Reaching the runtime: dial its socket, or adopt the connection it handed us as an fd.
 import net from 'node:net';
-import { DEFAULT_SOCKET_PATH, socketFileKind, socketPathOverLimit } from '../api/socket-path.js';
+import { DEFAULT_SOCKET_PATH, dialFailure, socketPathOverLimit } from '../api/socket-path.js';
 import { pluginErrors, type Endpoint } from './errors.js';
 
 export { DEFAULT_SOCKET_PATH };
@@ -81,22 +81,19 @@ function dial(socketPath: string): Promise<net.Socket> {
 }
 
 async function classify(at: Endpoint, err: NodeJS.ErrnoException): Promise<Error> {
-  switch (err.code) {
-    case 'ENOENT':
-    case 'ENOTDIR':
+  // The SDK says connect's own ENOTSOCK as such, without looking at what the path holds.
+  if (err.code === 'ENOTSOCK') return pluginErrors.notASocket(at, 'connect said ENOTSOCK', err);
+  const why = await dialFailure(at.socketPath!, err);
+  switch (why.reason) {
+    case 'no-socket':
       return pluginErrors.noSocket(at, err);
-    case 'EACCES':
-    case 'EPERM':
+    case 'permission-denied':
       return pluginErrors.permissionDenied(at, err);
-    case 'ENOTSOCK':
-      return pluginErrors.notASocket(at, 'connect said ENOTSOCK', err);
-    case 'ECONNREFUSED': {
-      // Linux answers a connect to a regular file or a fifo with ECONNREFUSED too.
-      const kind = await socketFileKind(at.socketPath!);
-      if (kind !== 'socket' && kind !== undefined) return pluginErrors.notASocket(at, `it is ${kind}`, err);
+    case 'not-a-socket':
+      return pluginErrors.notASocket(at, `it is ${why.holds}`, err);
+    case 'refused':
       return pluginErrors.refused(at, err);
-    }
-    default:
+    case 'other':
       return pluginErrors.cannotConnect(at, err);
   }
 }
