@@ -101,6 +101,9 @@ export async function ask(d: OfflineDiagnosis, opts: DiagnoseOptions, signal?: A
       );
     else if (probe.runtime?.kind === 'docker') views = notChecked(DOCKER_NOT_COMPARED, choice.socketPath);
     else if (mismatch) views = notChecked(mismatch, choice.socketPath);
+    else if (probe.sightingsLost)
+      // Without every sighting, what came or went would read as differences: false alarms.
+      views = notChecked(tooBusyToCompare(probe.sightings?.length ?? 0, probe.sightingsLost), choice.socketPath);
     else if (!before || !after) views = notChecked(failed ?? 'CRI was not listed', choice.socketPath);
     else {
       const compared = compareViews({
@@ -124,6 +127,11 @@ export async function ask(d: OfflineDiagnosis, opts: DiagnoseOptions, signal?: A
   } finally {
     client.close();
   }
+}
+
+/** Why the views were not compared on a node this busy. */
+function tooBusyToCompare(kept: number, lost: number): string {
+  return `doctor was told of ${kept + lost} pods and containers coming or going while it looked, more than the ${kept} it keeps: the views were not compared (run doctor again when the node is quieter)`;
 }
 
 function outcome(probe: Awaited<ReturnType<typeof probeRuntime>>, socketPath: string): ConnectionOutcome {
