@@ -2,10 +2,11 @@
 // CRI can be asked, its pods and containers over CRI before and after the Synchronize,
 // compared (compare-views.ts). A runtime that does not answer, or a CRI that cannot be
 // asked, is an outcome to report, not an error; only a cancellation throws.
+import { runtimeFamily } from '../api/index.js';
 import { finding, type ConnectionOutcome, type Finding, type OfflineDiagnosis } from '../checks/index.js';
 import { SessionError, probeRuntime } from '../session/index.js';
 import { compareViews, type Listing, type ViewsComparison } from './compare-views.js';
-import { DOCKER_NOT_COMPARED, listCri, nriListing, openCri, otherRuntime, runtimeFamily } from './cri-views.js';
+import { DOCKER_NOT_COMPARED, listCri, nriListing, openCri, otherRuntime } from './cri-views.js';
 import type { DiagnoseOptions } from './options.js';
 
 /**
