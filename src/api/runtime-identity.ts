@@ -14,6 +14,9 @@ export interface RuntimeIdentity {
   label: string;
 }
 
+/** Which runtime a name and version are, from NRI's Configure or CRI's Version: both APIs' names. */
+export type RuntimeFamily = 'containerd' | 'cri-o' | 'isulad' | 'docker' | 'other';
+
 export function identifyRuntime(name: string, version: string): RuntimeIdentity {
   if (name === ISULAD_REPORTS.name && version === ISULAD_REPORTS.version) {
     return { kind: 'isulad', label: `iSulad (reports ${name} ${version})` };
@@ -60,4 +63,17 @@ export function requestTimeoutSetting(name: string, version: string): string {
 /** What a late answer costs and what to do about it, after "ran past the request timeout": the SDK, doctor and trace say it alike. */
 export function lateAnswerConsequence(setting: string): string {
   return `the runtime drops a plugin whose answer is late; answer within it (do slow work after answering), or raise it: ${setting}`;
+}
+
+/**
+ * The family of a runtime by the name and version it gives over NRI or CRI. CRI-O names
+ * itself "cri-o" on both; iSulad "iSulad" over CRI and an early containerd over NRI.
+ */
+export function runtimeFamily(name: string, version: string): RuntimeFamily {
+  const { kind } = identifyRuntime(name, version);
+  if (kind !== 'other') return kind;
+  const lower = name.toLowerCase();
+  if (lower === 'cri-o') return 'cri-o';
+  if (lower === 'isulad') return 'isulad';
+  return 'other';
 }

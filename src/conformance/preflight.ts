@@ -3,7 +3,7 @@
 // wrong is the caller's input (a socket, a runtime without NRI, an image): one line,
 // exit 2, nothing created. Reading only: a transient plugin registers and leaves.
 import { statSync } from 'node:fs';
-import { DEFAULT_SOCKET_PATH, identifyRuntime } from '../api/index.js';
+import { DEFAULT_SOCKET_PATH, runtimeFamily } from '../api/index.js';
 import { findRuntimeConfigs, lintRuntimeConfigs, type RuntimeConfigReport } from '../checks/index.js';
 import {
   CriCgroupDriver,
@@ -86,8 +86,11 @@ async function prepareWith(
   const ours = configs.find((c) => c.format === (choice.runtime ?? criFormat(runtimeName)));
   const nriSocket = opts.nriSocket ?? ours?.settings.socketPath ?? DEFAULT_SOCKET_PATH;
   const nri = await probeNri(nriSocket, opts.signal);
-  const nriKind = identifyRuntime(nri.name, nri.version).kind;
-  if (nriKind !== 'other' && criKind(runtimeName) !== 'other' && nriKind !== criKind(runtimeName))
+  // Two runtimes' sockets would end every check in a timeout: refused when both names
+  // say which runtime they are and they differ (a runtime neither names is let through).
+  const nriFamily = runtimeFamily(nri.name, nri.version);
+  const criFamily = runtimeFamily(version.runtimeName, version.runtimeVersion);
+  if (nriFamily !== 'other' && criFamily !== 'other' && nriFamily !== criFamily)
     throw bad(
       `${nriSocket} belongs to ${nri.label}, but ${choice.socketPath} to ${version.runtimeName} ${version.runtimeVersion}: give the same runtime's sockets (--socket, --cri-socket)`,
       'socketPath',
@@ -131,10 +134,6 @@ function criFormat(runtimeName: string): RuntimeConfigReport['format'] | undefin
   if (runtimeName === 'cri-o') return 'crio';
   if (runtimeName === 'isulad') return 'isulad';
   return undefined;
-}
-
-function criKind(runtimeName: string): 'containerd' | 'isulad' | 'other' {
-  return runtimeName === 'containerd' ? 'containerd' : runtimeName === 'isulad' ? 'isulad' : 'other';
 }
 
 interface NriAnswer {

@@ -2,10 +2,11 @@
 // CRI can be asked, its pods and containers over CRI before and after the Synchronize,
 // compared (compare-views.ts). A runtime that does not answer, or a CRI that cannot be
 // asked, is an outcome to report, not an error; only a cancellation throws.
+import { runtimeFamily } from '../api/index.js';
 import { finding, type ConnectionOutcome, type Finding, type OfflineDiagnosis } from '../checks/index.js';
 import { SessionError, probeRuntime } from '../session/index.js';
 import { compareViews, type Listing, type ViewsComparison } from './compare-views.js';
-import { DOCKER_NOT_COMPARED, listCri, nriListing, openCri, otherRuntime, runtimeFamily } from './cri-views.js';
+import { DOCKER_NOT_COMPARED, listCri, nriListing, openCri, otherRuntime } from './cri-views.js';
 import type { DiagnoseOptions } from './options.js';
 
 /**
@@ -101,6 +102,9 @@ export async function ask(d: OfflineDiagnosis, opts: DiagnoseOptions, signal?: A
       );
     else if (probe.runtime?.kind === 'docker') views = notChecked(DOCKER_NOT_COMPARED, choice.socketPath);
     else if (mismatch) views = notChecked(mismatch, choice.socketPath);
+    else if (probe.sightingsLost)
+      // Without every sighting, what came or went would read as differences: false alarms.
+      views = notChecked(tooBusyToCompare(probe.sightings?.length ?? 0, probe.sightingsLost), choice.socketPath);
     else if (!before || !after) views = notChecked(failed ?? 'CRI was not listed', choice.socketPath);
     else {
       const compared = compareViews({
@@ -124,6 +128,11 @@ export async function ask(d: OfflineDiagnosis, opts: DiagnoseOptions, signal?: A
   } finally {
     client.close();
   }
+}
+
+/** Why the views were not compared on a node this busy. */
+function tooBusyToCompare(kept: number, lost: number): string {
+  return `doctor was told of ${kept + lost} pods and containers coming or going while it looked, more than the ${kept} it keeps: the views were not compared (run doctor again when the node is quieter)`;
 }
 
 function outcome(probe: Awaited<ReturnType<typeof probeRuntime>>, socketPath: string): ConnectionOutcome {

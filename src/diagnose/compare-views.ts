@@ -7,6 +7,7 @@
 // and container that comes or goes (sightings). Only what both CRI lists agree on and the
 // Synchronize does not, with no sighting to explain it, is a difference; anything that
 // changed meanwhile is counted as such, never reported as a difference.
+import type { RuntimeFamily } from '../api/index.js';
 import { shortId } from '../api/short-id.js';
 import { finding, type Finding } from '../checks/index.js';
 
@@ -38,9 +39,6 @@ export interface Sighting {
   podId: string;
   containerId?: string | undefined;
 }
-
-/** Which runtime answered, as far as the comparison needs it. */
-export type RuntimeFamily = 'containerd' | 'cri-o' | 'isulad' | 'docker' | 'other';
 
 export type DifferenceReason =
   /** CRI lists it EXITED: containerd and CRI-O hand plugins no exited container. */

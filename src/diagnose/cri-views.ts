@@ -2,7 +2,7 @@
 // (compare-views.ts): which socket (--cri-socket, else the one locateCriSocket finds,
 // which says why), whether it can be asked at all (when not, why: never a verdict), the
 // runtime it answers as, and its pods and containers as plain records.
-import { identifyRuntime, nri } from '../api/index.js';
+import { nri, runtimeFamily } from '../api/index.js';
 import {
   CriContainerState,
   CriError,
@@ -13,14 +13,7 @@ import {
   type CriClient,
   type CriSocketChoice,
 } from '../cri/index.js';
-import type {
-  ContainerRecord,
-  Listing,
-  PodRecord,
-  RuntimeFamily,
-  ViewState,
-  ViewsNotChecked,
-} from './compare-views.js';
+import type { ContainerRecord, Listing, PodRecord, ViewState, ViewsNotChecked } from './compare-views.js';
 
 export interface CriReadOptions {
   /** --cri-socket (or CONTAINER_RUNTIME_ENDPOINT): used as given. */
@@ -103,16 +96,6 @@ export function nriListing(state: { pods: nri.IPodSandbox[]; containers: nri.ICo
       state: NRI_STATES[c.state ?? 0] ?? 'unknown',
     })),
   };
-}
-
-/** Which runtime a name and version are, from NRI's Configure or CRI's Version. */
-export function runtimeFamily(name: string, version: string): RuntimeFamily {
-  const { kind } = identifyRuntime(name, version);
-  if (kind !== 'other') return kind;
-  const lower = name.toLowerCase();
-  if (lower === 'cri-o') return 'cri-o';
-  if (lower === 'isulad') return 'isulad';
-  return 'other';
 }
 
 /**

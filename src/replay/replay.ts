@@ -24,7 +24,7 @@ import {
 import type { TraceSession } from '../trace/index.js';
 import { Comparer, type CompareResult } from './compare.js';
 import { startReplayTrace } from './probes.js';
-import { recordedSteps, StepMapper, type StepCounts } from './steps.js';
+import { recordedSteps, StepMapper, stepsOf, type StepCounts } from './steps.js';
 
 export interface ReplayOptions extends Omit<SimulationOptions, 'scenario' | 'generate' | 'source' | 'beforeScript'> {
   /** The recording (docs/recording.md), or what `logs -o json` printed. */
@@ -74,7 +74,7 @@ export async function replayRecording(opts: ReplayOptions, signal: AbortSignal):
   const labelling = opts.expect !== undefined ? new StepMapper() : undefined;
   const check = await checkRecording(file, (e) => {
     if (!labelling) return;
-    if (e.kind === 'event') for (const s of labelling.map(e)) labels.push(stepLabel(s));
+    if (e.kind === 'event') for (const s of stepsOf(labelling.map(e))) labels.push(stepLabel(s));
     else learnState(labelling, e);
   });
   const header = check.info.format === 'recording' ? check.info.header : undefined;
@@ -91,6 +91,7 @@ export async function replayRecording(opts: ReplayOptions, signal: AbortSignal):
   const { entries } = await openRecording(file);
   const iterator = entries[Symbol.asyncIterator]();
   const mapper = new StepMapper();
+  const replayed: StepCounts = { events: 0, steps: 0, madeUp: 0, notSteps: 0 };
   const { pods, containers, first } = await readState(iterator, mapper);
   const comparer = opts.compare ? new Comparer(file, header?.redacted.includes('env') === true) : undefined;
   const traced = eventMask((header?.traced ?? []).flatMap((n) => eventByName(n) ?? []));
@@ -114,7 +115,7 @@ export async function replayRecording(opts: ReplayOptions, signal: AbortSignal):
         file,
         pods,
         containers,
-        steps: recordedSteps(rest, mapper, { speed: opts.speed, signal }, onEntry),
+        steps: recordedSteps(rest, mapper, { speed: opts.speed, signal }, replayed, onEntry),
         labels,
       },
       ...(comparer
@@ -148,7 +149,7 @@ export async function replayRecording(opts: ReplayOptions, signal: AbortSignal):
       containers: containers.length,
       gaps,
       lost: (check.end?.records.dropped ?? 0) + (check.end?.records.truncated ?? 0),
-      ...mapper.counts,
+      ...replayed,
     },
     ...(comparer ? { compare: comparer.result() } : {}),
   };

@@ -13,14 +13,27 @@ import { sleep, type Step } from '../runtime/index.js';
 type EventEntry = RecordingEntry & { kind: 'event' };
 
 export interface StepCounts {
-  /** Events read from the recording. */
+  /** Events replayed: every step made of them was sent (or they are no step). */
   events: number;
-  /** Steps made of them. */
+  /** Steps made of them and sent. */
   steps: number;
-  /** Steps the recording implies but does not hold (a pod or container it names but never created). */
+  /** Steps sent that the recording implies but does not hold (a pod or container it names but never created). */
   madeUp: number;
-  /** Events that are no step: post-events (the simulator sends them after their step), validation. */
+  /** Events that are no step: post-events (the simulator sends them after their step), validation, one naming nothing to act on. */
   notSteps: number;
+}
+
+/** One recorded event as the script's steps, in the order they run. */
+export interface EventSteps {
+  /** What the event names but the recording never created (its pod, its container), made up first. */
+  madeUp: Step[];
+  /** The event's own step; none when it is no step. */
+  own: Step | undefined;
+}
+
+/** Every step of an event, in the order they run. */
+export function stepsOf(e: EventSteps): Step[] {
+  return e.own ? [...e.madeUp, e.own] : e.madeUp;
 }
 
 /** Turns recorded events into steps, knowing which pods and containers exist at each point. */
@@ -28,7 +41,6 @@ export class StepMapper {
   private readonly pods = new Set<string>();
   /** Container id -> its pod's id. */
   private readonly containers = new Map<string, string>();
-  readonly counts: StepCounts = { events: 0, steps: 0, madeUp: 0, notSteps: 0 };
 
   /** A pod or container of the Synchronize state. */
   knowPod(id: string): void {
@@ -39,9 +51,8 @@ export class StepMapper {
     this.containers.set(id, podId);
   }
 
-  map(e: EventEntry): Step[] {
-    this.counts.events++;
-    const steps: Step[] = [];
+  map(e: EventEntry): EventSteps {
+    const madeUp: Step[] = [];
     const req = e.request;
     const pod = req.pod ?? {};
     const podId = pod.id ?? '';
@@ -50,89 +61,68 @@ export class StepMapper {
     const ensurePod = (): void => {
       if (this.pods.has(podId)) return;
       this.pods.add(podId);
-      this.madeUp(steps, { kind: 'run-pod', pod });
+      madeUp.push({ kind: 'run-pod', pod });
     };
     const ensureContainer = (): boolean => {
       if (!ctr || ctrId === '') return false;
       ensurePod();
       if (this.containers.has(ctrId)) return true;
       this.containers.set(ctrId, podId);
-      this.madeUp(steps, { kind: 'create', container: { ...ctr, podSandboxId: podId } });
+      madeUp.push({ kind: 'create', container: { ...ctr, podSandboxId: podId } });
       return true;
     };
-    const step = (s: Step): void => {
-      steps.push(s);
-      this.counts.steps++;
-    };
+    const own = (s: Step | undefined): EventSteps => ({ madeUp, own: s });
     switch (e.event) {
       case Event.RUN_POD_SANDBOX:
-        if (this.pods.has(podId)) this.counts.notSteps++;
-        else {
-          this.pods.add(podId);
-          step({ kind: 'run-pod', pod });
-        }
-        break;
+        if (this.pods.has(podId)) return own(undefined);
+        this.pods.add(podId);
+        return own({ kind: 'run-pod', pod });
       case Event.UPDATE_POD_SANDBOX: {
         ensurePod();
         const r = req as nri.IUpdatePodSandboxRequest;
-        step({
+        return own({
           kind: 'update-pod',
           id: podId,
           resources: r.linuxResources ?? {},
           ...(r.overheadLinuxResources ? { overhead: r.overheadLinuxResources } : {}),
         });
-        break;
       }
       case Event.STOP_POD_SANDBOX:
         ensurePod();
-        step({ kind: 'stop-pod', id: podId });
-        break;
+        return own({ kind: 'stop-pod', id: podId });
       case Event.REMOVE_POD_SANDBOX:
         ensurePod();
-        step({ kind: 'remove-pod', id: podId });
         this.pods.delete(podId);
         // The simulator removes the pod's containers with it, as a runtime does.
         for (const [id, p] of this.containers) if (p === podId) this.containers.delete(id);
-        break;
+        return own({ kind: 'remove-pod', id: podId });
       case Event.CREATE_CONTAINER:
-        if (!ctr || ctrId === '' || this.containers.has(ctrId)) {
-          this.counts.notSteps++;
-          break;
-        }
+        if (!ctr || ctrId === '' || this.containers.has(ctrId)) return own(undefined);
         ensurePod();
         this.containers.set(ctrId, podId);
-        step({ kind: 'create', container: { ...ctr, podSandboxId: podId } });
-        break;
+        return own({ kind: 'create', container: { ...ctr, podSandboxId: podId } });
       case Event.START_CONTAINER:
-        if (ensureContainer()) step({ kind: 'start', id: ctrId });
-        break;
+        return own(ensureContainer() ? { kind: 'start', id: ctrId } : undefined);
       case Event.UPDATE_CONTAINER:
-        if (ensureContainer())
-          step({ kind: 'update', id: ctrId, resources: (req as nri.IUpdateContainerRequest).linuxResources ?? {} });
-        break;
+        return own(
+          ensureContainer()
+            ? { kind: 'update', id: ctrId, resources: (req as nri.IUpdateContainerRequest).linuxResources ?? {} }
+            : undefined,
+        );
       case Event.STOP_CONTAINER:
-        if (ensureContainer()) step({ kind: 'stop', id: ctrId });
-        break;
+        return own(ensureContainer() ? { kind: 'stop', id: ctrId } : undefined);
       case Event.REMOVE_CONTAINER:
-        if (ensureContainer()) {
-          step({ kind: 'remove', id: ctrId });
-          this.containers.delete(ctrId);
-        }
-        break;
+        if (!ensureContainer()) return own(undefined);
+        this.containers.delete(ctrId);
+        return own({ kind: 'remove', id: ctrId });
       default:
         // Post-events follow their step by themselves; they only bring in what they name.
         if (e.event !== Event.VALIDATE_CONTAINER_ADJUSTMENT) {
           if (ctr) ensureContainer();
           else ensurePod();
         }
-        this.counts.notSteps++;
+        return own(undefined);
     }
-    return steps;
-  }
-
-  private madeUp(steps: Step[], s: Step): void {
-    steps.push(s);
-    this.counts.madeUp++;
   }
 }
 
@@ -146,25 +136,38 @@ export interface ReplayPace {
  * The steps of a recording's events, read as the script asks for them (one line at a
  * time), each at its recorded time divided by `speed` when a speed is given. Every
  * entry goes to `onEntry` as it is read (events, trace results, gaps, the trailer).
+ * `replayed` counts what was sent: a step when the script comes back for the next one
+ * (it has run it), an event when all its steps have. A stop during the pace's wait, or
+ * before the script ran the step it was handed, leaves that step and its event uncounted.
  */
 export async function* recordedSteps(
   entries: AsyncIterable<RecordingEntry>,
   mapper: StepMapper,
   pace: ReplayPace,
+  replayed: StepCounts,
   onEntry?: (e: RecordingEntry) => void,
 ): AsyncGenerator<Step> {
   let start: { wall: number; t: number } | undefined;
   for await (const e of entries) {
     onEntry?.(e);
     if (e.kind !== 'event') continue;
-    const steps = mapper.map(e);
-    if (steps.length === 0) continue;
-    if (pace.speed !== undefined && e.t !== undefined) {
-      start ??= { wall: performance.now(), t: e.t };
-      const due = start.wall + (e.t - start.t) / pace.speed - performance.now();
-      if (due > 0) await sleep(due, pace.signal);
+    const { madeUp, own } = mapper.map(e);
+    if (madeUp.length > 0 || own) {
+      if (pace.speed !== undefined && e.t !== undefined) {
+        start ??= { wall: performance.now(), t: e.t };
+        const due = start.wall + (e.t - start.t) / pace.speed - performance.now();
+        if (due > 0) await sleep(due, pace.signal);
+      }
+      if (pace.signal?.aborted) return;
     }
-    if (pace.signal?.aborted) return;
-    yield* steps;
+    for (const s of madeUp) {
+      yield s;
+      replayed.madeUp++;
+    }
+    if (own) {
+      yield own;
+      replayed.steps++;
+    } else replayed.notSteps++;
+    replayed.events++;
   }
 }

@@ -16,11 +16,13 @@ export type ProbeOutcome =
       state?: { pods: nri.IPodSandbox[]; containers: nri.IContainer[] };
       /** Pods and containers that came or went after the Synchronize, while `whileRegistered` ran. */
       sightings?: LifecycleSighting[];
+      /** Sightings beyond the ones kept: with any, `sightings` is not the whole story. */
+      sightingsLost?: number;
     }
   | { status: 'failed'; code: SessionErrorCode; message: string };
 
 const INPUT_ERRORS: ReadonlySet<SessionErrorCode> = new Set(['bad-identity', 'bad-scenario', 'cancelled']);
-/** Sightings kept: a node busier than this during the second look is not compared (compare-views says so). */
+/** Sightings kept: a node busier than this during the second look is not compared (ask-runtime says so). */
 const MAX_SIGHTINGS = 100_000;
 
 /**
@@ -28,15 +30,20 @@ const MAX_SIGHTINGS = 100_000;
  * is taken, the session still registered and told of every pod and container that comes
  * or goes meanwhile; it must not throw.
  */
-export async function probeRuntime(opts: SessionOptions, whileRegistered?: () => Promise<void>): Promise<ProbeOutcome> {
+export async function probeRuntime(
+  opts: SessionOptions,
+  whileRegistered?: () => Promise<void>,
+  maxSightings = MAX_SIGHTINGS,
+): Promise<ProbeOutcome> {
   const sightings: LifecycleSighting[] = [];
+  let sightingsLost = 0;
+  const sighted = (s: LifecycleSighting): void => {
+    if (sightings.length < maxSightings) sightings.push(s);
+    else sightingsLost++;
+  };
   let session: Session;
   try {
-    session = await Session.open(
-      whileRegistered
-        ? { ...opts, onLifecycle: (s) => void (sightings.length < MAX_SIGHTINGS && sightings.push(s)) }
-        : opts,
-    );
+    session = await Session.open(whileRegistered ? { ...opts, onLifecycle: sighted } : opts);
   } catch (err) {
     if (err instanceof SessionError && !INPUT_ERRORS.has(err.code))
       return { status: 'failed', code: err.code, message: err.message };
@@ -54,5 +61,5 @@ export async function probeRuntime(opts: SessionOptions, whileRegistered?: () =>
     containers: session.containers.length,
   };
   if (!whileRegistered) return answered;
-  return { ...answered, state: { pods: session.pods, containers: session.containers }, sightings };
+  return { ...answered, state: { pods: session.pods, containers: session.containers }, sightings, sightingsLost };
 }

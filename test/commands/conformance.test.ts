@@ -73,6 +73,24 @@ describe('bad input: exit 2, one line, nothing made', () => {
     nothingLeft(false);
   });
 
+  it("two runtimes' sockets: CRI-O's CRI and containerd's NRI", async () => {
+    const crio = await serveCri(sim.runtime, path.join(scratch.dir, 'crio.sock'), {
+      runtimeName: 'cri-o',
+      runtimeVersion: '1.34.0',
+      images: ['registry.k8s.io/pause:3.10'],
+    });
+    try {
+      const r = await runCli(['conformance', '--cri-socket', crio.socketPath, '--socket', sim.socketPath, '--yes']);
+      expect(r.code).toBe(2);
+      expect(oneLine(r.stderr)).toMatch(
+        /^Error: --socket: .*nri\.sock belongs to containerd v2\.3\.4, but .*crio\.sock to cri-o 1\.34\.0: give the same runtime's sockets/,
+      );
+      nothingLeft(false);
+    } finally {
+      await crio.close();
+    }
+  });
+
   it('an image the node does not have', async () => {
     const r = await runCli([...node(), '--image', 'busybox:1.36', '--yes']);
     expect(r.code).toBe(2);

@@ -7,7 +7,17 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, cliEnv, runCli, startCli, startDemoSim, tempDir, type SimHandle } from './nri-cli.js';
+import {
+  assertBuilt,
+  BIN,
+  cliEnv,
+  runCli,
+  startCli,
+  startDemoSim,
+  tempDir,
+  type CliRun,
+  type SimHandle,
+} from './nri-cli.js';
 import { rawPlugin } from './raw-plugin-script.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -229,6 +239,40 @@ describe('sim --replay', () => {
     expect(content(again)).toEqual(content(at('logs.jsonl')));
   }, 30_000);
 
+  it('Ctrl-C while --speed waits for the next event: the summary counts what the plugins were sent, no more', async () => {
+    // The Go reference's recording at a hundredth of its pace: CreateContainer is due 1.2 s
+    // after RunPodSandbox, StartContainer 3 s after that; the stop comes in that wait.
+    const recording = path.join(repo, 'test/fixtures/recordings/go-reference/logs.jsonl.gz');
+    const socket = at('paced.sock');
+    const replay = startCli([
+      'sim',
+      '--replay',
+      recording,
+      '--speed',
+      '0.01x',
+      '--socket',
+      socket,
+      '--wait-for-plugins',
+      '1',
+      '--no-interactive',
+      '-o',
+      'json',
+    ]);
+    for (let i = 0; i < 200 && !exists(socket); i++) await new Promise((r) => setTimeout(r, 25));
+    const logger = startCli(['logs', '--socket', socket, '-o', 'json']);
+    await until(() => logger.stdout().includes('"event":"PostCreateContainer"'), logger);
+    replay.child.kill('SIGINT');
+    expect((await replay.exited).code).toBe(0);
+    expect((await logger.exited).code).toBe(6); // the runtime went away
+    const sent = parseLines(logger.stdout()).map((l) => l.event as string);
+    expect(sent).toEqual(['RunPodSandbox', 'CreateContainer', 'PostCreateContainer']);
+    const records = parseLines(replay.stdout());
+    const done = records.find((r) => r.type === 'script-done');
+    expect(done).toMatchObject({ steps: 2, failed: 0, stopped: true });
+    expect(records.filter((r) => r.type === 'state-changed')).toHaveLength(2);
+    expect(records.find((r) => r.type === 'replay')).toMatchObject({ events: sent.length, steps: 2, notSteps: 1 });
+  }, 30_000);
+
   it('--compare: the same plugins end every traced field as they did (exit 0)', async () => {
     const r = await runCli([
       'sim',
@@ -353,6 +397,22 @@ describe('sim --replay', () => {
     expect(r.stdout).not.toMatch(/script done/);
   });
 });
+
+const parseLines = (text: string): Line[] =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Line);
+
+/** Resolves once `ready()` holds; rejects when the command ended first. */
+async function until(ready: () => boolean, run: CliRun): Promise<void> {
+  let ended = false;
+  void run.exited.then(() => (ended = true));
+  while (!ready()) {
+    if (ended) throw new Error(`exited first; stderr:\n${run.stderr()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 function exists(p: string): boolean {
   try {

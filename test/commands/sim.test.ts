@@ -215,6 +215,42 @@ describe('nrictl sim --interactive with piped stdin', () => {
     expect(r.stderr).toMatch(/unknown command "frobnicate"/);
     expect(r.stdout).toMatch(/RunPodSandbox p1/);
   });
+
+  it('names a command the plugins failed on stderr, as a bad line, not on stdout, and goes on', () => {
+    const dir = mkdtempSync(path.join(tmp, 'refuse-'));
+    writeFileSync(
+      path.join(dir, '10-refuse'),
+      `#!${process.execPath}
+import { Stub } from ${JSON.stringify(sdk)};
+const refuse = (id, what) => { if (id.startsWith('refused')) throw new Error('10-refuse will not ' + what); };
+await new Stub({
+  runPodSandbox: (pod) => refuse(pod.id, 'run this pod'),
+  createContainer: (_pod, ctr) => refuse(ctr.id, 'create this container'),
+  updateContainer: () => { throw new Error('10-refuse will not update anything'); },
+}).start();
+`,
+      { mode: 0o755 },
+    );
+    const input = [
+      'run-pod refused-pod',
+      'run-pod p1',
+      'create refused-ctr p1',
+      'create c1 p1',
+      'update c1 shares=512',
+      'start c1',
+      'quit',
+      '',
+    ].join('\n');
+    const r = sim(['--interactive', '--plugin-dir', dir], input);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => / failed: /.test(l))).toEqual([
+      expect.stringMatching(/^run-pod failed: .*10-refuse will not run this pod/),
+      expect.stringMatching(/^creation failed: .*10-refuse will not create this container/),
+      expect.stringMatching(/^update failed: .*10-refuse will not update anything/),
+    ]);
+    expect(r.stdout).not.toMatch(/(run-pod|creation|update) failed/);
+    expect(r.stdout).toMatch(/state\s+StartContainer c1 -> RUNNING/);
+  });
 });
 
 describe('nrictl sim flag errors', () => {

@@ -6,26 +6,47 @@ import { describe, expect, it } from 'vitest';
 import { Event } from '../../src/api/index.js';
 import type { RecordingEntry, TraceLine } from '../../src/recording/index.js';
 import { Comparer } from '../../src/replay/compare.js';
-import { StepMapper } from '../../src/replay/steps.js';
-import { stepLabel } from '../../src/runtime/index.js';
+import { recordedSteps, StepMapper, stepsOf, type StepCounts } from '../../src/replay/steps.js';
+import { stepLabel, type Step } from '../../src/runtime/index.js';
 import type { TraceRecord } from '../../src/trace/index.js';
 
 const pod = { id: 'p1', name: 'web-0', namespace: 'shop' };
 const ctr = { id: 'c1', name: 'web', podSandboxId: 'p1' };
 let seq = 0;
-const ev = (event: Event, request: object): RecordingEntry & { kind: 'event' } => ({
+const ev = (event: Event, request: object, t = 0): RecordingEntry & { kind: 'event' } => ({
   kind: 'event',
   line: ++seq,
   seq,
-  t: 0,
+  t,
   event,
   request: request as never,
 });
 
+async function* source(entries: RecordingEntry[]): AsyncGenerator<RecordingEntry> {
+  yield* entries;
+}
+
+const none = (): StepCounts => ({ events: 0, steps: 0, madeUp: 0, notSteps: 0 });
+
+/** Reads the steps as the simulator's script does, running (here: keeping) `take` of them. */
+async function replay(
+  entries: RecordingEntry[],
+  opts: { take?: number; speed?: number; signal?: AbortSignal; onRun?: (s: Step) => void } = {},
+): Promise<{ ran: Step[]; replayed: StepCounts }> {
+  const replayed = none();
+  const ran: Step[] = [];
+  const pace = { speed: opts.speed, signal: opts.signal };
+  for await (const s of recordedSteps(source(entries), new StepMapper(), pace, replayed)) {
+    if (ran.length === (opts.take ?? Infinity)) break;
+    ran.push(s);
+    opts.onRun?.(s);
+  }
+  return { ran, replayed };
+}
+
 describe('StepMapper', () => {
-  it('one step per lifecycle event; post-events and validation are none', () => {
-    const m = new StepMapper();
-    const labels = [
+  it('one step per lifecycle event; post-events and validation are none', async () => {
+    const { ran, replayed } = await replay([
       ev(Event.RUN_POD_SANDBOX, { pod }),
       ev(Event.CREATE_CONTAINER, { pod, container: ctr }),
       ev(Event.POST_CREATE_CONTAINER, { pod, container: ctr }),
@@ -38,8 +59,8 @@ describe('StepMapper', () => {
       ev(Event.REMOVE_CONTAINER, { pod, container: ctr }),
       ev(Event.STOP_POD_SANDBOX, { pod }),
       ev(Event.REMOVE_POD_SANDBOX, { pod }),
-    ].flatMap((e) => m.map(e).map(stepLabel));
-    expect(labels).toEqual([
+    ]);
+    expect(ran.map(stepLabel)).toEqual([
       'run-pod p1',
       'create c1',
       'start c1',
@@ -50,7 +71,7 @@ describe('StepMapper', () => {
       'stop-pod p1',
       'remove-pod p1',
     ]);
-    expect(m.counts).toEqual({ events: 12, steps: 9, madeUp: 0, notSteps: 3 });
+    expect(replayed).toEqual({ events: 12, steps: 9, madeUp: 0, notSteps: 3 });
   });
 
   it('makes up what a recording names but never created, and knows the Synchronize state', () => {
@@ -58,21 +79,53 @@ describe('StepMapper', () => {
     m.knowPod('p0');
     m.knowContainer('c0', 'p0');
     // An update of a synchronized container: no more than the update.
-    expect(m.map(ev(Event.UPDATE_CONTAINER, { pod: { id: 'p0' }, container: { id: 'c0' } })).map(stepLabel)).toEqual([
-      'update c0',
-    ]);
+    expect(
+      stepsOf(m.map(ev(Event.UPDATE_CONTAINER, { pod: { id: 'p0' }, container: { id: 'c0' } }))).map(stepLabel),
+    ).toEqual(['update c0']);
     // A container of a pod whose RunPodSandbox was not recorded, started without its creation recorded.
     const steps = m.map(ev(Event.START_CONTAINER, { pod, container: ctr }));
-    expect(steps.map(stepLabel)).toEqual(['run-pod p1', 'create c1', 'start c1']);
-    expect(steps[1]).toMatchObject({ kind: 'create', container: { id: 'c1', podSandboxId: 'p1' } });
-    expect(m.counts).toMatchObject({ steps: 2, madeUp: 2 });
+    expect(steps.madeUp.map(stepLabel)).toEqual(['run-pod p1', 'create c1']);
+    expect(steps.own && stepLabel(steps.own)).toBe('start c1');
+    expect(steps.madeUp[1]).toMatchObject({ kind: 'create', container: { id: 'c1', podSandboxId: 'p1' } });
     // Removing the pod removes its containers: a later event for one makes it up again.
     m.map(ev(Event.REMOVE_POD_SANDBOX, { pod }));
-    expect(m.map(ev(Event.STOP_CONTAINER, { pod, container: ctr })).map(stepLabel)).toEqual([
+    expect(stepsOf(m.map(ev(Event.STOP_CONTAINER, { pod, container: ctr }))).map(stepLabel)).toEqual([
       'run-pod p1',
       'create c1',
       'stop c1',
     ]);
+  });
+});
+
+describe('recordedSteps counts what the script ran', () => {
+  it("a stop during the pace's wait: the event waited for is not replayed", async () => {
+    const stop = new AbortController();
+    const { ran, replayed } = await replay(
+      [
+        ev(Event.RUN_POD_SANDBOX, { pod }, 0),
+        ev(Event.CREATE_CONTAINER, { pod, container: ctr }, 0),
+        ev(Event.POST_CREATE_CONTAINER, { pod, container: ctr }, 1),
+        // Due 60 s later at the recorded pace: the stop comes while the replay waits for it.
+        ev(Event.START_CONTAINER, { pod, container: ctr }, 60_000),
+      ],
+      {
+        speed: 1,
+        signal: stop.signal,
+        onRun: (s) => {
+          if (s.kind === 'create') setTimeout(() => stop.abort(), 20);
+        },
+      },
+    );
+    expect(ran.map(stepLabel)).toEqual(['run-pod p1', 'create c1']);
+    expect(replayed).toEqual({ events: 3, steps: 2, madeUp: 0, notSteps: 1 });
+  });
+
+  it('a step handed out but never run (stopped before it) is not counted, nor its event', async () => {
+    // StartContainer of a container never created: its pod and container are made up first.
+    const { ran, replayed } = await replay([ev(Event.START_CONTAINER, { pod, container: ctr })], { take: 1 });
+    // The made-up pod ran; the made-up container was handed out, then the script stopped.
+    expect(ran.map(stepLabel)).toEqual(['run-pod p1']);
+    expect(replayed).toEqual({ events: 0, steps: 0, madeUp: 1, notSteps: 0 });
   });
 });
 

@@ -1,5 +1,6 @@
 // Line-based control of a running simulator: one command per line, so one terminal can
-// drive events while another runs `nrictl logs`. Parsing is pure; execution returns text.
+// drive events while another runs `nrictl logs`. Parsing is pure; execution returns text,
+// and a command that fails throws a CommandError, which the loop writes where errors go.
 import type { ErrorKind } from '../../errors/index.js';
 import { nri } from '../../api/index.js';
 import { jsonDocument, toPlain } from '../../output/index.js';
@@ -22,9 +23,21 @@ export type Command =
   | { kind: 'update'; id: string; resources: nri.ILinuxResources }
   | { kind: 'dump' | 'plugins' | 'help' | 'quit' | 'empty' };
 
+/** A line the prompt cannot run (usage), or a command the simulated runtime failed (failed): said as it is. */
 export class CommandError extends Error {
   override readonly name = 'CommandError';
-  readonly kind: ErrorKind = 'usage';
+  constructor(
+    message: string,
+    readonly kind: ErrorKind = 'usage',
+  ) {
+    super(message);
+  }
+}
+
+/** Nothing to show when the runtime did it; else its failure, thrown to be told as the prompt's errors are. */
+function outcome(what: string, r: { ok: true } | { ok: false; error: Error }): string {
+  if (!r.ok) throw new CommandError(`${what} failed: ${r.error.message}`, 'failed');
+  return '';
 }
 
 function int(key: string, v: string): number {
@@ -83,7 +96,7 @@ export function parseCommand(line: string): Command {
 /** What executeCommand resolves with for `quit`: not a text, so no output can be mistaken for it. */
 export const QUIT = Symbol('quit');
 
-/** Runs one command; resolves with text to show (possibly empty) or QUIT. */
+/** Runs one command; resolves with text to show (possibly empty) or QUIT; a failed command throws a CommandError. */
 export async function executeCommand(runtime: Runtime, cmd: Command): Promise<string | typeof QUIT> {
   switch (cmd.kind) {
     case 'empty':
@@ -107,14 +120,13 @@ export async function executeCommand(runtime: Runtime, cmd: Command): Promise<st
           .map((p) => `${p.name}  ${p.external ? 'external' : 'pre-started'}  ${p.events}`)
           .join('\n') || '(no plugins)'
       );
-    case 'run-pod': {
-      const r = await runtime.runPodSandbox({ id: cmd.id, name: cmd.id, namespace: cmd.namespace, uid: cmd.id });
-      return r.ok ? '' : `run-pod failed: ${r.error.message}`;
-    }
-    case 'create': {
-      const r = await runtime.createContainer(cmd.pod, { id: cmd.id, name: cmd.name });
-      return r.ok ? '' : `creation failed: ${r.error.message}`;
-    }
+    case 'run-pod':
+      return outcome(
+        'run-pod',
+        await runtime.runPodSandbox({ id: cmd.id, name: cmd.id, namespace: cmd.namespace, uid: cmd.id }),
+      );
+    case 'create':
+      return outcome('creation', await runtime.createContainer(cmd.pod, { id: cmd.id, name: cmd.name }));
     case 'start':
       await runtime.startContainer(cmd.id);
       return '';
@@ -130,9 +142,7 @@ export async function executeCommand(runtime: Runtime, cmd: Command): Promise<st
     case 'remove-pod':
       await runtime.removePodSandbox(cmd.id);
       return '';
-    case 'update': {
-      const r = await runtime.updateContainer(cmd.id, cmd.resources);
-      return r.ok ? '' : `update failed: ${r.error.message}`;
-    }
+    case 'update':
+      return outcome('update', await runtime.updateContainer(cmd.id, cmd.resources));
   }
 }

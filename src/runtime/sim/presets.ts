@@ -134,8 +134,8 @@ export interface RuntimePreset {
 const ISULAD_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'iSulad',
   pluginsByName: true,
-  // Its CRI service is its own C++; nothing we could read shows UpdatePodSandboxResources
-  // in it, so it is taken to answer Unimplemented (not checked against its source).
+  // Its CRI v1 runtime service (C++) overrides no UpdatePodSandboxResources, so gRPC's
+  // generated base answers Unimplemented (cri_v1_runtime_runtime_service.h at 03c1cd8e).
   criLacksPodUpdates: true,
   createNeedsAdjust: true,
   pluginUpdatesCrash: true,
