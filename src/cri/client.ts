@@ -35,6 +35,8 @@ export interface CallOptions {
 
 export class CriClient {
   private closed = false;
+  /** Calls in flight, for close() to end: gRPC's own close lets them run on. */
+  private readonly inFlight = new Set<ClientUnaryCall>();
 
   private constructor(
     readonly socketPath: string,
@@ -94,12 +96,14 @@ export class CriClient {
         request,
         { deadline: Date.now() + timeoutMs },
         (err, value) => {
+          this.inFlight.delete(call!);
           signal?.removeEventListener('abort', onAbort);
           if (!err) return resolve(value as CriResponse<N>);
-          if (signal?.aborted) return reject(cancelled(name, this.socketPath));
+          if (signal?.aborted || this.closed) return reject(cancelled(name, this.socketPath));
           this.explain(name, err, timeoutMs).then(reject, reject);
         },
       );
+      this.inFlight.add(call);
     });
   }
 
@@ -182,6 +186,7 @@ export class CriClient {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const call of this.inFlight) call.cancel();
     this.client.close();
   }
 
@@ -206,9 +211,12 @@ export class CriClient {
           `the runtime at ${socketPath} does not implement ${call} (${status})`,
           answered,
         );
+      // CANCELLED is not ours (our own cancel is said before this): the server ended the
+      // call, as one shutting down does; the socket tells whether the runtime is still there.
       case GrpcCode.DEADLINE_EXCEEDED:
       case GrpcCode.UNAVAILABLE:
       case GrpcCode.INTERNAL:
+      case GrpcCode.CANCELLED:
         return this.transportFailure(call, err, timeoutMs, opening);
       default:
         return new CriError('refused', `${call} at ${socketPath}: ${status}`, answered);

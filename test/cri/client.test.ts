@@ -204,6 +204,37 @@ describe('error kinds', () => {
     release();
   });
 
+  it('cancelled: the client closed with a call in flight', async () => {
+    const { client, release } = await heldRunPodSandbox();
+    const call = client.runPodSandbox(POD);
+    setTimeout(() => client.close(), 50);
+    await expect(call).rejects.toMatchObject({ code: 'cancelled', kind: 'failed' });
+    release();
+  });
+
+  it('runtime-gone: the runtime went away during a call, which gRPC ends as cancelled (exit 6)', async () => {
+    const { sim } = await start({ requestTimeoutMs: 5000 });
+    const { serveCri } = await import('../../src/runtime/sim/cri/serve.js');
+    const served = await serveCri(sim.runtime, path.join(tempDir(), 'cri.sock'), {
+      runtimeName: 'x',
+      runtimeVersion: '1',
+    });
+    const client = await openCriClient({ socketPath: served.socketPath, timeoutMs: 5000 });
+    closers.push(() => client.close());
+    // The runtime shuts down while a plugin holds the pod's hook.
+    const plugin = new Stub(
+      { runPodSandbox: () => served.close() },
+      { name: 'shutdown', index: '10', socketPath: sim.socketPath },
+    );
+    await plugin.start();
+    closers.push(() => void plugin.stop());
+    await waitForPlugin(sim, '10-shutdown');
+    const err = (await client.runPodSandbox(POD).catch((e: unknown) => e)) as CriError;
+    expect(err).toMatchObject({ code: 'runtime-gone', kind: 'runtime-gone', details: { grpcCode: 1 } });
+    expect(err.message).toMatch(/^the runtime at .* went away during RunPodSandbox: /);
+    expect(describeError(err).exitCode).toBe(ExitCode.RUNTIME_GONE);
+  });
+
   it('runtime-gone: the runtime went away between calls (exit 6)', async () => {
     const dir = tempDir();
     const sock = path.join(dir, 'cri.sock');
