@@ -50,6 +50,12 @@ export class CheckRun implements PluginScope {
   readonly started = performance.now();
   /** The hook a hold step holds now, for the steps that look around while it is held. */
   hold: Hold | undefined;
+  /**
+   * How the runtime went away during one of this check's CRI calls, if it did. A step that
+   * needed the call may still word its end as a failure ("expected ... to succeed"); the
+   * runner judges the check an error instead, as nothing after that can be judged.
+   */
+  runtimeGone: string | undefined;
   private seq = 0;
   private canaries = 0;
   /** A CRI call changed something since the last canary: absence cannot be judged yet. */
@@ -141,7 +147,10 @@ export class CheckRun implements PluginScope {
     try {
       return await pending;
     } catch (err) {
-      if (err instanceof CriError && err.code === 'runtime-gone') throw new CheckError(err.message);
+      if (err instanceof CriError && err.code === 'runtime-gone') {
+        this.runtimeGone ??= err.message;
+        throw new CheckError(err.message);
+      }
       throw err;
     } finally {
       this.unanswered.delete(pending);

@@ -34,7 +34,7 @@ export async function runCheck(suite: SuiteScope, check: Check, number: number):
     for (const step of check.steps) await untilAborted(step.run(r), suite.signal);
     outcome = { status: 'pass' };
   } catch (err) {
-    outcome = judged(err, suite);
+    outcome = judged(err, suite, r.runtimeGone);
   } finally {
     await cleanUpCheck(r);
   }
@@ -48,7 +48,12 @@ export async function runCheck(suite: SuiteScope, check: Check, number: number):
   };
 }
 
-function judged(err: unknown, suite: SuiteScope): Pick<CheckVerdict, 'status' | 'reason' | 'known'> {
+function judged(
+  err: unknown,
+  suite: SuiteScope,
+  runtimeGone: string | undefined,
+): Pick<CheckVerdict, 'status' | 'reason' | 'known'> {
+  if (err instanceof CheckFailure && runtimeGone !== undefined) return { status: 'error', reason: runtimeGone };
   if (err instanceof CheckFailure) {
     const known = knownFor(err.known, suite.runtimeName, suite.runtimeVersion);
     return { status: 'fail', reason: err.message, ...(known ? { known } : {}) };
