@@ -1,9 +1,8 @@
 // Steps that create, start, stop and remove containers, each expecting the runtime to do it.
 import type { cri } from '../../cri/index.js';
 import type { CheckRun } from '../check-run.js';
-import { CheckFailure } from '../errors.js';
 import type { Step } from '../check.js';
-import { said } from './said.js';
+import { mustSucceed } from './must-succeed.js';
 
 export interface ContainerOpts {
   /** Exits by itself with the run image's code. */
@@ -23,18 +22,12 @@ export async function create(r: CheckRun, alias: string, pod: string, opts: Cont
   return res.containerId;
 }
 
-export function createContainer(alias: string, pod: string, opts: ContainerOpts = {}): Step {
-  return {
-    label: `CreateContainer ${alias}`,
-    run: async (r) => {
-      try {
-        await create(r, alias, pod, opts);
-      } catch (err) {
-        throw new CheckFailure(`CreateContainer of ${alias} to succeed`, said(err));
-      }
-    },
-  };
-}
+export const createContainer = (alias: string, pod: string, opts: ContainerOpts = {}): Step =>
+  mustSucceed(
+    `CreateContainer ${alias}`,
+    () => `CreateContainer of ${alias}`,
+    (r) => create(r, alias, pod, opts),
+  );
 
 /** CreateContainer issued without waiting for it: `create:ALIAS`. */
 export function startCreate(alias: string, pod: string, opts: ContainerOpts = {}): Step {
@@ -61,17 +54,11 @@ function ctrCall(
   alias: string,
   call: (c: CheckRun['suite']['cri'], id: string, o: { timeoutMs: number }) => Promise<unknown>,
 ): Step {
-  return {
-    label: `${verb} ${alias}`,
-    run: async (r) => {
-      const id = r.ctr(alias).id;
-      try {
-        await r.cri((c, o) => call(c, id, o));
-      } catch (err) {
-        throw new CheckFailure(`${verb} of ${alias} to succeed`, said(err));
-      }
-    },
-  };
+  return mustSucceed(
+    `${verb} ${alias}`,
+    () => `${verb} of ${alias}`,
+    (r) => r.cri((c, o) => call(c, r.ctr(alias).id, o)),
+  );
 }
 
 export const startContainer = (alias: string): Step =>

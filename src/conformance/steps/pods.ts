@@ -3,20 +3,19 @@ import type { cri } from '../../cri/index.js';
 import type { CheckRun } from '../check-run.js';
 import { CheckFailure } from '../errors.js';
 import type { Step } from '../check.js';
+import { mustSucceed } from './must-succeed.js';
 import { said } from './said.js';
 
-export function runPod(alias: string, extra: Partial<cri.IPodSandboxConfig> = {}): Step {
-  return {
-    label: `RunPodSandbox ${alias}`,
-    run: async (r) => {
-      try {
-        await r.runPod(alias, extra);
-      } catch (err) {
-        throw new CheckFailure(`RunPodSandbox of pod ${r.podName(alias)} to succeed`, said(err));
-      }
-    },
-  };
-}
+export const runPod = (
+  alias: string,
+  extra: Partial<cri.IPodSandboxConfig> = {},
+  label = `RunPodSandbox ${alias}`,
+): Step =>
+  mustSucceed(
+    label,
+    (r) => `RunPodSandbox of pod ${r.podName(alias)}`,
+    (r) => r.runPod(alias, extra),
+  );
 
 /** RunPodSandbox issued without waiting for it (its hook is to be held): `run:ALIAS`. */
 export function startRunPod(alias: string, extra: Partial<cri.IPodSandboxConfig> = {}): Step {
@@ -41,19 +40,12 @@ export function ranPod(alias: string): Step {
   };
 }
 
-export function stopPod(alias: string): Step {
-  return {
-    label: `StopPodSandbox ${alias}`,
-    run: async (r) => {
-      const id = r.pod(alias).id;
-      try {
-        await r.cri((c, o) => c.stopPodSandbox(id, o));
-      } catch (err) {
-        throw new CheckFailure(`StopPodSandbox of pod ${r.podName(alias)} to succeed`, said(err));
-      }
-    },
-  };
-}
+export const stopPod = (alias: string): Step =>
+  mustSucceed(
+    `StopPodSandbox ${alias}`,
+    (r) => `StopPodSandbox of pod ${r.podName(alias)}`,
+    (r) => r.cri((c, o) => c.stopPodSandbox(r.pod(alias).id, o)),
+  );
 
 /** StopPodSandbox issued without waiting for it: `stop:ALIAS`. */
 export function startStopPod(alias: string): Step {
@@ -95,16 +87,13 @@ export const removedPod = (alias: string): Step =>
   succeeded(`remove:${alias}`, (r) => `RemovePodSandbox of pod ${r.podName(alias)}`);
 
 export function removePod(alias: string): Step {
-  return {
-    label: `RemovePodSandbox ${alias}`,
-    run: async (r) => {
+  return mustSucceed(
+    `RemovePodSandbox ${alias}`,
+    (r) => `RemovePodSandbox of pod ${r.podName(alias)}`,
+    async (r) => {
       const id = r.pod(alias).id;
-      try {
-        await r.cri((c, o) => c.removePodSandbox(id, o));
-      } catch (err) {
-        throw new CheckFailure(`RemovePodSandbox of pod ${r.podName(alias)} to succeed`, said(err));
-      }
+      await r.cri((c, o) => c.removePodSandbox(id, o));
       r.suite.registry.forgetPod(id);
     },
-  };
+  );
 }

@@ -4,20 +4,14 @@ import type { cri } from '../../cri/index.js';
 import { CheckFailure } from '../errors.js';
 import type { Step } from '../check.js';
 import { aboutContainer } from './events.js';
-import { said } from './said.js';
+import { mustSucceed } from './must-succeed.js';
 
-export function updateContainer(alias: string, linux: cri.ILinuxContainerResources): Step {
-  return {
-    label: `UpdateContainerResources ${alias}`,
-    run: async (r) => {
-      try {
-        await r.cri((c, o) => c.updateContainerResources(r.ctr(alias).id, linux, undefined, o));
-      } catch (err) {
-        throw new CheckFailure(`UpdateContainerResources of ${alias} to succeed`, said(err));
-      }
-    },
-  };
-}
+export const updateContainer = (alias: string, linux: cri.ILinuxContainerResources): Step =>
+  mustSucceed(
+    `UpdateContainerResources ${alias}`,
+    () => `UpdateContainerResources of ${alias}`,
+    (r) => r.cri((c, o) => c.updateContainerResources(r.ctr(alias).id, linux, undefined, o)),
+  );
 
 /** The UpdateContainer event carried the CPU shares asked for. */
 export function expectUpdateCarried(index: string, alias: string, shares: number): Step {

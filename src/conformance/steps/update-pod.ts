@@ -6,6 +6,7 @@ import type { CheckRun } from '../check-run.js';
 import { CheckFailure, CheckSkip } from '../errors.js';
 import type { Step } from '../check.js';
 import type { KnownGap } from '../model.js';
+import { runPod } from './pods.js';
 import { refusal, said, words } from './said.js';
 
 const MiB = 1024 * 1024;
@@ -54,18 +55,12 @@ function same(a: cri.ILinuxContainerResources | undefined, b: cri.ILinuxContaine
   return show(a) === show(b);
 }
 
-export function runPodWith(alias: string, values: PodResources): Step {
-  return {
-    label: `RunPodSandbox ${alias} with pod resources`,
-    run: async (r) => {
-      try {
-        await r.runPod(alias, { linux: { overhead: values.overhead, resources: values.resources } });
-      } catch (err) {
-        throw new CheckFailure(`RunPodSandbox of pod ${r.podName(alias)} to succeed`, said(err));
-      }
-    },
-  };
-}
+export const runPodWith = (alias: string, values: PodResources): Step =>
+  runPod(
+    alias,
+    { linux: { overhead: values.overhead, resources: values.resources } },
+    `RunPodSandbox ${alias} with pod resources`,
+  );
 
 function update(r: CheckRun, alias: string, values: PodResources) {
   return r.cri((c, o) => c.updatePodSandboxResources(r.pod(alias).id, values, o));
