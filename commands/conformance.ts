@@ -4,6 +4,7 @@ import { ConformancePlan, runMatrix, runOnSimulator } from '../src/conformance/i
 import { output, writeFileAtomic } from '../src/output/index.js';
 import { RUNTIME_PRESETS, SIM_FAULTS, type SimFault } from '../src/runtime/index.js';
 import * as views from '../src/views/index.js';
+import { plural } from '../src/units/index.js';
 
 const PRESETS = Object.keys(RUNTIME_PRESETS);
 
@@ -58,7 +59,7 @@ It never hurts the node: everything it makes is in the namespace nrictl-conforma
       });
       try {
         this.note(
-          `${plan.checks.length} checks in namespace ${plan.namespace}: ${views.targetText(plan.target, plan.holdBoundMs)}`,
+          `${plural(plan.checks.length, 'check')} in namespace ${plan.namespace}: ${views.targetText(plan.target, plan.holdBoundMs)}`,
         );
         await plan.confirm();
         report = await plan.run(onVerdict);

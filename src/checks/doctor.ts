@@ -19,6 +19,7 @@ import {
   type RuntimeConfigReport,
 } from './runtime-config/index.js';
 import { checkSocket } from './socket.js';
+import { plural } from '../units/index.js';
 
 export interface DoctorOptions {
   /** The node's root directory (default '/'); paths named in configs are taken under it. */
@@ -308,7 +309,7 @@ export function doctorVerdict(findings: readonly Finding[], connection: Connecti
       .filter((f) => f.severity === severity)
       .slice(0, 3)
       .map((f) => f.code);
-    return `${n} ${severity}${n === 1 ? '' : 's'}: ${first.join(', ')}${n > first.length ? ', ...' : ''}`;
+    return `${plural(n, severity)}: ${first.join(', ')}${n > first.length ? ', ...' : ''}`;
   };
   if (c.error) return { status: 'broken', reason: why('error', c.error) };
   const answered =

@@ -24,6 +24,7 @@ import { oneLineParseError } from './parse-errors.js';
 import { stopForClosedOutput, stopSignal } from './signals.js';
 import { NoteOutput } from './note-output.js';
 import { RecordOutput, STREAM_FLUSH_MS } from './record-output.js';
+import { plural } from '../units/index.js';
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
   (typeof BaseCommand)['baseFlags'] & T['flags']
@@ -166,9 +167,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       render: (r) => renderRecord(view, r, 'json', layout),
       dropNotice: () => undefined,
     });
-    queue.on('dropped', (n: number) =>
-      this.note(`${n} ${what}${n === 1 ? '' : 's'} dropped: stderr could not keep up`),
-    );
+    queue.on('dropped', (n: number) => this.note(`${plural(n, what)} dropped: stderr could not keep up`));
     this.stderrRecords = queue as BoundedOutputQueue<unknown>;
     return queue;
   }

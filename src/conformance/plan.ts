@@ -8,6 +8,7 @@ import type { ConformanceReport, TargetInfo } from './model.js';
 import { prepare, type Prepared, type TargetOptions } from './preflight.js';
 import { selectChecks } from './select.js';
 import { newRunId, runSuite, type RunHooks } from './suite.js';
+import { plural } from '../units/index.js';
 
 export interface PlanOptions extends TargetOptions {
   focus?: readonly string[] | undefined;
@@ -56,7 +57,7 @@ export class ConformancePlan {
     try {
       yes = await confirm(
         {
-          message: `Run ${this.checks.length} checks on ${this.target.runtime}, creating pods in namespace ${this.namespace}?`,
+          message: `Run ${plural(this.checks.length, 'check')} on ${this.target.runtime}, creating pods in namespace ${this.namespace}?`,
           default: false,
         },
         { signal: this.opts.signal },

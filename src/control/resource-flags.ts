@@ -3,7 +3,7 @@
 // buildLinuxResources then needs the container's current resources only for
 // --cpu-limit, whose quota depends on the period in force.
 import { optionalInt64, optionalString, optionalUInt64, type nri } from '../api/index.js';
-import { canonicalCpuset, CpusetError, parseCpuset, parseQuantity, QuantityError } from '../units/index.js';
+import { canonicalCpuset, CpusetError, parseCpuset, parseQuantity, plural, QuantityError } from '../units/index.js';
 import { optionalValue } from '../output/index.js';
 import { ControlInputError } from './errors.js';
 
@@ -339,7 +339,7 @@ export function buildLinuxResources(
 
 /** The quota --cpu-limit stood for, for the preview: "1.5 CPUs". */
 export function describeCpuLimit(c: ResourceChange): string | undefined {
-  return c.cpuLimit === undefined ? undefined : `${c.cpuLimit} CPU${c.cpuLimit === 1 ? '' : 's'}`;
+  return c.cpuLimit === undefined ? undefined : plural(c.cpuLimit, 'CPU');
 }
 
 // Below this a byte count given without a unit is almost surely a forgotten "Mi":

@@ -12,3 +12,4 @@ export {
   type DurationRules,
 } from './duration.js';
 export { excerpt, excerptKey, excerptPath } from './excerpt.js';
+export { plural } from './plural.js';

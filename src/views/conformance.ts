@@ -3,7 +3,7 @@
 // critest's number, where the time went and the notes; json and yaml the report as is.
 import type { CheckVerdict, ConformanceReport, TargetInfo } from '../conformance/index.js';
 import { alignColumns, chalk, fitProse, type View } from '../output/index.js';
-import { formatDuration } from '../units/index.js';
+import { formatDuration, plural } from '../units/index.js';
 
 const RESULT: Record<CheckVerdict['status'], string> = { pass: 'pass', fail: 'FAIL', skip: 'skip', error: 'ERROR' };
 const PAINT: Record<CheckVerdict['status'], (s: string) => string> = {
@@ -36,8 +36,8 @@ export function targetText(t: TargetInfo, holdBoundMs?: number): string {
 
 function summaryText(r: Pick<ConformanceReport, 'summary' | 'interrupted'>): string {
   const s = r.summary;
-  const failed = `${s.failed} failed${s.knownGaps ? ` (${s.knownGaps} known gap${s.knownGaps === 1 ? '' : 's'})` : ''}`;
-  return `${s.total} check${s.total === 1 ? '' : 's'} in ${took(s.durationMs)}: ${s.passed} passed, ${failed}, ${s.skipped} skipped, ${s.errors} error${s.errors === 1 ? '' : 's'}${r.interrupted ? '; interrupted: the checks not run are not listed' : ''}`;
+  const failed = `${s.failed} failed${s.knownGaps ? ` (${plural(s.knownGaps, 'known gap')})` : ''}`;
+  return `${plural(s.total, 'check')} in ${took(s.durationMs)}: ${s.passed} passed, ${failed}, ${s.skipped} skipped, ${plural(s.errors, 'error')}${r.interrupted ? '; interrupted: the checks not run are not listed' : ''}`;
 }
 
 function rows(r: ConformanceReport, wide: boolean): string[][] {

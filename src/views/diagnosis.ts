@@ -3,6 +3,7 @@
 import type { DoctorDiagnosis, ViewsComparison } from '../diagnose/index.js';
 import { chalk, fitProse, type View } from '../output/index.js';
 import { findingsData, findingsText, summaryLine } from './findings.js';
+import { plural } from '../units/index.js';
 
 export const diagnosisView: View<DoctorDiagnosis> = {
   text(d, { width }) {
@@ -79,7 +80,6 @@ const DIFFERENCES_SHOWN = 20;
 /** What CRI lists against what NRI handed plugins: agreeing, each difference and why, or not checked and why. */
 function viewsLines(v: ViewsComparison, width: number | undefined): string[] {
   if (v.status === 'not-checked') return [fitProse(`CRI: not checked: ${v.reason}`, width, chalk.dim)];
-  const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}`;
   const lists = (c: { pods: number; containers: number }): string =>
     `${plural(c.pods, 'pod')}, ${plural(c.containers, 'container')}`;
   const changed = v.changed.pods + v.changed.containers;

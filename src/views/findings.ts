@@ -5,6 +5,7 @@
 import type { Finding, FindingCounts } from '../checks/index.js';
 import { chalk, fitProse } from '../output/index.js';
 import { renderFindings } from './findings-layout.js';
+import { plural } from '../units/index.js';
 
 const RANK = { error: 0, warning: 1, info: 2 } as const;
 
@@ -38,7 +39,6 @@ function shorten(path: string, base?: string): string {
 /** "1 error, 0 warnings, 2 notes", coloured by the worst; fitted to `width` at spaces. */
 export function summaryLine(findings: readonly Finding[], width?: number): string {
   const c = countedFindings(findings);
-  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
   const skipped = findings.filter((f) => f.code === 'not-checked').length;
   const text = `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${plural(c.info, 'note')}${skipped ? `; ${skipped} not checked (run as root to check ${skipped === 1 ? 'it' : 'them'})` : ''}`;
   return fitProse(text, width, c.error ? chalk.red : c.warning ? chalk.yellow : chalk.green);

@@ -2,7 +2,7 @@
 // adds the full ids, the pod's uid and cgroup parent and every resource field),
 // one object per event for programs; the notes while it runs and the summary, on stderr.
 import type { LoggedEvent, LogNote, LogResult } from '../observe/index.js';
-import { formatDuration } from '../units/index.js';
+import { formatDuration, plural } from '../units/index.js';
 import type { NoteView, RecordView, View } from '../output/index.js';
 import { dataTime, eventDisplayName, formatEventLine } from './events.js';
 import { recordingNote, recordingSummaryText } from './recording.js';
@@ -73,7 +73,6 @@ export const logNoteView: NoteView<LogNote> = (n) => {
  */
 export const logSummaryView: View<LogResult> = {
   text: ({ summary: s, end }) => {
-    const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}`;
     let line = `${plural(s.seen, 'event')} seen, ${s.printed} printed, ${s.dropped} dropped`;
     if (s.filtered > 0) line += ` (${s.filtered} filtered out)`;
     if (end === 'output-closed') line += ' (the output was closed by its reader)';

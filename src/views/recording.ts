@@ -1,7 +1,7 @@
 // What logs and trace say about a recording (--record): the note when --record-max ends
 // it, and the part of their summary that says what the file holds.
 import type { RecordingNote, RecordingSummary } from '../recording/index.js';
-import { formatBytes } from '../units/index.js';
+import { formatBytes, plural } from '../units/index.js';
 import type { Note } from '../output/index.js';
 
 export function recordingNote(n: RecordingNote): Note {
@@ -16,5 +16,5 @@ export function recordingSummaryText(r: RecordingSummary): string {
   const also: string[] = [];
   if (r.dropped > 0) also.push(`${r.dropped} dropped: the file could not keep up`);
   if (r.truncated > 0) also.push(`${r.truncated} past --record-max`);
-  return `recorded ${r.written} record${r.written === 1 ? '' : 's'} to ${r.file}${also.length ? ` (${also.join(', ')})` : ''}`;
+  return `recorded ${plural(r.written, 'record')} to ${r.file}${also.length ? ` (${also.join(', ')})` : ''}`;
 }

@@ -4,6 +4,7 @@
 import type { SimEvent } from '../runtime/index.js';
 import { chalk } from '../output/index.js';
 import { eventColumn, formatClock } from './events.js';
+import { plural } from '../units/index.js';
 
 const ms = (n: number): string => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
 
@@ -18,7 +19,7 @@ export function formatSimEvent(e: SimEvent): string {
     case 'registered':
       return `${t} ${tag('registered', chalk.green)} ${e.plugin} ${e.external ? 'external' : 'pre-started'}${e.nriVersion ? `, NRI ${e.nriVersion}` : ''}, events ${e.events}`;
     case 'synchronized':
-      return `${t} ${tag('synchronized', chalk.green)} ${e.plugin}: ${e.pods} pods, ${e.containers} containers in ${e.messages} message${e.messages === 1 ? '' : 's'} (${ms(e.rttMs)})`;
+      return `${t} ${tag('synchronized', chalk.green)} ${e.plugin}: ${e.pods} pods, ${e.containers} containers in ${plural(e.messages, 'message')} (${ms(e.rttMs)})`;
     case 'dropped':
       return `${t} ${tag('dropped', chalk.red)} ${e.plugin}: ${e.reason}`;
     case 'stopped':

@@ -170,6 +170,14 @@ describe('a run', () => {
     nothingLeft();
   });
 
+  it('one check is said as one', async () => {
+    const r = await runCli([...node(), '--yes', '--focus', 'pod-lifecycle']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^nrictl conformance: 1 check in namespace nrictl-conformance-\w+: /);
+    expect(r.stdout).toMatch(/^1 check in .*: 1 passed, 0 failed, 0 skipped, 0 errors$/m);
+    nothingLeft();
+  });
+
   it('stopped by SIGTERM: what it made is removed, exit 1', async () => {
     const run = startCli([...node(), '--yes', '--focus', 'sync,ordering,stop-pod']);
     // Stopped once a pod of the run exists.

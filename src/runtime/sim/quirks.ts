@@ -3,6 +3,7 @@
 import { nri } from '../../api/index.js';
 import { PluginConnectionError } from '../adaptation/index.js';
 import type { RuntimeQuirks } from './presets.js';
+import { plural } from '../../units/index.js';
 
 /** The container as iSulad hands it to CreateContainer: name, pod id and an empty linux. */
 export function sparseCreateRequest(ctr: nri.IContainer): nri.IContainer {
@@ -31,8 +32,8 @@ export function wouldCrashOnUpdate(
   req: nri.IUpdateContainersRequest,
 ): PluginConnectionError {
   const what = [
-    req.update?.length ? `${req.update.length} update${req.update.length === 1 ? '' : 's'}` : '',
-    req.evict?.length ? `${req.evict.length} eviction${req.evict.length === 1 ? '' : 's'}` : '',
+    req.update?.length ? plural(req.update.length, 'update') : '',
+    req.evict?.length ? plural(req.evict.length, 'eviction') : '',
   ]
     .filter(Boolean)
     .join(' and ');
