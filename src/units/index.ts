@@ -1,5 +1,5 @@
-// Units people type and read: byte quantities (512Mi), cpusets (0-3,8) and durations
-// (2s). Pure functions over strings and numbers; imports nothing, so that any layer
+// Units people type and read: byte quantities (512Mi), cpusets (0-3,8), durations (2s)
+// and counted nouns (1 check). Pure functions over strings and numbers; imports nothing, so that any layer
 // (and a command's flag parsing) can use it without loading anything else.
 export { formatBytes, parseQuantity, QuantityError } from './quantity.js';
 export { parseCpuset, formatCpuset, canonicalCpuset, describeCpuset, CpusetError } from './cpuset.js';
