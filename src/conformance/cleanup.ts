@@ -5,7 +5,7 @@
 // listed with the command that removes it.
 import { CriError } from '../cri/index.js';
 import type { CheckRun } from './check-run.js';
-import type { Leftover } from './model.js';
+import type { ConformanceReport, Leftover } from './model.js';
 import { RUN_LABEL, type SuiteScope } from './suite-scope.js';
 
 export async function cleanUpCheck(r: CheckRun): Promise<void> {
@@ -23,19 +23,31 @@ export async function cleanUpCheck(r: CheckRun): Promise<void> {
   r.count('criMs', t);
 }
 
+export interface Swept {
+  left: Leftover[];
+  unchecked?: ConformanceReport['leftoversUnchecked'];
+}
+
 /** Removes every pod of the run still listed; returns what is left, with the commands that remove it. */
-export async function sweep(suite: SuiteScope): Promise<Leftover[]> {
+export async function sweep(suite: SuiteScope): Promise<Swept> {
   const label = { [RUN_LABEL]: suite.runId };
   const listPods = () => suite.cri.listPodSandbox({ labelSelector: label }, { timeoutMs: suite.timing.callMs });
+  const unchecked = (err: unknown): Swept['unchecked'] => ({
+    reason: `the runtime did not answer the last listing (${(err as Error).message})`,
+    command: crictl(suite, `pods --label ${RUN_LABEL}=${suite.runId}`),
+  });
   let pods;
   try {
     pods = (await listPods()).items;
-  } catch {
+  } catch (err) {
     // The runtime does not answer: what the run knows it made is all that can be listed.
-    return [...suite.registry.pods].map(([id, p]) => podLeftover(suite, id, p.name));
+    return {
+      left: [...suite.registry.pods].map(([id, p]) => podLeftover(suite, id, p.name)),
+      unchecked: unchecked(err),
+    };
   }
   for (const p of pods) await removePod(suite, p.id ?? '');
-  if (pods.length === 0) return [];
+  if (pods.length === 0) return { left: [] };
   const left: Leftover[] = [];
   try {
     for (const p of (await listPods()).items) left.push(podLeftover(suite, p.id ?? '', p.metadata?.name ?? ''));
@@ -50,10 +62,10 @@ export async function sweep(suite: SuiteScope): Promise<Leftover[]> {
           name: c.metadata?.name ?? '',
           command: crictl(suite, `rm -f ${c.id ?? ''}`),
         });
-  } catch {
-    // listed what could be listed
+  } catch (err) {
+    return { left, unchecked: unchecked(err) };
   }
-  return left;
+  return { left };
 }
 
 async function removePod(suite: SuiteScope, id: string): Promise<void> {

@@ -149,8 +149,13 @@ export interface ConformanceReport {
   verdicts: CheckVerdict[];
   summary: ConformanceSummary;
   leftovers: Leftover[];
+  /**
+   * The last sweep could not list the run's pods (the runtime did not answer): `leftovers`
+   * is then only what the run knows it made, and this says why, with the command that lists them.
+   */
+  leftoversUnchecked?: { reason: string; command: string };
   /** Ctrl-C, SIGTERM or SIGHUP ended the run: the checks not run are not reported. */
   interrupted: boolean;
-  /** 0: every check that ran passed; 1 otherwise. */
+  /** 0: every check that ran passed and the run left nothing, as listed; 1 otherwise. */
   exitCode: 0 | 1;
 }

@@ -2,7 +2,7 @@
 // everything it makes, one check after another, a sweep at the end, and the report.
 import { randomBytes } from 'node:crypto';
 import { CriError } from '../cri/index.js';
-import { sweep } from './cleanup.js';
+import { sweep, type Swept } from './cleanup.js';
 import type { Check } from './check.js';
 import type { CheckVerdict, ConformanceReport, ConformanceSummary, TargetInfo } from './model.js';
 import type { Prepared } from './preflight.js';
@@ -46,8 +46,8 @@ export async function runSuite(
       break;
     }
   }
-  const leftovers = await sweep(scope);
-  return report(prepared.target, ids, verdicts, leftovers, interrupted || hooks.signal.aborted, started);
+  const swept = await sweep(scope);
+  return report(prepared.target, ids, verdicts, swept, interrupted || hooks.signal.aborted, started);
 }
 
 function suiteScope(prepared: Prepared, ids: { runId: string; namespace: string }, signal: AbortSignal): SuiteScope {
@@ -91,13 +91,23 @@ function report(
   target: TargetInfo,
   ids: { runId: string; namespace: string },
   verdicts: CheckVerdict[],
-  leftovers: ConformanceReport['leftovers'],
+  swept: Swept,
   interrupted: boolean,
   started: number,
 ): ConformanceReport {
   const summary = summarise(verdicts, performance.now() - started);
-  const clean = summary.failed === 0 && summary.errors === 0 && !interrupted && leftovers.length === 0;
-  return { ...ids, target, verdicts, summary, leftovers, interrupted, exitCode: clean ? 0 : 1 };
+  const clean =
+    summary.failed === 0 && summary.errors === 0 && !interrupted && swept.left.length === 0 && !swept.unchecked;
+  return {
+    ...ids,
+    target,
+    verdicts,
+    summary,
+    leftovers: swept.left,
+    ...(swept.unchecked ? { leftoversUnchecked: swept.unchecked } : {}),
+    interrupted,
+    exitCode: clean ? 0 : 1,
+  };
 }
 
 function summarise(verdicts: readonly CheckVerdict[], durationMs: number): ConformanceSummary {

@@ -73,6 +73,16 @@ export const conformanceView: View<ConformanceReport> = {
       lines.push('', chalk.red(`Left on the node (${r.leftovers.length}): remove with`));
       for (const l of r.leftovers) lines.push(`  ${l.command}    # ${l.kind} ${l.name}`);
     }
+    if (r.leftoversUnchecked) {
+      const u = r.leftoversUnchecked;
+      lines.push(
+        '',
+        chalk.red(
+          fitProse(`Not checked for leftovers: ${u.reason}; pods of this run may remain: list them with`, width),
+        ),
+      );
+      lines.push(`  ${u.command}`);
+    }
     lines.push('', summaryText(r));
     return lines.join('\n');
   },
