@@ -106,6 +106,18 @@ export class CheckRun implements PluginScope {
   podName(alias: string): string {
     return `${alias}-c${this.number}`;
   }
+  podUid(alias: string): string {
+    return `${this.suite.runId}-${this.podName(alias)}`;
+  }
+  /**
+   * Whether an event is about pod `alias`: by the CRI name, or by the uid, as a runtime
+   * that names pods its own way still passes the uid on (iSulad names them
+   * k8s_POD_<name>_<namespace>_<uid>_<attempt>). Whether the name is the CRI one is
+   * judged once, by the metadata step, not by every step that looks for the pod.
+   */
+  isPod(s: { podName: string; podUid: string }, alias: string): boolean {
+    return s.podName === this.podName(alias) || (s.podUid !== '' && s.podUid === this.podUid(alias));
+  }
   containerName(alias: string): string {
     return alias;
   }
@@ -166,7 +178,7 @@ export class CheckRun implements PluginScope {
   podConfig(alias: string, extra: Partial<cri.IPodSandboxConfig> = {}): cri.IPodSandboxConfig {
     const name = this.podName(alias);
     return {
-      metadata: { name, namespace: this.namespace, uid: `${this.suite.runId}-${name}`, attempt: 1 },
+      metadata: { name, namespace: this.namespace, uid: this.podUid(alias), attempt: 1 },
       labels: { [RUN_LABEL]: this.suite.runId },
       ...extra,
       linux: { cgroupParent: this.suite.cgroupParent, ...extra.linux },
@@ -330,7 +342,7 @@ export class CheckRun implements PluginScope {
     for (const p of live) {
       const t = performance.now();
       const s = await p.waitFor(
-        (e) => e.event === 'RunPodSandbox' && e.podName === canary.name,
+        (e) => e.event === 'RunPodSandbox' && (e.podId === canary.id || this.isPod(e, alias)),
         this.timing.eventWaitMs,
       );
       this.count('nriMs', t);
@@ -356,13 +368,17 @@ export class CheckRun implements PluginScope {
 
   /** The events plugin `index` saw, canary pods left out. */
   events(index: string): Seen[] {
-    return this.plugin(index).seen.filter((s) => !s.podName.startsWith(CANARY));
+    return this.plugin(index).seen.filter((s) => !this.isCanary(s));
+  }
+
+  /** A canary's event, known by the name or the uid its alias starts (see isPod). */
+  private isCanary(s: Seen): boolean {
+    return s.podName.startsWith(CANARY) || s.podUid.startsWith(`${this.suite.runId}-${CANARY}`);
   }
 
   /** The events of one pod (alias), in the order they arrived. */
   podEvents(index: string, alias: string): Seen[] {
-    const name = this.podName(alias);
-    return this.events(index).filter((s) => s.podName === name);
+    return this.events(index).filter((s) => this.isPod(s, alias));
   }
 
   /** Remembers where the events stand now; `since(name)` gives those after it. */

@@ -42,7 +42,7 @@ export type Reaction =
 
 export interface Rule {
   on: NriEventName;
-  /** Only for this pod (alias): its events are recognised by the pod's name, known before its id is. */
+  /** Only for this pod (alias): its events are recognised by the pod's name or uid, known before its id is. */
   pod?: string;
   /** Only for this container (alias), by the container's name. */
   container?: string;

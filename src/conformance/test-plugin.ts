@@ -18,6 +18,8 @@ export interface PluginScope {
   /** The label a test container carries with its alias. */
   containerLabel: string;
   podName(alias: string): string;
+  /** The uid a pod of the run carries: how its events are known where the runtime names pods its own way. */
+  podUid(alias: string): string;
   containerName(alias: string): string;
   /** The hard bound of every hold: well under the runtime's request timeout. */
   holdBoundMs: number;
@@ -246,7 +248,9 @@ export class TestPlugin {
       (r) =>
         r.on === event &&
         !this.fired.has(r) &&
-        (r.pod === undefined || pod?.name === this.scope.podName(r.pod)) &&
+        (r.pod === undefined ||
+          pod?.name === this.scope.podName(r.pod) ||
+          (!!pod?.uid && pod.uid === this.scope.podUid(r.pod))) &&
         (r.container === undefined ||
           ctr?.name === this.scope.containerName(r.container) ||
           ctr?.labels?.[this.scope.containerLabel] === r.container),

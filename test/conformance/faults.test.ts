@@ -98,6 +98,9 @@ const BREAKS: Record<SimFault, Record<string, RegExp>> = {
   'post-update-pod-error-fails-call': {
     'update-pod/post-failure-harmless': /to the updated values to succeed, saw Unknown: .*PostUpdatePodSandbox failed/,
   },
+  'pods-named-by-runtime': {
+    'pod-lifecycle': /RunPodSandbox to carry name\/namespace\/uid p-c\d+\/.* saw k8s_POD_p-c\d+_/,
+  },
 };
 
 const stop = new AbortController().signal;

@@ -49,7 +49,7 @@ export const RUN_POD_CHECKS: Check[] = [
       runPodFails('p', { containing: INJECTED }),
       hookSawPod('00', 'p'),
       expectPodNotListed(
-        (r) => r.plugin('00').seen.find((s) => s.podName === r.podName('p'))?.podId ?? '',
+        (r) => r.plugin('00').seen.find((s) => r.isPod(s, 'p'))?.podId ?? '',
         'p',
         'after its hook failed',
       ),

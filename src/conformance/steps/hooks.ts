@@ -9,7 +9,7 @@ export function hookSawPod(index: string, alias: string): Step {
     run: async (r) => {
       const s = await r.event(
         index,
-        (e) => e.event === 'RunPodSandbox' && e.podName === r.podName(alias),
+        (e) => e.event === 'RunPodSandbox' && r.isPod(e, alias),
         `the RunPodSandbox hook called for pod ${r.podName(alias)}`,
       );
       if (s.podId === '')
@@ -26,9 +26,7 @@ export function hookSawContainer(index: string, pod: string, alias: string): Ste
       await r.event(
         index,
         (e) =>
-          e.event === 'CreateContainer' &&
-          e.podName === r.podName(pod) &&
-          (e.containerName === alias || e.containerName === ''),
+          e.event === 'CreateContainer' && r.isPod(e, pod) && (e.containerName === alias || e.containerName === ''),
         `the CreateContainer hook called for container ${alias}`,
       );
     },

@@ -11,8 +11,8 @@ export function expectPodMetadata(index: string, alias: string): Step {
       const pod = r.pod(alias);
       const meta = pod.config.metadata ?? {};
       const events = r.podEvents(index, alias);
-      // The events are found by the pod's name, so the name always matches here: an event
-      // with a wrong name is one the pod's expectEvents step saw none of, and failed on.
+      // The events are found by the pod's name or its uid (CheckRun.isPod), so that a
+      // runtime that names pods its own way fails here, once, and not in every step after.
       const run = events.find((s) => s.event === 'RunPodSandbox');
       if (run) {
         const saw = `${run.podName}/${run.podNamespace}/${run.podUid}`;

@@ -136,8 +136,8 @@ export function expectPostUpdates(index: string, alias: string, n: number, known
   return {
     label: `plugin ${index} got ${n} PostUpdatePodSandbox of ${alias}`,
     run: async (r) => {
-      const of = (s: { event: string; podName: string }) =>
-        s.event === 'PostUpdatePodSandbox' && s.podName === r.podName(alias);
+      const of = (s: { event: string; podName: string; podUid: string }) =>
+        s.event === 'PostUpdatePodSandbox' && r.isPod(s, alias);
       // Sent before the update call returned: once the canary arrived, it has too.
       await r.settle();
       const count = r.podEvents(index, alias).filter(of).length;

@@ -65,6 +65,8 @@ export const SIM_FAULTS = [
   'apply-rejected-pod-update',
   /** A plugin's PostUpdatePodSandbox error fails the call. */
   'post-update-pod-error-fails-call',
+  /** Pods reach plugins under the runtime's own name, k8s_POD_<name>_<namespace>_<uid>_<attempt> (iSulad's), not the CRI name. */
+  'pods-named-by-runtime',
 ] as const;
 
 export type SimFault = (typeof SIM_FAULTS)[number];

@@ -220,6 +220,8 @@ export class CriFace {
     const ip = `10.88.${(this.nextIp >> 8) & 255}.${this.nextIp & 255}`;
     this.nextIp++;
     const pod = podOfConfig(id, config, req.runtimeHandler ?? '', ip);
+    if (this.runtime.fault('pods-named-by-runtime'))
+      pod.name = ['k8s', 'POD', meta.name, meta.namespace, meta.uid, meta.attempt ?? 0].join('_');
     const running = this.lifecycle(() => this.runtime.runPodSandbox(pod))
       .catch((err: unknown) => ({ ok: false as const, error: err as Error }))
       .finally(() => this.pendingPods.delete(id));
