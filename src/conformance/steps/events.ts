@@ -60,7 +60,7 @@ export function expectEventComes(index: string, scope: EventScope, event: NriEve
         index,
         (s) => s.event === event && scoped(r, index, scope).includes(s),
         `${event} for ${describe(r, scope)}`,
-        event === 'StopContainer' ? r.timing.exitWaitMs : undefined,
+        event === 'StopContainer' ? r.timing.exitEventWaitMs : undefined,
       );
     },
   };
