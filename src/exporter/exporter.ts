@@ -48,7 +48,7 @@ export interface ExporterResult {
   durationMs: number;
 }
 
-export class ExporterError extends Error {
+class ExporterError extends Error {
   override readonly name = 'ExporterError';
   constructor(
     message: string,
