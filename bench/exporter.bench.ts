@@ -82,10 +82,10 @@ async function startExporter(
     { stdio: ['ignore', 'pipe', 'pipe'], env: ENV },
   );
   let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   const url = new Promise<string>((resolve) => {
     let err = '';
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
       err += d;
       const m = /metrics on (http:\S+)/.exec(err);
       if (m) resolve(m[1]);
