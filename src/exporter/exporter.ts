@@ -23,6 +23,8 @@ export interface ExporterOptions {
   /** HOST:PORT to serve /metrics on. */
   metricsAddr: string;
   intervalMs: number;
+  /** Stop after this long (--duration); undefined: until the signal. */
+  durationMs?: number | undefined;
   /** The node's files: root, runtime configs, plugin directory; the runtime's metrics; the conformance report. */
   node: Omit<NodeSources, 'socketPath' | 'simulated' | 'timeoutMs'> & { socketPath?: string | undefined };
   backoff: Backoff;
@@ -60,7 +62,7 @@ class ExporterError extends Error {
 }
 
 /**
- * Runs until the signal fires. Rejects before touching the runtime for a bad address,
+ * Runs until the signal fires (or durationMs has passed). Rejects before touching the runtime for a bad address,
  * interval, metrics URL, name or index (usage errors); everything the node or the runtime
  * does afterwards is counted and said, never the end of the run.
  */
@@ -106,6 +108,7 @@ export async function runExporter(opts: ExporterOptions, signal: AbortSignal): P
     const stopRun = (): void => run.abort();
     signal.addEventListener('abort', stopRun, { once: true });
     if (signal.aborted) run.abort();
+    const timer = opts.durationMs === undefined ? undefined : setTimeout(stopRun, opts.durationMs);
     let fatal: Error | undefined;
     registered.catch((err: unknown) => {
       fatal = err as Error;
@@ -142,6 +145,7 @@ export async function runExporter(opts: ExporterOptions, signal: AbortSignal): P
       await sleep(opts.intervalMs, run.signal);
     }
     signal.removeEventListener('abort', stopRun);
+    clearTimeout(timer);
     if (fatal !== undefined) throw fatal;
   } finally {
     await reg.stop();
