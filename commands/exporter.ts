@@ -17,7 +17,7 @@ Ctrl-C, SIGTERM or the end of --duration leaves the runtime, closes the server a
 
   static override examples = [
     cli.example('Try it without a runtime: the demo scenario, metrics on 127.0.0.1:9641', '--sim demo'),
-    cli.example('As the DaemonSet runs it: the host at /host, every interface', '--root /host --metrics-addr :9641'),
+    cli.example('As a DaemonSet runs it (hostPID, the NRI paths mounted): every interface', '--metrics-addr :9641'),
     cli.example(
       "With the conformance Job's report, every minute",
       '--conformance-report /var/lib/nrictl/c.json --interval 1m',

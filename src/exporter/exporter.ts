@@ -3,7 +3,7 @@
 // container: what the exporter holds is one reading of the node and a few counters.
 import type { ErrorKind } from '../errors/index.js';
 import { serveMetrics } from '../output/index.js';
-import { checkIdentity, metricsUrl, type Backoff, type SessionTarget } from '../session/index.js';
+import { checkIdentity, metricsUrl, simPreset, type Backoff, type SessionTarget } from '../session/index.js';
 import { ExporterMetrics } from './metrics.js';
 import {
   EXPORTER_ERROR_KINDS,
@@ -73,6 +73,7 @@ export async function runExporter(opts: ExporterOptions, signal: AbortSignal): P
     throw new ExporterError('--preset is for the simulator: add --sim', 'usage');
   if (opts.node.metricsUrl !== undefined) metricsUrl(opts.node.metricsUrl);
   checkIdentity(opts.name, opts.index);
+  await simPreset(opts.target);
   const started = Date.now();
   const notes = opts.notes ?? (() => {});
   const errors = Object.fromEntries(EXPORTER_ERROR_KINDS.map((k) => [k, 0])) as Record<ExporterErrorKind, number>;
