@@ -1,7 +1,7 @@
 // Where a session connects: the runtime's socket, or an embedded simulator started for
 // `--sim SCENARIO`. The simulator is loaded only when asked for, so a command talking
 // to a real runtime does not pay for it.
-import type { EmbeddedSimulator } from '../runtime/index.js';
+import type { EmbeddedSimulator, RuntimePreset } from '../runtime/index.js';
 import { SessionError } from './errors.js';
 import { socketExposure } from './socket-exposure.js';
 
@@ -12,6 +12,8 @@ export interface SessionTarget {
   sim?: string | undefined;
   /** --sim with --plugin-dir: the simulator launches the plugins in this directory, as a runtime would. */
   simPluginPath?: string | undefined;
+  /** --sim with --preset: the runtime release line the simulator imitates (its name, versions and quirks). */
+  simPreset?: string | undefined;
 }
 
 /** What the embedded simulator offers a caller: its script, its runtime (the plugins it runs), stop. */
@@ -37,11 +39,26 @@ export async function openEndpoint(target: SessionTarget, onWarning?: (text: str
     return { socketPath: target.socketPath, label: target.socketPath, sim: undefined, close: async () => {} };
   }
   const { runScript, startEmbeddedSimulator, ScenarioError } = await import('../runtime/index.js');
+  const preset = await simPreset(target);
   let sim: Awaited<ReturnType<typeof startEmbeddedSimulator>>;
   try {
     sim = await startEmbeddedSimulator({
       scenario: target.sim,
-      ...(target.simPluginPath ? { runtime: { pluginPath: target.simPluginPath } } : {}),
+      ...(target.simPluginPath || preset
+        ? {
+            runtime: {
+              ...(target.simPluginPath ? { pluginPath: target.simPluginPath } : {}),
+              ...(preset
+                ? {
+                    runtimeName: preset.runtimeName,
+                    runtimeVersion: preset.runtimeVersion,
+                    nriVersion: preset.nriVersion,
+                    ...(preset.quirks ? { quirks: preset.quirks } : {}),
+                  }
+                : {}),
+            },
+          }
+        : {}),
     });
   } catch (err) {
     if (err instanceof ScenarioError) throw new SessionError('bad-scenario', err.message, { cause: err });
@@ -65,4 +82,20 @@ export async function openEndpoint(target: SessionTarget, onWarning?: (text: str
     sim: embedded,
     close: () => embedded.stop(),
   };
+}
+
+/**
+ * The preset a --sim target names (undefined: none), for a caller that must refuse an
+ * unknown one before it does anything else. Throws SessionError 'bad-scenario'.
+ */
+export async function simPreset(target: SessionTarget): Promise<RuntimePreset | undefined> {
+  if (target.simPreset === undefined) return undefined;
+  const { RUNTIME_PRESETS } = await import('../runtime/index.js');
+  const preset = RUNTIME_PRESETS[target.simPreset];
+  if (preset === undefined)
+    throw new SessionError(
+      'bad-scenario',
+      `--preset: unknown preset "${target.simPreset}" (known: ${Object.keys(RUNTIME_PRESETS).join(', ')})`,
+    );
+  return preset;
 }

@@ -29,3 +29,5 @@ export { pluginsView } from './plugins.js';
 export { conformanceView, targetText } from './conformance.js';
 export { conformanceMatrixView } from './conformance-matrix.js';
 export { conformanceJunit, conformanceMatrixJunit } from './conformance-junit.js';
+// `nrictl exporter`: its notes while it runs and the line it ends with.
+export { exporterNoteView, exporterView } from './exporter.js';
