@@ -96,6 +96,11 @@ describe('--preset all', () => {
     expect(verdict('isulad-2.1.5', 'adjust/resources')?.reason).toMatch(
       /^expected CreateContainer of c to succeed, saw Unknown: Requested CPUs are not available - requested , available: 0-\d+\.$/,
     );
+    expect(verdict('isulad-2.1.5', 'adjust/resources')?.notes).toEqual([
+      expect.stringMatching(
+        /^the plugin sets CPU shares and no cpuset, and none is sent: the runtime made the empty cpuset itself \(iSulad/,
+      ),
+    ]);
     expect(verdict('isulad-2.1.5', 'adjust/env')?.reason).toMatch(/no runtimeSpec in its verbose info/);
     expect(verdict('isulad-2.1.5', 'update-container/relayed')?.reason).toMatch(
       /^not sent, so as not to bring the runtime down: iSulad .*SIGSEGV.* \(--include-crashing runs it anyway\)$/,

@@ -7,7 +7,7 @@ import { expectInSpec, expectResources } from '../steps/container-spec.js';
 import { expectEvents } from '../steps/events.js';
 import { runPod } from '../steps/pods.js';
 import { expectUpdateCarried, updateContainer } from '../steps/update-container.js';
-import { expectResourcesApplied } from '../steps/applied-resources.js';
+import { expectResourcesApplied, runAdjustedContainer } from '../steps/applied-resources.js';
 
 const MiB = 1024 * 1024;
 const ENV = { key: 'NRICTL_CONFORMANCE', value: 'adjusted' };
@@ -83,7 +83,7 @@ export const ADJUST_CHECKS: Check[] = [
     plugins: adjusting({ linux: { resources: RESOURCES } }),
     steps: [
       runPod('p'),
-      ...runContainer('c', 'p', { extra: { linux: { resources: ASKED } } }),
+      ...runAdjustedContainer('c', 'p', { extra: { linux: { resources: ASKED } } }),
       expectResourcesApplied('c', SET, ASKED),
     ],
   },

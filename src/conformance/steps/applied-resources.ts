@@ -7,6 +7,7 @@ import { formatBytes } from '../../units/index.js';
 import type { cri } from '../../cri/index.js';
 import { CheckFailure, CheckSkip } from '../errors.js';
 import type { Step } from '../check.js';
+import { createContainer, startContainer, type ContainerOpts } from './containers.js';
 import { NO_SPEC, verboseStatus } from './container-spec.js';
 
 interface CpuAndMemory {
@@ -57,4 +58,30 @@ function fromStatus(status: cri.IContainerStatus | null | undefined): Partial<Cp
   const linux = status?.resources?.linux;
   if (!linux) return undefined;
   return { cpuShares: Number(linux.cpuShares ?? 0), memoryLimitInBytes: Number(linux.memoryLimitInBytes ?? 0) };
+}
+
+/**
+ * The container the plugin adjusts, made and started. Where the runtime refuses it as
+ * having an empty cpuset, the verdict says whose: the plugin sets CPU shares and no
+ * cpuset, and nrictl sends none (iSulad's bridge turns the absent one into "").
+ */
+export function runAdjustedContainer(alias: string, pod: string, opts: ContainerOpts): Step[] {
+  const create = createContainer(alias, pod, opts);
+  return [
+    {
+      label: create.label,
+      run: async (r) => {
+        try {
+          await create.run(r);
+        } catch (err) {
+          if (err instanceof CheckFailure && /requested CPUs are not available - requested ,/i.test(err.saw))
+            r.note(
+              'the plugin sets CPU shares and no cpuset, and none is sent: the runtime made the empty cpuset itself (iSulad turns an absent one into "": isula-rust-extensions nri c_transfer.rs), so on it a plugin that sets a CPU value must also set cpus and mems',
+            );
+          throw err;
+        }
+      },
+    },
+    startContainer(alias),
+  ];
 }
