@@ -39,7 +39,14 @@ It never hurts the node: everything it makes is in the namespace nrictl-conforma
     cli.checkConformanceFlags(f, this.args.scenario, PRESETS);
     const onVerdict = cli.conformanceProgress((t) => this.note(t));
     const sim = { scenario: this.args.scenario, faults: f.fault as SimFault[] | undefined };
-    const common = { image: f.image, pull: f.pull, focus: f.focus, skip: f.skip, signal: this.signal };
+    const common = {
+      image: f.image,
+      pull: f.pull,
+      focus: f.focus,
+      skip: f.skip,
+      includeCrashing: f['include-crashing'],
+      signal: this.signal,
+    };
     if (f.sim && f.preset === 'all') {
       const onPreset = onVerdict && ((p: { preset: string }) => this.note(`preset ${p.preset} done`));
       const matrix = await runMatrix({ ...sim, ...common, ...(onPreset ? { onPreset } : {}) });

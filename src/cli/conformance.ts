@@ -38,6 +38,10 @@ export const conformanceFlags = (presets: readonly string[], faults: readonly st
     description:
       'Run the checks without asking. Required when there is no terminal to ask on (stdin or stdout not a terminal, or CI set).',
   }),
+  'include-crashing': Flags.boolean({
+    description:
+      'Also run the checks that send a call known to crash this runtime (iSulad: UpdateContainerResources), which are skipped otherwise, with the reason. The runtime goes down: only where it may.',
+  }),
   sim: Flags.boolean({
     description:
       "Run against an in-process simulator (its NRI and CRI sockets in a private directory) instead of the node's runtime; SCENARIO, if given, is what it starts with.",

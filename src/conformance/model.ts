@@ -3,6 +3,7 @@
 // check itself is (its steps act on a CheckRun) is in check.ts.
 import type { nri } from '../api/index.js';
 import type { EventName } from '../api/event-names.js';
+import type { CrashingCall } from './crashing.js';
 
 /** The NRI events a test plugin can see, Synchronize included, by their method names (validation is not its business). */
 export type NriEventName = 'Synchronize' | Exclude<EventName, 'Unknown' | 'ValidateContainerAdjustment'>;
@@ -77,7 +78,9 @@ export type Requirement =
   /** The runtime's NRI must deliver these events (the test plugin's accepted subscription says). */
   | { events: NriEventName[] }
   /** The runtime's CRI must have this call (probed once: Unimplemented means it has not). */
-  | { criCall: 'UpdatePodSandboxResources' };
+  | { criCall: 'UpdatePodSandboxResources' }
+  /** The check sends this call, which is known to crash some runtimes (crashing.ts): not sent to them unless included. */
+  | { survives: CrashingCall };
 
 export type VerdictStatus = 'pass' | 'fail' | 'skip' | 'error';
 

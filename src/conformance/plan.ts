@@ -17,6 +17,8 @@ export interface PlanOptions extends TargetOptions {
   terminal: boolean;
   /** Ask before running (not with --yes). */
   ask: boolean;
+  /** --include-crashing: also the checks that send a call known to crash this runtime. */
+  includeCrashing?: boolean | undefined;
   signal: AbortSignal;
 }
 
@@ -69,7 +71,11 @@ export class ConformancePlan {
   }
 
   run(onVerdict?: RunHooks['onVerdict']): Promise<ConformanceReport> {
-    return runSuite(this.prepared, this.checks, this, { signal: this.opts.signal, onVerdict });
+    return runSuite(this.prepared, this.checks, this, {
+      signal: this.opts.signal,
+      onVerdict,
+      includeCrashing: this.opts.includeCrashing,
+    });
   }
 
   close(): void {

@@ -6,6 +6,7 @@ import { Aborted, untilAborted } from '../session/index.js';
 import { CheckRun } from './check-run.js';
 import { cleanUpCheck } from './cleanup.js';
 import { CheckError, CheckFailure, CheckSkip } from './errors.js';
+import { crashesOn } from './crashing.js';
 import { knownFor } from './known.js';
 import type { Check } from './check.js';
 import type { CheckVerdict, Requirement } from './model.js';
@@ -67,7 +68,13 @@ function judged(
 /** Why the runtime cannot have what the check needs, or undefined. */
 async function unmetRequirement(suite: SuiteScope, requires: readonly Requirement[]): Promise<string | undefined> {
   for (const req of requires) {
-    if ('events' in req) {
+    if ('survives' in req) {
+      const crash = suite.includeCrashing
+        ? undefined
+        : crashesOn(req.survives, suite.runtimeName, suite.runtimeVersion);
+      if (crash !== undefined)
+        return `not sent, so as not to bring the runtime down: ${crash} (--include-crashing runs it anyway)`;
+    } else if ('events' in req) {
       const missing = req.events.filter((e) => !maskHas(suite.acceptedEvents, e));
       if (missing.length > 0)
         return `the test plugin cannot take ${missing.join(' or ')}: the runtime's Configure (${suite.nriLabel}) does not tell that its NRI knows it, and a runtime refuses a plugin that subscribes to an event it does not know`;

@@ -25,6 +25,8 @@ export interface SimConformanceOptions {
   focus?: readonly string[] | undefined;
   skip?: readonly string[] | undefined;
   onVerdict?: RunHooks['onVerdict'];
+  /** --include-crashing: also the checks that send a call known to crash the runtime the preset imitates. */
+  includeCrashing?: boolean | undefined;
   signal: AbortSignal;
 }
 
@@ -61,7 +63,11 @@ async function runWith(checks: readonly Check[], opts: SimConformanceOptions): P
               ...(opts.scenario !== undefined ? { scenario: opts.scenario } : {}),
               ...(opts.faults?.length ? { faults: [...opts.faults] } : {}),
             };
-            report = await runSuite(prepared, checks, newRunId(), { signal, onVerdict: opts.onVerdict });
+            report = await runSuite(prepared, checks, newRunId(), {
+              signal,
+              onVerdict: opts.onVerdict,
+              includeCrashing: opts.includeCrashing,
+            });
           } finally {
             prepared.cri.close();
           }

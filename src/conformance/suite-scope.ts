@@ -29,6 +29,8 @@ export interface SuiteScope {
   /** CRI Version's runtime name, lower-case ("containerd", "cri-o"), and version ("v2.3.4"). */
   runtimeName: string;
   runtimeVersion: string;
+  /** Run the checks that send a call known to crash this runtime (crashing.ts) rather than skip them. */
+  includeCrashing: boolean;
   /** The events the runtime accepted of a test plugin's subscription (Configure tells its vintage). */
   acceptedEvents: number;
   /** "NRI v0.12.0", "NRI v0.7 to v0.11": for skip reasons. */

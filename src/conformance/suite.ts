@@ -12,6 +12,8 @@ import { Registry, type SuiteScope } from './suite-scope.js';
 export interface RunHooks {
   /** Each verdict as it is made (progress for people). */
   onVerdict?: ((v: CheckVerdict, done: number, total: number) => void) | undefined;
+  /** --include-crashing: also the checks that send a call known to crash this runtime. */
+  includeCrashing?: boolean | undefined;
   signal: AbortSignal;
 }
 
@@ -28,7 +30,7 @@ export async function runSuite(
   hooks: RunHooks,
 ): Promise<ConformanceReport> {
   const started = performance.now();
-  const scope = suiteScope(prepared, ids, hooks.signal);
+  const scope = suiteScope(prepared, ids, hooks.signal, hooks.includeCrashing ?? false);
   const verdicts: CheckVerdict[] = [];
   let interrupted = false;
   for (const [i, check] of checks.entries()) {
@@ -50,7 +52,12 @@ export async function runSuite(
   return report(prepared.target, ids, verdicts, swept, interrupted || hooks.signal.aborted, started);
 }
 
-function suiteScope(prepared: Prepared, ids: { runId: string; namespace: string }, signal: AbortSignal): SuiteScope {
+function suiteScope(
+  prepared: Prepared,
+  ids: { runId: string; namespace: string },
+  signal: AbortSignal,
+  includeCrashing: boolean,
+): SuiteScope {
   let podUpdates: Promise<{ has: true } | { has: false; why: string }> | undefined;
   const cri = prepared.cri;
   return {
@@ -63,6 +70,7 @@ function suiteScope(prepared: Prepared, ids: { runId: string; namespace: string 
     timing: prepared.timing,
     runtimeName: prepared.target.runtimeName.toLowerCase(),
     runtimeVersion: prepared.target.runtimeVersion,
+    includeCrashing,
     acceptedEvents: prepared.acceptedEvents,
     nriLabel: prepared.target.nri,
     registry: new Registry(),

@@ -201,4 +201,18 @@ describe('a run', () => {
     expect(r.stdout).toMatch(/saw it create container [0-9a-f]{64} \[known: containerd#13599\]/);
     expect(r.stdout).toMatch(/^1 check in .*: 0 passed, 1 failed \(1 known gap\), 0 skipped, 0 errors$/m);
   });
+
+  it('--sim as iSulad: what would crash it is skipped with the reason; --include-crashing sends it, and it goes', async () => {
+    const args = ['conformance', '--sim', '--preset', 'isulad-2.1.5', '--focus', 'update-container/relayed'];
+    const skipped = await runCli(args);
+    expect(skipped.code).toBe(0);
+    expect(skipped.stdout).toMatch(/^skip +update-container\/relayed/m);
+    expect(skipped.stdout).toMatch(
+      /not sent, so as not to bring the runtime down: iSulad .*\(--include-crashing runs it anyway\)/,
+    );
+    const sent = await runCli([...args, '--include-crashing']);
+    expect(sent.code).toBe(1);
+    expect(sent.stdout).toMatch(/^ERROR +update-container\/relayed/m);
+    expect(sent.stdout).toMatch(/went away during UpdateContainerResources/);
+  });
 });

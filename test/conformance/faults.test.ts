@@ -62,7 +62,8 @@ const BREAKS: Record<SimFault, Record<string, RegExp>> = {
   },
   'drop-adjusted-mounts': { 'adjust/mount': /a tmpfs mount at \/run\/nrictl-conformance .* saw mounts none/ },
   'drop-adjusted-resources': {
-    'adjust/resources': /CPU shares 384, memory limit 100663296 as the plugin set them, saw CPU shares 256/,
+    'adjust/resources':
+      /expected container c's OCI spec with CPU shares 384 and a memory limit of 96Mi, saw CPU shares 256 and a memory limit of 128Mi$/,
   },
   'skip-post-update-container-event': {
     'update-container/relayed': /expected UpdateContainer, PostUpdateContainer for container c, saw UpdateContainer$/,

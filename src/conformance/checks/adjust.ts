@@ -7,12 +7,17 @@ import { expectInSpec, expectResources } from '../steps/container-spec.js';
 import { expectEvents } from '../steps/events.js';
 import { runPod } from '../steps/pods.js';
 import { expectUpdateCarried, updateContainer } from '../steps/update-container.js';
+import { expectResourcesApplied, runAdjustedContainer } from '../steps/applied-resources.js';
 
 const MiB = 1024 * 1024;
 const ENV = { key: 'NRICTL_CONFORMANCE', value: 'adjusted' };
 const ANNOTATION = 'nrictl.io/conformance-adjusted';
 const MOUNT = '/run/nrictl-conformance';
-const RESOURCES: nri.ILinuxResources = { cpu: { shares: { value: 384 } }, memory: { limit: { value: 96 * MiB } } };
+const SET = { cpuShares: 384, memoryLimitInBytes: 96 * MiB };
+const RESOURCES: nri.ILinuxResources = {
+  cpu: { shares: { value: SET.cpuShares } },
+  memory: { limit: { value: SET.memoryLimitInBytes } },
+};
 /** What the container asks for itself, so that the runtime reports resources whether or not the plugin's apply. */
 const ASKED = { cpuShares: 256, memoryLimitInBytes: 128 * MiB };
 const UPDATE = { cpuShares: 300, memoryLimitInBytes: 160 * MiB };
@@ -73,12 +78,13 @@ export const ADJUST_CHECKS: Check[] = [
   {
     name: 'adjust/resources',
     source: 'nrictl',
-    clause: 'CPU shares and a memory limit a plugin sets in CreateContainer are what ContainerStatus reports',
+    clause:
+      "CPU shares and a memory limit a plugin sets in CreateContainer are what the container runs with (its OCI spec); where ContainerStatus's resources say otherwise, the verdict says what their readers see",
     plugins: adjusting({ linux: { resources: RESOURCES } }),
     steps: [
       runPod('p'),
-      ...runContainer('c', 'p', { extra: { linux: { resources: ASKED } } }),
-      expectResources('c', RESOURCES, 'as the plugin set them'),
+      ...runAdjustedContainer('c', 'p', { extra: { linux: { resources: ASKED } } }),
+      expectResourcesApplied('c', SET, ASKED),
     ],
   },
   {
@@ -87,6 +93,7 @@ export const ADJUST_CHECKS: Check[] = [
     clause:
       'UpdateContainerResources reaches plugins as UpdateContainer with the values asked for, then PostUpdateContainer, and is applied',
     plugins: [{ index: '00' }],
+    requires: [{ survives: 'UpdateContainerResources' }],
     steps: [
       ...made,
       updateContainer('c', UPDATE),

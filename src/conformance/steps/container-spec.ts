@@ -2,6 +2,7 @@
 // and the OCI spec in its verbose info (containerd, CRI-O and the simulator put it under
 // "info" -> runtimeSpec), where a plugin's adjustment shows.
 import { getOptionalInt64, getOptionalUInt64, type nri } from '../../api/index.js';
+import type { cri } from '../../cri/index.js';
 import { CheckFailure, CheckSkip } from '../errors.js';
 import type { Step } from '../check.js';
 import type { CheckRun } from '../check-run.js';
@@ -10,9 +11,17 @@ interface OciSpec {
   process?: { env?: string[] };
   annotations?: Record<string, string>;
   mounts?: Array<{ destination?: string; type?: string }>;
+  linux?: { resources?: { cpu?: { shares?: number }; memory?: { limit?: number } } };
 }
 
-async function ociSpec(r: CheckRun, alias: string): Promise<OciSpec> {
+export const NO_SPEC =
+  "the runtime does not show a container's OCI spec in ContainerStatus (no runtimeSpec in its verbose info)";
+
+/** Verbose ContainerStatus: the status, and the OCI spec where the runtime shows it. */
+export async function verboseStatus(
+  r: CheckRun,
+  alias: string,
+): Promise<{ status: cri.IContainerStatus | null | undefined; spec: OciSpec | undefined }> {
   const s = await r.cri((c, o) => c.containerStatus(r.ctr(alias).id, true, o), false);
   let spec: OciSpec | undefined;
   try {
@@ -20,10 +29,12 @@ async function ociSpec(r: CheckRun, alias: string): Promise<OciSpec> {
   } catch {
     spec = undefined;
   }
-  if (!spec)
-    throw new CheckSkip(
-      "the runtime does not show a container's OCI spec in ContainerStatus (no runtimeSpec in its verbose info)",
-    );
+  return { status: s.status, spec };
+}
+
+async function ociSpec(r: CheckRun, alias: string): Promise<OciSpec> {
+  const { spec } = await verboseStatus(r, alias);
+  if (!spec) throw new CheckSkip(NO_SPEC);
   return spec;
 }
 

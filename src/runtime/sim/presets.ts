@@ -106,6 +106,37 @@ export interface RuntimeQuirks {
   /** The runtime's own log words for a plugin it did not start, where they are not the Go adaptation's. */
   startFailureText?: (plugin: { name: string; base: string; external: boolean }, err: Error) => string | undefined;
   /**
+   * ContainerStatus.resources reports what the CRI request asked for, not what plugins set
+   * in CreateContainer (the OCI spec and the cgroup have theirs), until an
+   * UpdateContainerResources: containerd 1.7.0-2.3.4 copy the status from the spec as it was
+   * before NRI adjusted a copy of it (copyResourcesToStatus in container_create.go, the
+   * adjustment in WithContainerAdjustment); iSulad from its host config, which NRI never
+   * touches (ConvertResourcesToStatus, nri_spec.c adjusts the OCI spec only).
+   */
+  statusResourcesAsAsked?: boolean;
+  /**
+   * RemovePodSandbox of a running pod tells plugins StopContainer then RemoveContainer for
+   * each container, then RemovePodSandbox, and never StopPodSandbox: CRI-O 1.32-1.36
+   * (server/sandbox_remove.go removePodSandbox stops containers in removeContainerInPod and
+   * calls only nri.removePodSandbox).
+   */
+  removeSkipsPodStop?: boolean;
+  /** Verbose ContainerStatus has no info at all (iSulad's ContainerStatus fills only the status): no runtimeSpec. */
+  noStatusInfo?: boolean;
+  /**
+   * A CRI UpdateContainerResources kills the runtime once its plugins had UpdateContainer,
+   * whether or not one is connected (iSulad with NRI on: NRIAdaptation::UpdateContainer
+   * reads pluginResult::GetReplyResources, an entry nothing filled).
+   */
+  criUpdateCrashes?: boolean;
+  /**
+   * A plugin's CPU adjustment without a cpuset reaches the OCI spec as an empty cpuset,
+   * which the runtime's own check refuses: iSulad's Rust bridge turns proto3's absent
+   * string into an empty C string (isula-rust-extensions nri c_transfer.rs, NriLinuxCpu
+   * from LinuxCPU), nri_spec.c copies any cpuset that is not NULL, and verify.c refuses "".
+   */
+  emptyCpusetRefused?: boolean;
+  /**
    * A plugin that answers a call with an error is dropped and the operation goes on
    * (iSulad), where Go fails the operation: the reason it is dropped with.
    */
@@ -142,6 +173,10 @@ const ISULAD_QUIRKS: RuntimeQuirks = Object.freeze({
   ignoresNewEnv: true,
   sparseCreateRequest: true,
   sparseSync: true,
+  statusResourcesAsAsked: true,
+  noStatusInfo: true,
+  criUpdateCrashes: true,
+  emptyCpusetRefused: true,
   // Its NRI (C++, src/daemon/nri) logs a plugin that fails to start and skips it:
   // NRIAdaptation::StartPlugin, nri_adaption.cc:887-891 at v2.1.6.
   preStartFailureFatal: false,
@@ -160,6 +195,7 @@ const ISULAD_QUIRKS: RuntimeQuirks = Object.freeze({
  */
 const CONTAINERD_17_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'containerd',
+  statusResourcesAsAsked: true,
   criLacksPodUpdates: true,
   createsInStoppedPod: true,
   startFailureLog: (nriError: string) =>
@@ -177,6 +213,7 @@ const CONTAINERD_1725_QUIRKS: RuntimeQuirks = Object.freeze({ ...CONTAINERD_17_Q
 /** containerd 2.0 and 2.1: cri-api 0.32, without UpdatePodSandboxResources. */
 const CONTAINERD_20_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'containerd',
+  statusResourcesAsAsked: true,
   criLacksPodUpdates: true,
   createsInStoppedPod: true,
 });
@@ -187,6 +224,7 @@ const CONTAINERD_20_QUIRKS: RuntimeQuirks = Object.freeze({
  */
 const CONTAINERD_220_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'containerd',
+  statusResourcesAsAsked: true,
   createsInStoppedPod: true,
   podUpdateEvents: 'none',
   podUpdateRefused: Object.freeze({ message: 'not implemented yet', status: 'unknown' as const }),
@@ -195,6 +233,7 @@ const CONTAINERD_220_QUIRKS: RuntimeQuirks = Object.freeze({
 /** containerd 2.2.3-2.2.7: the same refusal, now as gRPC Unimplemented. */
 const CONTAINERD_223_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'containerd',
+  statusResourcesAsAsked: true,
   podUpdateEvents: 'none',
   podUpdateRefused: Object.freeze({ message: 'not implemented', status: 'unimplemented' as const }),
 });
@@ -203,6 +242,7 @@ const CONTAINERD_223_QUIRKS: RuntimeQuirks = Object.freeze({
 const CRIO_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'CRI-O',
   criReturnsExistingSandbox: true,
+  removeSkipsPodStop: true,
   podUpdateEvents: 'update-only',
   containerNameLabel: 'io.kubernetes.container.name',
 });
@@ -211,9 +251,13 @@ const CRIO_QUIRKS: RuntimeQuirks = Object.freeze({
 const CRIO_132_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'CRI-O',
   criReturnsExistingSandbox: true,
+  removeSkipsPodStop: true,
   criLacksPodUpdates: true,
   containerNameLabel: 'io.kubernetes.container.name',
 });
+
+/** containerd 2.3: only the ContainerStatus resources of before NRI's adjustment. */
+const CONTAINERD_23_QUIRKS: RuntimeQuirks = Object.freeze({ runtime: 'containerd', statusResourcesAsAsked: true });
 
 /** Docker Engine 29.2+ (moby daemon/internal/nri). */
 const DOCKER_QUIRKS: RuntimeQuirks = Object.freeze({ runtime: 'Docker', docker: true });
@@ -245,7 +289,7 @@ export const RUNTIME_PRESETS: Readonly<Record<string, RuntimePreset>> = Object.f
   'containerd-2.1': containerd('v2.1.9', 'v0.8.0', CONTAINERD_20_QUIRKS),
   'containerd-2.2.0': containerd('v2.2.0', 'v0.10.0', CONTAINERD_220_QUIRKS),
   'containerd-2.2.1': containerd('v2.2.7', 'v0.11.0', CONTAINERD_223_QUIRKS), // 2.2.1-2.2.7, as 2.2.7
-  'containerd-2.3': containerd('v2.3.4', 'v0.12.0'),
+  'containerd-2.3': containerd('v2.3.4', 'v0.12.0', CONTAINERD_23_QUIRKS),
   'crio-1.32': crio('1.32.13', 'v0.9.0', CRIO_132_QUIRKS),
   'crio-1.33': crio('1.33.13', CRIO_133_NRI_VERSION, CRIO_QUIRKS),
   'crio-1.34': crio('1.34.11', 'v0.10.0', CRIO_QUIRKS),

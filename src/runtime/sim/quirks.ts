@@ -1,5 +1,6 @@
 // What the runtimes with quirks (presets.ts) do where the Go adaptation would do otherwise.
 // Each function judges one answer or request; runtime.ts hands them to the adaptation.
+import { cpus } from 'node:os';
 import { nri } from '../../api/index.js';
 import { PluginConnectionError } from '../adaptation/index.js';
 import type { RuntimeQuirks } from './presets.js';
@@ -78,4 +79,22 @@ export function dropNewEnv(
  */
 export function labelledName(label: string, ctr: nri.IContainer): string {
   return ctr.labels?.[label] ?? ctr.annotations?.[label] ?? '';
+}
+
+const CPU_VALUES = ['shares', 'quota', 'period', 'realtimeRuntime', 'realtimePeriod'] as const;
+
+/**
+ * iSulad's refusal of a plugin's CPU adjustment that names no cpuset (quirks.emptyCpusetRefused),
+ * in its words (src/daemon/modules/spec/verify.c verify_resources_cpuset), or undefined. Its
+ * bridge hands every string of the CPU message on, absent ones as "": an empty cpuset, then
+ * empty memory nodes, fail its check of the OCI spec. `adjust` is the merged adjustment,
+ * in which a CPU value or cpuset is set only where a plugin sent a CPU message.
+ */
+export function emptyCpusetRefusal(adjust: nri.IContainerAdjustment | null | undefined): string | undefined {
+  const cpu = adjust?.linux?.resources?.cpu;
+  if (!cpu || !(CPU_VALUES.some((k) => cpu[k] != null) || cpu.cpus || cpu.mems)) return undefined;
+  if (!cpu.cpus)
+    return `Requested CPUs are not available - requested , available: 0-${Math.max(cpus().length - 1, 0)}.`;
+  if (!cpu.mems) return 'Requested memory nodes are not available - requested , available: 0.';
+  return undefined;
 }

@@ -24,7 +24,14 @@ import type { RuntimeQuirks } from './presets.js';
 import { exitCodeOf } from './exits.js';
 import type { SimFault } from './faults.js';
 import { DOCKER_UPDATES_REFUSED, dockerContainer, dockerPod, dockerRefusal, dockerSnapshot } from './docker.js';
-import { dropNewEnv, labelledName, sparseCreateRequest, wouldAbortOnCreate, wouldCrashOnUpdate } from './quirks.js';
+import {
+  dropNewEnv,
+  emptyCpusetRefusal,
+  labelledName,
+  sparseCreateRequest,
+  wouldAbortOnCreate,
+  wouldCrashOnUpdate,
+} from './quirks.js';
 import { runtimeStartError } from './start-failure.js';
 import { handedOverByGoRuntimes, sparseSyncContainers } from './sync.js';
 import type { SimState } from './state.js';
@@ -378,6 +385,8 @@ export class Runtime extends EventEmitter {
         } else {
           const sent = quirks?.sparseCreateRequest ? sparseCreateRequest(proposed) : proposed;
           merged = await this.nri.createContainer(pod, sent, proposed);
+          const refused = quirks?.emptyCpusetRefused ? emptyCpusetRefusal(merged.adjust) : undefined;
+          if (refused) throw new RuntimeRefusal(refused, 'CreateContainer', 'unknown');
         }
       } catch (err) {
         this.noteCreateFailure(err, id);
@@ -493,6 +502,21 @@ export class Runtime extends EventEmitter {
           container: id,
         });
       return { ok: true, updates };
+    });
+  }
+
+  /**
+   * UpdateContainer reaches the plugins and nothing comes of it: the runtime dies right
+   * after (quirks.criUpdateCrashes), so nothing is applied and no PostUpdateContainer sent.
+   */
+  updateContainerAndDie(id: string, resources: nri.ILinuxResources): Promise<void> {
+    return this.nri.locked(async () => {
+      const { pod, container } = this.ctr(id);
+      try {
+        await this.nri.updateContainer({ pod, container, linuxResources: resources });
+      } catch (err) {
+        this.noteError('UpdateContainer', err, { container: id });
+      }
     });
   }
 

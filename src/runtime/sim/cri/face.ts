@@ -32,6 +32,7 @@ import {
   type CriRecord,
 } from './objects.js';
 import { nriResources } from './resources.js';
+import { showResourcesAsAsked } from './status-resources.js';
 
 export interface CriFaceOptions {
   /** What Version answers: the runtime imitated. */
@@ -39,6 +40,8 @@ export interface CriFaceOptions {
   runtimeVersion: string;
   /** The scenario's images; undefined: every image is there. */
   images?: readonly string[] | undefined;
+  /** The runtime dies (a preset's crash): its sockets stop answering, its plugins lose their connections. */
+  goAway?: () => Promise<void>;
 }
 
 const nowNs = (): number => Date.now() * 1_000_000;
@@ -55,6 +58,8 @@ export class CriFace {
   /** Names reserved while a pod or container is made and for as long as it exists: name -> id. */
   private readonly reserved = new Map<string, string>();
   private readonly images: ImageStore;
+  /** Containers whose resources an UpdateContainerResources set: their status shows them (statusResourcesAsAsked). */
+  private readonly updatedResources = new Set<string>();
   /** When the face started: the creation time of what the scenario brought. */
   private readonly since = nowNs();
   private nextIp = 2;
@@ -146,10 +151,9 @@ export class CriFace {
         const id = this.mustContainer(req.containerId);
         const ctr = this.state.mustContainer(id);
         const rec = this.containerRecords.get(id);
-        return {
-          status: criContainerStatus(ctr, rec, this.since),
-          info: req.verbose ? containerInfo(ctr, rec) : {},
-        };
+        const status = criContainerStatus(ctr, rec, this.since);
+        if (quirks?.statusResourcesAsAsked && !this.updatedResources.has(id)) showResourcesAsAsked(status, rec);
+        return { status, info: req.verbose && !quirks?.noStatusInfo ? containerInfo(ctr, rec) : {} };
       },
       UpdateContainerResources: async (req) => {
         const id = this.mustContainer(req.containerId);
@@ -159,8 +163,14 @@ export class CriFace {
           throw unknown(
             `container "${id}" is in ${stateName(ctr)} state: only a created or running container is updated`,
           );
+        if (quirks?.criUpdateCrashes) {
+          await this.lifecycle(() => this.runtime.updateContainerAndDie(id, nriResources(req.linux) ?? {}));
+          await this.opts.goAway?.();
+          throw new CriStatus(GrpcCode.UNAVAILABLE, 'error reading from server: EOF');
+        }
         const r = await this.lifecycle(() => this.runtime.updateContainer(id, nriResources(req.linux) ?? {}));
         if (!r.ok) throw unknown(`failed to update resources: NRI UpdateContainer failed: ${r.error.message}`);
+        this.updatedResources.add(id);
         return {};
       },
       ListImages: async (req) => ({ images: this.images.list(req.filter?.image?.image || undefined) }),
@@ -254,7 +264,13 @@ export class CriFace {
   private async removePodSandbox(raw: string): Promise<cri.IRemovePodSandboxResponse> {
     const id = this.findPod(raw);
     if (id === undefined) return {}; // removing what is not there succeeds, as on containerd
-    if (!this.state.podStopped(id) && !this.runtime.fault('remove-pod-without-stop')) await this.stopPod(id);
+    // CRI-O stops and removes each container (removeContainer stops it first) and never the pod.
+    if (
+      !this.state.podStopped(id) &&
+      !this.runtime.quirks?.removeSkipsPodStop &&
+      !this.runtime.fault('remove-pod-without-stop')
+    )
+      await this.stopPod(id);
     if (!this.runtime.fault('containers-listed-during-remove-hook'))
       for (const c of this.state.containersOf(id)) await this.removeContainer(c.id ?? '');
     await this.lifecycle(() => this.runtime.removePodSandbox(id));
@@ -333,6 +349,8 @@ export class CriFace {
     );
     if (!r.ok) {
       if (!this.runtime.fault('keep-container-after-create-hook-error')) this.reserved.delete(name);
+      // The runtime's own refusal is in its own words.
+      if (r.error instanceof RuntimeRefusal) throw unknown(r.error.message);
       throw unknown(`failed to create containerd container: NRI CreateContainer failed: ${r.error.message}`);
     }
     const logDir =

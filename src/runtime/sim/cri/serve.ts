@@ -12,8 +12,14 @@ export interface ServedCri {
   close(): Promise<void>;
 }
 
-export async function serveCri(runtime: Runtime, socketPath: string, opts: CriFaceOptions): Promise<ServedCri> {
-  const server = await createCriServer(new CriFace(runtime, opts).handlers());
+export async function serveCri(
+  runtime: Runtime,
+  socketPath: string,
+  opts: Omit<CriFaceOptions, 'goAway'>,
+): Promise<ServedCri> {
+  let closing: Promise<void> | undefined;
+  const goAway = (): Promise<void> => Promise.all([close(), runtime.stop()]).then(() => undefined);
+  const server = await createCriServer(new CriFace(runtime, { ...opts, goAway }).handlers());
   let listening;
   try {
     listening = await listenForPlugins(socketPath, (socket) => server.accept(socket), { flag: '--cri-socket' });
@@ -22,12 +28,15 @@ export async function serveCri(runtime: Runtime, socketPath: string, opts: CriFa
     throw err;
   }
   const l = listening;
-  return {
-    socketPath: l.socketPath,
-    close: async () => {
-      // The sessions first: the listener's close waits for its connections to end.
+  function close(): Promise<void> {
+    // The listener stops taking connections at once, so that a client that lost its call
+    // finds nobody at the socket (the runtime went away), not a server that hangs up; then
+    // the sessions end, which the listener's close waits for.
+    return (closing ??= (async () => {
+      const listener = closeListener(l);
       server.close();
-      await closeListener(l);
-    },
-  };
+      await listener;
+    })());
+  }
+  return { socketPath: l.socketPath, close };
 }
