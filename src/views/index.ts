@@ -29,3 +29,5 @@ export { pluginsView } from './plugins.js';
 export { conformanceView, targetText } from './conformance.js';
 export { conformanceMatrixView } from './conformance-matrix.js';
 export { conformanceJunit, conformanceMatrixJunit } from './conformance-junit.js';
+// `nrictl fleet`: a row per node, from Prometheus.
+export { fleetView } from './fleet.js';
