@@ -261,19 +261,19 @@ describe('deploy/daemonset-exporter.yaml and its scrape configs', () => {
 
   it('the Service selects the exporter pods and reaches their metrics port', () => {
     expect(service).toMatchObject({ kind: 'Service', metadata: { name: 'nrictl-exporter', namespace: 'nrictl' } });
-    expect(podLabels).toMatchObject(service!.spec.selector as Obj);
-    expect(service!.spec.clusterIP).toBe('None');
-    expect(service!.spec.ports).toEqual([{ name: 'metrics', port: 9641, targetPort: 'metrics', protocol: 'TCP' }]);
+    expect(podLabels).toMatchObject(service.spec.selector as Obj);
+    expect(service.spec.clusterIP).toBe('None');
+    expect(service.spec.ports).toEqual([{ name: 'metrics', port: 9641, targetPort: 'metrics', protocol: 'TCP' }]);
   });
 
   it('the ServiceMonitor scrapes that Service as job nrictl-exporter, with node from the pod’s node', () => {
     expect(monitor).toMatchObject({ kind: 'ServiceMonitor', metadata: { namespace: 'nrictl' } });
-    const spec = monitor!.spec as Obj;
-    expect(service!.metadata.labels).toMatchObject(spec.selector.matchLabels as Obj);
-    expect(spec.namespaceSelector.matchNames).toEqual([service!.metadata.namespace]);
+    const spec = monitor.spec as Obj;
+    expect(service.metadata.labels).toMatchObject(spec.selector.matchLabels as Obj);
+    expect(spec.namespaceSelector.matchNames).toEqual([service.metadata.namespace]);
     const [endpoint] = spec.endpoints as Obj[];
-    expect(endpoint!.port).toBe('metrics');
-    expect(endpoint!.relabelings).toEqual(
+    expect(endpoint.port).toBe('metrics');
+    expect(endpoint.relabelings).toEqual(
       expect.arrayContaining([
         { action: 'replace', sourceLabels: ['__meta_kubernetes_pod_node_name'], targetLabel: 'node' },
         { action: 'replace', replacement: 'nrictl-exporter', targetLabel: 'job' },
@@ -283,13 +283,13 @@ describe('deploy/daemonset-exporter.yaml and its scrape configs', () => {
 
   it('the plain scrape config finds the exporter pods (pod role), keeps the metrics port, sets node', () => {
     expect(scrape).toHaveLength(1);
-    const job = scrape[0]!;
+    const job = scrape[0];
     expect(job.job_name).toBe('nrictl-exporter');
     const [sd] = job.kubernetes_sd_configs as Obj[];
-    expect(sd!.role).toBe('pod');
-    expect(sd!.namespaces.names).toEqual([ds.metadata.namespace]);
+    expect(sd.role).toBe('pod');
+    expect(sd.namespaces.names).toEqual([ds.metadata.namespace]);
     const selector = Object.fromEntries(
-      (sd!.selectors[0].label as string).split(',').map((kv) => kv.split('=') as [string, string]),
+      (sd.selectors[0].label as string).split(',').map((kv) => kv.split('=') as [string, string]),
     );
     expect(selector).toEqual(ds.spec.selector.matchLabels);
     expect(job.relabel_configs).toEqual(

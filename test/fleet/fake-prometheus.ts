@@ -29,8 +29,7 @@ function parseMatchers(text: string): Matcher[] {
   const out: Matcher[] = [];
   const re = /\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*(=~|!~|!=|=)\s*("(?:[^"\\]|\\.)*")\s*(,|$)/y;
   let m: RegExpExecArray | null;
-  while (re.lastIndex < text.length && (m = re.exec(text)))
-    out.push({ name: m[1], op: m[2], value: JSON.parse(m[3]) });
+  while (re.lastIndex < text.length && (m = re.exec(text))) out.push({ name: m[1], op: m[2], value: JSON.parse(m[3]) });
   if (re.lastIndex !== text.length && text.trim() !== '') throw new Error(`bad matchers: ${text}`);
   return out;
 }
