@@ -362,6 +362,7 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = Object.freeze({
   image: '--image',
   focus: '--focus',
   skip: '--skip',
+  intervalMs: '--interval',
 });
 
 export function flagOfOption(option: string): string | undefined {

@@ -31,6 +31,8 @@ export interface PluginsReport {
   metricsUrl?: string | undefined;
   /** Why the runtime's metrics were not used (source 'plugin-dir'). */
   fallback?: string | undefined;
+  /** The config names a metrics address that could not be read (source 'plugin-dir'): a failure, not a runtime without metrics. */
+  metricsUnreadable?: boolean | undefined;
   runtime: RuntimeKind | undefined;
   pluginDir: string;
   requestTimeoutMs: number;
@@ -63,11 +65,12 @@ export async function listPlugins(opts: PluginsOptions, signal?: AbortSignal): P
     requestTimeoutMs: node.settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     requestTimeoutFrom: node.settings.requestTimeoutMs !== null ? node.settingsFrom : undefined,
   };
-  const fallback = async (why: string): Promise<PluginsReport> => {
+  const fallback = async (why: string, metricsUnreadable = false): Promise<PluginsReport> => {
     const socketPath = opts.socketPath ?? node.node.socketPath;
     const { plugins, probes } = await probePlugins(socketPath, installed, pluginDir, signal, opts.root ?? '/');
     const { connections, ...seen } = probes;
-    return { ...base, source: 'plugin-dir', fallback: why, plugins, connections, probes: seen };
+    const report: PluginsReport = { ...base, source: 'plugin-dir', fallback: why, plugins, connections, probes: seen };
+    return metricsUnreadable ? { ...report, metricsUnreadable } : report;
   };
 
   let url = explicit;
@@ -84,7 +87,7 @@ export async function listPlugins(opts: PluginsOptions, signal?: AbortSignal): P
       url = metricsUrl(chosen.metricsAddress);
     } catch (err) {
       if (!(err instanceof RuntimeMetricsError)) throw err;
-      return fallback(`${chosen.file}: metrics address ${err.message}: ${PROBED}`);
+      return fallback(`${chosen.file}: metrics address ${err.message}: ${PROBED}`, true);
     }
   }
   let metrics: NriMetrics;
@@ -92,7 +95,7 @@ export async function listPlugins(opts: PluginsOptions, signal?: AbortSignal): P
     metrics = nriMetrics(await scrapeMetrics(url, { timeoutMs: opts.timeoutMs, signal }));
   } catch (err) {
     if (explicit || !(err instanceof RuntimeMetricsError) || err.code === 'cancelled') throw err;
-    return fallback(`${err.message}: ${PROBED}`);
+    return fallback(`${err.message}: ${PROBED}`, true);
   }
   if (metrics.activePlugins === undefined)
     return fallback(`${url.href} has no NRI metrics (containerd before 2.3 has none): ${PROBED}`);

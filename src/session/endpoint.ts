@@ -12,6 +12,8 @@ export interface SessionTarget {
   sim?: string | undefined;
   /** --sim with --plugin-dir: the simulator launches the plugins in this directory, as a runtime would. */
   simPluginPath?: string | undefined;
+  /** --sim with --preset: the runtime release line the simulator imitates (its name, versions and quirks). */
+  simPreset?: string | undefined;
 }
 
 /** What the embedded simulator offers a caller: its script, its runtime (the plugins it runs), stop. */
@@ -36,12 +38,32 @@ export async function openEndpoint(target: SessionTarget, onWarning?: (text: str
     for (const w of socketExposure(target.socketPath)) onWarning?.(w);
     return { socketPath: target.socketPath, label: target.socketPath, sim: undefined, close: async () => {} };
   }
-  const { runScript, startEmbeddedSimulator, ScenarioError } = await import('../runtime/index.js');
+  const { runScript, startEmbeddedSimulator, ScenarioError, RUNTIME_PRESETS } = await import('../runtime/index.js');
+  const preset = target.simPreset === undefined ? undefined : RUNTIME_PRESETS[target.simPreset];
+  if (target.simPreset !== undefined && preset === undefined)
+    throw new SessionError(
+      'bad-scenario',
+      `--preset: unknown preset "${target.simPreset}" (known: ${Object.keys(RUNTIME_PRESETS).join(', ')})`,
+    );
   let sim: Awaited<ReturnType<typeof startEmbeddedSimulator>>;
   try {
     sim = await startEmbeddedSimulator({
       scenario: target.sim,
-      ...(target.simPluginPath ? { runtime: { pluginPath: target.simPluginPath } } : {}),
+      ...(target.simPluginPath || preset
+        ? {
+            runtime: {
+              ...(target.simPluginPath ? { pluginPath: target.simPluginPath } : {}),
+              ...(preset
+                ? {
+                    runtimeName: preset.runtimeName,
+                    runtimeVersion: preset.runtimeVersion,
+                    nriVersion: preset.nriVersion,
+                    ...(preset.quirks ? { quirks: preset.quirks } : {}),
+                  }
+                : {}),
+            },
+          }
+        : {}),
     });
   } catch (err) {
     if (err instanceof ScenarioError) throw new SessionError('bad-scenario', err.message, { cause: err });
