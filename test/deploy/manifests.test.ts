@@ -44,6 +44,7 @@ const COMMAND: Record<string, string> = {
   'daemonset-doctor.yaml': 'doctor',
   'daemonset-trace.yaml': 'trace',
   'daemonset-conformance.yaml': 'conformance',
+  'daemonset-exporter.yaml': 'exporter',
 };
 const SOCKET_DIR = '/var/run/nri';
 
