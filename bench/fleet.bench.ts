@@ -55,12 +55,12 @@ const freePort = async (): Promise<number> => {
 };
 
 try {
-  if (!existsSync(join(root, 'dist', 'commands', 'fleet.js')))
-    console.log('dist/ has no fleet command: run `npm run build` first (npm run bench does); the CLI is not timed.');
+  if (!existsSync(join(root, 'dist', 'cli.cjs')))
+    console.log('dist/ has no built CLI: run `npm run build` first (npm run bench does); the CLI is not timed.');
   const api = await startServer('api');
   console.log(`${NODES} nodes, answers from a real HTTP server speaking Prometheus' API (${api}):`);
   await timeLibrary('readFleet (11 instant queries)', api);
-  if (existsSync(join(root, 'dist', 'commands', 'fleet.js')))
+  if (existsSync(join(root, 'dist', 'cli.cjs')))
     medianLine('nrictl fleet (whole process)', [runJs, 'fleet', '--prometheus', api], {
       runs: CLI_RUNS,
       okStatus: [1],
@@ -105,7 +105,7 @@ try {
     await new Promise((r) => setTimeout(r, 2000));
     console.log(`\n${NODES} nodes scraped every 1s by ${probe.stdout.split('\n')[0]}:`);
     await timeLibrary('readFleet (11 instant queries)', url);
-    if (existsSync(join(root, 'dist', 'commands', 'fleet.js')))
+    if (existsSync(join(root, 'dist', 'cli.cjs')))
       medianLine('nrictl fleet (whole process)', [runJs, 'fleet', '--prometheus', url], {
         runs: CLI_RUNS,
         okStatus: [0, 1],
