@@ -57,7 +57,6 @@ Ctrl-C or SIGTERM leaves the runtime, closes the server and prints one line: how
 
   protected override async execute() {
     const f = this.flags;
-    if (f.preset !== undefined && f.sim === undefined) throw cli.usageError('--preset is for the simulator: add --sim');
     const result = await runExporter(
       {
         ...cli.connectOptions(f),

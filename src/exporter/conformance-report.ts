@@ -17,7 +17,7 @@ export interface ConformanceReading {
   writtenAtMs: number;
 }
 
-export class ConformanceReportError extends Error {
+class ConformanceReportError extends Error {
   override readonly name = 'ConformanceReportError';
   readonly kind: ErrorKind = 'usage';
 }

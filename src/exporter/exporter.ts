@@ -48,7 +48,7 @@ export interface ExporterResult {
   durationMs: number;
 }
 
-export class ExporterError extends Error {
+class ExporterError extends Error {
   override readonly name = 'ExporterError';
   constructor(
     message: string,
@@ -67,24 +67,19 @@ export class ExporterError extends Error {
 export async function runExporter(opts: ExporterOptions, signal: AbortSignal): Promise<ExporterResult> {
   if (!(opts.intervalMs > 0))
     throw new ExporterError('the interval must be longer than 0, such as 30s', 'usage', 'intervalMs');
+  if (opts.target.simPreset !== undefined && opts.target.sim === undefined)
+    throw new ExporterError('--preset is for the simulator: add --sim', 'usage');
   if (opts.node.metricsUrl !== undefined) metricsUrl(opts.node.metricsUrl);
   checkIdentity(opts.name, opts.index);
   const started = Date.now();
   const notes = opts.notes ?? (() => {});
   const errors = Object.fromEntries(EXPORTER_ERROR_KINDS.map((k) => [k, 0])) as Record<ExporterErrorKind, number>;
   let registrations = 0;
-  let registration: Registration | undefined;
-  const metrics = new ExporterMetrics({
-    up: () => registration?.up ?? false,
-    runtime: () => registration?.runtime,
-  });
   const countError = (kind: ExporterErrorKind): void => {
     errors[kind]++;
     metrics.error(kind);
   };
-  const server = await serveMetrics(metrics.registry, opts.metricsAddr);
-  notes({ kind: 'metrics', url: server.url });
-  registration = new Registration({
+  const reg = new Registration({
     target: opts.target,
     name: opts.name,
     index: opts.index,
@@ -93,11 +88,14 @@ export async function runExporter(opts: ExporterOptions, signal: AbortSignal): P
     notes,
     onRegistered: () => {
       registrations++;
-      metrics.registered(registration?.requestTimeoutSeconds);
+      metrics.registered(reg.requestTimeoutSeconds);
     },
     onError: countError,
   });
-  const reg = registration;
+  const metrics = new ExporterMetrics({ up: () => reg.up, runtime: () => reg.runtime });
+  // Before registering: a bad address is the user's mistake, said before touching the runtime.
+  const server = await serveMetrics(metrics.registry, opts.metricsAddr);
+  notes({ kind: 'metrics', url: server.url });
   let refreshes = 0;
   try {
     const registered = reg.start();
@@ -108,9 +106,9 @@ export async function runExporter(opts: ExporterOptions, signal: AbortSignal): P
     const stopRun = (): void => run.abort();
     signal.addEventListener('abort', stopRun, { once: true });
     if (signal.aborted) run.abort();
-    let fatal: unknown;
+    let fatal: Error | undefined;
     registered.catch((err: unknown) => {
-      fatal = err;
+      fatal = err as Error;
       run.abort();
     });
     const failing = new Map<ExporterErrorKind, string>();

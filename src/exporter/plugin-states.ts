@@ -83,8 +83,8 @@ function stateOf(p: ListedPlugin): PluginStateName | undefined {
     case 'installed':
       // A process runs the file, its environment unreadable: most likely the runtime's; else unknown.
       return p.byCommandLine ? 'pre-started' : undefined;
+    // 'failed': a fatal failure, and the active count says it (or another) is back: counted as running.
     case 'active':
-    // A fatal failure, and the active count says it (or another) is back: counted as running.
     case 'failed':
       return p.origin === 'plugin-dir' ? 'pre-started' : p.origin === 'external' ? 'external' : 'active';
   }
