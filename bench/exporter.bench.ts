@@ -206,7 +206,7 @@ async function churn(): Promise<void> {
     if (now >= nextRestart) {
       await runtime.stop();
       runtime = await startRuntime(dir, {}, opts);
-      await synchronized(runtime, PLUGIN, ex.child);
+      await synchronized(runtime, PLUGIN);
       restarts++;
       nextRestart = Date.now() + 15_000;
     }

@@ -13,17 +13,14 @@ export default class Exporter extends cli.BaseCommand<typeof Exporter> {
 
 Every --interval it re-reads the node as doctor and plugins do: doctor's offline findings (nrictl_doctor_findings), the plugins and their states (nrictl_plugin_info: active, pre-started, external, not-running, dropped, misnamed; from the runtime's metrics where containerd 2.3+ serves them, else the plugin directory and probes of the node), and with --conformance-report the last nrictl conformance -o json report. What cannot be read is one line on stderr and a count in nrictl_exporter_errors_total, and its series are left out; the exporter goes on. Labels never name a pod or a container. It never creates a pod.
 
-Ctrl-C or SIGTERM leaves the runtime, closes the server and prints one line: how long it ran, its registrations and its errors. Exit status: 0; 2 for a bad --metrics-addr (or one in use), --interval, --metrics-url, --plugin-name or --plugin-index, before anything is registered.`;
+Ctrl-C, SIGTERM or the end of --duration leaves the runtime, closes the server and prints one line: how long it ran, its registrations and its errors. Exit status: 0; 2 for a bad --metrics-addr (or one in use), --interval, --metrics-url, --plugin-name or --plugin-index, before anything is registered.`;
 
   static override examples = [
     cli.example('Try it without a runtime: the demo scenario, metrics on 127.0.0.1:9641', '--sim demo'),
+    cli.example('As a DaemonSet runs it (hostPID, the NRI paths mounted): every interface', '--metrics-addr :9641'),
     cli.example(
-      'As the DaemonSet runs it: the host mounted at /host, every interface',
-      '--root /host --metrics-addr 0.0.0.0:9641',
-    ),
-    cli.example(
-      'With the report a conformance Job writes, re-read every minute',
-      '--conformance-report /var/lib/nrictl/conformance.json --interval 1m',
+      "With the conformance Job's report, every minute",
+      '--conformance-report /var/lib/nrictl/c.json --interval 1m',
     ),
     cli.example('A simulated CRI-O 1.32 node', '--sim demo --preset crio-1.32'),
   ];
@@ -49,6 +46,7 @@ Ctrl-C or SIGTERM leaves the runtime, closes the server and prints one line: how
     'metrics-url': cli.metricsUrlFlag(),
     'plugin-name': cli.pluginNameFlag('nrictl-exporter'),
     'plugin-index': cli.pluginIndexFlag('99'),
+    duration: cli.durationFlag('Stop after this long, such as 1h (default: until Ctrl-C or SIGTERM).'),
     timeout: cli.timeoutFlag,
     sim: cli.simFlag,
     preset: Flags.string({ description: 'With --sim: the runtime release line to imitate (as nrictl sim --preset).' }),
@@ -63,6 +61,7 @@ Ctrl-C or SIGTERM leaves the runtime, closes the server and prints one line: how
         target: { socketPath: f.socket, sim: f.sim, simPluginPath: f['plugin-dir'], simPreset: f.preset },
         metricsAddr: f['metrics-addr'],
         intervalMs: f.interval,
+        durationMs: f.duration,
         node: {
           root: f.root,
           runtimeConfigs: f['runtime-config'],

@@ -124,6 +124,7 @@ export async function withBackground(args, { cwd, env, argv, problems }, job) {
 
 export const TOUR = {
   logs: [{ args: ['logs', '--sim', 'demo'], exit: 0 }],
+  exporter: [{ args: ['exporter', '--sim', 'demo', '--metrics-addr', '127.0.0.1:0', '--duration', '2s'], exit: 0 }],
   'sync dump': [{ args: ['sync', 'dump', '--sim', 'demo', '-o', 'wide'], exit: 0 }],
   validate: [{ args: ['validate', 'examples/plugins'], exit: 1 }],
   lint: [{ args: ['lint', 'examples/conf.d', '--plugin-dir', 'examples/plugins'], exit: 0 }],

@@ -3,7 +3,7 @@
 // container: what the exporter holds is one reading of the node and a few counters.
 import type { ErrorKind } from '../errors/index.js';
 import { serveMetrics } from '../output/index.js';
-import { checkIdentity, metricsUrl, type Backoff, type SessionTarget } from '../session/index.js';
+import { checkIdentity, metricsUrl, simPreset, type Backoff, type SessionTarget } from '../session/index.js';
 import { ExporterMetrics } from './metrics.js';
 import {
   EXPORTER_ERROR_KINDS,
@@ -23,6 +23,8 @@ export interface ExporterOptions {
   /** HOST:PORT to serve /metrics on. */
   metricsAddr: string;
   intervalMs: number;
+  /** Stop after this long (--duration); undefined: until the signal. */
+  durationMs?: number | undefined;
   /** The node's files: root, runtime configs, plugin directory; the runtime's metrics; the conformance report. */
   node: Omit<NodeSources, 'socketPath' | 'simulated' | 'timeoutMs'> & { socketPath?: string | undefined };
   backoff: Backoff;
@@ -60,7 +62,7 @@ class ExporterError extends Error {
 }
 
 /**
- * Runs until the signal fires. Rejects before touching the runtime for a bad address,
+ * Runs until the signal fires (or durationMs has passed). Rejects before touching the runtime for a bad address,
  * interval, metrics URL, name or index (usage errors); everything the node or the runtime
  * does afterwards is counted and said, never the end of the run.
  */
@@ -71,6 +73,7 @@ export async function runExporter(opts: ExporterOptions, signal: AbortSignal): P
     throw new ExporterError('--preset is for the simulator: add --sim', 'usage');
   if (opts.node.metricsUrl !== undefined) metricsUrl(opts.node.metricsUrl);
   checkIdentity(opts.name, opts.index);
+  await simPreset(opts.target);
   const started = Date.now();
   const notes = opts.notes ?? (() => {});
   const errors = Object.fromEntries(EXPORTER_ERROR_KINDS.map((k) => [k, 0])) as Record<ExporterErrorKind, number>;
@@ -106,6 +109,7 @@ export async function runExporter(opts: ExporterOptions, signal: AbortSignal): P
     const stopRun = (): void => run.abort();
     signal.addEventListener('abort', stopRun, { once: true });
     if (signal.aborted) run.abort();
+    const timer = opts.durationMs === undefined ? undefined : setTimeout(stopRun, opts.durationMs);
     let fatal: Error | undefined;
     registered.catch((err: unknown) => {
       fatal = err as Error;
@@ -142,6 +146,7 @@ export async function runExporter(opts: ExporterOptions, signal: AbortSignal): P
       await sleep(opts.intervalMs, run.signal);
     }
     signal.removeEventListener('abort', stopRun);
+    clearTimeout(timer);
     if (fatal !== undefined) throw fatal;
   } finally {
     await reg.stop();

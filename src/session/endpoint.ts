@@ -1,7 +1,7 @@
 // Where a session connects: the runtime's socket, or an embedded simulator started for
 // `--sim SCENARIO`. The simulator is loaded only when asked for, so a command talking
 // to a real runtime does not pay for it.
-import type { EmbeddedSimulator } from '../runtime/index.js';
+import type { EmbeddedSimulator, RuntimePreset } from '../runtime/index.js';
 import { SessionError } from './errors.js';
 import { socketExposure } from './socket-exposure.js';
 
@@ -38,13 +38,8 @@ export async function openEndpoint(target: SessionTarget, onWarning?: (text: str
     for (const w of socketExposure(target.socketPath)) onWarning?.(w);
     return { socketPath: target.socketPath, label: target.socketPath, sim: undefined, close: async () => {} };
   }
-  const { runScript, startEmbeddedSimulator, ScenarioError, RUNTIME_PRESETS } = await import('../runtime/index.js');
-  const preset = target.simPreset === undefined ? undefined : RUNTIME_PRESETS[target.simPreset];
-  if (target.simPreset !== undefined && preset === undefined)
-    throw new SessionError(
-      'bad-scenario',
-      `--preset: unknown preset "${target.simPreset}" (known: ${Object.keys(RUNTIME_PRESETS).join(', ')})`,
-    );
+  const { runScript, startEmbeddedSimulator, ScenarioError } = await import('../runtime/index.js');
+  const preset = await simPreset(target);
   let sim: Awaited<ReturnType<typeof startEmbeddedSimulator>>;
   try {
     sim = await startEmbeddedSimulator({
@@ -87,4 +82,20 @@ export async function openEndpoint(target: SessionTarget, onWarning?: (text: str
     sim: embedded,
     close: () => embedded.stop(),
   };
+}
+
+/**
+ * The preset a --sim target names (undefined: none), for a caller that must refuse an
+ * unknown one before it does anything else. Throws SessionError 'bad-scenario'.
+ */
+export async function simPreset(target: SessionTarget): Promise<RuntimePreset | undefined> {
+  if (target.simPreset === undefined) return undefined;
+  const { RUNTIME_PRESETS } = await import('../runtime/index.js');
+  const preset = RUNTIME_PRESETS[target.simPreset];
+  if (preset === undefined)
+    throw new SessionError(
+      'bad-scenario',
+      `--preset: unknown preset "${target.simPreset}" (known: ${Object.keys(RUNTIME_PRESETS).join(', ')})`,
+    );
+  return preset;
 }

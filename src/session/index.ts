@@ -4,7 +4,14 @@
 export { SessionError, type SessionErrorCode } from './errors.js';
 export { checkIdentity } from './identity.js';
 export { untilAborted, Aborted } from './deadline.js';
-export { openEndpoint, isEndpoint, type Endpoint, type SessionTarget, type EmbeddedRuntime } from './endpoint.js';
+export {
+  openEndpoint,
+  isEndpoint,
+  simPreset,
+  type Endpoint,
+  type SessionTarget,
+  type EmbeddedRuntime,
+} from './endpoint.js';
 export {
   Session,
   fetchState,

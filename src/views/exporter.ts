@@ -35,7 +35,7 @@ export const exporterNoteView: NoteView<ExporterNote> = (n) => {
       return { say: `${READ_WHAT[n.error]} read again` };
     case 'undetermined':
       return {
-        say: `cannot see whether ${n.plugins.join(', ')} ${n.plugins.length === 1 ? 'runs' : 'run'} (not root, or /proc hidden): left out of nrictl_plugin_info`,
+        say: `cannot see whether ${n.plugins.join(', ')} ${n.plugins.length === 1 ? 'runs' : 'run'} (the probes cannot see: not root, /proc hidden, or --root another tree): left out of nrictl_plugin_info`,
       };
     default:
       return sessionNote(n);

@@ -179,6 +179,21 @@ describe('nrictl exporter on a simulated runtime', () => {
   });
 });
 
+describe('nrictl exporter --sim --preset', () => {
+  it('imitates the preset: CRI-O 1.32 says no NRI version and knows no UpdatePodSandbox, so RemovePodSandbox it is', async () => {
+    const { run, url } = await startExporter(['--sim', 'demo', '--preset', 'crio-1.32', '--root', t.dir]);
+    try {
+      await expect.poll(async () => value(await scrape(url), 'nrictl_nri_up'), { timeout: 5000 }).toBe(1);
+      expect(series(await scrape(url), 'nrictl_runtime_info')).toEqual([
+        { runtime: 'cri-o', version: '1.32.13', nri_version: '' },
+      ]);
+      await run.waitForStderr('subscribed to RemovePodSandbox only');
+    } finally {
+      expect(await stop(run)).toBe(0);
+    }
+  });
+});
+
 describe('nrictl exporter reads the node', () => {
   it('gives each plugin its state: pre-started, not-running, dropped, external, misnamed', async () => {
     const root = writeNode();
@@ -313,10 +328,14 @@ describe('nrictl exporter refuses bad input before registering', () => {
     }
   });
 
-  it('--preset without --sim, and a zero --interval: exit 2', async () => {
+  it('--preset without --sim or unknown, and a zero --interval: exit 2', async () => {
     const preset = await runCli(['exporter', '--preset', 'newest']);
     expect(preset.code).toBe(2);
     expect(preset.stderr).toContain('--preset is for the simulator: add --sim');
+    const unknown = await runCli(['exporter', '--sim', 'demo', '--preset', 'crio-0.1']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
+    expect(unknown.stderr).toContain('--preset: unknown preset "crio-0.1" (known: ');
     const zero = await runCli(['exporter', '--sim', 'demo', '--interval', '0s']);
     expect(zero.code).toBe(2);
     expect(zero.stderr.trim()).toBe('Error: --interval 0s: a duration must be longer than zero');
