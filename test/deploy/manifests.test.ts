@@ -102,7 +102,8 @@ describe.each([
 
   it('has no privileges beyond the socket: nothing privileged, no capabilities, no escalation, read-only root', () => {
     expect(pod.hostNetwork).toBe(false);
-    expect(pod.hostPID).toBe(false);
+    // Only the exporter sees the host's processes: its plugin states come from them where the runtime serves no metrics.
+    expect(pod.hostPID).toBe(file === 'daemonset-exporter.yaml');
     expect(pod.hostIPC).toBe(false);
     expect(pod.automountServiceAccountToken).toBe(false);
     expect(pod.securityContext.seccompProfile).toEqual({ type: 'RuntimeDefault' });
@@ -367,5 +368,14 @@ describe('deploy/prometheus/grafana-dashboard.json', () => {
     ];
     const used = new Set(exprs.flatMap((e) => e.match(/nrictl_[a-z_]+/g) ?? []));
     for (const name of used) expect(contract, name).toContain(name);
+  });
+});
+
+describe('deploy/daemonset-exporter.yaml sees the host’s processes, and says why', () => {
+  it('hostPID with the reason in the manifest', () => {
+    expect(daemonSet('daemonset-exporter.yaml').spec.template.spec.hostPID).toBe(true);
+    expect(readFileSync(join(root, 'deploy/daemonset-exporter.yaml'), 'utf8')).toMatch(
+      /without the host's PID namespace every installed plugin would read\s+#\s+as not running/,
+    );
   });
 });
