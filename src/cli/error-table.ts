@@ -23,6 +23,7 @@ const EXIT_CODE_OF_KIND: Readonly<Record<ErrorKind, ExitCodeValue>> = Object.fre
   refused: ExitCode.REFUSED,
   unimplemented: ExitCode.REFUSED,
   failed: ExitCode.FAILED,
+  'bad-source': ExitCode.USAGE,
   internal: ExitCode.INTERNAL,
 });
 

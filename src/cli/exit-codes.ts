@@ -7,7 +7,7 @@ export const ExitCode = {
   OK: 0,
   /** validate/lint/doctor found errors; other commands: the operation failed, or was cancelled (Ctrl-C, a declined question) before anything was sent. */
   FAILED: 1,
-  /** Bad usage or bad input: unknown flag, malformed value, unknown container, a plugin name the runtime would refuse, update/evict without a terminal and without --yes. Nothing was sent. */
+  /** Bad usage or bad input: unknown flag, malformed value, unknown container, a plugin name the runtime would refuse, update/evict without a terminal and without --yes. Nothing was sent. fleet: a --prometheus URL that cannot be reached or is not Prometheus. */
   USAGE: 2,
   /** validate/lint/doctor with --strict: warnings but no errors. */
   WARNINGS: 3,

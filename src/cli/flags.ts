@@ -357,6 +357,8 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = Object.freeze({
   replay: '--replay',
   criSocketPath: '--cri-socket',
   criSocket: '--cri-socket',
+  prometheus: '--prometheus',
+  selector: '--selector',
   image: '--image',
   focus: '--focus',
   skip: '--skip',

@@ -24,6 +24,8 @@ const ERROR_KINDS = [
   'unimplemented',
   /** The operation did not succeed, or was cancelled before anything was sent. */
   'failed',
+  /** A data source the caller named (a Prometheus URL) cannot be reached, or does not answer as one. */
+  'bad-source',
   /** A bug: something that should not happen did. */
   'internal',
 ] as const;

@@ -31,3 +31,5 @@ export { conformanceMatrixView } from './conformance-matrix.js';
 export { conformanceJunit, conformanceMatrixJunit } from './conformance-junit.js';
 // `nrictl exporter`: its notes while it runs and the line it ends with.
 export { exporterNoteView, exporterView } from './exporter.js';
+// `nrictl fleet`: a row per node, from Prometheus.
+export { fleetView } from './fleet.js';

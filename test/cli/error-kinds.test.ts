@@ -12,6 +12,7 @@ import * as cri from '../../src/cri/index.js';
 import * as diagnose from '../../src/diagnose/index.js';
 import { isKindedError } from '../../src/errors/index.js';
 import * as expectation from '../../src/expect/index.js';
+import * as fleet from '../../src/fleet/index.js';
 import * as mux from '../../src/mux/index.js';
 import * as observe from '../../src/observe/index.js';
 import * as output from '../../src/output/index.js';
@@ -34,6 +35,7 @@ const LAYERS = {
   cri,
   diagnose,
   expect: expectation,
+  fleet,
   mux,
   observe,
   output,
@@ -191,6 +193,14 @@ const SAMPLES: Record<string, Array<[Error, number]>> = {
     [new conformance.ConformanceError('not-confirmed', 'no'), ExitCode.FAILED],
     [new conformance.ConformanceError('cancelled', 'stop'), ExitCode.FAILED],
   ],
+  // fleet: a --prometheus URL that is not a Prometheus that answers is one line and exit 2.
+  PrometheusError: [
+    [new fleet.PrometheusError('unreachable', 'cannot reach Prometheus'), ExitCode.USAGE],
+    [new fleet.PrometheusError('timeout', 'no answer'), ExitCode.USAGE],
+    [new fleet.PrometheusError('not-prometheus', 'not JSON'), ExitCode.USAGE],
+    [new fleet.PrometheusError('cancelled', 'stop'), ExitCode.FAILED],
+  ],
+  SelectorError: [[new fleet.SelectorError('bad selector'), ExitCode.USAGE]],
   UserError: [
     [new cli.UserError('failed'), ExitCode.FAILED],
     [cli.usageError('bad'), ExitCode.USAGE],
