@@ -66,6 +66,7 @@ function suiteScope(prepared: Prepared, ids: { runId: string; namespace: string 
     acceptedEvents: prepared.acceptedEvents,
     nriLabel: prepared.target.nri,
     registry: new Registry(),
+    node: prepared.node,
     signal,
     podUpdates: () =>
       (podUpdates ??= cri
@@ -105,6 +106,7 @@ function report(
     summary,
     leftovers: swept.left,
     ...(swept.unchecked ? { leftoversUnchecked: swept.unchecked } : {}),
+    beyondCri: swept.beyondCri,
     interrupted,
     exitCode: clean ? 0 : 1,
   };

@@ -24,6 +24,12 @@ export interface Timing {
   exitWaitMs: number;
   /** Each CRI call's deadline. */
   callMs: number;
+  /**
+   * How long what a refused call made may take to vanish from the node (a shim exits just
+   * after the runtime shuts its sandbox down) before it counts as left; looked at again
+   * every tenth of it.
+   */
+  nodeSettleMs: number;
 }
 
 export function timing(requestTimeoutMs: number, pace: Pace): Timing {
@@ -39,6 +45,7 @@ export function timing(requestTimeoutMs: number, pace: Pace): Timing {
         eventWaitMs: 30_000,
         exitWaitMs: 60_000,
         callMs: 30_000,
+        nodeSettleMs: 2_000,
       }
     : {
         requestTimeoutMs,
@@ -48,5 +55,6 @@ export function timing(requestTimeoutMs: number, pace: Pace): Timing {
         eventWaitMs: 3_000,
         exitWaitMs: 1_000,
         callMs: 5_000,
+        nodeSettleMs: 50,
       };
 }
