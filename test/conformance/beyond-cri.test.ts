@@ -61,7 +61,7 @@ describe('run-pod/hook-error-leaves-nothing looks at the node', () => {
   it('where the node cannot be looked at, says so in the check and in the run, and never calls the node clean', async () => {
     // A procfs that shows no process of containerd: another pid namespace than the runtime's.
     const t = reachableTempDir('nrictl-proc-');
-    cleanups.push(t.cleanup);
+    cleanups.push(() => t.cleanup());
     mkdirSync(path.join(t.dir, '1'));
     writeFileSync(path.join(t.dir, '1', 'cmdline'), '/sbin/init\0');
     const blind = openProcNode({ runtimeName: 'containerd', proc: t.dir, root: true });

@@ -71,7 +71,7 @@ describe('the node as /proc shows it', () => {
 
   it('cannot look when no process of the runtime is in sight (another pid namespace)', () => {
     const t = reachableTempDir('nrictl-proc-');
-    cleanups.push(t.cleanup);
+    cleanups.push(() => t.cleanup());
     mkdirSync(path.join(t.dir, '1'));
     writeFileSync(path.join(t.dir, '1', 'cmdline'), '/sbin/init\0');
     const node = openProcNode({ runtimeName: 'containerd', proc: t.dir, root: true });
@@ -110,7 +110,7 @@ describe('the node as /proc shows it', () => {
 describe('a node that does not let nrictl look', () => {
   it('a procfs with no process in it (not mounted there)', () => {
     const t = reachableTempDir('nrictl-proc-');
-    cleanups.push(t.cleanup);
+    cleanups.push(() => t.cleanup());
     expect(openProcNode({ runtimeName: 'containerd', proc: t.dir }).unavailable).toBe(
       `${t.dir} lists no process (procfs is not mounted there)`,
     );
@@ -118,7 +118,7 @@ describe('a node that does not let nrictl look', () => {
 
   it("/proc mounted with hidepid, not root, and the runtime's process out of sight", () => {
     const t = reachableTempDir('nrictl-proc-');
-    cleanups.push(t.cleanup);
+    cleanups.push(() => t.cleanup());
     mkdirSync(path.join(t.dir, '4242'));
     writeFileSync(path.join(t.dir, '4242', 'cmdline'), 'bash\0');
     mkdirSync(path.join(t.dir, 'self'));
@@ -134,7 +134,7 @@ describe('a node that does not let nrictl look', () => {
   it(`procfs and the cgroup tree that cannot be read, by their real permission bits${UNREACHABLE_NOTE}`, (ctx) => {
     if (OTHERS_CANNOT_REACH) return ctx.skip();
     const t = reachableTempDir('nrictl-proc-');
-    cleanups.push(t.cleanup);
+    cleanups.push(() => t.cleanup());
     chmodSync(t.dir, 0o755);
     const proc = path.join(t.dir, 'proc');
     const cgroup = path.join(t.dir, 'cgroup');
