@@ -87,7 +87,8 @@ export const conformanceView: View<ConformanceReport> = {
     });
     if (r.leftovers.length > 0) {
       lines.push('', chalk.red(`Left on the node (${r.leftovers.length}): remove with`));
-      for (const l of r.leftovers) lines.push(`  ${l.command}    # ${l.kind} ${l.name}`);
+      for (const l of r.leftovers)
+        lines.push(`  ${l.command}    # ${l.kind === 'node' ? `in no CRI listing: ${l.name}` : `${l.kind} ${l.name}`}`);
     }
     if (r.leftoversUnchecked) {
       const u = r.leftoversUnchecked;

@@ -44,6 +44,9 @@ describe('run-pod/hook-error-leaves-nothing looks at the node', () => {
     expect(r.exitCode).toBe(1);
     const text = conformanceView.text(r, { width: 1000, wide: false });
     expect(text).toContain(`Left on the node (1): remove with\n  ctr -n k8s.io task rm -f ${id}`);
+    expect(text).toMatch(
+      /container rm [0-9a-f]{64} {4}# in no CRI listing: \/usr\/local\/bin\/containerd-shim-runc-v2 pid \d+/,
+    );
     expect(text).not.toContain('Nothing left');
   });
 
