@@ -3,10 +3,11 @@
 // deadline), its plugins disconnected (so that cleanup's own calls reach no rule), then
 // its pods stopped and removed, and the run's label swept. What cannot be removed is
 // listed with the command that removes it.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CriError } from '../cri/index.js';
 import type { CheckRun } from './check-run.js';
 import type { ConformanceReport, Leftover, NodeLookSummary } from './model.js';
-import { describeFinding, lookOnNode, removalCommand } from './node-view.js';
+import { describeFinding, removalCommand, settledLook } from './node-view.js';
 import { RUN_LABEL, type SuiteScope } from './suite-scope.js';
 
 export async function cleanUpCheck(r: CheckRun): Promise<void> {
@@ -37,7 +38,7 @@ export interface Swept {
  */
 export async function sweep(suite: SuiteScope): Promise<Swept> {
   const listed = await sweepListed(suite);
-  const look = lookOnNode(suite.node, suite.registry.ids);
+  const look = await settledLook(suite.node, suite.registry.ids, suite.timing.nodeSettleMs, sleep);
   if (!look.checked) return { ...listed, beyondCri: { checked: false, why: look.why } };
   // A pod CRI still lists is removed by its crictl command, which takes its processes too.
   const inCri = listed.unchecked ? new Set<string>() : new Set(listed.left.map((l) => l.id));

@@ -99,6 +99,25 @@ export function lookOnNode(source: NodeSource, ids: Iterable<string>): NodeLook 
   return { checked: true, found: [...byId.values()], limits: source.limits() };
 }
 
+/**
+ * Looks until nothing is found or `settleMs` is over, again every tenth of it: a shim
+ * exits a moment after the runtime shut its sandbox down, and is no leftover for that.
+ */
+export async function settledLook(
+  source: NodeSource,
+  ids: Iterable<string>,
+  settleMs: number,
+  wait: (ms: number) => Promise<void>,
+): Promise<NodeLook> {
+  const wanted = [...ids];
+  const until = performance.now() + settleMs;
+  for (;;) {
+    const look = lookOnNode(source, wanted);
+    if (!look.checked || look.found.length === 0 || performance.now() >= until) return look;
+    await wait(settleMs / 10);
+  }
+}
+
 /** The id one of a cgroup path's components holds (`/kubepods/ID`, `/test.slice/cri-containerd-ID.scope`, `crio-ID`). */
 function idInPath(path: string, wanted: ReadonlySet<string>): string | undefined {
   for (const part of path.split('/')) {

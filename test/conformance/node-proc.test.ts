@@ -9,7 +9,8 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openProcNode } from '../../src/conformance/node-proc.js';
-import { lookOnNode, removalCommand } from '../../src/conformance/node-view.js';
+import { lookOnNode, removalCommand, settledLook } from '../../src/conformance/node-view.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { reachableTempDir, UNREACHABLE_NOTE, OTHERS_CANNOT_REACH } from '../support/reachable.js';
 
 const children: ChildProcess[] = [];
@@ -21,11 +22,11 @@ afterEach(() => {
 
 const newId = (): string => randomBytes(32).toString('hex');
 
-/** A real process whose command line is a containerd shim's for `id` (argv[0] set as the runtime sets it). */
-async function fakeShim(id: string): Promise<ChildProcess> {
+/** A real process whose command line is a containerd shim's for `id` (argv[0] set as the runtime sets it), exiting after `ms`. */
+async function fakeShim(id: string, ms = 60_000): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    ['-e', 'setTimeout(() => {}, 60000)', '--', '-namespace', 'k8s.io', '-id', id, '-address', '/nonexistent.sock'],
+    ['-e', `setTimeout(() => {}, ${ms})`, '--', '-namespace', 'k8s.io', '-id', id, '-address', '/nonexistent.sock'],
     { argv0: '/usr/local/bin/containerd-shim-runc-v2', stdio: 'ignore' },
   );
   children.push(child);
@@ -57,6 +58,19 @@ describe('the node as /proc shows it', () => {
     await new Promise((resolve) => child.once('exit', resolve));
     const after = lookOnNode(node, [id]);
     expect(after.checked && after.found).toEqual([]);
+  });
+
+  it('a shim that exits within the settle time is no leftover; one that stays is, once the time is over', async () => {
+    const going = newId();
+    const staying = newId();
+    await fakeShim(going, 300);
+    const stays = await fakeShim(staying);
+    const node = openProcNode({ runtimeName: 'nrictl-test' });
+    expect(lookOnNode(node, [going]).checked && lookOnNode(node, [going]).found).toHaveLength(1);
+    const gone = await settledLook(node, [going], 5_000, sleep);
+    expect(gone.checked && gone.found).toEqual([]);
+    const left = await settledLook(node, [staying], 500, sleep);
+    expect(left.checked && left.found.map((f) => f.processes.map((p) => p.pid))).toEqual([[stays.pid]]);
   });
 
   it("can look once the runtime's own process is in sight (a real process named as containerd)", async () => {

@@ -5,7 +5,7 @@ import type { CheckRun } from '../check-run.js';
 import { CheckFailure } from '../errors.js';
 import type { Step } from '../check.js';
 import type { KnownGap } from '../model.js';
-import { describeFinding, lookOnNode, type NodeLook } from '../node-view.js';
+import { describeFinding, settledLook } from '../node-view.js';
 
 /** containerd#13609: the refused sandbox keeps running (containerd 2.0.0-2.2.5, 2.3.0-2.3.2). */
 const REFUSED_SANDBOX_RUNS: KnownGap = {
@@ -20,7 +20,7 @@ export function expectNothingOnNode(idOf: (r: CheckRun) => string, alias: string
     label: `nothing of pod ${alias} on the node ${when}`,
     run: async (r) => {
       const id = idOf(r);
-      const look = await settledLook(r, id);
+      const look = await settledLook(r.suite.node, [id], r.timing.nodeSettleMs, (ms) => r.wait(ms));
       if (!look.checked) {
         r.note(`not checked beyond CRI: ${look.why}`);
         return;
@@ -35,14 +35,4 @@ export function expectNothingOnNode(idOf: (r: CheckRun) => string, alias: string
         );
     },
   };
-}
-
-/** Looks until nothing is found or the node's settle time is over: a shim exits a moment after its sandbox is shut down. */
-async function settledLook(r: CheckRun, id: string): Promise<NodeLook> {
-  const until = performance.now() + r.timing.nodeSettleMs;
-  for (;;) {
-    const look = lookOnNode(r.suite.node, [id]);
-    if (!look.checked || look.found.length === 0 || performance.now() >= until) return look;
-    await r.wait(r.timing.nodeSettleMs / 10);
-  }
 }
