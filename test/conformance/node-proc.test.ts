@@ -121,6 +121,37 @@ describe('the node as /proc shows it', () => {
   });
 });
 
+describe('cgroup trees as a node mounts them (files laid out as cgroupfs has them)', () => {
+  it('v2: one hierarchy, a systemd scope named after the id, with its processes', () => {
+    const t = reachableTempDir('nrictl-cg-');
+    cleanups.push(() => t.cleanup());
+    const id = newId();
+    const scope = path.join(t.dir, 'test.slice', `cri-containerd-${id}.scope`);
+    mkdirSync(scope, { recursive: true });
+    writeFileSync(path.join(t.dir, 'cgroup.controllers'), 'cpu memory pids\n');
+    writeFileSync(path.join(scope, 'cgroup.procs'), '4242\n4243\n');
+    const node = openProcNode({ runtimeName: 'nrictl-test', cgroupRoot: t.dir });
+    expect(node.cgroups(new Set([id, newId()]))).toEqual([{ path: scope, id, pids: [4242, 4243] }]);
+  });
+
+  it('v1: every controller hierarchy, an empty cgroup named after the id, removed with rmdir', () => {
+    const t = reachableTempDir('nrictl-cg-');
+    cleanups.push(() => t.cleanup());
+    const id = newId();
+    const dirs = ['pids', 'memory'].map((c) => path.join(t.dir, c, 'kubepods', id));
+    for (const d of dirs) {
+      mkdirSync(d, { recursive: true });
+      writeFileSync(path.join(d, 'cgroup.procs'), '');
+    }
+    const look = lookOnNode(openProcNode({ runtimeName: 'nrictl-test', cgroupRoot: t.dir }), [id]);
+    expect(look.checked && look.found).toEqual([{ id, processes: [], cgroups: expect.arrayContaining(dirs) }]);
+    if (!look.checked) return;
+    expect(removalCommand(look.found[0], { name: 'containerd', answering: true })).toBe(
+      `rmdir ${look.found[0].cgroups.join(' ')}`,
+    );
+  });
+});
+
 describe('a node that does not let nrictl look', () => {
   it('a procfs with no process in it (not mounted there)', () => {
     const t = reachableTempDir('nrictl-proc-');
