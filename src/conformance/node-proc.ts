@@ -100,7 +100,10 @@ class ProcNode implements NodeSource {
     }
     if (entries.length > MAX_PROCESSES) this.note(`only ${MAX_PROCESSES} of ${entries.length} processes looked at`);
     let cgroupsUnread = 0;
+    const self = String(process.pid);
     for (const e of entries.slice(0, MAX_PROCESSES)) {
+      // nrictl itself is no leftover, though a caller may name ids on its command line.
+      if (e === self) continue;
       const dir = join(this.proc, e);
       const cmdline = readBounded(join(dir, 'cmdline'), MAX_CMDLINE_BYTES);
       if (cmdline === undefined) continue; // ended while we looked, or hidden
