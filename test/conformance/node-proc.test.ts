@@ -66,7 +66,8 @@ describe('the node as /proc shows it', () => {
     await fakeShim(going, 300);
     const stays = await fakeShim(staying);
     const node = openProcNode({ runtimeName: 'nrictl-test' });
-    expect(lookOnNode(node, [going]).checked && lookOnNode(node, [going]).found).toHaveLength(1);
+    const before = lookOnNode(node, [going]);
+    expect(before.checked && before.found).toHaveLength(1);
     const gone = await settledLook(node, [going], 5_000, sleep);
     expect(gone.checked && gone.found).toEqual([]);
     const left = await settledLook(node, [staying], 500, sleep);
