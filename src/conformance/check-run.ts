@@ -103,6 +103,10 @@ export class CheckRun implements PluginScope {
   nextSeq(): number {
     return ++this.seq;
   }
+  sawIds(podId: string, containerId?: string): void {
+    // The invalid-request checks' unknown id is no pod of the node.
+    if (podId !== this.unknownId) this.suite.registry.saw(podId, containerId);
+  }
   podName(alias: string): string {
     return `${alias}-c${this.number}`;
   }

@@ -3,9 +3,11 @@
 // deadline), its plugins disconnected (so that cleanup's own calls reach no rule), then
 // its pods stopped and removed, and the run's label swept. What cannot be removed is
 // listed with the command that removes it.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CriError } from '../cri/index.js';
 import type { CheckRun } from './check-run.js';
-import type { ConformanceReport, Leftover } from './model.js';
+import type { ConformanceReport, Leftover, NodeLookSummary } from './model.js';
+import { describeFinding, removalCommand, settledLook } from './node-view.js';
 import { RUN_LABEL, type SuiteScope } from './suite-scope.js';
 
 export async function cleanUpCheck(r: CheckRun): Promise<void> {
@@ -19,20 +21,43 @@ export async function cleanUpCheck(r: CheckRun): Promise<void> {
   t = performance.now();
   // Not the pods the check already removed (its canaries, a RemovePodSandbox step): the registry forgot them.
   for (const pod of r.pods.values()) if (r.suite.registry.pods.has(pod.id)) await removePod(r.suite, pod.id);
-  await sweep(r.suite);
+  await sweepListed(r.suite);
   r.count('criMs', t);
 }
 
 export interface Swept {
   left: Leftover[];
   unchecked?: ConformanceReport['leftoversUnchecked'];
+  beyondCri: NodeLookSummary;
 }
 
-/** Removes every pod of the run still listed; returns what is left, with the commands that remove it. */
+/**
+ * Removes every pod of the run still listed, then looks on the node for what CRI no
+ * longer lists; returns what is left, with the commands that remove it. A runtime that
+ * does not answer leaves the node's view: what the run made is found there all the same.
+ */
 export async function sweep(suite: SuiteScope): Promise<Swept> {
+  const listed = await sweepListed(suite);
+  const look = await settledLook(suite.node, suite.registry.ids, suite.timing.nodeSettleMs, sleep);
+  if (!look.checked) return { ...listed, beyondCri: { checked: false, why: look.why } };
+  // A pod CRI still lists is removed by its crictl command, which takes its processes too.
+  const inCri = listed.unchecked ? new Set<string>() : new Set(listed.left.map((l) => l.id));
+  const answering = listed.unchecked === undefined;
+  for (const f of look.found)
+    if (!inCri.has(f.id))
+      listed.left.push({
+        kind: 'node',
+        id: f.id,
+        name: describeFinding(f),
+        command: removalCommand(f, { name: suite.runtimeName, answering }),
+      });
+  return { ...listed, beyondCri: { checked: true, limits: look.limits } };
+}
+
+async function sweepListed(suite: SuiteScope): Promise<Omit<Swept, 'beyondCri'>> {
   const label = { [RUN_LABEL]: suite.runId };
   const listPods = () => suite.cri.listPodSandbox({ labelSelector: label }, { timeoutMs: suite.timing.callMs });
-  const unchecked = (err: unknown): Swept['unchecked'] => ({
+  const unchecked = (err: unknown): NonNullable<Swept['unchecked']> => ({
     reason: `the runtime did not answer the last listing (${(err as Error).message})`,
     command: crictl(suite, `pods --label ${RUN_LABEL}=${suite.runId}`),
   });

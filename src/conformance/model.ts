@@ -106,13 +106,20 @@ export interface CheckVerdict {
   split: TimeSplit;
 }
 
-/** Something the run made and could not remove, with the command that removes it. */
+/**
+ * Something the run made and could not remove, with the command that removes it: a pod
+ * or container CRI still lists, or (`node`) what the node still runs of one of the run's
+ * ids that CRI no longer lists: its shim, pause process, cgroups (`name` says which).
+ */
 export interface Leftover {
-  kind: 'pod' | 'container';
+  kind: 'pod' | 'container' | 'node';
   id: string;
   name: string;
   command: string;
 }
+
+/** The look beyond CRI's listings: what it could not see, or why it could not look at all. */
+export type NodeLookSummary = { checked: true; limits: string[] } | { checked: false; why: string };
 
 export interface TargetInfo {
   /** "containerd v2.3.4", from CRI Version. */
@@ -157,6 +164,11 @@ export interface ConformanceReport {
    * is then only what the run knows it made, and this says why, with the command that lists them.
    */
   leftoversUnchecked?: { reason: string; command: string };
+  /**
+   * Whether "nothing left" was also judged on the node (processes, cgroups), beyond CRI's
+   * listings: when it was not, why; a report that could not look never calls the node clean.
+   */
+  beyondCri: NodeLookSummary;
   /** Ctrl-C, SIGTERM or SIGHUP ended the run: the checks not run are not reported. */
   interrupted: boolean;
   /** 0: every check that ran passed and the run left nothing, as listed; 1 otherwise. */

@@ -19,6 +19,8 @@ import type { TargetInfo } from './model.js';
 import type { ImageKind } from './suite-scope.js';
 import { SUBSCRIBED } from './test-plugin.js';
 import { timing, type Pace, type Timing } from './timing.js';
+import { openProcNode } from './node-proc.js';
+import type { NodeSource } from './node-view.js';
 
 /** critest's cgroup parent under the systemd driver (and when RuntimeConfig does not answer). */
 const SYSTEMD_PARENT = '/test.slice';
@@ -35,6 +37,8 @@ export interface TargetOptions {
   pace: Pace;
   /** The node's root for its runtime configs (tests). */
   root?: string | undefined;
+  /** Where to look beyond CRI for what the run leaves; undefined: /proc and /sys/fs/cgroup. */
+  node?: NodeSource | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -46,6 +50,7 @@ export interface Prepared {
   acceptedEvents: number;
   imageKind: ImageKind;
   cgroupParent: string;
+  node: NodeSource;
 }
 
 const bad = (message: string, option?: string, cause?: unknown): ConformanceError =>
@@ -115,6 +120,7 @@ async function prepareWith(
     acceptedEvents: nri.accepted,
     imageKind: imageKind(image.ref),
     cgroupParent: await cgroupParent(cri),
+    node: opts.node ?? openProcNode({ runtimeName: version.runtimeName.toLowerCase() }),
   };
 }
 

@@ -48,8 +48,10 @@ async function runWith(checks: readonly Check[], opts: SimConformanceOptions): P
         callEvents: false,
         pluginOutput: 'none',
         ...(opts.faults?.length ? { faults: opts.faults } : {}),
-        drive: async (_runtime, signal) => {
+        drive: async (runtime, signal) => {
           const prepared = await prepare({
+            // The simulated node's process table: --sim looks beyond CRI as a run on a node does.
+            node: runtime.node,
             criSocket: join(dir, 'cri.sock'),
             nriSocket: join(dir, 'nri.sock'),
             image: opts.image,

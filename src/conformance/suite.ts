@@ -74,6 +74,7 @@ function suiteScope(
     acceptedEvents: prepared.acceptedEvents,
     nriLabel: prepared.target.nri,
     registry: new Registry(),
+    node: prepared.node,
     signal,
     podUpdates: () =>
       (podUpdates ??= cri
@@ -113,6 +114,7 @@ function report(
     summary,
     leftovers: swept.left,
     ...(swept.unchecked ? { leftoversUnchecked: swept.unchecked } : {}),
+    beyondCri: swept.beyondCri,
     interrupted,
     exitCode: clean ? 0 : 1,
   };

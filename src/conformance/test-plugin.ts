@@ -23,6 +23,8 @@ export interface PluginScope {
   containerName(alias: string): string;
   /** The hard bound of every hold: well under the runtime's request timeout. */
   holdBoundMs: number;
+  /** The ids of the run's pods and containers an event carried, kept for the look on the node. */
+  sawIds(podId: string, containerId?: string): void;
 }
 
 /** A hook held by a block rule. */
@@ -233,6 +235,9 @@ export class TestPlugin {
 
   private record(s: Omit<Seen, 'seq' | 'plugin'>): Seen {
     const seen: Seen = { seq: this.scope.nextSeq(), plugin: this.spec.index, ...s };
+    this.scope.sawIds(s.podId, s.containerId);
+    for (const id of s.syncPodIds ?? []) this.scope.sawIds(id);
+    for (const id of s.syncContainerIds ?? []) this.scope.sawIds(id);
     if (this.seen.length < MAX_SEEN) this.seen.push(seen);
     for (const w of [...this.waiters]) if (w.match(seen)) w.resolve(seen);
     return seen;

@@ -30,6 +30,12 @@ export interface Timing {
   exitEventWaitMs: number;
   /** Each CRI call's deadline. */
   callMs: number;
+  /**
+   * How long what a refused call made may take to vanish from the node (a shim exits just
+   * after the runtime shuts its sandbox down) before it counts as left; looked at again
+   * every tenth of it.
+   */
+  nodeSettleMs: number;
 }
 
 export function timing(requestTimeoutMs: number, pace: Pace): Timing {
@@ -46,6 +52,7 @@ export function timing(requestTimeoutMs: number, pace: Pace): Timing {
         exitWaitMs: 60_000,
         exitEventWaitMs: 10_000,
         callMs: 30_000,
+        nodeSettleMs: 2_000,
       }
     : {
         requestTimeoutMs,
@@ -56,5 +63,6 @@ export function timing(requestTimeoutMs: number, pace: Pace): Timing {
         exitWaitMs: 1_000,
         exitEventWaitMs: 1_000,
         callMs: 5_000,
+        nodeSettleMs: 50,
       };
 }

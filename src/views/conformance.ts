@@ -59,6 +59,22 @@ function rows(r: ConformanceReport, wide: boolean): string[][] {
   return [head.map((h) => chalk.bold(h)), ...body];
 }
 
+/** What the node showed beyond CRI's listings: never a clean word for what was not looked at. */
+function beyondCriLines(r: ConformanceReport, width: number | undefined): string[] {
+  const b = r.beyondCri;
+  if (!b.checked) return ['', chalk.yellow(fitProse(`Not checked beyond CRI: ${b.why}.`, width))];
+  const limits = b.limits.map((l) => fitProse(`Beyond CRI, ${l}.`, width));
+  if (r.leftovers.length > 0 || r.leftoversUnchecked) return limits.length > 0 ? ['', ...limits] : [];
+  return [
+    '',
+    fitProse(
+      "Nothing left: no pod or container of this run in CRI's listings, and none of their ids on the node (no shim, process or cgroup).",
+      width,
+    ),
+    ...limits,
+  ];
+}
+
 export const conformanceView: View<ConformanceReport> = {
   text(r, { width, wide }) {
     const lines = [fitProse(targetText(r.target), width), ''];
@@ -71,7 +87,8 @@ export const conformanceView: View<ConformanceReport> = {
     });
     if (r.leftovers.length > 0) {
       lines.push('', chalk.red(`Left on the node (${r.leftovers.length}): remove with`));
-      for (const l of r.leftovers) lines.push(`  ${l.command}    # ${l.kind} ${l.name}`);
+      for (const l of r.leftovers)
+        lines.push(`  ${l.command}    # ${l.kind === 'node' ? `in no CRI listing: ${l.name}` : `${l.kind} ${l.name}`}`);
     }
     if (r.leftoversUnchecked) {
       const u = r.leftoversUnchecked;
@@ -83,6 +100,7 @@ export const conformanceView: View<ConformanceReport> = {
       );
       lines.push(`  ${u.command}`);
     }
+    lines.push(...beyondCriLines(r, width));
     lines.push('', summaryText(r));
     return lines.join('\n');
   },

@@ -2,7 +2,8 @@
 // not a failure of the clause the step was about. The runtime is the simulator on real
 // NRI and CRI sockets; a second plugin holds the check's RunPodSandbox and, meanwhile,
 // the CRI server is shut down, so the call ends with the runtime gone. Nor can the run
-// then say the node is clean: it says it could not list what it left.
+// then say the node is clean: it says it could not list what it left, and finds from
+// the node's view (the simulator's process table) the sandbox the runtime never answered for.
 import { describe, expect, it } from 'vitest';
 import { conformanceView } from '../../src/views/index.js';
 import { simulatedNode } from './simulated-node.js';
@@ -32,6 +33,23 @@ describe('a runtime that goes away during a step that needs its call to succeed'
       expect(conformanceView.text(report, { width: 1000, wide: false })).toContain(
         `Not checked for leftovers: ${report.leftoversUnchecked?.reason}; pods of this run may remain: list them with\n  ${report.leftoversUnchecked?.command}`,
       );
+      // What the run made is found from the node's view all the same: the pod whose
+      // RunPodSandbox the runtime never answered still runs its shim and pause process.
+      const podId = report.leftovers.find((l) => l.kind === 'node')?.id ?? '';
+      expect(report.beyondCri).toEqual({ checked: true, limits: [] });
+      const onNode = report.leftovers.filter((l) => l.kind === 'node');
+      expect(onNode).toEqual([
+        {
+          kind: 'node',
+          id: podId,
+          name: expect.stringMatching(/^\/usr\/local\/bin\/containerd-shim-runc-v2 pid \d+, \/pause pid \d+$/),
+          // No runtime answers to remove it through: its processes, the pause before its shim.
+          command: expect.stringMatching(/^kill -KILL \d+ \d+$/),
+        },
+      ]);
+      const pids = [...onNode[0].name.matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
+      expect(onNode[0].command).toBe(`kill -KILL ${pids[1]} ${pids[0]}`);
+      expect(node.sim.runtime.node.processes().map((p) => p.pid)).toEqual(pids);
       expect(report.exitCode).toBe(1);
     } finally {
       plan.close();

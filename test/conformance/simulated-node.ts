@@ -7,6 +7,7 @@ import { SUBSCRIBED } from '../../src/conformance/test-plugin.js';
 import { serveCri } from '../../src/runtime/sim/cri/serve.js';
 import { ProbeSet } from '../../src/session/index.js';
 import type { nri } from '../../src/api/index.js';
+import type { NodeSource } from '../../src/conformance/node-view.js';
 import { startRuntime, type SimHandle } from '../commands/nri-cli.js';
 
 export interface SimulatedNode {
@@ -14,8 +15,11 @@ export interface SimulatedNode {
   criSocket: string;
   /** Shuts the CRI server down (once; the file's end does it otherwise). */
   closeCri(): Promise<void>;
-  /** The checks named by `focus`, planned against this node without asking. */
-  plan(focus: string[], signal: AbortSignal): Promise<ConformancePlan>;
+  /**
+   * The checks named by `focus`, planned against this node without asking; the look beyond
+   * CRI reads the simulator's process table unless `look` says where else.
+   */
+  plan(focus: string[], signal: AbortSignal, look?: NodeSource): Promise<ConformancePlan>;
   /** A plugin of the test's own at index 50, told of each RunPodSandbox (the runtime waits for it). */
   onRunPod(name: string, handler: (pod: nri.IPodSandbox) => Promise<void>): Promise<ProbeSet>;
 }
@@ -31,8 +35,9 @@ export function simulatedNode(): SimulatedNode {
     let closed: Promise<void> | undefined;
     node.criSocket = served.socketPath;
     node.closeCri = () => (closed ??= served.close());
-    node.plan = (focus, signal) =>
+    node.plan = (focus, signal, look) =>
       ConformancePlan.open({
+        node: look ?? node.sim.runtime.node,
         criSocket: node.criSocket,
         nriSocket: node.sim.socketPath,
         pace: 'sim',

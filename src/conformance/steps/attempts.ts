@@ -93,6 +93,7 @@ async function judgeEarlyCreate(r: CheckRun, alias: string, pod: string, waited:
   const o = await r.outcome<cri.CreateContainerResponse>(`early:${alias}`);
   if (!o.ok) return refusal(o.error, `CreateContainer into pod ${r.podName(pod)}`);
   r.containers.set(alias, { alias, id: o.value.containerId, pod });
+  r.suite.registry.saw(o.value.containerId);
   throw new CheckFailure(
     `CreateContainer into pod ${r.podName(pod)} to fail while its RunPodSandbox hook runs`,
     `it ${waited}create container ${o.value.containerId}`,

@@ -19,6 +19,7 @@ export async function create(r: CheckRun, alias: string, pod: string, opts: Cont
   });
   const res = await r.cri((c, o) => c.createContainer(p.id, config, p.config, o));
   r.containers.set(alias, { alias, id: res.containerId, pod });
+  r.suite.registry.saw(res.containerId);
   return res.containerId;
 }
 

@@ -69,6 +69,15 @@ export interface RuntimeQuirks {
    */
   createsInStoppedPod?: boolean;
   /**
+   * A RunPodSandbox that a plugin refuses leaves its sandbox running: a shim and a pause
+   * process that no CRI listing shows (node.ts keeps them). containerd 2.0.0-2.2.5 and
+   * 2.3.0-2.3.2 start the sandbox (sandboxService.StartSandbox) before the NRI hook and
+   * shut it down on no error after it (internal/cri/server/sandbox_run.go); 2.2.6 and
+   * 2.3.3 added the deferred ShutdownSandbox (containerd#13644, #13645; containerd#13609).
+   * containerd 1.7's CRI server deletes the task with a kill when the hook fails.
+   */
+  leaksRefusedSandbox?: boolean;
+  /**
    * Plugins are invoked in the order of their names, not their indexes: iSulad's own NRI
    * keys its plugins by name (nri-facts.md).
    */
@@ -262,6 +271,10 @@ const CONTAINERD_23_QUIRKS: RuntimeQuirks = Object.freeze({ runtime: 'containerd
 /** Docker Engine 29.2+ (moby daemon/internal/nri). */
 const DOCKER_QUIRKS: RuntimeQuirks = Object.freeze({ runtime: 'Docker', docker: true });
 
+/** containerd 2.0.0-2.2.5 and 2.3.0-2.3.2: a refused RunPodSandbox leaves its sandbox running (containerd#13609). */
+const LEAKS_REFUSED_SANDBOX = (quirks: RuntimeQuirks): RuntimeQuirks =>
+  Object.freeze({ ...quirks, leaksRefusedSandbox: true });
+
 const containerd = (version: string, nriVersion: string, quirks?: RuntimeQuirks): RuntimePreset => ({
   runtimeName: 'containerd',
   runtimeVersion: version,
@@ -285,9 +298,9 @@ export const RUNTIME_PRESETS: Readonly<Record<string, RuntimePreset>> = Object.f
   'containerd-1.7.13': containerd('v1.7.13', 'v0.4.0', CONTAINERD_17_QUIRKS), // 1.7.7-1.7.13
   'containerd-1.7.25': containerd('v1.7.25', 'v0.6.1', CONTAINERD_1725_QUIRKS), // 1.7.14-1.7.15 v0.6.0, 1.7.16-1.7.25 v0.6.1
   'containerd-1.7.34': containerd('v1.7.34', 'v0.8.0', CONTAINERD_17_QUIRKS), // 1.7.26 and later
-  'containerd-2.0': containerd('v2.0.11', 'v0.8.0', CONTAINERD_20_QUIRKS),
-  'containerd-2.1': containerd('v2.1.9', 'v0.8.0', CONTAINERD_20_QUIRKS),
-  'containerd-2.2.0': containerd('v2.2.0', 'v0.10.0', CONTAINERD_220_QUIRKS),
+  'containerd-2.0': containerd('v2.0.11', 'v0.8.0', LEAKS_REFUSED_SANDBOX(CONTAINERD_20_QUIRKS)),
+  'containerd-2.1': containerd('v2.1.9', 'v0.8.0', LEAKS_REFUSED_SANDBOX(CONTAINERD_20_QUIRKS)),
+  'containerd-2.2.0': containerd('v2.2.0', 'v0.10.0', LEAKS_REFUSED_SANDBOX(CONTAINERD_220_QUIRKS)),
   'containerd-2.2.1': containerd('v2.2.7', 'v0.11.0', CONTAINERD_223_QUIRKS), // 2.2.1-2.2.7, as 2.2.7
   'containerd-2.3': containerd('v2.3.4', 'v0.12.0', CONTAINERD_23_QUIRKS),
   'crio-1.32': crio('1.32.13', 'v0.9.0', CRIO_132_QUIRKS),

@@ -34,6 +34,7 @@ import {
 } from './quirks.js';
 import { runtimeStartError } from './start-failure.js';
 import { handedOverByGoRuntimes, sparseSyncContainers } from './sync.js';
+import { SimNode } from './node.js';
 import type { SimState } from './state.js';
 
 export interface RuntimeOptions extends AdaptationOptions {
@@ -77,6 +78,8 @@ export class Runtime extends EventEmitter {
   private readonly nri: Adaptation;
   /** Containers that exit by themselves, between their start and their exit. */
   private readonly exiting = new Set<NodeJS.Timeout>();
+  /** The node's process table: the sandboxes' shims and pause processes, as conformance looks at them. */
+  readonly node: SimNode;
 
   constructor(
     readonly state: SimState,
@@ -84,6 +87,7 @@ export class Runtime extends EventEmitter {
   ) {
     super();
     const quirks = opts.quirks;
+    this.node = new SimNode(quirks?.runtime);
     const nameLabel = quirks?.containerNameLabel;
     if (nameLabel) for (const c of state.containers()) c.name = labelledName(nameLabel, c);
     this.nri = new Adaptation(
@@ -261,9 +265,11 @@ export class Runtime extends EventEmitter {
       const id = pod.id ?? '';
       this.state.mayAddPod(id);
       const p = plainCopy(pod);
+      this.node.startSandbox(id, pod.linux?.cgroupParent ?? '');
       const failed = await this.relay(Event.RUN_POD_SANDBOX, { pod: p }, 'RunPodSandbox', { pod: id });
       if (failed) {
         if (this.fault('keep-pod-after-run-hook-error')) this.state.adoptPod(p);
+        else if (!this.opts.quirks?.leaksRefusedSandbox) this.node.endSandbox(id);
         return { ok: false, error: failed };
       }
       this.state.adoptPod(p);
@@ -326,6 +332,7 @@ export class Runtime extends EventEmitter {
         if (failed && this.fault('stop-pod-aborts-on-plugin-error')) throw failed;
       }
       this.state.markPodStopped(id);
+      this.node.stopSandbox(id);
       this.stateChanged('StopPodSandbox', { pod: id }, 'NOTREADY');
     });
   }
@@ -336,6 +343,7 @@ export class Runtime extends EventEmitter {
       const failed = await this.relay(Event.REMOVE_POD_SANDBOX, { pod }, 'RemovePodSandbox', { pod: id });
       if (failed && this.fault('remove-pod-aborts-on-plugin-error')) throw failed;
       this.state.removePod(id, { withContainers: true });
+      this.node.endSandbox(id);
       this.stateChanged('RemovePodSandbox', { pod: id });
     });
   }
