@@ -12,8 +12,7 @@ import { expectNothingOnNode } from '../steps/node.js';
 const INJECTED = 'nrictl conformance: injected RunPodSandbox failure';
 
 /** The id the RunPodSandbox hook of the refused pod p saw (hookSawPod made sure there is one). */
-const refusedPodId = (r: CheckRun): string =>
-  r.plugin('00').seen.find((s) => r.isPod(s, 'p'))?.podId ?? '';
+const refusedPodId = (r: CheckRun): string => r.plugin('00').seen.find((s) => r.isPod(s, 'p'))?.podId ?? '';
 
 export const RUN_POD_CHECKS: Check[] = [
   {
