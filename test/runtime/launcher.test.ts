@@ -151,7 +151,9 @@ await stub.start();
     const dir = await pluginDir({ '10-done': { text: leaver(0) }, '20-broken': { text: leaver(3) } });
     sim = await startSim(
       { pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] },
-      { pluginPath: dir, registrationTimeoutMs: 15_000 },
+      // The exit status counts when it comes within the kill grace after the close (1 s by
+      // default); a busy machine can take longer to end a node process: 20 s, as margin.
+      { pluginPath: dir, registrationTimeoutMs: 15_000, killGraceMs: 20_000 },
     );
     await waitForPlugin(sim, '20-broken');
     await sim.runtime.createContainer('p', { id: 'c1', name: 'done' });
