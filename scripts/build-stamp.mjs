@@ -14,7 +14,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const STAMP = join(root, 'dist', 'build-stamp');
+const STAMP = join(root, 'dist', 'build-stamp');
 const DIRS = ['src', 'commands', 'bin'];
 const FILES = [
   'package.json',
@@ -39,7 +39,7 @@ function* walk(dir) {
 }
 
 /** The hash of everything the build reads. */
-export function sourcesHash() {
+function sourcesHash() {
   const hash = createHash('sha256');
   const files = [...DIRS.flatMap((d) => [...walk(join(root, d))]), ...FILES.map((f) => join(root, f))];
   for (const file of files) {
