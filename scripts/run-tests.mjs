@@ -14,11 +14,29 @@
 // Nothing is excused: tsx runs without its cache (TSX_DISABLE_CACHE), which it would
 // keep in TMPDIR/tsx-UID for the next run, and no other tool of the suite writes there.
 // New entries in TMPDIR itself are listed too, as a note: other programs may share it.
+//
+// The tests that run the built CLI need dist/ built from the sources as they are: when it
+// is missing or stale (scripts/build-stamp.mjs), `npm run build` runs first, once, before
+// any test starts, so `npm ci && npm test` works without a build step and an up-to-date
+// dist/ is not built again.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { whyStale } from './build-stamp.mjs';
+
+const stale = whyStale();
+if (stale) {
+  console.log(`Building first (${stale}): npm run build`);
+  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  if (build.status !== 0) {
+    console.log(
+      `tests: 0 passed, 1 failed, 0 skipped (npm run build ${build.signal ? `was killed by ${build.signal}` : `exited with code ${build.status}`}; no test ran)`,
+    );
+    process.exit(build.status || 1);
+  }
+}
 
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
 const reporter = fileURLToPath(new URL('./test-summary-reporter.mjs', import.meta.url));

@@ -35,7 +35,14 @@ const RIGHT_AFTER_MS = 1000;
 
 export class HandlerClock {
   readonly #running = new Set<HandlerRun>();
+  /** Called once when a run ends: settle() waits on them. */
+  readonly #onEnd = new Map<HandlerRun, Array<() => void>>();
   #last: HandlerRun | undefined;
+
+  /** A handler is running now. */
+  get busy(): boolean {
+    return this.#running.size > 0;
+  }
 
   begin(handler: string): HandlerRun {
     const run: HandlerRun = { handler, startedAt: performance.now() };
@@ -47,6 +54,47 @@ export class HandlerClock {
     run.endedAt = performance.now();
     this.#running.delete(run);
     this.#last = run;
+    const waiters = this.#onEnd.get(run);
+    this.#onEnd.delete(run);
+    for (const w of waiters ?? []) w();
+  }
+
+  /**
+   * late(), for a connection that has just closed, when the answer may still come. The
+   * runtime's clock of a request starts before ours, by however long the request took to
+   * reach the handler: on a busy machine, without bound. So a close that comes while a
+   * handler runs but, by our clock, short of the timeout does not clear the handler: we
+   * wait until it answers or reaches the timeout by our clock too. One that then reaches
+   * it is named (it runs past the timeout: the runtime was right to drop it); one that
+   * answers first is not, and nothing is claimed. Never waits longer than the timeout.
+   */
+  async settle(requestTimeoutMs: number): Promise<LateHandler | undefined> {
+    const found = this.late(requestTimeoutMs);
+    const runs = [...this.#running];
+    if (found || runs.length === 0) return found;
+    const bound = requestTimeoutMs * (1 - CLOCK_SLACK);
+    const oldest = Math.min(...runs.map((r) => r.startedAt));
+    await new Promise<void>((resolve) => {
+      let left = runs.length;
+      const timer = setTimeout(resolve, Math.max(0, oldest + bound - performance.now()) + 1);
+      for (const run of runs) {
+        const list = this.#onEnd.get(run) ?? [];
+        list.push(() => {
+          if (--left > 0) return;
+          clearTimeout(timer);
+          resolve();
+        });
+        this.#onEnd.set(run, list);
+      }
+    });
+    const now = performance.now();
+    let worst: LateHandler | undefined;
+    for (const run of runs) {
+      const running = run.endedAt === undefined;
+      const ms = (run.endedAt ?? now) - run.startedAt;
+      if (ms >= bound && (!worst || ms > worst.ms)) worst = { handler: run.handler, ms, running };
+    }
+    return worst;
   }
 
   /**

@@ -26,7 +26,7 @@ import {
 } from '../ttrpc/index.js';
 import { connectTo, endpointOf, resolveTarget } from './connect.js';
 import { PluginError, pluginErrors, type Endpoint, type LateAnswer, type PluginStep } from './errors.js';
-import { HandlerClock } from './handler-clock.js';
+import { HandlerClock, type LateHandler } from './handler-clock.js';
 import { handledEventsMask, subscriptionMask, type PluginHandlers } from './handlers.js';
 import { pluginIdentity, SDK_NRI_VERSION } from './identity.js';
 import { eventMethods, gatedEventMethods, registerPluginService } from './plugin-service.js';
@@ -482,24 +482,35 @@ export class Stub extends EventEmitter {
     this.#served?.close(cause);
     const w = this.#startWaiter;
     this.#startWaiter = undefined;
-    if (w) {
+    if (w && this.#stopping) {
       w.reject(
-        this.#stopping
-          ? new PluginError(
-              step,
-              'closed',
-              `plugin ${this.fullName} was stopped during ${step} (${this.#endpoint.label})`,
-              this.#endpoint.socketPath,
-            )
-          : closedError(this.#endpoint, step, cause, this.#lateAnswer()),
+        new PluginError(
+          step,
+          'closed',
+          `plugin ${this.fullName} was stopped during ${step} (${this.#endpoint.label})`,
+          this.#endpoint.socketPath,
+        ),
       );
       return;
     }
-    if (!this.#wentLive) return; // start() already rejected and said why
-    const err =
-      this.#stopping || this.#shutdownRequested
-        ? undefined
-        : closedError(this.#endpoint, 'closed', cause, this.#lateAnswer());
+    if (!w && !this.#wentLive) return; // start() already rejected and said why
+    if (!w && (this.#stopping || this.#shutdownRequested)) {
+      this.#announceClose(undefined);
+      return;
+    }
+    const tell = (late: LateAnswer | undefined): void => {
+      const err = closedError(this.#endpoint, w ? step : 'closed', cause, late);
+      if (w) w.reject(err);
+      else this.#announceClose(err);
+    };
+    // A handler still running, short of the timeout by our clock, may be why the runtime
+    // closed: whether it was is known when it answers or reaches the timeout (settle()).
+    const late = isProtocolError(cause) ? undefined : this.#clock.late(this.#requestTimeoutMs);
+    if (late || isProtocolError(cause) || !this.#clock.busy) tell(this.#lateAnswer(late));
+    else void this.#clock.settle(this.#requestTimeoutMs).then((l) => tell(this.#lateAnswer(l)));
+  }
+
+  #announceClose(err: PluginError | undefined): void {
     try {
       this.#handlers.onClose?.(err);
     } finally {
@@ -507,9 +518,8 @@ export class Stub extends EventEmitter {
     }
   }
 
-  /** The handler that kept the runtime waiting past its request timeout as the connection closed, if one did. */
-  #lateAnswer(): LateAnswer | undefined {
-    const late = this.#clock.late(this.#requestTimeoutMs);
+  /** The handler that kept the runtime waiting past its request timeout as the connection closed, if one did, with the timeout and its setting. */
+  #lateAnswer(late: LateHandler | undefined): LateAnswer | undefined {
     if (!late) return undefined;
     const runtime = this.#runtime;
     return {

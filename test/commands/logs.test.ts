@@ -391,7 +391,7 @@ describe('nrictl logs errors', () => {
     } finally {
       mute.close();
     }
-  }, 15_000);
+  });
 
   it('an unknown event name is a usage error', async () => {
     const r = await runCli(['logs', '--socket', sim.socketPath, '--events', 'create,explode']);

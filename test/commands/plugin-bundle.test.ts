@@ -144,7 +144,7 @@ describe('nrictl plugin bundle', () => {
     expect((JSON.parse(r.stdout) as Report).findings.filter((f) => f.code.startsWith('plugin-log'))).toEqual([
       expect.objectContaining({ severity: 'warning', code: 'plugin-log-discarded' }),
     ]);
-  }, 30_000);
+  });
 
   it('is started by the simulator from its plugin directory as 10-demo, on fd 3', async () => {
     const s = sim(['--plugin-path', plugins, '--scenario', 'examples/demo.yaml']);

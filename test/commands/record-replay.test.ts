@@ -237,7 +237,7 @@ describe('sim --replay', () => {
       /replayed 11 events of .*logs\.jsonl as newest \(recorded on nrictl-sim 0\.1\.0\) from 3 pods and 5 containers: 8 steps/,
     );
     expect(content(again)).toEqual(content(at('logs.jsonl')));
-  }, 30_000);
+  });
 
   it('Ctrl-C while --speed waits for the next event: the summary counts what the plugins were sent, no more', async () => {
     // The Go reference's recording at a hundredth of its pace: CreateContainer is due 1.2 s
@@ -271,7 +271,7 @@ describe('sim --replay', () => {
     expect(done).toMatchObject({ steps: 2, failed: 0, stopped: true });
     expect(records.filter((r) => r.type === 'state-changed')).toHaveLength(2);
     expect(records.find((r) => r.type === 'replay')).toMatchObject({ events: sent.length, steps: 2, notSteps: 1 });
-  }, 30_000);
+  });
 
   it('--compare: the same plugins end every traced field as they did (exit 0)', async () => {
     const r = await runCli([

@@ -44,7 +44,7 @@ describe('nrictl sim --plugin-output', () => {
       plugin: '10-talker',
       line: 'hello-from-talker',
     });
-  }, 30_000);
+  });
 
   it('json: the line goes to stderr as one JSON object, stdout keeps the simulator events', async () => {
     const r = await sim('--plugin-output', 'json');
@@ -57,12 +57,12 @@ describe('nrictl sim --plugin-output', () => {
       stream: 'stderr',
       line: 'hello-from-talker',
     });
-  }, 30_000);
+  });
 
   it('none: the output is not read, and the plugin still starts (and here fails) as before', async () => {
     const r = await sim('--plugin-output', 'none');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout + r.stderr).not.toContain('hello-from-talker');
     expect(r.stdout).toMatch(/launched\s+10-talker/);
-  }, 30_000);
+  });
 });

@@ -1,7 +1,10 @@
 // Each preset gives the verdicts its real runtime is known to give (nri-contract.md,
 // "Known runtime results"), or, where nothing is known, what the runtime's source says
 // (docs/conformance.md has the table and its sources). Every check not listed passes.
-import { describe, expect, it } from 'vitest';
+import { existsSync, watch } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
 import { runMatrix } from '../../src/conformance/index.js';
 import { conformanceMatrixJunit } from '../../src/views/index.js';
 
@@ -67,55 +70,99 @@ const EXPECTED: Record<string, Expected | 'not applicable'> = {
   },
 };
 
+// The matrix runs the whole suite once per preset: 15 runs. Its time is not what is
+// tested, so its bound is only there to end a hung run (300 s: it took 75-100 s with 8
+// other test runs on the 2-core machine). Should that bound pass all the same, the test's signal aborts
+// the run, and the afterEach waits for it to remove what it made in TMPDIR.
+let running: Promise<unknown> | undefined;
+afterEach(async () => {
+  await running?.catch(() => undefined);
+  running = undefined;
+});
+
 describe('--preset all', () => {
-  it('gives each preset the verdicts its runtime is known to give, and JUnit per preset', async () => {
-    const m = await runMatrix({ signal: new AbortController().signal });
-    const seen: Record<string, Expected | 'not applicable'> = {};
-    for (const p of m.presets) {
-      if (p.notApplicable) {
-        seen[p.preset] = 'not applicable';
-        continue;
+  it(
+    'gives each preset the verdicts its runtime is known to give, and JUnit per preset',
+    { timeout: 300_000 },
+    async ({ signal }) => {
+      const run = runMatrix({ signal });
+      running = run;
+      const m = await run;
+      const seen: Record<string, Expected | 'not applicable'> = {};
+      for (const p of m.presets) {
+        if (p.notApplicable) {
+          seen[p.preset] = 'not applicable';
+          continue;
+        }
+        seen[p.preset] = Object.fromEntries(
+          p.verdicts
+            .filter((v) => v.status !== 'pass')
+            .map((v) => [v.name, [v.status, v.known?.ref].filter(Boolean).join(' ')]),
+        );
       }
-      seen[p.preset] = Object.fromEntries(
-        p.verdicts
-          .filter((v) => v.status !== 'pass')
-          .map((v) => [v.name, [v.status, v.known?.ref].filter(Boolean).join(' ')]),
+      expect(seen).toEqual(EXPECTED);
+
+      // containerd's ContainerStatus keeps the CRI request's resources; CRI-O's follows the plugin.
+      const verdict = (preset: string, check: string) =>
+        m.presets.find((p) => p.preset === preset)?.verdicts.find((v) => v.name === check);
+      for (const preset of ['containerd-1.7.0', 'containerd-2.1', 'containerd-2.3'])
+        expect(verdict(preset, 'adjust/resources')?.notes).toEqual([
+          "ContainerStatus reports the CRI request's values, not what plugins set: a kubelet or tool reading it sees CPU shares 256 and a memory limit of 128Mi; the container runs with CPU shares 384 and a memory limit of 96Mi",
+        ]);
+      expect(verdict('crio-1.32', 'adjust/resources')?.notes).toEqual([]);
+      expect(verdict('crio-1.32', 'remove-pod/stops-first')?.reason).toMatch(
+        /^expected StopContainer, StopPodSandbox, RemoveContainer, RemovePodSandbox for pod p-c\d+, saw StopContainer, RemoveContainer, RemovePodSandbox$/,
       );
-    }
-    expect(seen).toEqual(EXPECTED);
-
-    // containerd's ContainerStatus keeps the CRI request's resources; CRI-O's follows the plugin.
-    const verdict = (preset: string, check: string) =>
-      m.presets.find((p) => p.preset === preset)?.verdicts.find((v) => v.name === check);
-    for (const preset of ['containerd-1.7.0', 'containerd-2.1', 'containerd-2.3'])
-      expect(verdict(preset, 'adjust/resources')?.notes).toEqual([
-        "ContainerStatus reports the CRI request's values, not what plugins set: a kubelet or tool reading it sees CPU shares 256 and a memory limit of 128Mi; the container runs with CPU shares 384 and a memory limit of 96Mi",
+      expect(verdict('isulad-2.1.5', 'adjust/resources')?.reason).toMatch(
+        /^expected CreateContainer of c to succeed, saw Unknown: Requested CPUs are not available - requested , available: 0-\d+\.$/,
+      );
+      expect(verdict('isulad-2.1.5', 'adjust/resources')?.notes).toEqual([
+        expect.stringMatching(
+          /^the plugin sets CPU shares and no cpuset, and none is sent: the runtime made the empty cpuset itself \(iSulad/,
+        ),
       ]);
-    expect(verdict('crio-1.32', 'adjust/resources')?.notes).toEqual([]);
-    expect(verdict('crio-1.32', 'remove-pod/stops-first')?.reason).toMatch(
-      /^expected StopContainer, StopPodSandbox, RemoveContainer, RemovePodSandbox for pod p-c\d+, saw StopContainer, RemoveContainer, RemovePodSandbox$/,
-    );
-    expect(verdict('isulad-2.1.5', 'adjust/resources')?.reason).toMatch(
-      /^expected CreateContainer of c to succeed, saw Unknown: Requested CPUs are not available - requested , available: 0-\d+\.$/,
-    );
-    expect(verdict('isulad-2.1.5', 'adjust/resources')?.notes).toEqual([
-      expect.stringMatching(
-        /^the plugin sets CPU shares and no cpuset, and none is sent: the runtime made the empty cpuset itself \(iSulad/,
-      ),
-    ]);
-    expect(verdict('isulad-2.1.5', 'adjust/env')?.reason).toMatch(/no runtimeSpec in its verbose info/);
-    expect(verdict('isulad-2.1.5', 'update-container/relayed')?.reason).toMatch(
-      /^not sent, so as not to bring the runtime down: iSulad .*SIGSEGV.* \(--include-crashing runs it anyway\)$/,
-    );
-    expect(m.presets.find((p) => p.preset === 'docker-29')?.notApplicable).toMatch(/^Docker serves no CRI/);
-    expect(m.exitCode).toBe(1);
+      expect(verdict('isulad-2.1.5', 'adjust/env')?.reason).toMatch(/no runtimeSpec in its verbose info/);
+      expect(verdict('isulad-2.1.5', 'update-container/relayed')?.reason).toMatch(
+        /^not sent, so as not to bring the runtime down: iSulad .*SIGSEGV.* \(--include-crashing runs it anyway\)$/,
+      );
+      expect(m.presets.find((p) => p.preset === 'docker-29')?.notApplicable).toMatch(/^Docker serves no CRI/);
+      expect(m.exitCode).toBe(1);
 
-    const xml = conformanceMatrixJunit(m);
-    expect(xml.match(/<testsuite /g)).toHaveLength(15);
-    expect(xml).toMatch(
-      /<failure message="expected CreateContainer of c in pod p-c\d+ to fail, saw it create container/,
-    );
-    expect(xml).toContain('[known: containerd#13599]" type="known-gap"');
-    expect(xml).toMatch(/<skipped message="the runtime&apos;s CRI has no UpdatePodSandboxResources/);
+      const xml = conformanceMatrixJunit(m);
+      expect(xml.match(/<testsuite /g)).toHaveLength(15);
+      expect(xml).toMatch(
+        /<failure message="expected CreateContainer of c in pod p-c\d+ to fail, saw it create container/,
+      );
+      expect(xml).toContain('[known: containerd#13599]" type="known-gap"');
+      expect(xml).toMatch(/<skipped message="the runtime&apos;s CRI has no UpdatePodSandboxResources/);
+    },
+  );
+});
+
+describe('--preset all, interrupted', () => {
+  it('removes what the run in progress made in TMPDIR, as a test that times out needs', async () => {
+    const made = new Set<string>();
+    const stop = new AbortController();
+    // The signal comes the moment the first preset's run has made its directory. Only the
+    // directories this run made count: other programs may share TMPDIR.
+    const watcher = watch(tmpdir(), (_event, name) => {
+      if (!name?.startsWith('nrictl-conformance-') || !existsSync(join(tmpdir(), name))) return;
+      made.add(name);
+      stop.abort();
+    });
+    try {
+      const outcome = await runMatrix({ signal: stop.signal }).then(
+        (m) => m,
+        (err: unknown) => err,
+      );
+      expect(stop.signal.aborted).toBe(true);
+      // Cancelled before any check ran, or interrupted after some did: either way it says so.
+      if (outcome instanceof Error) expect(outcome.message).toMatch(/^cancelled/);
+      else expect(outcome).toMatchObject({ interrupted: true, exitCode: 1 });
+      expect(made.size).toBeGreaterThan(0);
+      expect([...made].filter((name) => existsSync(join(tmpdir(), name)))).toEqual([]);
+    } finally {
+      watcher.close();
+    }
   });
 });

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import {
   chmodSync,
-  cpSync,
   existsSync,
   statSync,
   mkdirSync,
@@ -10,11 +9,11 @@ import {
   readFileSync,
   readdirSync,
   rmSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
+import { packedOnce } from './packed.js';
 import { fileURLToPath } from 'node:url';
 
 // What a user gets: `npm pack`, `npm install -g` of the tarball into a prefix, then
@@ -25,7 +24,8 @@ import { fileURLToPath } from 'node:url';
 // scratch and writes the oclif manifest (npm run build), which must not happen in the
 // working tree while other tests run from it. The install resolves the
 // dependencies like any user's would, from the npm cache (warm after `npm ci`) or
-// the registry. About 15 s on a 2-core machine, most of it the TypeScript build.
+// the registry. Both happen once per test run, shared with plugin-author.test.ts
+// (packed.ts): about 30 s of CPU, most of it the TypeScript build.
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
@@ -33,7 +33,6 @@ const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
   version: string;
   man: string[];
 };
-const NOT_COPIED = new Set(['node_modules', '.git', 'dist', 'oclif.manifest.json']);
 
 let work: string;
 let stage: string;
@@ -54,10 +53,8 @@ function ok(r: SpawnSyncReturns<string>, what: string): SpawnSyncReturns<string>
 }
 const nrictl = (...args: string[]): SpawnSyncReturns<string> => run(join(prefix, 'bin', 'nrictl'), args, outside);
 
-beforeAll(() => {
+beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'nrictl-pack-'));
-  stage = join(work, 'stage');
-  prefix = join(work, 'prefix');
   outside = join(work, 'elsewhere');
   mkdirSync(outside);
   // Nothing from the developer's own set-up may leak in: no colour, no debug, a
@@ -66,32 +63,17 @@ beforeAll(() => {
   for (const k of Object.keys(env))
     if (k.startsWith('NRICTL_') || k.startsWith('NRI_') || k.startsWith('npm_') || k === 'NODE_ENV') delete env[k];
 
-  cpSync(repo, stage, {
-    recursive: true,
-    filter: (src) => src === repo || !NOT_COPIED.has(src.slice(repo.length + 1).split('/')[0]),
-  });
-  symlinkSync(join(repo, 'node_modules'), join(stage, 'node_modules'));
-  const out = join(work, 'out');
-  mkdirSync(out);
-  // With NODE_ENV=development (or test, as under vitest) oclif writes the TypeScript
-  // source paths into the manifest, and the installed tool cannot load a command:
-  // prepack must pin it to production whatever the packer's environment says.
-  ok(
-    run('npm', ['pack', '--pack-destination', out, '--no-audit', '--no-fund'], stage, { NODE_ENV: 'development' }),
-    'npm pack',
-  );
-  const tgz = readdirSync(out).filter((f) => f.endsWith('.tgz'));
-  expect(tgz).toEqual([`${pkg.name}-${pkg.version}.tgz`]);
-  tarball = join(out, tgz[0]);
+  // Packed (npm pack of a copy, with NODE_ENV=development: with it, or test as under
+  // vitest, oclif writes the TypeScript source paths into the manifest, and the installed
+  // tool cannot load a command; prepack must pin it to production whatever the packer's
+  // environment says) and installed with npm install -g once per run (packed.ts).
+  ({ stage, tarball, prefix } = await packedOnce());
+  expect(basename(tarball)).toBe(`${pkg.name}-${pkg.version}.tgz`);
   packed = ok(run('tar', ['-tzf', tarball], work), 'tar')
     .stdout.trim()
     .split('\n')
     .map((p) => p.replace(/^package\//, ''));
-  ok(
-    run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], work),
-    'npm install -g',
-  );
-}, 180_000);
+}, 300_000);
 
 // A few hundred MB of installed packages: removing them takes a while on a loaded machine.
 afterAll(() => {

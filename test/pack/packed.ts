@@ -1,9 +1,11 @@
-// Packs the repository the way a user gets it, for the plugin author's tests: the pack
-// runs in a copy (node_modules symlinked, no dist/.git) with the real prepack/postpack
-// scripts, so the working tree's dist/ is never rebuilt under other running tests.
+// Packs the repository the way a user gets it: the pack runs in a copy (node_modules
+// symlinked, no dist/.git) with the real prepack/postpack scripts, so the working tree's
+// dist/ is never rebuilt under other running tests. Packed and installed once per test
+// run (packedOnce), for every test file that needs the package as users get it.
 import { spawnSync, type SpawnSyncOptions, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { once } from '../support/once.js';
 import { fileURLToPath } from 'node:url';
 
 export const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -58,4 +60,32 @@ export function packTarball(work: string, env: NodeJS.ProcessEnv): string {
   const tgz = readdirSync(out).filter((f) => f.endsWith('.tgz'));
   if (tgz.length !== 1) throw new Error(`npm pack made ${tgz.join(', ') || 'nothing'}`);
   return join(out, tgz[0]);
+}
+
+export interface Packed {
+  /** The copy of the repository that was packed (its prepack wrote the manifest there). */
+  stage: string;
+  tarball: string;
+  /** A prefix the tarball was installed into with `npm install -g`: prefix/bin/nrictl. */
+  prefix: string;
+}
+
+/**
+ * The package packed, and installed with `npm install -g` into an empty prefix: made once
+ * per test run, shared by the test files that need it. Read only: nobody writes there.
+ */
+export function packedOnce(): Promise<Packed> {
+  return once('packed', (dir) => {
+    const env = cleanEnv(dir);
+    const tarball = packTarball(dir, env);
+    const prefix = join(dir, 'prefix');
+    ok(
+      run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+        cwd: dir,
+        env,
+      }),
+      'npm install -g',
+    );
+    return { stage: join(dir, 'stage'), tarball, prefix };
+  });
 }

@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cleanEnv, ok, packTarball, repo, run } from './packed.js';
+import { cleanEnv, ok, packedOnce, repo, run, type Packed } from './packed.js';
 
 // A plugin author's path, from the packed tarball installed into empty directories:
 // import the SDK, type-check against its declarations, run the README's plugin
@@ -24,10 +24,14 @@ let tarball: string;
 let app: string;
 const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
 
-beforeAll(() => {
+let packed: Packed;
+
+beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'nrictl-author-'));
   env = cleanEnv(work);
-  tarball = packTarball(work, env);
+  // Packed and installed once per run, with pack.test.ts (packed.ts).
+  packed = await packedOnce();
+  tarball = packed.tarball;
   app = join(work, 'app');
   mkdirSync(app);
   writeFileSync(
@@ -226,17 +230,9 @@ describe('nrictl plugin new, from the tarball installed with npm install -g into
   let version: string;
 
   beforeAll(() => {
-    const prefix = join(work, 'prefix');
-    ok(
-      run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], {
-        cwd: work,
-        env,
-      }),
-      'npm install -g',
-    );
-    nrictl = join(prefix, 'bin', 'nrictl');
+    nrictl = join(packed.prefix, 'bin', 'nrictl');
     version = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string }).version;
-  }, 180_000);
+  });
 
   // The slowest part of this file (about 1-2 min on a loaded 2-core machine): a real
   // `npm install` of the new project (nrictl from the copy in its vendor/; typescript and

@@ -170,5 +170,5 @@ process.exit(0);
       expect.stringMatching(/Z INFO info via console$/),
       '',
     ]);
-  }, 20_000);
+  });
 });

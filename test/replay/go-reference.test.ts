@@ -76,13 +76,13 @@ describe('the Go reference recordings', () => {
     // Not nothing: rlimits and a device for the db, a mount for the sidecar.
     expect(Object.keys(merged.get('ctr-db')!).sort()).toEqual(['linux', 'rlimits']);
     expect(Object.keys(merged.get('ctr-web-sidecar')!)).toEqual(['mounts']);
-  }, 30_000);
+  });
 
   it('trace --record: --compare with the stand-ins finds every traced field ending as the Go plugins left it', async () => {
     const r = await runCli(['sim', '--replay', at('trace.jsonl'), '--plugin-dir', plugins, '--compare', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ compared: 6, uncompared: { then: 0, now: 0 }, containers: [] });
-  }, 30_000);
+  });
 });
 
 /** Two plugins' adjustments of one container as one: lists joined, messages merged. */

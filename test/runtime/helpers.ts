@@ -50,7 +50,12 @@ export async function startSim(
   };
 }
 
-export async function waitFor<T>(what: string, fn: () => T | undefined | false, timeoutMs = 8000): Promise<T> {
+/**
+ * Checks `fn` every 10 ms until it holds. The bound only turns a hang into a message that
+ * says what never came; it is no measure of speed, and stays under the test's own (60 s),
+ * well past what a plugin process takes to start with both cores busy.
+ */
+export async function waitFor<T>(what: string, fn: () => T | undefined | false, timeoutMs = 45_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = fn();

@@ -2,7 +2,7 @@
 // dropped and reported, and the others go on.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { nri } from '../../src/api/index.js';
 import { Stub } from '../../src/plugin/index.js';
 import { connectRawPlugin, ofType, startSim, waitFor, waitForPlugin, type RawPlugin, type Sim } from './helpers.js';
@@ -39,18 +39,23 @@ async function rawPlugin(
 
 describe('misbehaving plugins', () => {
   it('drops a plugin that sleeps past the request timeout; the next event still reaches the others', async () => {
-    sim = await startSim({ pods: [POD], containers: [] }, { requestTimeoutMs: 300 });
+    // The sleepy plugin answers only when the test ends: late whatever the timeout, so the
+    // timeout can leave the steady one, which answers at once, a margin on a busy machine.
+    sim = await startSim({ pods: [POD], containers: [] }, { requestTimeoutMs: 1000 });
     const seen: string[] = [];
+    let wake!: () => void;
+    const woken = new Promise<void>((r) => (wake = r));
+    onTestFinished(() => wake());
     await sdkPlugin('sleepy', '10', {
       createContainer: async (_p, c) => {
         seen.push(`sleepy ${c.id}`);
-        await new Promise((r) => setTimeout(r, 1500));
+        await woken;
       },
     });
     await sdkPlugin('steady', '20', { createContainer: (_p, c) => void seen.push(`steady ${c.id}`) });
     expect((await sim.runtime.createContainer('p', { id: 'c1', name: 'c1' })).ok).toBe(true);
     expect(ofType(sim.events, 'dropped')).toMatchObject([{ plugin: '10-sleepy' }]);
-    expect(ofType(sim.events, 'dropped')[0].reason).toMatch(/request timeout \(300 ms\)/);
+    expect(ofType(sim.events, 'dropped')[0].reason).toMatch(/request timeout \(1000 ms\)/);
     expect((await sim.runtime.createContainer('p', { id: 'c2', name: 'c2' })).ok).toBe(true);
     expect(seen).toEqual(['sleepy c1', 'steady c1', 'steady c2']);
     expect(sim.runtime.plugins().map((p) => p.name)).toEqual(['20-steady']);
@@ -144,7 +149,8 @@ describe('misbehaving plugins', () => {
       namespace: 'n',
       annotations: { big },
     }));
-    sim = await startSim({ pods, containers: [] }, { requestTimeoutMs: 10_000 });
+    // 5 MB of state: its registration, not its speed, is tested; 30 s bounds it on a busy machine.
+    sim = await startSim({ pods, containers: [] }, { requestTimeoutMs: 10_000, registrationTimeoutMs: 30_000 });
     const s = await sdkPlugin('sdk', '10', { synchronize: () => undefined, runPodSandbox: () => undefined });
     expect(s.events).not.toBe(0);
     const [synced] = ofType(sim.events, 'synchronized');
