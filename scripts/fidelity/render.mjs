@@ -28,7 +28,7 @@ export function provenance(slot) {
 
 /** "pass / pass ✓", "FAIL / pass ✗", "— / skip": the real verdict, then the imitation's. */
 function pairCell(row) {
-  if (!row) return '';
+  if (!row) return '—';
   const show = (v) => (v ? SHOWN[v.status] : '—');
   const mark = row.agree === undefined ? '' : row.agree ? ' ✓' : ' ✗';
   return `${show(row.real)} / ${show(row.other)}${mark}`;
