@@ -127,6 +127,22 @@ function podIds(out, cri) {
   return r.status === 0 ? r.stdout.split('\n').filter(Boolean) : undefined;
 }
 
+/** "containerd v2.3.4", "cri-o 1.32.13": CRI Version through crictl, as conformance names it. */
+function runtimeVersion(out, cri) {
+  const r = spawnSync(
+    join(out, 'bin', 'crictl'),
+    ['--config', '/dev/null', '-r', `unix://${cri}`, '-t', '10s', 'version'],
+    {
+      encoding: 'utf8',
+      timeout: 20_000,
+    },
+  );
+  const field = (name) => new RegExp(`^${name}:\\s*(.+)$`, 'm').exec(r.stdout ?? '')?.[1]?.trim();
+  const name = field('RuntimeName');
+  const version = field('RuntimeVersion');
+  return name && version ? `${name} ${version}` : undefined;
+}
+
 /** Whether a kit runtime is up: its CRI and NRI sockets answer. */
 async function runtimeUp(ep) {
   return existsSync(ep.cri) && existsSync(ep.nri) && (await socketAnswers(ep.cri)) && (await socketAnswers(ep.nri));
@@ -336,7 +352,7 @@ class Fidelity {
       const result = await this.critest([t.runtime], `critest-real-${t.id}`);
       this.time(t.id, 'critest real', result.ms);
       say(`${t.id}: critest on ${t.runtime}: ${critestSummary(result.counts)} in ${secs(result.ms)}`);
-      const runtime = this.fresh[`conformance-${t.id}`]?.runtime ?? t.runtime;
+      const runtime = runtimeVersion(this.out, ep.cri) ?? t.runtime;
       this.fresh[id] = this.critestRecord(id, t, 'real', runtime, result);
     } catch (e) {
       this.fail(id, e.message);
