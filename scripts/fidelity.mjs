@@ -441,7 +441,8 @@ async function main() {
     ...CONFORMANCE_TARGETS.map((t) => `conformance-${t.id}`),
     ...CRITEST_TARGETS.flatMap((t) => [`critest-${t.id}-real`, `critest-${t.id}-sim`]),
   ];
-  const slots = mergeResults(ids, kept, f.fresh, f.why);
+  // The reasons go on the page: no log path of this machine in them.
+  const slots = mergeResults(ids, kept, f.fresh, stripPaths(f.why, f.strip));
   for (const [id, record] of Object.entries(f.fresh))
     writeAtomically(join(DATA, `${id}.json`), `${JSON.stringify(record, null, 2)}\n`);
   writeAtomically(
@@ -451,7 +452,7 @@ async function main() {
       conformance: CONFORMANCE_TARGETS.map((t) => ({
         target: t,
         slot: slots[`conformance-${t.id}`],
-        preset: presets[t.id],
+        preset: stripPaths(presets[t.id], f.strip),
       })),
       critest: CRITEST_TARGETS.map((t) => ({
         target: t,
