@@ -3,7 +3,7 @@
 // of the real-runtimes kit (see the page for what it shows).
 //
 //   npm run fidelity                       build, then run what can run and write the page
-//   node scripts/fidelity.mjs [--only IDS] [--no-real] [--no-critest]
+//   node scripts/fidelity.mjs [--only IDS] [--no-real] [--no-critest] [--no-conformance]
 //
 // It runs what it can: every preset (no kit needed); a real runtime when the kit's runtime
 // is up (NRI_REAL_OUT names the kit's output directory; CRI-O's row depends on the image
@@ -49,12 +49,13 @@ Regenerates docs/fidelity.md (npm run fidelity builds nrictl first).
                  the others are carried over. Presets always run.
   --no-real      measure no real runtime: the page from the presets and the kept results
   --no-critest   leave critest out (its results are carried over)
+  --no-conformance  run no real conformance (carried over; presets still run)
 Env: NRI_REAL_OUT  the real-runtimes kit's output directory (unset: no real runtime)
      NRI_REAL_KIT  the kit's scripts (default: ../shared/tools/real-runtimes from the checkout)
 Exit: 0 page written, 1 page written but a run failed, 2 bad usage or nrictl not built.`;
 
 function parseArgs(argv) {
-  const opts = { only: undefined, real: true, critest: true };
+  const opts = { only: undefined, real: true, critest: true, conformance: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--help' || a === '-h') {
@@ -62,6 +63,7 @@ function parseArgs(argv) {
       process.exit(0);
     } else if (a === '--no-real') opts.real = false;
     else if (a === '--no-critest') opts.critest = false;
+    else if (a === '--no-conformance') opts.conformance = false;
     else if (a === '--only' || a.startsWith('--only=')) {
       const v = a.includes('=') ? a.slice('--only='.length) : argv[++i];
       const ids = (v ?? '').split(',').filter(Boolean);
@@ -242,7 +244,7 @@ class Fidelity {
 
   async realConformance(t) {
     const id = `conformance-${t.id}`;
-    const why = await this.cannotMeasure(t);
+    const why = this.opts.conformance ? await this.cannotMeasure(t) : '--no-conformance';
     if (why) {
       this.why[id] = why;
       say(`${t.id}: real runtime not measured: ${why}`);
