@@ -42,7 +42,7 @@ const IMAGE = 'localhost/busybox:latest';
 const CONFORMANCE_DEADLINE_MS = 5 * 60_000;
 const CRITEST_DEADLINE_MS = 10 * 60_000;
 
-const USAGE = `usage: node scripts/fidelity.mjs [--only IDS] [--no-real] [--no-critest]
+const USAGE = `usage: node scripts/fidelity.mjs [--only IDS] [--no-real] [--no-critest] [--no-conformance]
 
 Regenerates docs/fidelity.md (npm run fidelity builds nrictl first).
   --only IDS     measure only these real runtimes (comma-separated: ${CONFORMANCE_TARGETS.map((t) => t.id).join(', ')});
