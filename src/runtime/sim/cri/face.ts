@@ -18,7 +18,7 @@ import {
 } from '../../../cri/index.js';
 import { StateError } from '../errors.js';
 import { RuntimeRefusal, type Runtime } from '../runtime.js';
-import { ImageStore } from './images.js';
+import { ImageStore, imageId } from './images.js';
 import {
   containerInfo,
   containerOfConfig,
@@ -30,6 +30,7 @@ import {
   podInfo,
   podOfConfig,
   type CriRecord,
+  type ImageOf,
 } from './objects.js';
 import { nriResources } from './resources.js';
 
@@ -64,6 +65,13 @@ export class CriFace {
     private readonly opts: CriFaceOptions,
   ) {
     this.images = new ImageStore(opts.images);
+  }
+
+  /** The image a container the scenario brought is shown with: the node's first image, else the pause image. */
+  private get scenarioImage(): ImageOf {
+    const ref = this.opts.images?.[0] ?? SIM_PAUSE_IMAGE;
+    const name = this.images.resolve(ref) ?? ref;
+    return { name, id: imageId(name) };
   }
 
   private get state() {
@@ -147,7 +155,7 @@ export class CriFace {
         const ctr = this.state.mustContainer(id);
         const rec = this.containerRecords.get(id);
         return {
-          status: criContainerStatus(ctr, rec, this.since),
+          status: criContainerStatus(ctr, rec, this.since, this.scenarioImage),
           info: req.verbose ? containerInfo(ctr, rec) : {},
         };
       },
@@ -316,7 +324,7 @@ export class CriFace {
         );
       throw unknown('container config must include metadata');
     }
-    const imageId = this.images.use(config.image?.image ?? '');
+    const image = this.images.use(config.image?.image ?? '');
     const pod = this.state.mustPod(podId);
     const name = [meta.name, pod.name, pod.namespace, pod.uid, meta.attempt].join('_');
     const holder = this.reserved.get(name);
@@ -340,8 +348,9 @@ export class CriFace {
       name: meta.name ?? '',
       attempt: meta.attempt ?? 0,
       createdAt: nowNs(),
-      image: config.image?.image ?? '',
-      imageId,
+      // containerd shows the image's first tag, whether asked for by name or by id.
+      image: image.name,
+      imageId: image.id,
       logPath: config.logPath ? `${logDir ? `${logDir.replace(/\/+$/, '')}/` : ''}${config.logPath}` : '',
       config,
     });
@@ -376,7 +385,7 @@ export class CriFace {
       if (filter?.podSandboxId && !(ctr.podSandboxId ?? '').startsWith(filter.podSandboxId)) continue;
       if (filter?.state && criContainerState(ctr) !== (filter.state.state ?? 0)) continue;
       if (!matches(ctr.labels, filter?.labelSelector)) continue;
-      out.push(criContainer(ctr, this.containerRecords.get(id), this.since));
+      out.push(criContainer(ctr, this.containerRecords.get(id), this.since, this.scenarioImage));
     }
     return out;
   }
