@@ -59,6 +59,7 @@ function suiteScope(prepared: Prepared, ids: { runId: string; namespace: string 
     ...ids,
     image: prepared.target.image,
     imageKind: prepared.imageKind,
+    imageId: prepared.imageId,
     cgroupParent: prepared.cgroupParent,
     timing: prepared.timing,
     runtimeName: prepared.target.runtimeName.toLowerCase(),
