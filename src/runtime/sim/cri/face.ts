@@ -40,6 +40,11 @@ export interface CriFaceOptions {
   runtimeVersion: string;
   /** The scenario's images; undefined: every image is there. */
   images?: readonly string[] | undefined;
+  /**
+   * The node verifies image signatures (`sim --signature-policy`): CreateContainer without
+   * user_specified_image is refused with these words (the preset's signaturePolicyRefusal).
+   */
+  unverifiableImage?: string | undefined;
 }
 
 const nowNs = (): number => Date.now() * 1_000_000;
@@ -325,6 +330,8 @@ export class CriFace {
       throw unknown('container config must include metadata');
     }
     const image = this.images.use(config.image?.image ?? '');
+    // CRI-O checks it once the image is found, before any container or NRI event exists.
+    if (this.opts.unverifiableImage && !config.image?.userSpecifiedImage) throw unknown(this.opts.unverifiableImage);
     const pod = this.state.mustPod(podId);
     const name = [meta.name, pod.name, pod.namespace, pod.uid, meta.attempt].join('_');
     const holder = this.reserved.get(name);
