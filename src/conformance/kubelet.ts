@@ -6,10 +6,10 @@
 import type { cri } from '../cri/index.js';
 
 /** The kubelet's labels (pkg/kubelet/types/labels.go). */
-export const KUBELET_POD_NAME = 'io.kubernetes.pod.name';
-export const KUBELET_POD_NAMESPACE = 'io.kubernetes.pod.namespace';
-export const KUBELET_POD_UID = 'io.kubernetes.pod.uid';
-export const KUBELET_CONTAINER_NAME = 'io.kubernetes.container.name';
+const KUBELET_POD_NAME = 'io.kubernetes.pod.name';
+const KUBELET_POD_NAMESPACE = 'io.kubernetes.pod.namespace';
+const KUBELET_POD_UID = 'io.kubernetes.pod.uid';
+const KUBELET_CONTAINER_NAME = 'io.kubernetes.container.name';
 
 /** A pod's labels: the pod's own, then its name, namespace and uid. */
 export function kubeletPodLabels(meta: cri.IPodSandboxMetadata): Record<string, string> {

@@ -91,7 +91,7 @@ export function imageId(name: string): string {
  * A size that stays the same for the same image: the scenario gives none, and 0 is what
  * the kubelet's client refuses. Between 1 and 8 MiB, as small images (pause, busybox) are.
  */
-export function imageSize(name: string): number {
+function imageSize(name: string): number {
   const digest = createHash('sha256').update(`size:${name}`).digest();
   return 1_048_576 + (digest.readUInt32BE(0) % (7 * 1_048_576));
 }
