@@ -68,7 +68,10 @@ The socket path is printed first: point a plugin or \`nrictl logs --socket\` at 
         : {}),
     };
     if (flags.replay !== undefined) {
-      const replay = await replayRecording({ ...run, ...cli.replayOptions(flags, this.args.scenario) }, this.signal);
+      const replay = await replayRecording(
+        { ...run, ...cli.replayOptions(flags, this.args.scenario), onAssumption: (line) => this.note(line) },
+        this.signal,
+      );
       return cli.replayOutput(replay, format, flags.junit);
     }
     return cli.simulationOutput(await runSimulation(run, this.signal), format);

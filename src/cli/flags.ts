@@ -356,6 +356,7 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = Object.freeze({
   record: '--record',
   replay: '--replay',
   criSocketPath: '--cri-socket',
+  signaturePolicy: '--signature-policy',
   criSocket: '--cri-socket',
   prometheus: '--prometheus',
   selector: '--selector',

@@ -34,6 +34,11 @@ export const simFlags = (presets: readonly string[]) => ({
       'Also serve CRI on this socket (0600; its directory is made 0700 if missing and must not be writable by others), so that crictl or any CRI client drives the simulator: each call becomes the scenario step of the same name, plugins see its events, ContainerStatus shows their adjustments. It serves as long as the simulator runs: without SCENARIO (or with --keep-running) until stopped. Images: all present, unless the scenario lists them (images:).',
     helpValue: 'PATH',
   }),
+  'signature-policy': Flags.boolean({
+    description:
+      'With --cri-socket and a CRI-O preset: the node verifies image signatures, as CRI-O with signature_policy set in crio.conf. CreateContainer without ImageSpec.user_specified_image is then refused as CRI-O refuses it: `user specified image not specified, cannot verify image signature`, gRPC Unknown, before any NRI event (the kubelet, crictl and critest set the field; nrictl conformance does too).',
+    default: false,
+  }),
   'plugin-dir': pluginDirFlag('Directory of pre-started plugins to launch (NN-name executables); it must exist.'),
   'conf-dir': confDirFlag(
     'Drop-in configuration directory for pre-started plugins (NN-name.conf, else name.conf); it must exist.',
@@ -143,6 +148,7 @@ const DEFAULT_SIM_QUEUE_CAPACITY = 10_000;
 export interface SimFlagValues {
   socket?: string | undefined;
   'cri-socket'?: string | undefined;
+  'signature-policy'?: boolean | undefined;
   'plugin-dir'?: string | undefined;
   'conf-dir'?: string | undefined;
   'registration-timeout': number;
@@ -222,6 +228,7 @@ export function simOptions(
     expect: f.expect,
     socketPath: f.socket,
     criSocketPath: f['cri-socket'],
+    signaturePolicy: f['signature-policy'] || undefined,
     pluginDir: f['plugin-dir'],
     confDir: f['conf-dir'],
     registrationTimeoutMs: f['registration-timeout'],

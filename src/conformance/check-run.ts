@@ -6,6 +6,7 @@ import { CriError, type cri } from '../cri/index.js';
 import { CheckError, CheckFailure } from './errors.js';
 import type { PluginSpec, Seen, TimeSplit } from './model.js';
 import { CONTAINER_LABEL, RUN_LABEL, type SuiteScope } from './suite-scope.js';
+import { kubeletContainerLabels, kubeletImageSpec, kubeletPodLabels } from './kubelet.js';
 import { TestPlugin, type Hold, type PluginScope } from './test-plugin.js';
 import type { Timing } from './timing.js';
 
@@ -179,30 +180,45 @@ export class CheckRun implements PluginScope {
     if (!inFlight.getStore()) this.split[kind] += performance.now() - t;
   }
 
+  /** A pod as the kubelet asks for one (kubelet.ts), with the run's label and cgroup parent. */
   podConfig(alias: string, extra: Partial<cri.IPodSandboxConfig> = {}): cri.IPodSandboxConfig {
     const name = this.podName(alias);
+    const metadata = { name, namespace: this.namespace, uid: this.podUid(alias), attempt: 1 };
     return {
-      metadata: { name, namespace: this.namespace, uid: this.podUid(alias), attempt: 1 },
-      labels: { [RUN_LABEL]: this.suite.runId },
+      metadata,
+      hostname: name,
+      labels: { ...kubeletPodLabels(metadata), [RUN_LABEL]: this.suite.runId },
       ...extra,
       linux: { cgroupParent: this.suite.cgroupParent, ...extra.linux },
     };
   }
 
-  /** A container that runs until stopped, or with `exits` that exits by itself with that code (a shell image; the pause image's `-v` exits 0). */
-  containerConfig(alias: string, opts: { exits?: number; extra?: Partial<cri.IContainerConfig> } = {}) {
-    const image = this.suite.image;
+  /**
+   * A container of the pod `sandbox`, as the kubelet asks for one (kubelet.ts): one that runs
+   * until stopped, or with `exits` that exits by itself with that code (a shell image; the
+   * pause image's `-v` exits 0).
+   */
+  containerConfig(
+    alias: string,
+    sandbox: cri.IPodSandboxConfig,
+    opts: { exits?: number; extra?: Partial<cri.IContainerConfig> } = {},
+  ) {
     const command =
       this.suite.imageKind === 'pause'
         ? opts.exits === undefined
           ? []
           : ['/pause', '-v']
         : ['sh', '-c', opts.exits === undefined ? 'sleep 3600' : `exit ${opts.exits}`];
+    const name = this.containerName(alias);
     const config: cri.IContainerConfig = {
-      metadata: { name: this.containerName(alias), attempt: 0 },
-      image: { image },
+      metadata: { name, attempt: 0 },
+      image: kubeletImageSpec(this.suite.image, this.suite.imageId),
       ...(command.length ? { command } : {}),
-      labels: { [RUN_LABEL]: this.suite.runId, [CONTAINER_LABEL]: alias },
+      labels: {
+        ...kubeletContainerLabels(sandbox.metadata ?? {}, name),
+        [RUN_LABEL]: this.suite.runId,
+        [CONTAINER_LABEL]: alias,
+      },
       linux: {},
       ...opts.extra,
     };

@@ -12,6 +12,7 @@ import {
   openCriClient,
   type CriClient,
   type CriSocketChoice,
+  type cri,
 } from '../cri/index.js';
 import { ProbeSet } from '../session/index.js';
 import { ConformanceError } from './errors.js';
@@ -49,6 +50,8 @@ export interface Prepared {
   timing: Timing;
   acceptedEvents: number;
   imageKind: ImageKind;
+  /** The image's id, as ImageStatus or PullImage answered it: what CreateContainer names, as the kubelet's does. */
+  imageId: string;
   cgroupParent: string;
   node: NodeSource;
 }
@@ -119,6 +122,7 @@ async function prepareWith(
     timing: timing(timeout.ms, opts.pace),
     acceptedEvents: nri.accepted,
     imageKind: imageKind(image.ref),
+    imageId: image.id,
     cgroupParent: await cgroupParent(cri),
     node: opts.node ?? openProcNode({ runtimeName: version.runtimeName.toLowerCase() }),
   };
@@ -204,31 +208,32 @@ async function findImage(
   opts: TargetOptions,
   configs: RuntimeConfigReport[],
   ours: RuntimeConfigReport | undefined,
-): Promise<{ ref: string; from: string }> {
+): Promise<{ ref: string; from: string; id: string }> {
   const found = opts.image !== undefined ? { ref: opts.image, from: '--image' } : await pauseImage(cri, configs, ours);
   if (!found)
     throw bad(
       'no test image: the runtime names no pause image (CRI Status, its config) and the node has none; give one with --image',
       'image',
     );
-  let present: boolean;
+  let present: cri.IImage | null | undefined;
   try {
-    present = Boolean((await cri.imageStatus(found.ref)).image);
+    present = (await cri.imageStatus(found.ref)).image;
   } catch (err) {
     throw bad(`cannot ask the runtime for the image ${found.ref}: ${(err as Error).message}`, 'image', err);
   }
-  if (present) return found;
+  if (present) return { ...found, id: present.id ?? '' };
   if (!opts.pull)
     throw bad(
       `the image ${found.ref} is not on the node: pull it first (crictl pull ${found.ref}), add --pull, or give another with --image`,
       'image',
     );
+  let pulled: string;
   try {
-    await cri.pullImage(found.ref);
+    pulled = (await cri.pullImage(found.ref)).imageRef;
   } catch (err) {
     throw bad(`cannot pull ${found.ref}: ${(err as Error).message}`, 'image', err);
   }
-  return { ...found, from: `${found.from}, pulled` };
+  return { ...found, from: `${found.from}, pulled`, id: pulled };
 }
 
 /** The runtime's own pause image: as its CRI Status says (containerd 1.7), its config, or one the node has. */

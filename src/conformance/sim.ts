@@ -20,6 +20,8 @@ export interface SimConformanceOptions {
   preset?: string | undefined;
   /** Clauses the simulator breaks on purpose (tests). */
   faults?: readonly SimFault[] | undefined;
+  /** The simulated CRI-O verifies image signatures (`sim --signature-policy`). */
+  signaturePolicy?: boolean | undefined;
   image?: string | undefined;
   pull?: boolean | undefined;
   focus?: readonly string[] | undefined;
@@ -48,6 +50,7 @@ async function runWith(checks: readonly Check[], opts: SimConformanceOptions): P
         callEvents: false,
         pluginOutput: 'none',
         ...(opts.faults?.length ? { faults: opts.faults } : {}),
+        ...(opts.signaturePolicy ? { signaturePolicy: true } : {}),
         drive: async (runtime, signal) => {
           const prepared = await prepare({
             // The simulated node's process table: --sim looks beyond CRI as a run on a node does.

@@ -23,6 +23,8 @@ export interface SuiteScope {
   runId: string;
   namespace: string;
   image: string;
+  /** The image's id, which CreateContainer names with `image` as user_specified_image (kubelet.ts); "" when the runtime gave none. */
+  imageId: string;
   imageKind: ImageKind;
   /** The cgroup parent pods are made under: "" for the cgroupfs driver, critest's slice for systemd. */
   cgroupParent: string;

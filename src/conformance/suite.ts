@@ -66,6 +66,7 @@ function suiteScope(
     ...ids,
     image: prepared.target.image,
     imageKind: prepared.imageKind,
+    imageId: prepared.imageId,
     cgroupParent: prepared.cgroupParent,
     timing: prepared.timing,
     runtimeName: prepared.target.runtimeName.toLowerCase(),

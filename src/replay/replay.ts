@@ -16,6 +16,8 @@ import {
 import {
   presetForRuntime,
   runSimulation,
+  runtimeVintage,
+  VintageError,
   stepLabel,
   type SimulationOptions,
   type SimulationRecord,
@@ -33,6 +35,12 @@ export interface ReplayOptions extends Omit<SimulationOptions, 'scenario' | 'gen
   speed?: number | undefined;
   /** Hold what the plugins under test do to what the recording's did (a trace recording). */
   compare?: boolean | undefined;
+  /**
+   * Told, once each and before anything runs, what the replay assumed where the recording
+   * says what this nrictl cannot use (an NRI version it cannot read, a runtime it has no
+   * preset for): one line for people, the run goes on.
+   */
+  onAssumption?: ((line: string) => void) | undefined;
 }
 
 /** What was replayed, and as which runtime. */
@@ -45,6 +53,8 @@ export interface ReplaySummary extends StepCounts {
   preset: string | undefined;
   /** How it was chosen: --preset, or from the recording's runtime. */
   presetFrom: 'flag' | 'recording' | 'default';
+  /** What the replay assumed where the recording said what this nrictl cannot use (onAssumption's lines). */
+  assumed: string[];
   pods: number;
   containers: number;
   /** Times the runtime went away while recording (events then were missed). */
@@ -87,6 +97,12 @@ export async function replayRecording(opts: ReplayOptions, signal: AbortSignal):
   if (opts.speed !== undefined && !check.timed)
     throw new RecordingError(`${file} has no times: replay it without --speed`, 'usage', 'replay');
   const runtime = runtimeOf(opts, header);
+  const unknown = header ? unknownFields(header) : [];
+  if (unknown.length)
+    runtime.assumed.push(
+      `the recording's header has fields this nrictl does not know (${unknown.join(', ')}): replaying without them`,
+    );
+  for (const line of runtime.assumed) opts.onAssumption?.(line);
 
   const { entries } = await openRecording(file);
   const iterator = entries[Symbol.asyncIterator]();
@@ -145,6 +161,7 @@ export async function replayRecording(opts: ReplayOptions, signal: AbortSignal):
       ...(header ? { recordedOn: header.runtime } : {}),
       preset: runtime.preset,
       presetFrom: runtime.from,
+      assumed: runtime.assumed,
       pods: pods.length,
       containers: containers.length,
       gaps,
@@ -155,26 +172,85 @@ export async function replayRecording(opts: ReplayOptions, signal: AbortSignal):
   };
 }
 
-/** The runtime to imitate: --preset, else the recording's own, in its name, versions and (where one fits) quirks. */
+/**
+ * The runtime to imitate: --preset, else the recording's own, in its name, versions and
+ * (where one fits) quirks. What the recording says that cannot be used is assumed away,
+ * said in `assumed`, never refused: a real runtime writes what it writes (containerd built
+ * from its vendor tree says NRI version "0.0.0-unknown").
+ */
 function runtimeOf(
   opts: ReplayOptions,
   header: HeaderLine | undefined,
-): { options: Partial<SimulationOptions>; preset: string | undefined; from: ReplaySummary['presetFrom'] } {
-  if (opts.preset !== undefined) return { options: {}, preset: opts.preset, from: 'flag' };
+): {
+  options: Partial<SimulationOptions>;
+  preset: string | undefined;
+  from: ReplaySummary['presetFrom'];
+  assumed: string[];
+} {
+  if (opts.preset !== undefined) return { options: {}, preset: opts.preset, from: 'flag', assumed: [] };
   const rt = header?.runtime;
-  if (!rt || rt.name === '') return { options: {}, preset: undefined, from: 'default' };
+  if (!rt || rt.name === '') return { options: {}, preset: undefined, from: 'default', assumed: [] };
   const preset = presetForRuntime(rt.name, rt.version);
+  const assumed: string[] = [];
+  // What the runtime said of its NRI is what it was; else its release line's (or the newest).
+  let nriVersion = opts.nriVersion === undefined && rt.nriVersion ? rt.nriVersion : undefined;
+  if (nriVersion !== undefined && !readable(nriVersion)) {
+    assumed.push(
+      `the recording's NRI version "${nriVersion}" (${rt.name} ${rt.version}) cannot be read: replaying with ${preset !== undefined ? `the ${preset} preset's NRI version` : 'the newest NRI version'}; give --nri-version to choose`,
+    );
+    nriVersion = undefined;
+  }
+  if (preset === undefined)
+    assumed.push(
+      `no preset for ${rt.name} ${rt.version}: replaying with its name and version, the Go adaptation's rules of NRI ${nriVersion ?? opts.nriVersion ?? 'at its newest'} and no runtime's quirks; give --preset to choose`,
+    );
   return {
     options: {
       ...(preset !== undefined ? { preset } : {}),
       runtimeName: opts.runtimeName ?? rt.name,
       runtimeVersion: opts.runtimeVersion ?? rt.version,
-      // What the runtime said of its NRI is what it was; else its release line's (or the newest).
-      ...(opts.nriVersion === undefined && rt.nriVersion ? { nriVersion: rt.nriVersion } : {}),
+      ...(nriVersion !== undefined ? { nriVersion } : {}),
     },
     preset,
     from: 'recording',
+    assumed,
   };
+}
+
+const HEADER_FIELDS: ReadonlySet<string> = new Set([
+  'format',
+  'version',
+  'nrictlVersion',
+  'source',
+  'started',
+  'runtime',
+  'plugin',
+  'events',
+  'traced',
+  'segments',
+  'filter',
+  'redacted',
+]);
+const RUNTIME_FIELDS: ReadonlySet<string> = new Set(['name', 'version', 'nriVersion']);
+
+/** The header's fields (and its runtime's) that this nrictl does not know: a newer nrictl's, or a hand's. */
+function unknownFields(header: HeaderLine): string[] {
+  return [
+    ...Object.keys(header).filter((k) => !HEADER_FIELDS.has(k)),
+    ...Object.keys(header.runtime)
+      .filter((k) => !RUNTIME_FIELDS.has(k))
+      .map((k) => `runtime.${k}`),
+  ];
+}
+
+function readable(nriVersion: string): boolean {
+  try {
+    runtimeVintage(nriVersion);
+    return true;
+  } catch (err) {
+    if (err instanceof VintageError) return false;
+    throw err;
+  }
 }
 
 function learnState(mapper: StepMapper, e: RecordingEntry): void {

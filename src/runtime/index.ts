@@ -20,6 +20,7 @@ export {
   type DiscoveredPlugin,
   type CollectedResult,
   type RuntimeVintage,
+  runtimeVintage,
 } from './adaptation/index.js';
 export { Runtime, type RuntimeOptions, type CreateResult } from './sim/runtime.js';
 export { type SimEvent, type SimEventType, type UpdateSource } from './events.js';

@@ -19,7 +19,9 @@ export const INVALID_CHECKS: Check[] = [
     steps: [
       mark('before'),
       callFails('CreateContainer into an unknown pod id', (r) =>
-        r.cri((c, o) => c.createContainer(r.unknownId, r.containerConfig('c'), r.podConfig('ghost'), o)),
+        r.cri((c, o) =>
+          c.createContainer(r.unknownId, r.containerConfig('c', r.podConfig('ghost')), r.podConfig('ghost'), o),
+        ),
       ),
       none('CreateContainer into an unknown pod'),
     ],
@@ -34,7 +36,7 @@ export const INVALID_CHECKS: Check[] = [
       runPod('p'),
       mark('before'),
       callFails('CreateContainer without metadata', (r) => {
-        const config = { ...r.containerConfig('c'), metadata: null };
+        const config = { ...r.containerConfig('c', r.pod('p').config), metadata: null };
         return r.cri((c, o) => c.createContainer(r.pod('p').id, config, r.pod('p').config, o));
       }),
       none('CreateContainer without metadata'),

@@ -67,8 +67,8 @@ export function createRefusedWhileHeld(alias: string, pod: string): Step {
     label: `CreateContainer ${alias} into the held pod fails`,
     run: async (r) => {
       const podId = heldPod(r);
-      const config = r.containerConfig(alias);
       const sandbox = r.podConfig(pod);
+      const config = r.containerConfig(alias, sandbox);
       r.start(`early:${alias}`, () => r.cri((c, o) => c.createContainer(podId, config, sandbox, o)));
       const by = performance.now() + r.timing.windowMs;
       while (!r.ended(`early:${alias}`) && performance.now() < by) await r.wait(Math.min(10, r.timing.windowMs));

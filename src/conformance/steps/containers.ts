@@ -13,7 +13,7 @@ export interface ContainerOpts {
 /** Creates a container in a pod (aliases) and records it; rejects with the CRI error. */
 export async function create(r: CheckRun, alias: string, pod: string, opts: ContainerOpts = {}): Promise<string> {
   const p = r.pod(pod);
-  const config = r.containerConfig(alias, {
+  const config = r.containerConfig(alias, p.config, {
     ...(opts.exits ? { exits: r.exitCode } : {}),
     ...(opts.extra ? { extra: opts.extra } : {}),
   });

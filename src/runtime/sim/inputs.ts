@@ -48,6 +48,12 @@ export interface SimulationInputs {
    * without a scenario (or with keepRunning), else until the script is done.
    */
   criSocketPath?: string;
+  /**
+   * The node verifies image signatures (crio.conf's `signature_policy` is set): the CRI
+   * face refuses CreateContainer without user_specified_image as the preset's runtime does
+   * (RuntimeQuirks.signaturePolicyRefusal); only for a preset that has that refusal, with a CRI socket.
+   */
+  signaturePolicy?: boolean;
   /** Pre-started plugins: a directory of NN-name executables, which must exist. */
   pluginDir?: string;
   /** Their drop-in configuration directory (NN-name.conf, else name.conf), which must exist. */
@@ -125,6 +131,18 @@ export async function planSimulation(opts: SimulationInputs): Promise<Simulation
       'Docker serves no CRI (the kubelet reaches it through cri-dockerd): leave out --cri-socket, or pick a containerd, CRI-O or iSulad preset',
       'usage',
       'criSocketPath',
+    );
+  if (opts.signaturePolicy && !preset.quirks?.signaturePolicyRefusal)
+    throw new SimulationInputError(
+      `--signature-policy imitates CRI-O's signature_policy, and preset ${opts.preset ?? 'newest'} is not CRI-O: pick a crio-* preset, or leave it out`,
+      'usage',
+      'signaturePolicy',
+    );
+  if (opts.signaturePolicy && opts.criSocketPath === undefined)
+    throw new SimulationInputError(
+      '--signature-policy acts on CRI CreateContainer: give --cri-socket too',
+      'usage',
+      'signaturePolicy',
     );
   const nriVersion = opts.nriVersion ?? preset.nriVersion;
   const vintage = runtimeVintage(nriVersion);

@@ -63,6 +63,14 @@ export interface RuntimeQuirks {
    */
   containerNameLabel?: string;
   /**
+   * When the node's config sets a signature policy (`sim --signature-policy`, crio.conf's
+   * `signature_policy`), CreateContainer without ImageSpec.user_specified_image is refused
+   * with these words, as a plain error (gRPC Unknown), before any NRI event: CRI-O checks
+   * it once the image is found (server/container_create_linux.go at v1.32.13,
+   * verifyImageSignature in server/container_create.go at v1.33.13 to v1.36.3, the same words).
+   */
+  signaturePolicyRefusal?: string;
+  /**
    * CreateContainer in a stopped pod succeeds: containerd before 2.2.6 (and 2.3.0-2.3.2)
    * never looked at the sandbox's state (internal/cri/server/container_create.go; the check
    * came with containerd#13654). critest's spec 8 reports it (containerd#13599).
@@ -247,6 +255,8 @@ const CONTAINERD_223_QUIRKS: RuntimeQuirks = Object.freeze({
   podUpdateRefused: Object.freeze({ message: 'not implemented', status: 'unimplemented' as const }),
 });
 
+const CRIO_UNVERIFIABLE_IMAGE = 'user specified image not specified, cannot verify image signature';
+
 /** CRI-O 1.33 and later: UpdatePodSandbox without PostUpdatePodSandbox; names from the kubelet label. */
 const CRIO_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'CRI-O',
@@ -254,6 +264,7 @@ const CRIO_QUIRKS: RuntimeQuirks = Object.freeze({
   removeSkipsPodStop: true,
   podUpdateEvents: 'update-only',
   containerNameLabel: 'io.kubernetes.container.name',
+  signaturePolicyRefusal: CRIO_UNVERIFIABLE_IMAGE,
 });
 
 /** CRI-O 1.32: its NRI (v0.9.0) has no pod update events at all. */
@@ -263,6 +274,7 @@ const CRIO_132_QUIRKS: RuntimeQuirks = Object.freeze({
   removeSkipsPodStop: true,
   criLacksPodUpdates: true,
   containerNameLabel: 'io.kubernetes.container.name',
+  signaturePolicyRefusal: CRIO_UNVERIFIABLE_IMAGE,
 });
 
 /** containerd 2.3: only the ContainerStatus resources of before NRI's adjustment. */

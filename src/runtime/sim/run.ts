@@ -84,6 +84,7 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
         runtimeName: plan.runtime.runtimeName ?? '',
         runtimeVersion: plan.runtime.runtimeVersion ?? '',
         images: plan.scenario.images,
+        ...(opts.signaturePolicy ? { unverifiableImage: plan.runtime.quirks?.signaturePolicyRefusal } : {}),
       });
       result.criSocketPath = cri.socketPath;
       onRecord?.({ time: Date.now(), type: 'listening', socketPath: cri.socketPath, api: 'cri' });

@@ -18,7 +18,7 @@ import {
 } from '../../../cri/index.js';
 import { StateError } from '../errors.js';
 import { RuntimeRefusal, type Runtime } from '../runtime.js';
-import { ImageStore } from './images.js';
+import { ImageStore, imageId } from './images.js';
 import {
   containerInfo,
   containerOfConfig,
@@ -30,6 +30,7 @@ import {
   podInfo,
   podOfConfig,
   type CriRecord,
+  type ImageOf,
 } from './objects.js';
 import { nriResources } from './resources.js';
 import { showResourcesAsAsked } from './status-resources.js';
@@ -42,6 +43,11 @@ export interface CriFaceOptions {
   images?: readonly string[] | undefined;
   /** The runtime dies (a preset's crash): its sockets stop answering, its plugins lose their connections. */
   goAway?: () => Promise<void>;
+  /**
+   * The node verifies image signatures (`sim --signature-policy`): CreateContainer without
+   * user_specified_image is refused with these words (the preset's signaturePolicyRefusal).
+   */
+  unverifiableImage?: string | undefined;
 }
 
 const nowNs = (): number => Date.now() * 1_000_000;
@@ -69,6 +75,13 @@ export class CriFace {
     private readonly opts: CriFaceOptions,
   ) {
     this.images = new ImageStore(opts.images);
+  }
+
+  /** The image a container the scenario brought is shown with: the node's first image, else the pause image. */
+  private get scenarioImage(): ImageOf {
+    const ref = this.opts.images?.[0] ?? SIM_PAUSE_IMAGE;
+    const name = this.images.resolve(ref) ?? ref;
+    return { name, id: imageId(name) };
   }
 
   private get state() {
@@ -151,7 +164,7 @@ export class CriFace {
         const id = this.mustContainer(req.containerId);
         const ctr = this.state.mustContainer(id);
         const rec = this.containerRecords.get(id);
-        const status = criContainerStatus(ctr, rec, this.since);
+        const status = criContainerStatus(ctr, rec, this.since, this.scenarioImage);
         if (quirks?.statusResourcesAsAsked && !this.updatedResources.has(id)) showResourcesAsAsked(status, rec);
         return { status, info: req.verbose && !quirks?.noStatusInfo ? containerInfo(ctr, rec) : {} };
       },
@@ -334,7 +347,9 @@ export class CriFace {
         );
       throw unknown('container config must include metadata');
     }
-    const imageId = this.images.use(config.image?.image ?? '');
+    const image = this.images.use(config.image?.image ?? '');
+    // CRI-O checks it once the image is found, before any container or NRI event exists.
+    if (this.opts.unverifiableImage && !config.image?.userSpecifiedImage) throw unknown(this.opts.unverifiableImage);
     const pod = this.state.mustPod(podId);
     const name = [meta.name, pod.name, pod.namespace, pod.uid, meta.attempt].join('_');
     const holder = this.reserved.get(name);
@@ -360,8 +375,9 @@ export class CriFace {
       name: meta.name ?? '',
       attempt: meta.attempt ?? 0,
       createdAt: nowNs(),
-      image: config.image?.image ?? '',
-      imageId,
+      // containerd shows the image's first tag, whether asked for by name or by id.
+      image: image.name,
+      imageId: image.id,
       logPath: config.logPath ? `${logDir ? `${logDir.replace(/\/+$/, '')}/` : ''}${config.logPath}` : '',
       config,
     });
@@ -396,7 +412,7 @@ export class CriFace {
       if (filter?.podSandboxId && !(ctr.podSandboxId ?? '').startsWith(filter.podSandboxId)) continue;
       if (filter?.state && criContainerState(ctr) !== (filter.state.state ?? 0)) continue;
       if (!matches(ctr.labels, filter?.labelSelector)) continue;
-      out.push(criContainer(ctr, this.containerRecords.get(id), this.since));
+      out.push(criContainer(ctr, this.containerRecords.get(id), this.since, this.scenarioImage));
     }
     return out;
   }

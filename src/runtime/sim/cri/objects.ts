@@ -169,16 +169,41 @@ function containerMetadata(ctr: nri.IContainer, rec: CriRecord | undefined): cri
   return { name: rec?.name ?? ctr.name ?? '', attempt: rec?.attempt ?? 0 };
 }
 
-export function criContainer(ctr: nri.IContainer, rec: CriRecord | undefined, since: number): cri.IContainer {
+/**
+ * The image of a container: as CreateContainer found it, else (a container the scenario
+ * brought, which names none) the node's image `otherwise`. containerd and CRI-O always
+ * have one, and the kubelet's client refuses a ContainerStatus without it.
+ */
+export interface ImageOf {
+  name: string;
+  id: string;
+}
+
+function imageOf(rec: CriRecord | undefined, otherwise: ImageOf): ImageOf {
+  return rec?.image && rec.imageId ? { name: rec.image, id: rec.imageId } : otherwise;
+}
+
+/** A creation time the kubelet's client takes (it refuses 0): the container's, else CRI's, else the face's start. */
+function createdAt(ctr: nri.IContainer, rec: CriRecord | undefined, since: number): number {
+  return ctr.createdAt || rec?.createdAt || since;
+}
+
+export function criContainer(
+  ctr: nri.IContainer,
+  rec: CriRecord | undefined,
+  since: number,
+  otherwise: ImageOf,
+): cri.IContainer {
+  const image = imageOf(rec, otherwise);
   return {
     id: ctr.id ?? '',
     podSandboxId: ctr.podSandboxId ?? '',
     metadata: containerMetadata(ctr, rec),
-    image: { image: rec?.image ?? '' },
-    imageRef: rec?.imageId ?? '',
-    imageId: rec?.imageId ?? '',
+    image: { image: image.name },
+    imageRef: image.id,
+    imageId: image.id,
     state: criContainerState(ctr),
-    createdAt: ctr.createdAt ?? rec?.createdAt ?? since,
+    createdAt: createdAt(ctr, rec, since),
     labels: { ...(ctr.labels ?? {}) },
     annotations: { ...(ctr.annotations ?? {}) },
   };
@@ -193,20 +218,22 @@ export function criContainerStatus(
   ctr: nri.IContainer,
   rec: CriRecord | undefined,
   since: number,
+  otherwise: ImageOf,
 ): cri.IContainerStatus {
   const state = criContainerState(ctr);
   const config = rec?.config as cri.IContainerConfig | undefined;
+  const image = imageOf(rec, otherwise);
   const status: cri.IContainerStatus = {
     id: ctr.id ?? '',
     metadata: containerMetadata(ctr, rec),
     state,
-    createdAt: ctr.createdAt ?? rec?.createdAt ?? since,
+    createdAt: createdAt(ctr, rec, since),
     startedAt: ctr.startedAt ?? 0,
     finishedAt: ctr.finishedAt ?? 0,
     exitCode: ctr.exitCode ?? 0,
-    image: { image: rec?.image ?? '' },
-    imageRef: rec?.imageId ?? '',
-    imageId: rec?.imageId ?? '',
+    image: { image: image.name },
+    imageRef: image.id,
+    imageId: image.id,
     reason: state === CriContainerState.EXITED ? ((ctr.exitCode ?? 0) === 0 ? 'Completed' : 'Error') : '',
     labels: { ...(config?.labels ?? ctr.labels ?? {}) },
     annotations: { ...(config?.annotations ?? ctr.annotations ?? {}) },
