@@ -138,6 +138,15 @@ export interface RuntimeQuirks {
    * calls only nri.removePodSandbox).
    */
   removeSkipsPodStop?: boolean;
+  /**
+   * What verbose PodSandboxStatus info says of the pod's resources. 'after-update': nothing
+   * until an UpdatePodSandboxResources succeeded, then what it set (containerd 2.3.4:
+   * setUpdatedResources in internal/cri/server/sandbox_status.go copies only the status
+   * that sandbox_update_resources.go fills; seen on the kit's 2.3.4). 'never': CRI-O
+   * 1.32-1.36, whose info is the image, pid and runtimeSpec (server/sandbox_status.go
+   * createSandboxInfo). Absent: the simulator's own, the pod's resources as they stand.
+   */
+  podStatusResources?: 'after-update' | 'never';
   /** Verbose ContainerStatus has no info at all (iSulad's ContainerStatus fills only the status): no runtimeSpec. */
   noStatusInfo?: boolean;
   /**
@@ -262,6 +271,7 @@ const CRIO_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'CRI-O',
   criReturnsExistingSandbox: true,
   removeSkipsPodStop: true,
+  podStatusResources: 'never',
   podUpdateEvents: 'update-only',
   containerNameLabel: 'io.kubernetes.container.name',
   signaturePolicyRefusal: CRIO_UNVERIFIABLE_IMAGE,
@@ -272,13 +282,18 @@ const CRIO_132_QUIRKS: RuntimeQuirks = Object.freeze({
   runtime: 'CRI-O',
   criReturnsExistingSandbox: true,
   removeSkipsPodStop: true,
+  podStatusResources: 'never',
   criLacksPodUpdates: true,
   containerNameLabel: 'io.kubernetes.container.name',
   signaturePolicyRefusal: CRIO_UNVERIFIABLE_IMAGE,
 });
 
-/** containerd 2.3: only the ContainerStatus resources of before NRI's adjustment. */
-const CONTAINERD_23_QUIRKS: RuntimeQuirks = Object.freeze({ runtime: 'containerd', statusResourcesAsAsked: true });
+/** containerd 2.3: ContainerStatus resources of before NRI's adjustment; a pod's resources shown once updated. */
+const CONTAINERD_23_QUIRKS: RuntimeQuirks = Object.freeze({
+  runtime: 'containerd',
+  statusResourcesAsAsked: true,
+  podStatusResources: 'after-update',
+});
 
 /** Docker Engine 29.2+ (moby daemon/internal/nri). */
 const DOCKER_QUIRKS: RuntimeQuirks = Object.freeze({ runtime: 'Docker', docker: true });

@@ -66,6 +66,8 @@ export class CriFace {
   private readonly images: ImageStore;
   /** Containers whose resources an UpdateContainerResources set: their status shows them (statusResourcesAsAsked). */
   private readonly updatedResources = new Set<string>();
+  /** Pods whose UpdatePodSandboxResources succeeded (quirks.podStatusResources). */
+  private readonly updatedPods = new Set<string>();
   /** When the face started: the creation time of what the scenario brought. */
   private readonly since = nowNs();
   private nextIp = 2;
@@ -133,7 +135,7 @@ export class CriFace {
         const rec = this.podRecords.get(id);
         return {
           status: criPodStatus(pod, rec, stopped, this.since),
-          info: req.verbose ? podInfo(pod, rec, stopped) : {},
+          info: req.verbose ? podInfo(pod, rec, stopped, this.showsPodResources(id)) : {},
           timestamp: nowNs(),
         };
       },
@@ -210,7 +212,10 @@ export class CriFace {
         const r = await this.lifecycle(() =>
           this.runtime.updatePodSandbox(id, nriResources(req.resources) ?? {}, nriResources(req.overhead)),
         );
-        if (r.ok) return {};
+        if (r.ok) {
+          this.updatedPods.add(id);
+          return {};
+        }
         if (r.error instanceof RuntimeRefusal)
           throw new CriStatus(
             r.error.status === 'unimplemented' ? GrpcCode.UNIMPLEMENTED : GrpcCode.UNKNOWN,
@@ -223,6 +228,12 @@ export class CriFace {
   }
 
   // ---- pods -------------------------------------------------------------------------
+
+  /** Whether verbose PodSandboxStatus info shows the pod's resources, as the runtime imitated does. */
+  private showsPodResources(id: string): boolean {
+    const rule = this.runtime.quirks?.podStatusResources;
+    return rule === undefined || (rule === 'after-update' && this.updatedPods.has(id));
+  }
 
   private async runPodSandbox(req: cri.RunPodSandboxRequest): Promise<cri.IRunPodSandboxResponse> {
     const config = req.config;
@@ -288,6 +299,7 @@ export class CriFace {
       for (const c of this.state.containersOf(id)) await this.removeContainer(c.id ?? '');
     await this.lifecycle(() => this.runtime.removePodSandbox(id));
     this.podRecords.delete(id);
+    this.updatedPods.delete(id);
     this.release(id);
     return {};
   }
@@ -398,6 +410,7 @@ export class CriFace {
     await this.stopContainer(id);
     if (this.state.container(id)) await this.lifecycle(() => this.runtime.removeContainer(id));
     this.containerRecords.delete(id);
+    this.updatedResources.delete(id);
     this.release(id);
   }
 

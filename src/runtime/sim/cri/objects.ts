@@ -133,7 +133,12 @@ export function criPodStatus(
 }
 
 /** Verbose PodSandboxStatus info, as containerd's: its "info" key holds the sandbox as JSON. */
-export function podInfo(pod: nri.IPodSandbox, rec: CriRecord | undefined, stopped: boolean): Record<string, string> {
+export function podInfo(
+  pod: nri.IPodSandbox,
+  rec: CriRecord | undefined,
+  stopped: boolean,
+  showResources = true,
+): Record<string, string> {
   const linux = pod.linux ?? {};
   const current = linux.resources ?? linux.podResources;
   const info = {
@@ -147,8 +152,10 @@ export function podInfo(pod: nri.IPodSandbox, rec: CriRecord | undefined, stoppe
     // The pod's resources as they stand: an update lands in linux.resources (and the
     // overhead), while podResources keeps what the pod was created with, as containerd's
     // Synchronize does; containerd 2.3 reports the updated ones here.
-    ...(linux.podOverhead ? { overhead: { linux: goJson(criResources(linux.podOverhead, undefined)) ?? {} } } : {}),
-    ...(current ? { resources: { linux: goJson(criResources(current, undefined)) ?? {} } } : {}),
+    ...(showResources && linux.podOverhead
+      ? { overhead: { linux: goJson(criResources(linux.podOverhead, undefined)) ?? {} } }
+      : {}),
+    ...(showResources && current ? { resources: { linux: goJson(criResources(current, undefined)) ?? {} } } : {}),
   };
   return { info: JSON.stringify(info) };
 }
