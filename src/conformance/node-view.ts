@@ -92,6 +92,9 @@ export function lookOnNode(source: NodeSource, ids: Iterable<string>): NodeLook 
     }
   }
   for (const c of source.cgroups(wanted)) {
+    // An empty cgroup holds nothing that runs, and CRI-O leaves one (crio-conmon-ID) for
+    // every container it ever ran, refused or not: counting it would cry wolf on every node.
+    if (c.pids.length === 0) continue;
     const f = finding(c.id);
     if (!f.cgroups.includes(c.path)) f.cgroups.push(c.path);
     for (const pid of c.pids) add(c.id, byPid.get(pid) ?? { pid, argv: [], cgroups: [] });

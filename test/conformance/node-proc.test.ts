@@ -135,7 +135,7 @@ describe('cgroup trees as a node mounts them (files laid out as cgroupfs has the
     expect(node.cgroups(new Set([id, newId()]))).toEqual([{ path: scope, id, pids: [4242, 4243] }]);
   });
 
-  it('v1: every controller hierarchy, an empty cgroup named after the id, removed with rmdir', () => {
+  it('v1: every controller hierarchy; a cgroup named after the id counts while it holds a process, never empty', () => {
     const t = reachableTempDir('nrictl-cg-');
     cleanups.push(() => t.cleanup());
     const id = newId();
@@ -144,11 +144,18 @@ describe('cgroup trees as a node mounts them (files laid out as cgroupfs has the
       mkdirSync(d, { recursive: true });
       writeFileSync(path.join(d, 'cgroup.procs'), '');
     }
-    const look = lookOnNode(openProcNode({ runtimeName: 'nrictl-test', cgroupRoot: t.dir }), [id]);
-    expect(look.checked && look.found).toEqual([{ id, processes: [], cgroups: expect.arrayContaining(dirs) }]);
+    const node = openProcNode({ runtimeName: 'nrictl-test', cgroupRoot: t.dir });
+    // Empty, as CRI-O leaves crio-conmon-ID for every container: nothing left that runs.
+    expect(node.cgroups(new Set([id]))).toHaveLength(2);
+    expect(lookOnNode(node, [id])).toMatchObject({ checked: true, found: [] });
+    for (const d of dirs) writeFileSync(path.join(d, 'cgroup.procs'), '4242\n');
+    const look = lookOnNode(node, [id]);
+    expect(look.checked && look.found).toEqual([
+      { id, processes: [{ pid: 4242, role: 'process', argv: [] }], cgroups: expect.arrayContaining(dirs) },
+    ]);
     if (!look.checked) return;
     expect(removalCommand(look.found[0], { name: 'containerd', answering: true })).toBe(
-      `rmdir ${look.found[0].cgroups.join(' ')}`,
+      `kill -KILL 4242; sleep 1; rmdir ${look.found[0].cgroups.join(' ')}`,
     );
   });
 });
