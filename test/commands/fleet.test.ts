@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { exporterSeries, startFakePrometheus, type FakePrometheus } from '../fleet/fake-prometheus.js';
 import { assertBuilt, runCli } from './nri-cli.js';
 
@@ -64,6 +65,21 @@ describe('nrictl fleet', () => {
     expect(r.stdout).toContain(
       '3 of 4 nodes need a look: node-b (NRI down); node-c (stale); node-d (1 plugin dropped).',
     );
+  });
+
+  // every-format.test.ts cannot run fleet (its tour is offline): each format is read here.
+  it.each([
+    ['table', (out: string) => expect(out.split('\n')[0]).toMatch(/^NODE\s/)],
+    ['wide', (out: string) => expect(out.split('\n')[0]).toMatch(/^NODE\s/)],
+    ['json', (out: string) => expect(JSON.parse(out)).toMatchObject({ nodes: [{ node: 'node-a' }] })],
+    ['yaml', (out: string) => expect(YAML.parse(out)).toMatchObject({ nodes: [{ node: 'node-a' }] })],
+    ['name', (out: string) => expect(out.trim().split('\n')).toEqual(['node-a'])],
+  ])('-o %s prints what a reader of that format can read', async (format, read) => {
+    fake = await startFakePrometheus(healthy('node-a', ['containerd', '2.1.1', '0.9.0']));
+    const r = await runCli(['fleet', '--prometheus', fake.url, '-o', format]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    read(r.stdout.trim());
   });
 
   it('-o json: the report, for a gate that reads it', async () => {
