@@ -125,6 +125,8 @@ export async function withBackground(args, { cwd, env, argv, problems }, job) {
 export const TOUR = {
   logs: [{ args: ['logs', '--sim', 'demo'], exit: 0 }],
   exporter: [{ args: ['exporter', '--sim', 'demo', '--metrics-addr', '127.0.0.1:0', '--duration', '2s'], exit: 0 }],
+  // fleet reads a Prometheus, which the offline tour has none of: what a wrong URL gets.
+  fleet: [{ args: ['fleet', '--prometheus', 'http://127.0.0.1:1/'], exit: 2 }],
   'sync dump': [{ args: ['sync', 'dump', '--sim', 'demo', '-o', 'wide'], exit: 0 }],
   validate: [{ args: ['validate', 'examples/plugins'], exit: 1 }],
   lint: [{ args: ['lint', 'examples/conf.d', '--plugin-dir', 'examples/plugins'], exit: 0 }],
@@ -372,6 +374,9 @@ function normalise(text, scratch) {
     out = out.replace(new RegExp(`${escapeRegExp(t)}/([A-Za-z][A-Za-z-]*?)[A-Za-z0-9]{6}\\b`, 'g'), '/tmp/$1XXXXXX');
   }
   out = out.replace(/\b\d\d:\d\d:\d\d\.\d{3}\b/g, 'hh:mm:ss.mmm');
+  // `--metrics-addr 127.0.0.1:0` takes whatever port the kernel gives, and a timed run its own length.
+  out = out.replace(/\bhttp:\/\/127\.0\.0\.1:\d+\/metrics\b/g, 'http://127.0.0.1:PORT/metrics');
+  out = out.replace(/\b ran \d+(\.\d+)?s:/g, ' ran n.ns:');
   out = out.replace(/\(pid \d+,/g, '(pid NNNN,');
   // A bundle's size moves with every change to the SDK; the README shows its shape, not the byte count.
   out = out.replace(/\(\d+ KiB, mode/g, '(NNN KiB, mode');
