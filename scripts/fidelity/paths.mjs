@@ -23,7 +23,7 @@ export function pathStripper(roots) {
     .sort((a, b) => b[0].length - a[0].length);
   return (text) => {
     let out = text;
-    // A directory is replaced only whole: /work/nri-real, not the start of /work/nri-real-2.
+    // A directory is replaced only whole: $NRI_REAL_OUT, not the start of $NRI_REAL_OUT-2.
     for (const [dir, name] of known) out = out.replace(new RegExp(`${escape(dir)}(?![\\w.-])`, 'g'), () => name);
     // Whatever absolute path is left: a path begins after a space, quote, bracket, "=" or ":" or at the start.
     return out.replace(/(^|[\s"'(=:[])(\/[^\s"'),\]]+)/g, (whole, before, path) =>

@@ -111,7 +111,7 @@ describe('stripping machine paths', () => {
 
   it("replaces a directory only whole, and any other machine path, but keeps the system's own", () => {
     expect(
-      strip(`at ${OUT}-2/x and "/home/someone/go/src/nri.go:12" then /etc/containers/policy.json and /dev/null`),
+      strip(`at ${OUT}-2/x and "/srv/builder/go/src/nri.go:12" then /etc/containers/policy.json and /dev/null`),
     ).toBe('at <tmp>/kit/nri-real-2/x and "<path>" then /etc/containers/policy.json and /dev/null');
     expect(strip('Requested CPUs are not available - requested , available: 0-1')).toBe(
       'Requested CPUs are not available - requested , available: 0-1',
