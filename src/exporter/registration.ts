@@ -14,6 +14,7 @@ import {
   type SessionNote,
   type SessionTarget,
   type WatchNotice,
+  InterruptibleWait,
 } from '../session/index.js';
 
 /**
@@ -64,7 +65,7 @@ export class Registration {
   private watch: EventWatch | undefined;
   private live = false;
   private stopped = false;
-  private wake: (() => void) | undefined;
+  private readonly pause = new InterruptibleWait();
   private lastRuntime: RuntimeLabels | undefined;
   private requestTimeoutMs: number | undefined;
   private readonly handlers: PluginHandlers;
@@ -131,7 +132,7 @@ export class Registration {
         if (!(err instanceof SessionError) || err.kind === 'usage') throw err;
         this.opts.onError(errorKind(err));
         this.opts.notes({ kind: 'waiting', error: err, inMs: wait });
-        await this.sleep(wait);
+        await this.pause.for(wait);
         wait = Math.min(wait * 2, this.opts.backoff.maxMs);
         continue;
       }
@@ -163,7 +164,7 @@ export class Registration {
   async stop(): Promise<void> {
     this.stopped = true;
     this.live = false;
-    this.wake?.();
+    this.pause.interrupt();
     await this.watch?.stop();
   }
 
@@ -183,17 +184,6 @@ export class Registration {
         nriVersion: runtime.nriVersion ?? '',
       };
     this.opts.onRegistered();
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(t);
-        resolve();
-      }
-      this.wake = done;
-    });
   }
 }
 

@@ -8,6 +8,7 @@ import { openEndpoint, type Endpoint, type EmbeddedRuntime } from './endpoint.js
 import { SessionError } from './errors.js';
 import { checkIdentity } from './identity.js';
 import { fromPluginError } from './plugin-errors.js';
+import { InterruptibleWait } from './interruptible-wait.js';
 import type { SessionOptions } from './session.js';
 
 export interface Backoff {
@@ -43,7 +44,7 @@ export class EventWatch extends EventEmitter {
   private stub: Stub | undefined;
   private endpoint: Endpoint | undefined;
   private stopped = false;
-  private wake: (() => void) | undefined;
+  private readonly pause = new InterruptibleWait();
   private ended = false;
 
   constructor(private readonly opts: WatchOptions) {
@@ -91,7 +92,7 @@ export class EventWatch extends EventEmitter {
    */
   async stop(opts: { immediate?: boolean } = {}): Promise<void> {
     this.stopped = true;
-    this.wake?.();
+    this.pause.interrupt();
     await this.stub?.stop(opts).catch(() => {});
     await this.endpoint?.close();
     this.end(undefined);
@@ -152,7 +153,7 @@ export class EventWatch extends EventEmitter {
   private async comeBack(backoff: Backoff, since: number): Promise<void> {
     let wait = backoff.initialMs;
     while (!this.stopped) {
-      await this.sleep(wait);
+      await this.pause.for(wait);
       if (this.stopped) return;
       try {
         await this.register();
@@ -175,17 +176,6 @@ export class EventWatch extends EventEmitter {
         this.emit('notice', { kind: 'retrying', error, inMs: wait } satisfies WatchNotice);
       }
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(t);
-        resolve();
-      }
-      this.wake = done;
-    });
   }
 
   private end(err: SessionError | undefined): void {
