@@ -4,22 +4,19 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { planSimulation } from '../../src/runtime/sim/inputs.js';
+import { builtSource } from '../support/built.js';
 import { ofType, startSim, waitFor, waitForPlugin, type Sim } from './helpers.js';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSX = path.join(REPO, 'node_modules/tsx/dist/esm/index.mjs');
-
 /**
- * An SDK plugin as a file: its environment is only what the runtime passes, so node and
- * tsx are absolute, and tsx is told to keep no cache (it would keep it in /tmp, not in
- * the run's TMPDIR, which the plugin does not get).
+ * An SDK plugin as a file: its environment is only what the runtime passes, so node is
+ * absolute; it runs on the build of the SDK (test/support/built.ts), as a plugin would on
+ * the published package.
  */
 function sdkPluginSource(body: string): string {
-  return `#!/usr/bin/env -S TSX_DISABLE_CACHE=1 ${process.execPath} --import ${TSX}
-import { Stub } from '${path.join(REPO, 'src/plugin/index.ts')}';
+  return `#!/usr/bin/env -S ${process.execPath} --experimental-default-type=module
+import { Stub } from '${builtSource('plugin/index')}';
 console.log('plugin up as', process.env.NRI_PLUGIN_IDX + '-' + process.env.NRI_PLUGIN_NAME, 'socket fd', process.env.NRI_PLUGIN_SOCKET, 'PATH', process.env.PATH ?? 'unset');
 ${body}
 `;

@@ -12,6 +12,7 @@ import { planSimulation } from '../../src/runtime/sim/inputs.js';
 import { RUNTIME_PRESETS } from '../../src/runtime/sim/presets.js';
 import { runSimulation } from '../../src/runtime/sim/run.js';
 import { RuntimeStartError } from '../../src/runtime/sim/start-failure.js';
+import { builtSource } from '../support/built.js';
 import { connectRawPlugin, ofType, startSim, waitFor, type Sim } from './helpers.js';
 
 /** The valid event mask of each preset's NRI (pkg/api/event.go ValidEvents at the vendored version). */
@@ -331,13 +332,12 @@ describe('docker-29', () => {
 // Real pre-started plugins from a plugin directory, through the real simulator (runSimulation):
 // 10-m4008 subscribes to CreateContainer and event 15, which no NRI knows; 05-m8 and 20-m8
 // to CreateContainer only. Raw, as a Go plugin built against a newer NRI: nothing narrows the mask.
-const TSX = path.resolve(import.meta.dirname, '../../node_modules/tsx/dist/esm/index.mjs');
-const SRC = path.resolve(import.meta.dirname, '../../src');
-const RAW_PLUGIN = `#!/usr/bin/env -S TSX_DISABLE_CACHE=1 ${process.execPath} --import ${TSX}
+// The plugins run on the build (test/support/built.ts): node alone, no compiler.
+const rawPlugin = (): string => `#!/usr/bin/env -S ${process.execPath} --experimental-default-type=module
 import net from 'node:net';
-import { nri, PLUGIN_SERVICE, RUNTIME_SERVICE } from '${SRC}/api/index.ts';
-import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '${SRC}/mux/index.ts';
-import { TtrpcClient, TtrpcServer } from '${SRC}/ttrpc/index.ts';
+import { nri, PLUGIN_SERVICE, RUNTIME_SERVICE } from '${builtSource('api/index')}';
+import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '${builtSource('mux/index')}';
+import { TtrpcClient, TtrpcServer } from '${builtSource('ttrpc/index')}';
 const events = parseInt(process.env.NRI_PLUGIN_NAME.slice(1), 16);
 const socket = new net.Socket({ fd: 3, readable: true, writable: true });
 const mux = new Mux(socket);
@@ -360,7 +360,7 @@ describe('a pre-started plugin that fails to start', () => {
     pluginDir = path.join(tmp, 'plugins');
     mkdirSync(pluginDir);
     for (const name of ['05-m8', '10-m4008', '20-m8']) {
-      writeFileSync(path.join(pluginDir, name), RAW_PLUGIN);
+      writeFileSync(path.join(pluginDir, name), rawPlugin());
       chmodSync(path.join(pluginDir, name), 0o755);
     }
     scenario = path.join(tmp, 'scenario.yaml');
