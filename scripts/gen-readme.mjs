@@ -377,6 +377,8 @@ function normalise(text, scratch) {
   // `--metrics-addr 127.0.0.1:0` takes whatever port the kernel gives, and a timed run its own length.
   out = out.replace(/\bhttp:\/\/127\.0\.0\.1:\d+\/metrics\b/g, 'http://127.0.0.1:PORT/metrics');
   out = out.replace(/\b ran \d+(\.\d+)?s:/g, ' ran n.ns:');
+  // A run's length is in ms or s as it happens to be: one placeholder whichever the machine's speed gave.
+  out = out.replace(/\b(\d+ checks? in )\d+(\.\d+)? m?s\b/g, '$1n.n s');
   out = out.replace(/\(pid \d+,/g, '(pid NNNN,');
   // A bundle's size moves with every change to the SDK; the README shows its shape, not the byte count.
   out = out.replace(/\(\d+ KiB, mode/g, '(NNN KiB, mode');
