@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -19,13 +19,13 @@ import { fileURLToPath } from 'node:url';
 // What a user gets: `npm pack`, `npm install -g` of the tarball into a prefix, then
 // `nrictl` from a directory that is not the repository.
 //
-// The pack runs in a copy of the repository (without node_modules, dist or .git;
-// node_modules is a symlink), with the real prepack script: it rebuilds dist/ from
-// scratch and writes the oclif manifest (npm run build), which must not happen in the
-// working tree while other tests run from it. The install resolves the
+// The pack runs in a copy of the repository (without node_modules or .git; node_modules
+// is a symlink), with the real prepack script: it builds dist/ and the oclif manifest
+// (npm run build) unless the copied dist/ is the build of the sources, which must not
+// happen in the working tree while other tests run from it. The install resolves the
 // dependencies like any user's would, from the npm cache (warm after `npm ci`) or
 // the registry. Both happen once per test run, shared with plugin-author.test.ts
-// (packed.ts): about 30 s of CPU, most of it the TypeScript build.
+// (packed.ts).
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
@@ -52,6 +52,22 @@ function ok(r: SpawnSyncReturns<string>, what: string): SpawnSyncReturns<string>
   return r;
 }
 const nrictl = (...args: string[]): SpawnSyncReturns<string> => run(join(prefix, 'bin', 'nrictl'), args, outside);
+/** As run(), without holding the test file's process while it waits. */
+function runAsync(
+  cmd: string,
+  args: string[],
+  cwd: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env, timeout: 240_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'nrictl-pack-'));
@@ -63,10 +79,11 @@ beforeAll(async () => {
   for (const k of Object.keys(env))
     if (k.startsWith('NRICTL_') || k.startsWith('NRI_') || k.startsWith('npm_') || k === 'NODE_ENV') delete env[k];
 
-  // Packed (npm pack of a copy, with NODE_ENV=development: with it, or test as under
-  // vitest, oclif writes the TypeScript source paths into the manifest, and the installed
-  // tool cannot load a command; prepack must pin it to production whatever the packer's
-  // environment says) and installed with npm install -g once per run (packed.ts).
+  // Packed (npm pack of a copy, with NODE_ENV=development as a developer's shell may
+  // have: with it, or test as under vitest, oclif writes the TypeScript source paths into
+  // the manifest, and the installed tool cannot load a command; the build pins production
+  // whatever the packer's environment says, scripts/write-manifest.mjs) and installed with
+  // npm install -g once per run (packed.ts). The tour below runs every command from it.
   ({ stage, tarball, prefix } = await packedOnce());
   expect(basename(tarball)).toBe(`${pkg.name}-${pkg.version}.tgz`);
   packed = ok(run('tar', ['-tzf', tarball], work), 'tar')
@@ -217,22 +234,37 @@ describe('nrictl installed with npm install -g, run from another directory', () 
     };
     const installed = join(prefix, 'lib', 'node_modules', pkg.name);
     expect(statSync(join(installed, 'examples', 'plugins', '10-logger')).mode & 0o111).toBe(0o111);
-    // All of it, in order: the plugin commands too (they write demo/ and build/ here, and
+    // All of it: the plugin commands too (they write demo/ and build/ here, and
     // the sim --expect runs test that bundle), as the generator runs them (scripts/gen-readme.mjs).
     const entries = Object.values(TOUR).flat();
     expect(entries.filter((t) => t.cwd === SCRATCH).length).toBeGreaterThan(0);
     const bin = join(prefix, 'bin', 'nrictl');
-    for (const e of entries) {
+    type Entry = (typeof entries)[number];
+    const runEntry = async (e: Entry): Promise<void> => {
       // A command the tour starts in the background first (sim --cri-socket for doctor), as the generator does.
       const problems: string[] = [];
       const r = e.background
-        ? await withBackground(e.background, { cwd: installed, env, argv: [bin], problems }, async () =>
-            run(bin, e.args, installed),
+        ? await withBackground(e.background, { cwd: installed, env, argv: [bin], problems }, () =>
+            runAsync(bin, e.args, installed),
           )
-        : run(bin, e.args, installed);
+        : await runAsync(bin, e.args, installed);
       expect(problems).toEqual([]);
       expect(r?.status, `nrictl ${e.args.join(' ')}\n${r?.stdout}\n${r?.stderr}`).toBe(e.exit);
-    }
+    };
+    // As the generator runs it: the scratch commands build on each other's files (the
+    // bundle, the recording), so they run in order; the others alongside them, a few at a
+    // time, since most of their time is the demo scenario's pauses.
+    const jobs = [
+      async () => {
+        for (const e of entries.filter((t) => t.cwd === SCRATCH)) await runEntry(e);
+      },
+      ...entries.filter((t) => t.cwd !== SCRATCH).map((e) => () => runEntry(e)),
+    ];
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let job = jobs.shift(); job; job = jobs.shift()) await job();
+      }),
+    );
     expect(existsSync(join(installed, 'build', '10-cpu-pinner'))).toBe(true);
   }, 180_000);
 

@@ -1,6 +1,8 @@
 // Packs the repository the way a user gets it: the pack runs in a copy (node_modules
-// symlinked, no dist/.git) with the real prepack/postpack scripts, so the working tree's
-// dist/ is never rebuilt under other running tests. Packed and installed once per test
+// symlinked, no .git) with the real prepack/postpack scripts, so the working tree's dist/
+// is never rebuilt under other running tests. The copy takes dist/ along: prepack builds
+// only when dist/ is not the build of the sources (its build stamp), as for a publisher
+// who just built, and `npm test` has just made it so; otherwise it builds in the copy. Packed and installed once per test
 // run (packedOnce), for every test file that needs the package as users get it.
 import { spawnSync, type SpawnSyncOptions, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
@@ -9,7 +11,7 @@ import { once } from '../support/once.js';
 import { fileURLToPath } from 'node:url';
 
 export const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const NOT_COPIED = new Set(['node_modules', '.git', 'dist', 'oclif.manifest.json']);
+const NOT_COPIED = new Set(['node_modules', '.git']);
 
 /** The environment of a user who never set anything of ours. */
 export function cleanEnv(work: string): NodeJS.ProcessEnv {
