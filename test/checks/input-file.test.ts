@@ -39,9 +39,8 @@ describe('readInputFile: only regular files, and no more than the limit', () => 
   it('refuses a FIFO at once, without opening it (an open for reading would wait for a writer)', () => {
     const fifo = join(t.dir, 'fifo.yaml');
     mkfifo(fifo);
-    const started = Date.now();
+    // No clock: an open for reading would block this process for good, not for a while.
     const err = failure(() => read(fifo));
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(err.reason).toBe('not-a-regular-file');
     expect(err.message).toBe(`scenario ${fifo} is a fifo, not a regular file`);
     expect(err.kind).toBe('usage');
@@ -129,11 +128,9 @@ describe('parseInputDocument: YAML or JSON, nesting bounded, messages short', ()
     ['YAML block sequences', `${'- '.repeat(200_000)}x`],
     ['JSON objects', `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`],
   ])('%s nested 400 KB deep: "nested deeper than N levels at line L", no stack overflow', (_what, text) => {
-    const started = Date.now();
     const err = problem(text);
     expect(err.reason).toBe('too-deep');
     expect(err.problem).toBe(`nested deeper than ${MAX_NESTING} levels at line 1`);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('names the line where the nesting goes too deep', () => {

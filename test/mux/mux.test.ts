@@ -384,7 +384,8 @@ describe('Mux over a real unix socket', () => {
     const started = Date.now();
     mux.destroy();
     await closed;
-    expect(Date.now() - started).toBeLessThan(500);
+    // Against close()'s grace period (END_GRACE_MS, 5 s): half of it is well past "at once".
+    expect(Date.now() - started).toBeLessThan(2500);
     expect(mux.closed).toBe(true);
   });
 

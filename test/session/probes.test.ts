@@ -9,6 +9,7 @@ import { describeError, ExitCode } from '../../src/cli/index.js';
 import { openEndpoint, ProbeSet, SessionError, type ProbeSpec } from '../../src/session/index.js';
 import { MODERN_CONFIGURE, RuntimePeer, type PeerSession } from '../plugin/peer.js';
 import { ofType, simPerTest, waitFor } from '../runtime/helpers.js';
+import { BUSY_MACHINE_MARGIN_MS } from '../support/margin.js';
 
 const perTest = simPerTest();
 const CREATE = eventBit(Event.CREATE_CONTAINER);
@@ -231,7 +232,8 @@ describe('ProbeSet against a runtime that misbehaves', () => {
     expect(err.code).toBe('registration-timeout');
     expect(describeError(err).exitCode).toBe(ExitCode.REGISTRATION);
     expect(took).toBeGreaterThanOrEqual(450);
-    expect(took).toBeLessThan(500 + 1000);
+    // Against the SDK's 5 s default, which a deadline not passed on would give.
+    expect(took).toBeLessThan(5000);
     expect(sessions).toHaveLength(3);
     await waitFor('every probe to hang up', () => sessions.every((s) => s.mux.closed));
   });
@@ -255,7 +257,8 @@ describe('ProbeSet against a runtime that misbehaves', () => {
     const began = Date.now();
     ac.abort('SIGINT');
     const err = await rejection(opening);
-    expect(Date.now() - began).toBeLessThan(1000);
+    // Against the 30 s registration timeout it would otherwise wait out.
+    expect(Date.now() - began).toBeLessThan(BUSY_MACHINE_MARGIN_MS);
     expect(err.code).toBe('cancelled');
     expect(describeError(err).exitCode).toBe(ExitCode.FAILED);
     await waitFor('every probe to hang up', () => sessions.every((s) => s.mux.closed));

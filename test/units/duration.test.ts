@@ -80,10 +80,10 @@ describe('parseDuration: Go syntax, one parser for flags and config files', () =
     expect(message(() => parseDuration(`1s${'x'.repeat(100_000)}`)).length).toBeLessThan(250);
   });
 
-  it('is linear in the input: 200,000 parts take well under a second', () => {
-    const t = Date.now();
+  // No clock: a parser that went back over the input would take minutes here, and the
+  // suite's hang bound ends it; how fast it is, bench/ says.
+  it('reads 200,000 parts in one pass', () => {
     expect(parseDuration('1ns'.repeat(200_000))).toBeCloseTo(0.2, 6);
-    expect(Date.now() - t).toBeLessThan(1000);
   });
 });
 
