@@ -36,11 +36,12 @@ const SEEN_ON_ISULAD: Array<{ check: string; quirk: string; reason: RegExp }> = 
       /^expected no pod p-c\d+ in ListPodSandbox while its RunPodSandbox hook runs, saw [0-9a-f]{64} \(SANDBOX_READY\)$/,
   },
   {
-    // Created while the hook is held, not after it: iSulad's NRI takes no lock.
+    // Created while the hook is held (iSulad's NRI takes no lock); judged after the hold
+    // where the call took longer than the simulator's 30 ms window (a loaded machine).
     check: 'run-pod/no-workload-before-hook-returns',
     quirk: 'podLiveDuringRunHook',
     reason:
-      /^expected CreateContainer into pod p-c\d+ to fail while its RunPodSandbox hook runs, saw it create container [0-9a-f]{64}$/,
+      /^expected CreateContainer into pod p-c\d+ to fail while its RunPodSandbox hook runs, saw it (wait for the hook, then )?create container [0-9a-f]{64}$/,
   },
   {
     check: 'stop-pod/idempotent',
