@@ -87,7 +87,8 @@ export interface RuntimeQuirks {
   leaksRefusedSandbox?: boolean;
   /**
    * Plugins are invoked in the order of their names, not their indexes: iSulad's own NRI
-   * keys its plugins by name (nri-facts.md).
+   * keys its plugins by name (nri-facts.md), an external plugin by a random one
+   * (externalJoinsAtConnect).
    */
   pluginsByName?: boolean;
   /**
