@@ -17,3 +17,4 @@ export { NRI_SCHEMA_VERSION } from './schema-version.js';
 export * from './adjustment.js';
 export * from './sync-brief.js';
 export * from './wire-json.js';
+export * from './unknown-json-fields.js';

@@ -255,8 +255,8 @@ export class Stub extends EventEmitter {
     registerPluginService(
       server,
       {
-        // Nothing the runtime sends reaches the handlers before registration completed.
-        ...gatedEventMethods(eventMethods(this.#handlers), () => this.#live(), this.fullName),
+        // Nothing the runtime sends reaches the handlers before it registered and configured us.
+        ...gatedEventMethods(eventMethods(this.#handlers), () => this.#takesEvents(), this.fullName),
         Configure: (req: nri.ConfigureRequest) => this.#configure(req),
         Synchronize: (req: nri.SynchronizeRequest) => this.#synchronize(req),
         Shutdown: async () => {
@@ -425,9 +425,15 @@ export class Stub extends EventEmitter {
     then();
   }
 
-  /** Registered (RegisterPlugin answered), configured and synchronized: events may reach the handlers. */
-  #live(): boolean {
-    return this.#registered && this.#configured && this.#synchronized && !this.#closed;
+  /**
+   * Registered (RegisterPlugin answered) and configured: events may reach the handlers, our
+   * Synchronize answer given or not. iSulad relays events to an external plugin from its
+   * Configure on, while its Synchronize is in flight (NewExternalPlugin adds the plugin
+   * before it synchronizes; no lock holds CRI calls back), and Go's stub takes them: one
+   * refused would have iSulad shut the plugin down (it drops a plugin that answers an error).
+   */
+  #takesEvents(): boolean {
+    return this.#registered && this.#configured && !this.#closed;
   }
 
   /** The first registration step not yet done. */

@@ -30,4 +30,5 @@ export {
   type RecordingEntry,
   type RecordingInfo,
   type RecordingCheck,
+  type UnknownFields,
 } from './reader.js';

@@ -3,7 +3,7 @@
 // which. Every line is checked as it is read, and the first one that is wrong ends the
 // reading with one error naming the file, the line and what was wrong; checkRecording()
 // reads the whole file that way before a replay starts anything.
-import { Event, nri } from '../api/index.js';
+import { Event, EVENT_NAMES, nri, unknownJsonFields } from '../api/index.js';
 import { badRecording } from './errors.js';
 import { RECORDING_FORMAT, RECORDING_VERSION, type EndLine, type HeaderLine, type TraceLine } from './format.js';
 import { readLines, type Line } from './lines.js';
@@ -35,14 +35,36 @@ export type RecordingInfo =
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * Fields of the recorded pods, containers and requests that this nrictl's nri.proto does
+ * not have (a newer NRI's, a runtime's own): the decoder leaves them out, and this counts
+ * them so that a reader can say so. Filled as the lines are read.
+ */
+export interface UnknownFields {
+  /** Lines that carried at least one. */
+  lines: number;
+  /** Each field's dotted path (pod.foo, container.linux.bar) -> the lines that carried it. */
+  paths: Map<string, number>;
+}
+
 /** Turns lines into entries, holding what the order of the lines must respect. */
 class EntryParser {
   info: RecordingInfo | undefined;
   private stage: 'state' | 'events' | 'ended' = 'state';
   private seq = 0;
   private firstTime: number | undefined;
+  readonly unknown: UnknownFields = { lines: 0, paths: new Map() };
 
   constructor(private readonly file: string) {}
+
+  /** Counts what message `type` does not know in one line's `json` (unknownJsonFields). */
+  private noteUnknown(type: string, json: unknown, prefix = ''): void {
+    const seen = new Set<string>();
+    unknownJsonFields(type, json, (path) => seen.add(path), prefix);
+    if (seen.size === 0) return;
+    this.unknown.lines++;
+    for (const path of seen) this.unknown.paths.set(path, (this.unknown.paths.get(path) ?? 0) + 1);
+  }
 
   private bad(n: number, what: string): Error {
     return badRecording(this.file, n, what);
@@ -130,6 +152,8 @@ class EntryParser {
     if (v.container !== undefined) json.container = v.container;
     if (v.linuxResources !== undefined) json.linuxResources = v.linuxResources;
     if (v.overheadLinuxResources !== undefined) json.overheadLinuxResources = v.overheadLinuxResources;
+    // The line's own keys (time, plugin, adjust, ...) are logs' own, not the request's.
+    this.noteUnknown(`${EVENT_NAMES[event]}Request`, json);
     for (const k of ['adjust', 'update', 'owners', 'plugins']) if (v[k] !== undefined) json[k] = v[k];
     const entry = this.request(event, json, n, v.event);
     const time = typeof v.time === 'string' ? Date.parse(v.time) : NaN;
@@ -149,10 +173,12 @@ class EntryParser {
       case 'pod':
         inState('a pod of the Synchronize state');
         if (!isObject(v.pod)) throw this.bad(n, 'a pod line without its pod');
+        this.noteUnknown('PodSandbox', v.pod, 'pod.');
         return { kind: 'pod', line: n, pod: this.convert(() => podFromJson(v.pod as Json), n, 'pod') };
       case 'container':
         inState('a container of the Synchronize state');
         if (!isObject(v.container)) throw this.bad(n, 'a container line without its container');
+        this.noteUnknown('Container', v.container, 'container.');
         return {
           kind: 'container',
           line: n,
@@ -169,6 +195,7 @@ class EntryParser {
         if (typeof v.t !== 'number' || !(v.t >= 0)) throw this.bad(n, 'an event without its time (t)');
         if (!isObject(v.request)) throw this.bad(n, 'an event without its request');
         const event = this.eventOf(v.event, n);
+        this.noteUnknown(`${EVENT_NAMES[event]}Request`, v.request);
         const entry = this.request(event, v.request, n, v.event as string);
         this.seq = entry.seq = v.seq as number;
         entry.t = v.t;
@@ -209,6 +236,8 @@ export interface Recording {
   info: RecordingInfo;
   /** The entries after the first line (a logs -o json file's first line is its first event). */
   entries: AsyncIterable<RecordingEntry>;
+  /** What the lines read so far carried that this nrictl does not know (left out of the entries). */
+  unknown: UnknownFields;
 }
 
 /** Opens a recording and reads its first line; the rest is read as `entries` is iterated (once). */
@@ -232,7 +261,7 @@ export async function openRecording(file: string): Promise<Recording> {
     }
     parser.finish(last);
   }
-  return { info: parser.info!, entries: entries() };
+  return { info: parser.info!, entries: entries(), unknown: parser.unknown };
 }
 
 /** What a whole recording holds, read once to the end. */
@@ -250,6 +279,8 @@ export interface RecordingCheck {
   /** ms from the first event to the last (0 without timing). */
   spanMs: number;
   end?: EndLine;
+  /** Fields of pods, containers and requests this nrictl does not know, left out. */
+  unknown: UnknownFields;
 }
 
 /**
@@ -257,8 +288,9 @@ export interface RecordingCheck {
  * problem (a RecordingError): a replay checks this before it starts anything.
  */
 export async function checkRecording(file: string, onEntry?: (e: RecordingEntry) => void): Promise<RecordingCheck> {
-  const { info, entries } = await openRecording(file);
+  const { info, entries, unknown } = await openRecording(file);
   const check: RecordingCheck = {
+    unknown,
     info,
     pods: 0,
     containers: 0,

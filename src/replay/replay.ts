@@ -12,6 +12,7 @@ import {
   RecordingError,
   type HeaderLine,
   type RecordingEntry,
+  type UnknownFields,
 } from '../recording/index.js';
 import {
   presetForRuntime,
@@ -102,6 +103,8 @@ export async function replayRecording(opts: ReplayOptions, signal: AbortSignal):
     runtime.assumed.push(
       `the recording's header has fields this nrictl does not know (${unknown.join(', ')}): replaying without them`,
     );
+  const unknownInBodies = unknownFieldsNote(check.unknown);
+  if (unknownInBodies) runtime.assumed.push(unknownInBodies);
   for (const line of runtime.assumed) opts.onAssumption?.(line);
 
   const { entries } = await openRecording(file);
@@ -241,6 +244,25 @@ function unknownFields(header: HeaderLine): string[] {
       .filter((k) => !RUNTIME_FIELDS.has(k))
       .map((k) => `runtime.${k}`),
   ];
+}
+
+/** How many paths an assumption names before it says how many more there are. */
+const PATHS_SHOWN = 8;
+
+// Replay may not import units (docs/architecture.md): its one plural, here.
+const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/**
+ * What the recorded pods, containers and requests carried that this nrictl does not know
+ * (a newer NRI's fields, a runtime's own), counted by the reader: replayed without them.
+ */
+function unknownFieldsNote(unknown: UnknownFields): string | undefined {
+  if (unknown.lines === 0) return undefined;
+  const paths = [...unknown.paths].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const shown = paths.slice(0, PATHS_SHOWN).map(([path, lines]) => `${path} in ${plural(lines, 'line')}`);
+  const more = paths.length > PATHS_SHOWN ? ` and ${plural(paths.length - PATHS_SHOWN, 'more field')}` : '';
+  const carry = unknown.lines === 1 ? 'carries' : 'carry';
+  return `${plural(unknown.lines, 'recorded line')} ${carry} fields this nrictl does not know (${shown.join(', ')}${more}): replaying without them`;
 }
 
 function readable(nriVersion: string): boolean {

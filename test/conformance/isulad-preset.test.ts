@@ -26,12 +26,12 @@ describe('iSulad, which dies on a CRI UpdateContainerResources', () => {
   it('with --include-crashing: the call is sent and the runtime goes away, which the run says', async () => {
     const r = await runOnSimulator({
       preset: 'isulad-2.1.5',
-      focus: [UPDATE, 'pod-lifecycle'],
+      focus: [UPDATE, 'container-lifecycle/post-events'],
       includeCrashing: true,
       signal: stop,
     });
     expect(r.verdicts.map((v) => [v.name, v.status])).toEqual([
-      ['pod-lifecycle', 'pass'],
+      ['container-lifecycle/post-events', 'pass'],
       [UPDATE, 'error'],
     ]);
     expect(r.verdicts[1].reason).toMatch(/went away during UpdateContainerResources/);

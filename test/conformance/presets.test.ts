@@ -55,10 +55,25 @@ const EXPECTED: Record<string, Expected | 'not applicable'> = {
   'docker-29': 'not applicable',
   'isulad-2.1.5': {
     ...skipsPodUpdates,
+    // Its own names for pods (every event) and containers (every event but CreateContainer).
+    'pod-lifecycle': 'fail',
+    'container-lifecycle': 'fail',
+    // StopContainer only from a CRI StopContainer.
+    'container-exits-by-itself': 'fail',
+    // The pod is made, listed and takes containers before plugins hear of it.
+    'run-pod/hidden-while-hook-runs': 'fail',
+    'run-pod/no-workload-before-hook-returns': 'fail',
+    'ordering/index-order-and-held-back': 'fail',
+    // A plugin's error drops the plugin; the call succeeds.
     'run-pod/hook-error-leaves-nothing': 'fail',
     'create-container/hook-error-leaves-nothing': 'fail',
-    'teardown/index-order': 'fail',
-    'ordering/index-order-and-held-back': 'fail',
+    // StopPodSandbox on every CRI StopPodSandbox; RemovePodSandbox alone on removal.
+    'stop-pod/idempotent': 'fail',
+    'remove-pod/stops-first': 'fail',
+    // Requests without metadata are taken.
+    'invalid/create-without-metadata': 'fail',
+    'invalid/run-pod-without-metadata': 'fail',
+    // teardown/index-order: external plugins go in the order of random names (isulad-join.test.ts), below.
     // No runtimeSpec in its verbose ContainerStatus (it has no info at all).
     'adjust/env': 'skip',
     'adjust/annotation': 'skip',
@@ -97,6 +112,7 @@ describe('--preset all', () => {
         seen[p.preset] = Object.fromEntries(
           p.verdicts
             .filter((v) => v.status !== 'pass')
+            .filter((v) => !(p.preset === 'isulad-2.1.5' && v.name === 'teardown/index-order'))
             .map((v) => [v.name, [v.status, v.known?.ref].filter(Boolean).join(' ')]),
         );
       }
@@ -122,6 +138,15 @@ describe('--preset all', () => {
         ),
       ]);
       expect(verdict('isulad-2.1.5', 'adjust/env')?.reason).toMatch(/no runtimeSpec in its verbose info/);
+      // iSulad's four external test plugins go in the order of their random names: any
+      // order, index order once in 24 runs (a pass), and judged the same way otherwise.
+      const teardown = verdict('isulad-2.1.5', 'teardown/index-order');
+      expect(
+        teardown?.status === 'pass' ||
+          /^expected StopContainer for pod p-c\d+ at plugins 10, 11, 12, 13 in that order, saw it at 1[0-3], 1[0-3], 1[0-3], 1[0-3]$/.test(
+            teardown?.reason ?? '',
+          ),
+      ).toBe(true);
       expect(verdict('isulad-2.1.5', 'update-container/relayed')?.reason).toMatch(
         /^not sent, so as not to bring the runtime down: iSulad .*SIGSEGV.* \(--include-crashing runs it anyway\)$/,
       );

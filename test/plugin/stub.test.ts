@@ -167,18 +167,26 @@ describe('nothing the runtime sends reaches the handlers before registration com
     expect(stub.runtime?.name).toBe(MODERN_CONFIGURE.runtimeName);
   });
 
-  it('refuses events before Synchronize, though RegisterPlugin was answered and Configure served', async () => {
+  it('handles events that come after Configure while its Synchronize is in flight, as iSulad sends them', async () => {
     const seen: string[] = [];
-    const { session, started } = await setup({ runPodSandbox: (p) => void seen.push(p.id ?? '') });
+    let finishSync!: () => void;
+    const syncHeld = new Promise<void>((resolve) => (finishSync = resolve));
+    const { session, started } = await setup({
+      runPodSandbox: (p) => void seen.push(p.id ?? ''),
+      synchronize: () => syncHeld,
+    });
     await session.registered;
     await session.call('Configure', MODERN_CONFIGURE);
-    await expect(session.call('RunPodSandbox', { pod: pod('early') })).rejects.toMatchObject({
-      code: Code.FailedPrecondition,
-    });
-    await session.call('Synchronize', {});
+    // iSulad puts an external plugin in its list before it synchronizes it: a CRI call made
+    // meanwhile reaches the plugin before the Synchronize answer, and an error would drop it.
+    const sync = session.call('Synchronize', {});
+    await session.call('RunPodSandbox', { pod: pod('during-sync') });
+    expect(seen).toEqual(['during-sync']);
+    finishSync();
+    await sync;
     await started;
     await session.call('RunPodSandbox', { pod: pod('live') });
-    expect(seen).toEqual(['live']);
+    expect(seen).toEqual(['during-sync', 'live']);
   });
 });
 

@@ -6,6 +6,7 @@
 // state to synchronize new plugins with and applies the updates plugins ask for, as a
 // Go runtime passes its SyncFn and UpdateFn.
 import type { EventEmitter } from 'node:events';
+import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Event, eventName, formatEventMask, nri } from '../../api/index.js';
@@ -85,6 +86,16 @@ export interface AdaptationOptions {
    * 1.7.25, which holds no CRI call back while a plugin synchronizes (containerd#11384).
    */
   joinAfterSync?: boolean;
+  /**
+   * An external plugin joins the invocation list as soon as it is configured, named at
+   * random, and is synchronized outside the lock, so that events reach it while its
+   * Synchronize is in flight; with pluginOrder 'name', external plugins go by that random
+   * name. iSulad's own NRI: NewExternalPlugin (nri_adaption.cc:163-243 at d2434895) keys
+   * the plugin by a random string and adds it before Start and Synchronize.
+   */
+  joinAtConnect?: boolean;
+  /** The random name of an external plugin that joins at connect; default 64 random hex digits, as iSulad's. */
+  externalName?: () => string;
 }
 
 /** What the embedding runtime gives the adaptation (Go: the SyncFn and UpdateFn of New()). */
@@ -159,6 +170,8 @@ export class Adaptation {
   private readonly lock = new Lock();
   private active: PluginConnection[] = [];
   private readonly pending = new Set<PluginConnection>();
+  /** The random names external plugins are keyed by where they join at connect (opts.joinAtConnect). */
+  private readonly randomNames = new WeakMap<PluginConnection, string>();
   private readonly processes = new Map<PluginConnection, LaunchedProcess>();
   private listening: Listening | undefined;
   private readonly sockets = new Set<Socket>();
@@ -418,6 +431,14 @@ export class Adaptation {
         return;
       }
       this.reportRegistered(conn);
+      if (this.opts.joinAtConnect) {
+        // iSulad's shape: in the list from now on, synchronized while events flow.
+        this.randomNames.set(conn, this.opts.externalName?.() ?? randomBytes(32).toString('hex'));
+        await this.lock.run(async () => this.add(conn));
+        if (!(await this.synchronize(conn, this.host.snapshot())) && !conn.closed)
+          conn.close(new Error('failed to synchronize'));
+        return;
+      }
       // Synchronizing and joining the invocation list happen between events, never during one.
       if (this.opts.joinAfterSync) {
         // v0.6.1's shape: synchronized under one lock, joined under another, taken afresh.
@@ -478,7 +499,7 @@ export class Adaptation {
     if (order === 'joined') return;
     // Index as a string; the sort is stable so equal indices keep the order they joined in
     // (what Go's sort.Slice does for the few plugins a node has: insertion sort below 13).
-    const key = (p: PluginConnection) => (order === 'name' ? p.base : p.index);
+    const key = (p: PluginConnection) => (order === 'name' ? (this.randomNames.get(p) ?? p.base) : p.index);
     this.active.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   }
 

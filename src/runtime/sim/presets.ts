@@ -87,7 +87,8 @@ export interface RuntimeQuirks {
   leaksRefusedSandbox?: boolean;
   /**
    * Plugins are invoked in the order of their names, not their indexes: iSulad's own NRI
-   * keys its plugins by name (nri-facts.md).
+   * keys its plugins by name (nri-facts.md), an external plugin by a random one
+   * (externalJoinsAtConnect).
    */
   pluginsByName?: boolean;
   /**
@@ -163,6 +164,55 @@ export interface RuntimeQuirks {
    */
   emptyCpusetRefused?: boolean;
   /**
+   * Pods and containers reach plugins under the runtime's own names, made from the CRI
+   * metadata: k8s_POD_<name>_<namespace>_<uid>_<attempt> for a pod in every event and in
+   * Synchronize, k8s_<container>_<pod>_<namespace>_<uid>_<attempt> for a container in every
+   * event but CreateContainer, which carries the CRI name (iSulad: nri_convert.cc
+   * PodSandboxToNRI takes sandbox->GetName(), ContainerToNRIByConConfig the metadata name,
+   * ContainerToNRIByID the stored name; v1_naming.cc makes both names).
+   */
+  runtimeNames?: boolean;
+  /**
+   * A container that exits by itself is never reported: StopContainer reaches plugins only
+   * from a CRI StopContainer (iSulad: ContainerManagerService::StopContainer is the only
+   * caller of NRIAdaptation::StopContainer besides a failed start).
+   */
+  noStopEventOnExit?: boolean;
+  /**
+   * Every CRI StopPodSandbox relays StopPodSandbox, the pod stopped already or not
+   * (iSulad: PodSandboxManagerService::StopPodSandbox calls NRI after sandbox->Stop, which
+   * succeeds on a stopped sandbox).
+   */
+  stopPodEventEveryTime?: boolean;
+  /**
+   * The pod exists, is listed READY and takes containers while its RunPodSandbox hook runs:
+   * the runtime creates, starts and saves the sandbox before it tells plugins (iSulad:
+   * RunPodSandbox calls NRI last, v1_cri_pod_sandbox_manager_service.cc:565), and its NRI
+   * holds no lock against CRI calls.
+   */
+  podLiveDuringRunHook?: boolean;
+  /**
+   * RunPodSandbox and CreateContainer without metadata succeed, named from empty metadata
+   * (iSulad checks neither: v1_naming.cc reads the absent message's defaults).
+   */
+  acceptsMissingMetadata?: boolean;
+  /**
+   * When the runtime stops or removes a pod's containers itself (StopPodSandbox,
+   * RemovePodSandbox), plugins hear nothing of the containers, and RemovePodSandbox of a
+   * running pod does not stop it first: only StopPodSandbox, or only RemovePodSandbox,
+   * reaches them (iSulad: StopAllContainersInSandbox and RemoveAllContainersInSandbox call
+   * CRIHelpers' helpers, not the services that relay NRI; RemovePodSandbox never stops).
+   */
+  podTeardownOnlyPodEvents?: boolean;
+  /**
+   * An external plugin is put in the invocation list as it connects, under a random
+   * 64-character name, and gets events from its Configure on, its Synchronize still in
+   * flight; plugins are invoked in the order of those names, so external plugins in a
+   * random order (iSulad: NewExternalPlugin, nri_adaption.cc:176-184, AddPluginByIndex
+   * into a std::map before Start and Synchronize; no lock holds CRI calls back).
+   */
+  externalJoinsAtConnect?: boolean;
+  /**
    * A plugin that answers a call with an error is dropped and the operation goes on
    * (iSulad), where Go fails the operation: the reason it is dropped with.
    */
@@ -203,6 +253,13 @@ const ISULAD_QUIRKS: RuntimeQuirks = Object.freeze({
   noStatusInfo: true,
   criUpdateCrashes: true,
   emptyCpusetRefused: true,
+  runtimeNames: true,
+  noStopEventOnExit: true,
+  stopPodEventEveryTime: true,
+  podLiveDuringRunHook: true,
+  acceptsMissingMetadata: true,
+  podTeardownOnlyPodEvents: true,
+  externalJoinsAtConnect: true,
   // Its NRI (C++, src/daemon/nri) logs a plugin that fails to start and skips it:
   // NRIAdaptation::StartPlugin, nri_adaption.cc:887-891 at v2.1.6.
   preStartFailureFatal: false,

@@ -128,6 +128,7 @@ export class Runtime extends EventEmitter {
             ? { pluginOrder: 'name' as const }
             : {}),
         ...(quirks?.joinAfterSync || opts.faults?.includes('join-after-sync') ? { joinAfterSync: true } : {}),
+        ...(quirks?.externalJoinsAtConnect ? { joinAtConnect: true } : {}),
       },
     );
   }
@@ -261,6 +262,7 @@ export class Runtime extends EventEmitter {
    * after the NRI hook. A plugin's error fails the call and leaves no pod behind.
    */
   runPodSandbox(pod: nri.IPodSandbox): Promise<LifecycleResult> {
+    if (this.opts.quirks?.podLiveDuringRunHook) return this.runLivePodSandbox(pod);
     return this.nri.locked(async () => {
       const id = pod.id ?? '';
       this.state.mayAddPod(id);
@@ -276,6 +278,24 @@ export class Runtime extends EventEmitter {
       this.stateChanged('RunPodSandbox', { pod: id }, 'READY');
       return OK;
     });
+  }
+
+  /**
+   * RunPodSandbox where the pod is made before plugins hear of it (quirks.podLiveDuringRunHook):
+   * listed, ready and taking containers while the hook runs, the hook relayed outside the
+   * lock as iSulad's NRI takes none; a plugin's error fails the call and the pod stays.
+   */
+  private async runLivePodSandbox(pod: nri.IPodSandbox): Promise<LifecycleResult> {
+    const id = pod.id ?? '';
+    const p = plainCopy(pod);
+    await this.nri.locked(async () => {
+      this.state.mayAddPod(id);
+      this.node.startSandbox(id, pod.linux?.cgroupParent ?? '');
+      this.state.adoptPod(p);
+      this.stateChanged('RunPodSandbox', { pod: id }, 'READY');
+    });
+    const failed = await this.relay(Event.RUN_POD_SANDBOX, { pod: p }, 'RunPodSandbox', { pod: id });
+    return failed ? { ok: false, error: failed } : OK;
   }
 
   /** UpdatePodSandbox, then PostUpdatePodSandbox, where the runtime imitated sends them. */
@@ -324,6 +344,20 @@ export class Runtime extends EventEmitter {
     });
   }
 
+  /** Stops a container without telling plugins: the runtime stops a pod's containers itself (quirks.podTeardownOnlyPodEvents). */
+  stopContainerSilently(id: string): Promise<void> {
+    return this.nri.locked(async () => this.stopped(this.ctr(id), 0, false));
+  }
+
+  /** Removes a container without telling plugins (quirks.podTeardownOnlyPodEvents). */
+  removeContainerSilently(id: string): Promise<void> {
+    return this.nri.locked(async () => {
+      const { pod } = this.ctr(id);
+      this.state.removeContainer(id);
+      this.stateChanged('RemoveContainer', { pod: pod.id ?? '', container: id });
+    });
+  }
+
   stopPodSandbox(id: string): Promise<void> {
     return this.nri.locked(async () => {
       const pod = this.state.mustPod(id);
@@ -368,8 +402,12 @@ export class Runtime extends EventEmitter {
 
   // ---- container lifecycle -------------------------------------------------------
 
-  /** CreateContainer (merged adjustments; a conflict fails the creation), then PostCreateContainer. */
-  createContainer(podId: string, ctr: nri.IContainer): Promise<CreateResult> {
+  /**
+   * CreateContainer (merged adjustments; a conflict fails the creation), then PostCreateContainer.
+   * `keptAs`: the name the runtime keeps the container under once made, where plugins see
+   * the CRI name in CreateContainer only (quirks.runtimeNames).
+   */
+  createContainer(podId: string, ctr: nri.IContainer, keptAs?: string): Promise<CreateResult> {
     return this.nri.locked(async () => {
       const pod = this.state.mustPod(podId);
       const id = ctr.id ?? '';
@@ -413,6 +451,7 @@ export class Runtime extends EventEmitter {
           this.report({ type: 'ignored', container: id, ...dropped });
         }
       }
+      if (keptAs !== undefined) proposed.name = keptAs;
       this.state.adoptContainer(proposed);
       if (merged.adjust) applyAdjustment(this.state, id, merged.adjust);
       const created = this.state.setContainerState(id, nri.ContainerState.CONTAINER_CREATED);
@@ -474,7 +513,8 @@ export class Runtime extends EventEmitter {
       void this.nri
         .locked(async () => {
           if (this.state.container(id)?.state !== nri.ContainerState.CONTAINER_RUNNING) return;
-          await this.stopped(this.ctr(id), code, !this.fault('no-stop-event-on-exit'));
+          const relay = !this.fault('no-stop-event-on-exit') && !this.opts.quirks?.noStopEventOnExit;
+          await this.stopped(this.ctr(id), code, relay);
         })
         .catch(() => {});
     }, 1);

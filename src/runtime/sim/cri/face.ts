@@ -237,7 +237,9 @@ export class CriFace {
 
   private async runPodSandbox(req: cri.RunPodSandboxRequest): Promise<cri.IRunPodSandboxResponse> {
     const config = req.config;
-    const meta = config?.metadata;
+    const quirks = this.runtime.quirks;
+    // iSulad names a pod from whatever metadata there is, none included.
+    const meta = config?.metadata ?? (config && quirks?.acceptsMissingMetadata ? {} : undefined);
     if (!config || !meta) {
       if (config && this.runtime.fault('relay-run-pod-without-metadata'))
         await this.runtime.relayRefused('RunPodSandbox', podOfConfig(newId(), config, '', '10.88.255.254'));
@@ -254,18 +256,9 @@ export class CriFace {
     const ip = `10.88.${(this.nextIp >> 8) & 255}.${this.nextIp & 255}`;
     this.nextIp++;
     const pod = podOfConfig(id, config, req.runtimeHandler ?? '', ip);
-    if (this.runtime.fault('pods-named-by-runtime'))
-      pod.name = ['k8s', 'POD', meta.name, meta.namespace, meta.uid, meta.attempt ?? 0].join('_');
-    const running = this.lifecycle(() => this.runtime.runPodSandbox(pod))
-      .catch((err: unknown) => ({ ok: false as const, error: err as Error }))
-      .finally(() => this.pendingPods.delete(id));
-    this.pendingPods.set(id, { pod, done: running });
-    const r = await running;
-    if (!r.ok) {
-      if (!this.runtime.fault('keep-pod-after-run-hook-error')) this.reserved.delete(name);
-      if (r.error instanceof CriStatus) throw r.error;
-      throw unknown(`NRI RunPodSandbox failed: ${r.error.message}`);
-    }
+    if (this.runtime.fault('pods-named-by-runtime') || quirks?.runtimeNames)
+      pod.name = ['k8s', 'POD', meta.name ?? '', meta.namespace ?? '', meta.uid ?? '', meta.attempt ?? 0].join('_');
+    // Listed from the start where the pod exists while its hook runs (quirks.podLiveDuringRunHook).
     this.podRecords.set(id, {
       name: meta.name ?? '',
       attempt: meta.attempt ?? 0,
@@ -273,30 +266,51 @@ export class CriFace {
       runtimeHandler: req.runtimeHandler ?? '',
       config,
     });
+    const running = this.lifecycle(() => this.runtime.runPodSandbox(pod))
+      .catch((err: unknown) => ({ ok: false as const, error: err as Error }))
+      .finally(() => this.pendingPods.delete(id));
+    this.pendingPods.set(id, { pod, done: running });
+    const r = await running;
+    if (!r.ok) {
+      if (!this.state.pod(id)) this.podRecords.delete(id);
+      if (!this.runtime.fault('keep-pod-after-run-hook-error')) this.reserved.delete(name);
+      if (r.error instanceof CriStatus) throw r.error;
+      throw unknown(`NRI RunPodSandbox failed: ${r.error.message}`);
+    }
     return { podSandboxId: id };
   }
 
-  /** StopPodSandbox as containerd's CRI does it: its running containers first, then the pod (once). */
+  /**
+   * StopPodSandbox as containerd's CRI does it: its running containers first, then the pod
+   * (once; on every call where quirks.stopPodEventEveryTime). Where quirks.podTeardownOnlyPodEvents,
+   * the containers stop without a word to plugins.
+   */
   private async stopPod(id: string): Promise<void> {
-    const again = this.runtime.fault('stop-pod-event-twice');
+    const quirks = this.runtime.quirks;
+    const again = this.runtime.fault('stop-pod-event-twice') || quirks?.stopPodEventEveryTime === true;
     if (this.runtime.fault('stop-pod-hook-before-containers'))
       await this.lifecycle(() => this.runtime.stopPodSandbox(id));
-    for (const c of this.state.containersOf(id)) await this.stopContainer(c.id ?? '');
+    for (const c of this.state.containersOf(id))
+      await this.stopContainer(c.id ?? '', !quirks?.podTeardownOnlyPodEvents);
     if (!this.state.podStopped(id) || again) await this.lifecycle(() => this.runtime.stopPodSandbox(id));
   }
 
   private async removePodSandbox(raw: string): Promise<cri.IRemovePodSandboxResponse> {
     const id = this.findPod(raw);
     if (id === undefined) return {}; // removing what is not there succeeds, as on containerd
-    // CRI-O stops and removes each container (removeContainer stops it first) and never the pod.
+    const quirks = this.runtime.quirks;
+    // CRI-O stops and removes each container (removeContainer stops it first) and never the
+    // pod; iSulad does neither where plugins would hear of it.
     if (
       !this.state.podStopped(id) &&
-      !this.runtime.quirks?.removeSkipsPodStop &&
+      !quirks?.removeSkipsPodStop &&
+      !quirks?.podTeardownOnlyPodEvents &&
       !this.runtime.fault('remove-pod-without-stop')
     )
       await this.stopPod(id);
     if (!this.runtime.fault('containers-listed-during-remove-hook'))
-      for (const c of this.state.containersOf(id)) await this.removeContainer(c.id ?? '');
+      for (const c of this.state.containersOf(id))
+        await this.removeContainer(c.id ?? '', !quirks?.podTeardownOnlyPodEvents);
     await this.lifecycle(() => this.runtime.removePodSandbox(id));
     this.podRecords.delete(id);
     this.updatedPods.delete(id);
@@ -349,7 +363,8 @@ export class CriFace {
         `sandbox "${podId}" is not running: no container is created in it`,
       );
     const config = req.config;
-    const meta = config?.metadata;
+    const quirks = this.runtime.quirks;
+    const meta = config?.metadata ?? (config && quirks?.acceptsMissingMetadata ? {} : undefined);
     if (!config || !meta) {
       if (config && this.runtime.fault('relay-create-without-metadata'))
         await this.runtime.relayRefused(
@@ -371,9 +386,9 @@ export class CriFace {
     this.reserved.set(name, id);
     const ctr = containerOfConfig(id, pod, config);
     this.pendingContainers.set(id, ctr);
-    const r = await this.lifecycle(() => this.runtime.createContainer(podId, ctr)).finally(() =>
-      this.pendingContainers.delete(id),
-    );
+    const r = await this.lifecycle(() =>
+      this.runtime.createContainer(podId, ctr, quirks?.runtimeNames ? this.runtimeName(podId, req, meta) : undefined),
+    ).finally(() => this.pendingContainers.delete(id));
     if (!r.ok) {
       if (!this.runtime.fault('keep-container-after-create-hook-error')) this.reserved.delete(name);
       // The runtime's own refusal is in its own words.
@@ -396,19 +411,33 @@ export class CriFace {
     return { containerId: id };
   }
 
-  /** StopContainer: only a running container is stopped (and its plugins told); the rest is done already. */
-  private async stopContainer(id: string): Promise<void> {
+  /**
+   * iSulad's name for a container (v1_naming.cc MakeContainerName): k8s_<container>_<pod>_<namespace>_<uid>_<attempt>,
+   * from the pod config the request carries, else the one the pod was made with.
+   */
+  private runtimeName(podId: string, req: cri.CreateContainerRequest, meta: cri.IContainerMetadata): string {
+    const made = this.podRecords.get(podId)?.config as cri.IPodSandboxConfig | undefined;
+    const pod = req.sandboxConfig?.metadata ?? made?.metadata ?? {};
+    return ['k8s', meta.name ?? '', pod.name ?? '', pod.namespace ?? '', pod.uid ?? '', meta.attempt ?? 0].join('_');
+  }
+
+  /**
+   * StopContainer: only a running container is stopped (and its plugins told, unless `tell`
+   * is false: the runtime stops it on its own); the rest is done already.
+   */
+  private async stopContainer(id: string, tell = true): Promise<void> {
     const ctr = this.state.container(id);
     if (!ctr) return;
     const state = ctr.state ?? 0;
     if (state === nri.ContainerState.CONTAINER_RUNNING || state === nri.ContainerState.CONTAINER_PAUSED)
-      await this.lifecycle(() => this.runtime.stopContainer(id));
+      await this.lifecycle(() => (tell ? this.runtime.stopContainer(id) : this.runtime.stopContainerSilently(id)));
   }
 
-  /** RemoveContainer: a running container is stopped first, as containerd forces it. */
-  private async removeContainer(id: string): Promise<void> {
-    await this.stopContainer(id);
-    if (this.state.container(id)) await this.lifecycle(() => this.runtime.removeContainer(id));
+  /** RemoveContainer: a running container is stopped first, as containerd forces it; `tell` as for stopContainer. */
+  private async removeContainer(id: string, tell = true): Promise<void> {
+    await this.stopContainer(id, tell);
+    if (this.state.container(id))
+      await this.lifecycle(() => (tell ? this.runtime.removeContainer(id) : this.runtime.removeContainerSilently(id)));
     this.containerRecords.delete(id);
     this.updatedResources.delete(id);
     this.release(id);
