@@ -2,7 +2,7 @@
 // bound on the body, for the runtime's metrics page (session) and Prometheus' API (fleet).
 // It says what went wrong as a code; each caller turns that into its own error, in its
 // own words, so that the reader knows nothing of who asks.
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ErrorKind } from '../errors/index.js';
 
@@ -57,24 +57,26 @@ export interface BoundedAnswer {
 
 /** GETs an http: or https: URL. Rejects with BoundedGetError only. */
 export function boundedGet(url: URL, opts: BoundedGetOptions): Promise<BoundedAnswer> {
+  if (opts.signal?.aborted) return Promise.reject(new BoundedGetError('cancelled', ''));
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     let settled = false;
-    let req: ClientRequest | undefined;
+    // Every event that settles comes after this statement has run.
+    const req = request(url, { method: 'GET', headers: opts.headers ?? {} }, (res) =>
+      readBody(res, opts.maxBytes, finish),
+    );
     const finish = (err: BoundedGetError | undefined, answer?: BoundedAnswer): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
-      req?.destroy();
+      req.destroy();
       if (err) reject(err);
       else resolve(answer!);
     };
     const onAbort = (): void => finish(new BoundedGetError('cancelled', ''));
     const timer = setTimeout(() => finish(new BoundedGetError('timeout', '')), opts.timeoutMs);
-    if (opts.signal?.aborted) return onAbort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    req = request(url, { method: 'GET', headers: opts.headers ?? {} }, (res) => readBody(res, opts.maxBytes, finish));
     req.on('error', (err: NodeJS.ErrnoException) =>
       finish(new BoundedGetError('unreachable', err.code ?? err.message, undefined, { cause: err })),
     );
