@@ -113,7 +113,11 @@ export async function listPlugins(opts: PluginsOptions, signal?: AbortSignal): P
   const now = Date.now();
   const dropped = opts.history ? opts.history.observe(metrics, now) : droppedInOneReading(metrics, now);
   const listed: ListedPlugin[] = metrics.plugins.map((m) => {
-    const origin = installed.includes(m.plugin) ? 'plugin-dir' : m.plugin === BUILTIN_VALIDATOR ? 'builtin' : 'external';
+    const origin = installed.includes(m.plugin)
+      ? 'plugin-dir'
+      : m.plugin === BUILTIN_VALIDATOR
+        ? 'builtin'
+        : 'external';
     return { name: m.plugin, state: listedState(m.state, origin, dropped.has(m.plugin)), origin, metrics: m };
   });
   for (const name of installed)

@@ -100,7 +100,9 @@ describe('nrictl plugins with the runtime metrics', () => {
     expect(r.stdout.split('\n').find((l) => l.startsWith('30-slow'))).toMatch(
       /^30-slow\s+not running\s+plugin-dir\s+5\s+CreateContainer: 1 deadline_exceeded/,
     );
-    expect(r.stdout).toMatch(/30-slow: failed earlier \(the runtime's counters keep every fatal failure since it started/);
+    expect(r.stdout).toMatch(
+      /30-slow: failed earlier \(the runtime's counters keep every fatal failure since it started/,
+    );
   });
   it('the table shows failures by operation and the slowest p99 against the timeout', async () => {
     const root = writeNode();
@@ -181,7 +183,9 @@ describe('doctor and the runtime metrics', () => {
     const r = await runCli(['doctor', '--root', root, '-o', 'json']);
     const f = findings(r.stdout).filter((x) => x.code.startsWith('plugin-'));
     expect(f.map((x) => [x.severity, x.code])).toEqual([['info', 'plugin-gone']]);
-    expect(f[0].message).toMatch(/^30-slow failed a call fatally \(CreateContainer: deadline_exceeded\) at some time since/);
+    expect(f[0].message).toMatch(
+      /^30-slow failed a call fatally \(CreateContainer: deadline_exceeded\) at some time since/,
+    );
   });
 
   it('a plugin dropped within the window is an error finding', async () => {

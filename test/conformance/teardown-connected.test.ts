@@ -42,7 +42,10 @@ describe("a check's test plugins and the teardown of its pods", () => {
         expect(ran.length, plugin).toBeGreaterThan(0);
         expect(new Set(invoked('StopPodSandbox')), plugin).toEqual(new Set(ran));
         expect(new Set(invoked('RemovePodSandbox')), plugin).toEqual(new Set(ran));
-        expect(mine.filter((e) => e.type === 'dropped' || e.type === 'error'), plugin).toEqual([]);
+        expect(
+          mine.filter((e) => e.type === 'dropped' || e.type === 'error'),
+          plugin,
+        ).toEqual([]);
         // It left after the last event it was sent, its work done.
         expect(mine.at(-1)?.type, plugin).toBe('stopped');
       }

@@ -142,7 +142,8 @@ export function nriMetrics(samples: readonly Sample[]): NriMetrics {
     for (const p of failed) p.state = gone > 0 && failed.length <= gone ? 'gone' : 'failed';
   }
   const started = samples.find((s) => s.name === PROCESS_START)?.value;
-  const runtimeStartedMs = started !== undefined && Number.isFinite(started) && started > 0 ? started * 1000 : undefined;
+  const runtimeStartedMs =
+    started !== undefined && Number.isFinite(started) && started > 0 ? started * 1000 : undefined;
   return { activePlugins: active, plugins, ...(runtimeStartedMs !== undefined ? { runtimeStartedMs } : {}) };
 }
 
