@@ -129,7 +129,7 @@ function pluginFindings(p: PluginMetrics, state: ListedState, path: string, requ
         'info',
         path,
         'plugin-gone',
-        `${p.plugin} failed a call fatally (${p.fatal}) at some time since the runtime started, not within the last ${WINDOW}, and is no longer connected: the runtime's counters keep it; a plugin that came and went (a test plugin) is no fault`,
+        `${p.plugin} failed a call fatally (${p.fatal}) and is no longer connected; the runtime's counters keep every failure since it started (over ${WINDOW} ago) and do not say when: a plugin that came and went (a test plugin) is no fault, and nrictl exporter says dropped only of a failure it sees happen`,
         `if ${p.plugin} should be running, start it again; the counters forget it when the runtime restarts`,
       ),
     ];

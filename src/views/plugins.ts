@@ -53,7 +53,7 @@ function historyNote(r: PluginsReport, width: number | undefined): string[] {
   return [
     '',
     fitProse(
-      `${past.map((p) => p.name).join(', ')}: failed earlier (${when}). "dropped" is said only of a failure within the last ${window}; nrictl exporter watches for new ones.`,
+      `${past.map((p) => p.name).join(', ')}: failed earlier (${when}). "dropped" is said only of a failure known to be within the last ${window}; nrictl exporter watches for new ones.`,
       width,
     ),
   ];
