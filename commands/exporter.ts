@@ -13,7 +13,7 @@ export default class Exporter extends cli.BaseCommand<typeof Exporter> {
 
 Every --interval it re-reads the node as doctor and plugins do: doctor's offline findings (nrictl_doctor_findings), the plugins and their states (nrictl_plugin_info: active, pre-started, external, not-running, dropped, misnamed; from the runtime's metrics where containerd 2.3+ serves them, else the plugin directory and probes of the node). A plugin is dropped while its fatal failures rose within --drop-window: containerd's counters keep every failure since it started, and an older one is history (a pre-started plugin then reads not-running, a plugin from outside is left out), and with --conformance-report the last nrictl conformance -o json report. What cannot be read is one line on stderr and a count in nrictl_exporter_errors_total, and its series are left out; the exporter goes on. Labels never name a pod or a container. It never creates a pod.
 
-Ctrl-C, SIGTERM or the end of --duration leaves the runtime, closes the server and prints one line: how long it ran, its registrations and its errors. Exit status: 0; 2 for a bad --metrics-addr (or one in use), --interval, --metrics-url, --plugin-name or --plugin-index, before anything is registered.`;
+Ctrl-C, SIGTERM or the end of --duration leaves the runtime, closes the server and prints one line: how long it ran, its registrations and its errors. Exit status: 0; 2 for a bad --metrics-addr (or one in use), --interval, --drop-window, --metrics-url, --plugin-name or --plugin-index, before anything is registered.`;
 
   static override examples = [
     cli.example('Try it without a runtime: the demo scenario, metrics on 127.0.0.1:9641', '--sim demo'),
