@@ -11,9 +11,9 @@ export default class Exporter extends cli.BaseCommand<typeof Exporter> {
 
   static override description = `A long-running command for a DaemonSet (docs/exporter.md lists every metric and label, a stable contract). It serves /metrics on --metrics-addr and stays registered with the runtime as the plugin 99-nrictl-exporter, subscribed to the one rarest event the runtime knows (UpdatePodSandbox, else RemovePodSandbox: never container creation), every request answered at once and the runtime's pods and containers dropped unread. nrictl_nri_up is 1 while it is registered; when the runtime goes away it is 0, and nrictl registers again after 0.5s, doubling up to 10s. A runtime not there at start is waited for the same way.
 
-Every --interval it re-reads the node as doctor and plugins do: doctor's offline findings (nrictl_doctor_findings), the plugins and their states (nrictl_plugin_info: active, pre-started, external, not-running, dropped, misnamed; from the runtime's metrics where containerd 2.3+ serves them, else the plugin directory and probes of the node), and with --conformance-report the last nrictl conformance -o json report. What cannot be read is one line on stderr and a count in nrictl_exporter_errors_total, and its series are left out; the exporter goes on. Labels never name a pod or a container. It never creates a pod.
+Every --interval it re-reads the node as doctor and plugins do: doctor's offline findings (nrictl_doctor_findings), the plugins and their states (nrictl_plugin_info: active, pre-started, external, not-running, dropped, misnamed; from the runtime's metrics where containerd 2.3+ serves them, else the plugin directory and probes of the node). A plugin is dropped while its fatal failures rose within --drop-window: containerd's counters keep every failure since it started, and an older one is history (a pre-started plugin then reads not-running, a plugin from outside is left out), and with --conformance-report the last nrictl conformance -o json report. What cannot be read is one line on stderr and a count in nrictl_exporter_errors_total, and its series are left out; the exporter goes on. Labels never name a pod or a container. It never creates a pod.
 
-Ctrl-C, SIGTERM or the end of --duration leaves the runtime, closes the server and prints one line: how long it ran, its registrations and its errors. Exit status: 0; 2 for a bad --metrics-addr (or one in use), --interval, --metrics-url, --plugin-name or --plugin-index, before anything is registered.`;
+Ctrl-C, SIGTERM or the end of --duration leaves the runtime, closes the server and prints one line: how long it ran, its registrations and its errors. Exit status: 0; 2 for a bad --metrics-addr (or one in use), --interval, --drop-window, --metrics-url, --plugin-name or --plugin-index, before anything is registered.`;
 
   static override examples = [
     cli.example('Try it without a runtime: the demo scenario, metrics on 127.0.0.1:9641', '--sim demo'),
@@ -35,6 +35,10 @@ Ctrl-C, SIGTERM or the end of --duration leaves the runtime, closes the server a
     interval: cli.durationFlagWithDefault(
       "How often to re-read the node's NRI files and the runtime's metrics.",
       '30s',
+    ),
+    'drop-window': cli.durationFlagWithDefault(
+      'How long a plugin reads dropped after the runtime counted a fatal failure of it.',
+      '5m',
     ),
     'conformance-report': Flags.string({
       description: 'The last nrictl conformance -o json report on this node, re-read every interval.',
@@ -62,6 +66,7 @@ Ctrl-C, SIGTERM or the end of --duration leaves the runtime, closes the server a
         metricsAddr: f['metrics-addr'],
         intervalMs: f.interval,
         durationMs: f.duration,
+        dropWindowMs: f['drop-window'],
         node: {
           root: f.root,
           runtimeConfigs: f['runtime-config'],

@@ -1,8 +1,11 @@
-// Everything a check made goes on every path: its holds released first (so that the
-// runtime's pending calls finish), the calls it left in flight awaited (each has its
-// deadline), its plugins disconnected (so that cleanup's own calls reach no rule), then
-// its pods stopped and removed, and the run's label swept. What cannot be removed is
-// listed with the command that removes it.
+// Everything a check made goes on every path: its plugins disarmed first (holds
+// released, so that the runtime's pending calls finish, and no rule left to act on
+// cleanup's own calls), the calls it left in flight awaited (each has its deadline), its
+// pods stopped and removed and the run's label swept, and only then its plugins
+// disconnected: the runtime sends them the teardown of the pods they watched, and a
+// plugin gone before that answers it on a closed connection, which containerd counts as
+// the plugin's fatal failure (and `nrictl plugins` and the exporter would read).
+// What cannot be removed is listed with the command that removes it.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CriError } from '../cri/index.js';
 import type { CheckRun } from './check-run.js';
@@ -11,18 +14,18 @@ import { describeFinding, removalCommand, settledLook } from './node-view.js';
 import { RUN_LABEL, type SuiteScope } from './suite-scope.js';
 
 export async function cleanUpCheck(r: CheckRun): Promise<void> {
-  for (const p of r.plugins.values()) p.releaseAll();
+  for (const p of r.plugins.values()) p.disarm();
   let t = performance.now();
   await boundedAll(r.inFlight(), r.timing.callMs);
   r.count('criMs', t);
-  t = performance.now();
-  await Promise.all([...r.plugins.values()].map((p) => p.close().catch(() => {})));
-  r.count('nriMs', t);
   t = performance.now();
   // Not the pods the check already removed (its canaries, a RemovePodSandbox step): the registry forgot them.
   for (const pod of r.pods.values()) if (r.suite.registry.pods.has(pod.id)) await removePod(r.suite, pod.id);
   await sweepListed(r.suite);
   r.count('criMs', t);
+  t = performance.now();
+  await Promise.all([...r.plugins.values()].map((p) => p.close().catch(() => {})));
+  r.count('nriMs', t);
 }
 
 export interface Swept {

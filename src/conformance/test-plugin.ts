@@ -67,6 +67,8 @@ export class TestPlugin {
   /** Why the runtime dropped the plugin, once it did. */
   dropped: Error | undefined;
   private ended = false;
+  /** The check is over: every event is answered at once, no rule acts. */
+  private disarmed = false;
 
   constructor(
     readonly spec: PluginSpec,
@@ -154,6 +156,18 @@ export class TestPlugin {
     for (const h of [...this.active]) h.end();
   }
 
+  /**
+   * The check is over and its teardown begins: holds released, and every event from now
+   * on answered at once with no rule acting, while the plugin stays connected. The
+   * runtime sends it the teardown of the pods it watched; a plugin gone by then is a call
+   * on a closed connection, which containerd logs ("ttrpc: closed") and counts as the
+   * plugin's fatal failure.
+   */
+  disarm(): void {
+    this.disarmed = true;
+    this.releaseAll();
+  }
+
   /** Releases its holds, then leaves the runtime. */
   async close(): Promise<void> {
     this.releaseAll();
@@ -204,7 +218,7 @@ export class TestPlugin {
       syncContainerIds: containers.filter((c) => ids.has(c.podSandboxId ?? '')).map((c) => c.id ?? ''),
       syncPods: mine,
     });
-    const rule = this.rule('Synchronize', undefined, undefined);
+    const rule = this.disarmed ? undefined : this.rule('Synchronize', undefined, undefined);
     if (rule && 'block' in rule.react) return this.hold(seen);
   }
 
@@ -225,7 +239,7 @@ export class TestPlugin {
       ...(ctr ? { containerId: ctr.id ?? '', containerName: ctr.name ?? '', container: ctr } : {}),
       ...extra,
     });
-    const rule = this.rule(event, pod, ctr);
+    const rule = this.disarmed ? undefined : this.rule(event, pod, ctr);
     if (!rule) return;
     const r = rule.react;
     if ('fail' in r) throw new Error(r.fail);

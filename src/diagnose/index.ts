@@ -9,6 +9,7 @@ export type {
   ViewDifference,
   DifferenceReason,
 } from './compare-views.js';
+export { DropHistory, DROP_WINDOW_MS } from './drop-window.js';
 export {
   listPlugins,
   type PluginsOptions,

@@ -4,7 +4,14 @@ import type { PluginMetrics } from '../session/index.js';
 import type { PeerProcess } from './socket-peers.js';
 
 export type ListedState =
-  | PluginMetrics['state']
+  /** Counted as active, with no fatal failure recorded. */
+  | 'active'
+  /** Failed fatally long enough ago (drop-window.ts); the counts cannot tell whether it reconnected since. */
+  | 'failed'
+  /** The runtime dropped it within the window (drop-window.ts): its count of fatal failures rose lately. */
+  | 'dropped'
+  /** Not from the plugin directory, failed fatally before the window and no longer connected: history, not an alarm. */
+  | 'gone'
   /** In the plugin directory, and the runtime's metrics show no call to it: it is not running. */
   | 'not-running'
   /** In the plugin directory; without the runtime's metrics nothing says whether it runs. */

@@ -1,11 +1,22 @@
 // doctor's reading of the runtime's own plugin metrics (containerd 2.3 and later): a
-// plugin the runtime dropped is an error (it is called no more, and the containers it
-// was to adjust start without it); one whose failures or latency put it near the request
-// timeout a warning, since the runtime drops a plugin the first time it answers late.
-// Only what the counts prove is said: no false alarms.
+// plugin the runtime dropped lately, or a pre-started one it dropped at any time (the
+// runtime does not start it again), is an error (it is called no more, and the
+// containers it was to adjust start without it); one whose failures or latency put it
+// near the request timeout a warning, since the runtime drops a plugin the first time it
+// answers late. A plugin from outside that failed before the window and is gone (a test
+// plugin that came and went) is history: said, not an alarm. Only what the counts prove
+// is said: no false alarms.
 import { lateAnswerConsequence, requestTimeoutSetting } from '../api/index.js';
-import { finding, type ConnectedPlugins, type Finding, type OfflineDiagnosis } from '../checks/index.js';
+import {
+  finding,
+  listDiscoverable,
+  type ConnectedPlugins,
+  type Finding,
+  type OfflineDiagnosis,
+} from '../checks/index.js';
 import { metricsUrl, nriMetrics, RuntimeMetricsError, scrapeMetrics, type PluginMetrics } from '../session/index.js';
+import { DROP_WINDOW_MS, droppedInOneReading, listedState } from './drop-window.js';
+import type { ListedState } from './listed-plugin.js';
 
 const RUNTIME_NAMES: Record<string, string> = { crio: 'CRI-O', isulad: 'iSulad', docker: 'Docker Engine' };
 
@@ -41,8 +52,13 @@ export async function runtimeMetricsFindings(
     const m = nriMetrics(await scrapeMetrics(url, { timeoutMs: timeoutMs ?? requestMs, signal }));
     if (m.activePlugins === undefined)
       return { findings: [], connected: { unknown: `${path} has no NRI metrics (containerd before 2.3 has none)` } };
+    const installed = installedNames(d.resolved.pluginPath);
+    const dropped = droppedInOneReading(m, Date.now());
     return {
-      findings: m.plugins.flatMap((p) => pluginFindings(p, path, requestMs)),
+      findings: m.plugins.flatMap((p) => {
+        const origin = installed.has(p.plugin) ? 'plugin-dir' : 'external';
+        return pluginFindings(p, listedState(p.state, origin, dropped.has(p.plugin)), path, requestMs);
+      }),
       connected: { names: m.plugins.filter((p) => p.state === 'active').map((p) => p.plugin) },
     };
   } catch (err) {
@@ -75,19 +91,49 @@ function lateAnswer(p: PluginMetrics, requestMs: number): { why: string; fix: st
   };
 }
 
-function pluginFindings(p: PluginMetrics, path: string, requestMs: number): Finding[] {
+function installedNames(pluginDir: string): Set<string> {
+  try {
+    return new Set(listDiscoverable(pluginDir).map((p) => `${p.index}-${p.name}`));
+  } catch {
+    return new Set();
+  }
+}
+
+const WINDOW = `${DROP_WINDOW_MS / 60_000} minutes`;
+
+function pluginFindings(p: PluginMetrics, state: ListedState, path: string, requestMs: number): Finding[] {
   const late = lateAnswer(p, requestMs);
-  if (p.state === 'dropped')
+  if (state === 'dropped')
     return [
       finding(
         'error',
         path,
         'plugin-dropped',
-        `${p.plugin} was dropped by the runtime (${p.fatal}) and is no longer active: the runtime calls it no more, and containers start without it${late.why}`,
+        `${p.plugin} was dropped by the runtime (${p.fatal}) within the last ${WINDOW}: the runtime calls it no more, and containers start without it${late.why}`,
         `${late.fix}; then restart the runtime (a pre-started plugin) or the plugin (an external one)`,
       ),
     ];
-  if (p.state === 'failed')
+  if (state === 'not-running')
+    return [
+      finding(
+        'error',
+        path,
+        'plugin-dropped',
+        `${p.plugin} was dropped by the runtime (${p.fatal}) at some time since it started, and a pre-started plugin is not started again: it is not running, and containers start without it${late.why}`,
+        `${late.fix}; then restart the runtime`,
+      ),
+    ];
+  if (state === 'gone')
+    return [
+      finding(
+        'info',
+        path,
+        'plugin-gone',
+        `${p.plugin} failed a call fatally (${p.fatal}) and is no longer connected; the runtime's counters keep every failure since it started (over ${WINDOW} ago) and do not say when: a plugin that came and went (a test plugin) is no fault, and nrictl exporter says dropped only of a failure it sees happen`,
+        `if ${p.plugin} should be running, start it again; the counters forget it when the runtime restarts`,
+      ),
+    ];
+  if (state === 'failed')
     return [
       finding(
         'warning',

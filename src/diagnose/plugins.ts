@@ -5,6 +5,7 @@
 // the runtime started, and connections to its NRI socket, each said as what it is.
 import { diagnoseNode, listDiscoverable, type RuntimeKind } from '../checks/index.js';
 import { metricsUrl, nriMetrics, RuntimeMetricsError, scrapeMetrics, type NriMetrics } from '../session/index.js';
+import { DROP_WINDOW_MS, droppedInOneReading, listedState, type DropHistory } from './drop-window.js';
 import type { ListedPlugin } from './listed-plugin.js';
 import { probePlugins, type ExternalConnection, type PeerProcess, type ProbeReport } from './plugin-probes.js';
 
@@ -23,6 +24,12 @@ export interface PluginsOptions {
   timeoutMs?: number | undefined;
   /** The runtime's NRI socket, for the probes without metrics (default: the config's, else /var/run/nri/nri.sock). */
   socketPath?: string | undefined;
+  /**
+   * Earlier readings of the same runtime (the exporter's): a plugin is dropped when its
+   * fatal failures rose within the history's window. Without it (one reading), only when
+   * the runtime started within the window.
+   */
+  history?: DropHistory | undefined;
 }
 
 export interface PluginsReport {
@@ -40,6 +47,10 @@ export interface PluginsReport {
   requestTimeoutFrom?: string | undefined;
   /** The runtime's count of active plugins (containerd_nri_active_plugins_total). */
   activePlugins?: number | undefined;
+  /** How recent a fatal failure must be to make a plugin "dropped" (drop-window.ts); older ones are history. */
+  dropWindowMs?: number | undefined;
+  /** What the window was measured against: earlier readings, or the runtime's start time in this one. */
+  dropWindowFrom?: 'readings' | 'runtime-start' | 'unknown' | undefined;
   plugins: ListedPlugin[];
   /** Clients connected to the NRI socket now, names unknown (source 'plugin-dir': found by probes). */
   connections?: ExternalConnection[] | undefined;
@@ -99,12 +110,16 @@ export async function listPlugins(opts: PluginsOptions, signal?: AbortSignal): P
   }
   if (metrics.activePlugins === undefined)
     return fallback(`${url.href} has no NRI metrics (containerd before 2.3 has none): ${PROBED}`);
-  const listed: ListedPlugin[] = metrics.plugins.map((m) => ({
-    name: m.plugin,
-    state: m.state,
-    origin: installed.includes(m.plugin) ? 'plugin-dir' : m.plugin === BUILTIN_VALIDATOR ? 'builtin' : 'external',
-    metrics: m,
-  }));
+  const now = Date.now();
+  const dropped = opts.history ? opts.history.observe(metrics, now) : droppedInOneReading(metrics, now);
+  const listed: ListedPlugin[] = metrics.plugins.map((m) => {
+    const origin = installed.includes(m.plugin)
+      ? 'plugin-dir'
+      : m.plugin === BUILTIN_VALIDATOR
+        ? 'builtin'
+        : 'external';
+    return { name: m.plugin, state: listedState(m.state, origin, dropped.has(m.plugin)), origin, metrics: m };
+  });
   for (const name of installed)
     if (!listed.some((p) => p.name === name)) listed.push({ name, state: 'not-running', origin: 'plugin-dir' });
   listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -113,6 +128,8 @@ export async function listPlugins(opts: PluginsOptions, signal?: AbortSignal): P
     source: 'runtime-metrics',
     metricsUrl: url.href,
     activePlugins: metrics.activePlugins,
+    dropWindowMs: opts.history?.windowMs ?? DROP_WINDOW_MS,
+    dropWindowFrom: opts.history ? 'readings' : metrics.runtimeStartedMs !== undefined ? 'runtime-start' : 'unknown',
     plugins: listed,
   };
 }

@@ -2,6 +2,7 @@
 // re-read the node every interval until stopped. Nothing is kept per pod or per
 // container: what the exporter holds is one reading of the node and a few counters.
 import type { ErrorKind } from '../errors/index.js';
+import { DropHistory } from '../diagnose/index.js';
 import { serveMetrics } from '../output/index.js';
 import { checkIdentity, metricsUrl, simPreset, type Backoff, type SessionTarget } from '../session/index.js';
 import { ExporterMetrics } from './metrics.js';
@@ -26,7 +27,9 @@ export interface ExporterOptions {
   /** Stop after this long (--duration); undefined: until the signal. */
   durationMs?: number | undefined;
   /** The node's files: root, runtime configs, plugin directory; the runtime's metrics; the conformance report. */
-  node: Omit<NodeSources, 'socketPath' | 'simulated' | 'timeoutMs'> & { socketPath?: string | undefined };
+  node: Omit<NodeSources, 'socketPath' | 'simulated' | 'timeoutMs' | 'history'> & { socketPath?: string | undefined };
+  /** How recent a fatal failure must be for a plugin to be dropped (drop-window.ts); default 5 minutes. */
+  dropWindowMs?: number | undefined;
   backoff: Backoff;
   notes?: ((note: ExporterNote) => void) | undefined;
 }
@@ -69,6 +72,8 @@ class ExporterError extends Error {
 export async function runExporter(opts: ExporterOptions, signal: AbortSignal): Promise<ExporterResult> {
   if (!(opts.intervalMs > 0))
     throw new ExporterError('the interval must be longer than 0, such as 30s', 'usage', 'intervalMs');
+  if (opts.dropWindowMs !== undefined && !(opts.dropWindowMs > 0))
+    throw new ExporterError('the drop window must be longer than 0, such as 5m', 'usage', 'dropWindowMs');
   if (opts.target.simPreset !== undefined && opts.target.sim === undefined)
     throw new ExporterError('--preset is for the simulator: add --sim', 'usage');
   if (opts.node.metricsUrl !== undefined) metricsUrl(opts.node.metricsUrl);
@@ -116,6 +121,8 @@ export async function runExporter(opts: ExporterOptions, signal: AbortSignal): P
       run.abort();
     });
     const failing = new Map<ExporterErrorKind, string>();
+    // One history for the run: each refresh is compared with the ones before it.
+    const history = new DropHistory(opts.dropWindowMs);
     let undeterminedSaid = '';
     while (!run.signal.aborted) {
       const socketPath = opts.node.socketPath ?? reg.socketPath;
@@ -125,6 +132,7 @@ export async function runExporter(opts: ExporterOptions, signal: AbortSignal): P
           ...(socketPath !== undefined ? { socketPath } : {}),
           simulated: opts.target.sim !== undefined,
           simPlugins: () => reg.simPlugins(),
+          history,
           timeoutMs: Math.min(opts.timeoutMs ?? 5000, opts.intervalMs),
         },
         { name: reg.fullName, connected: reg.up },

@@ -39,7 +39,8 @@ export function pluginStates(
   const plugins: ExportedPlugin[] = [];
   const undetermined: string[] = [];
   for (const p of report.plugins) {
-    if (p.name === self) continue;
+    // History (failed before the drop window, no longer connected): neither a state nor a series.
+    if (p.name === self || p.state === 'gone') continue;
     const state = stateOf(p);
     if (state === undefined) undetermined.push(p.name);
     else plugins.push({ ...split(p.name), state });
@@ -83,7 +84,7 @@ function stateOf(p: ListedPlugin): PluginStateName | undefined {
     case 'installed':
       // A process runs the file, its environment unreadable: most likely the runtime's; else unknown.
       return p.byCommandLine ? 'pre-started' : undefined;
-    // 'failed': a fatal failure, and the active count says it (or another) is back: counted as running.
+    // 'failed': a fatal failure before the window, and the active count says it (or another) is back: counted as running.
     case 'active':
     case 'failed':
       return p.origin === 'plugin-dir' ? 'pre-started' : p.origin === 'external' ? 'external' : 'active';

@@ -2,7 +2,7 @@
 // `nrictl plugins` computes them, and the last conformance report. Each part that cannot
 // be read is an error of its kind, and its series are left out rather than made up.
 import { checkPluginDir, diagnoseNode, listDiscoverable, type Finding } from '../checks/index.js';
-import { listPlugins } from '../diagnose/index.js';
+import { listPlugins, type DropHistory } from '../diagnose/index.js';
 import { RuntimeMetricsError } from '../session/index.js';
 import { readConformanceReport, type ConformanceReading } from './conformance-report.js';
 import {
@@ -34,6 +34,8 @@ export interface NodeSources {
   simPlugins?: (() => Array<{ name: string; external: boolean }> | undefined) | undefined;
   /** Bounds the runtime's metrics page. */
   timeoutMs?: number | undefined;
+  /** The earlier readings of the runtime's metrics: what makes a plugin dropped (within its window) or history. */
+  history?: DropHistory | undefined;
 }
 
 export interface FindingCount {
@@ -101,6 +103,7 @@ export async function readNode(
           pluginDir: sources.pluginDir,
           timeoutMs: sources.timeoutMs,
           socketPath: sources.socketPath,
+          history: sources.history,
         },
         signal,
       );

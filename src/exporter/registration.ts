@@ -6,7 +6,6 @@
 import { Event, eventBit, runtimeVintage, type nri } from '../api/index.js';
 import {
   EventWatch,
-  SessionError,
   sessionNotes,
   type Backoff,
   type PluginHandlers,
@@ -14,7 +13,7 @@ import {
   type SessionNote,
   type SessionTarget,
   type WatchNotice,
-  InterruptibleWait,
+  type SessionError,
 } from '../session/index.js';
 
 /**
@@ -37,8 +36,7 @@ export type RegistrationNote =
       socketPath: string;
       sim?: string | undefined;
     }
-  /** Not registered yet (the first time): the next try in inMs. */
-  | { kind: 'waiting'; error: SessionError; inMs: number }
+  /** WatchNotice's 'waiting': not registered yet (the first time), the next try in inMs. */
   | WatchNotice;
 
 export interface RegistrationOptions {
@@ -65,7 +63,6 @@ export class Registration {
   private watch: EventWatch | undefined;
   private live = false;
   private stopped = false;
-  private readonly pause = new InterruptibleWait();
   private lastRuntime: RuntimeLabels | undefined;
   private requestTimeoutMs: number | undefined;
   private readonly handlers: PluginHandlers;
@@ -110,49 +107,36 @@ export class Registration {
   }
 
   /**
-   * Registers, trying again with backoff until it is done or stop() is called. Rejects
-   * only for what no retry mends: a bad name or index, a scenario that cannot be loaded.
+   * Registers, EventWatch trying again with backoff (waitForRuntime) until it is done or
+   * stop() is called. Rejects only for what no retry mends: a bad name or index, a
+   * scenario that cannot be loaded.
    */
   async start(): Promise<void> {
-    let wait = this.opts.backoff.initialMs;
-    while (!this.stopped) {
-      const watch = new EventWatch({
-        target: this.opts.target,
-        name: this.opts.name,
-        index: this.opts.index,
-        timeoutMs: this.opts.timeoutMs,
-        ...sessionNotes(this.opts.target, this.opts.notes),
-        events: RAREST | FALLBACK,
-        handlers: this.handlers,
-        reconnect: this.opts.backoff,
-      });
-      try {
-        await watch.start();
-      } catch (err) {
-        if (!(err instanceof SessionError) || err.kind === 'usage') throw err;
-        this.opts.onError(errorKind(err));
-        this.opts.notes({ kind: 'waiting', error: err, inMs: wait });
-        await this.pause.for(wait);
-        wait = Math.min(wait * 2, this.opts.backoff.maxMs);
-        continue;
-      }
-      if (this.stopped) {
-        await watch.stop();
-        return;
-      }
-      this.watch = watch;
-      watch.on('notice', (n: WatchNotice) => this.notice(n));
-      this.registered(watch.runtime);
-      this.opts.notes({
-        kind: 'registered',
-        plugin: this.fullName,
-        runtime: watch.runtime?.label ?? 'the runtime',
-        events: watch.events & RAREST ? 'UpdatePodSandbox' : 'RemovePodSandbox',
-        socketPath: watch.sim?.socketPath ?? this.opts.target.socketPath,
-        sim: this.opts.target.sim,
-      });
-      return;
-    }
+    if (this.stopped) return;
+    const watch = new EventWatch({
+      target: this.opts.target,
+      name: this.opts.name,
+      index: this.opts.index,
+      timeoutMs: this.opts.timeoutMs,
+      ...sessionNotes(this.opts.target, this.opts.notes),
+      events: RAREST | FALLBACK,
+      handlers: this.handlers,
+      reconnect: this.opts.backoff,
+      waitForRuntime: this.opts.backoff,
+    });
+    this.watch = watch;
+    watch.on('notice', (n: WatchNotice) => this.notice(n));
+    const registered = await watch.start();
+    if (!registered || this.stopped) return;
+    this.registered(watch.runtime);
+    this.opts.notes({
+      kind: 'registered',
+      plugin: this.fullName,
+      runtime: watch.runtime?.label ?? 'the runtime',
+      events: watch.events & RAREST ? 'UpdatePodSandbox' : 'RemovePodSandbox',
+      socketPath: watch.sim?.socketPath ?? this.opts.target.socketPath,
+      sim: this.opts.target.sim,
+    });
   }
 
   /** With --sim: the plugins the simulated runtime has now (it is the node's runtime there). */
@@ -164,13 +148,12 @@ export class Registration {
   async stop(): Promise<void> {
     this.stopped = true;
     this.live = false;
-    this.pause.interrupt();
     await this.watch?.stop();
   }
 
   private notice(n: WatchNotice): void {
     if (n.kind === 'gone') this.live = false;
-    else if (n.kind === 'retrying') this.opts.onError(errorKind(n.error));
+    else if (n.kind === 'retrying' || n.kind === 'waiting') this.opts.onError(errorKind(n.error));
     else this.registered(n.runtime);
     this.opts.notes(n);
   }

@@ -1,6 +1,9 @@
 // A small client of the Prometheus HTTP API: instant queries only (/api/v1/query), each
-// with its own deadline and a bound on the answer it reads, and an answer checked to be
-// what Prometheus sends before anything in it is believed.
+// with its own deadline and a bound on the answer it reads (src/http's bounded reader,
+// which the runtime's metrics scrape shares), and an answer checked to be what Prometheus
+// sends before anything in it is believed. Redirects are not followed: a 3xx is an answer
+// that is not Prometheus' API.
+import { boundedGet, BoundedGetError } from '../http/index.js';
 import { excerpt } from '../units/index.js';
 import { PrometheusError } from './errors.js';
 
@@ -48,53 +51,42 @@ export async function instantQuery(base: URL, promql: string, opts: QueryOptions
   url.searchParams.set('query', promql);
   url.searchParams.set('time', opts.time.toFixed(3));
   const where = `${base.origin}${base.pathname}`;
-  const deadline = AbortSignal.timeout(opts.timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
-  let body: string;
-  let status: number;
+  const maxBytes = opts.maxBytes ?? ANSWER_MAX_BYTES;
+  let answer;
   try {
-    const res = await fetch(url, { signal, headers: { accept: 'application/json' }, redirect: 'error' });
-    status = res.status;
-    body = await boundedText(res, opts.maxBytes ?? ANSWER_MAX_BYTES, where);
-  } catch (err) {
-    throw fetchError(err, where, opts, deadline);
-  }
-  return vectorOf(parseAnswer(body, status, where), where);
-}
-
-async function boundedText(res: Response, maxBytes: number, where: string): Promise<string> {
-  const declared = Number(res.headers.get('content-length') ?? NaN);
-  if (declared > maxBytes) {
-    await res.body?.cancel();
-    throw new PrometheusError('too-large', `${where} answered ${declared} bytes, more than ${maxBytes}: not read`);
-  }
-  if (!res.body) return '';
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new PrometheusError('too-large', `${where} answered more than ${maxBytes} bytes: not read`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function fetchError(err: unknown, where: string, opts: QueryOptions, deadline: AbortSignal): PrometheusError {
-  if (err instanceof PrometheusError) return err;
-  if (deadline.aborted)
-    return new PrometheusError('timeout', `${where} did not answer within ${opts.timeoutMs} ms (--timeout)`, {
-      cause: err,
+    answer = await boundedGet(url, {
+      timeoutMs: opts.timeoutMs,
+      maxBytes,
+      signal: opts.signal,
+      headers: { accept: 'application/json' },
     });
-  if (opts.signal?.aborted) return new PrometheusError('cancelled', `cancelled while asking ${where}`, { cause: err });
-  const cause = (err as { cause?: NodeJS.ErrnoException }).cause;
-  const why = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
-  return new PrometheusError('unreachable', `cannot reach Prometheus at ${where}: ${why}`, { cause: err });
+  } catch (err) {
+    if (!(err instanceof BoundedGetError)) throw err;
+    throw queryError(err, where, opts.timeoutMs, maxBytes);
+  }
+  return vectorOf(parseAnswer(answer.body, answer.status, where), where);
+}
+
+function queryError(err: BoundedGetError, where: string, timeoutMs: number, maxBytes: number): PrometheusError {
+  const cause = { cause: err };
+  switch (err.code) {
+    case 'timeout':
+      return new PrometheusError('timeout', `${where} did not answer within ${timeoutMs} ms (--timeout)`, cause);
+    case 'cancelled':
+      return new PrometheusError('cancelled', `cancelled while asking ${where}`, cause);
+    case 'too-large':
+      return new PrometheusError(
+        'too-large',
+        err.declaredBytes !== undefined
+          ? `${where} answered ${err.declaredBytes} bytes, more than ${maxBytes}: not read`
+          : `${where} answered more than ${maxBytes} bytes: not read`,
+        cause,
+      );
+    case 'broken-off':
+      return new PrometheusError('unreachable', `${where}: the answer broke off (${err.detail})`, cause);
+    case 'unreachable':
+      return new PrometheusError('unreachable', `cannot reach Prometheus at ${where}: ${err.detail}`, cause);
+  }
 }
 
 interface ApiAnswer {

@@ -4,7 +4,6 @@
 export { SessionError, type SessionErrorCode } from './errors.js';
 export { checkIdentity } from './identity.js';
 export { untilAborted, Aborted } from './deadline.js';
-export { InterruptibleWait } from './interruptible-wait.js';
 export {
   openEndpoint,
   isEndpoint,

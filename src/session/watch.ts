@@ -26,9 +26,18 @@ export interface WatchOptions extends Omit<SessionOptions, 'signal'> {
   handlers: PluginHandlers;
   /** Register again after the runtime went away; undefined or false: end instead. */
   reconnect?: Backoff | false | undefined;
+  /**
+   * A runtime that is not there at start (a DaemonSet's pod may start before the
+   * runtime's NRI is up) is waited for: the first registration is tried again with this
+   * backoff, a 'waiting' notice each time, until it is done or stop() is called.
+   * Undefined or false: start() rejects at the first failure.
+   */
+  waitForRuntime?: Backoff | false | undefined;
 }
 
 export type WatchNotice =
+  /** With waitForRuntime: the first registration failed; the next try in `inMs`. */
+  | { kind: 'waiting'; error: SessionError; inMs: number }
   /** The connection was lost; with reconnect on, a new registration follows. */
   | { kind: 'gone'; error: SessionError; at: number }
   /** An attempt to register again failed; the next one in `inMs`. */
@@ -72,16 +81,36 @@ export class EventWatch extends EventEmitter {
     return this.endpoint?.sim;
   }
 
-  /** The first registration: resolves once synchronized, rejects with a SessionError. */
-  async start(): Promise<void> {
+  /**
+   * The first registration: resolves true once synchronized, rejects with a
+   * SessionError. With waitForRuntime, only what no retry mends (a usage error: a bad
+   * name, a scenario, a socket path too long) rejects; stop() during the wait resolves false.
+   */
+  async start(): Promise<boolean> {
     checkIdentity(this.opts.name, this.opts.index);
     this.opts.onProgress?.('connecting');
     this.endpoint = await openEndpoint(this.opts.target, this.opts.onWarning);
-    try {
-      await this.register();
-    } catch (err) {
-      await this.endpoint.close();
-      throw err;
+    const backoff = this.opts.waitForRuntime;
+    let wait = backoff ? backoff.initialMs : 0;
+    for (;;) {
+      try {
+        await this.register();
+        return true;
+      } catch (err) {
+        const mended = backoff && err instanceof SessionError && err.kind !== 'usage';
+        if (!mended || this.stopped) {
+          await this.endpoint.close();
+          if (mended) return false;
+          throw err;
+        }
+        this.emit('notice', { kind: 'waiting', error: err, inMs: wait } satisfies WatchNotice);
+        await this.pause.for(wait);
+        if (this.stopped) {
+          await this.endpoint.close();
+          return false;
+        }
+        wait = Math.min(wait * 2, backoff.maxMs);
+      }
     }
   }
 

@@ -54,6 +54,7 @@ export const logNoteView: NoteView<LogNote> = (n) => {
         say: `the runtime went away (${n.error.message}); registering again when it is back (Ctrl-C to stop)`,
       };
     case 'retrying':
+    case 'waiting':
       return { say: `still no runtime (${n.error.message}); next try in ${formatDuration(n.inMs)}` };
     case 'recording-full':
       return recordingNote(n);

@@ -8,6 +8,7 @@ const STATE_TEXT: Record<ListedPlugin['state'], string> = {
   active: 'active',
   dropped: 'dropped',
   failed: 'failed',
+  gone: 'gone (failed earlier)',
   'not-running': 'not running',
   installed: 'installed, not known to be running',
   running: 'running',
@@ -25,7 +26,7 @@ export const pluginsView: View<PluginsReport> = {
       ['PLUGIN', 'STATE', 'FROM', 'CALLS', 'FAILED', 'SLOWEST P99'].map((h) => chalk.bold(h)),
       ...r.plugins.map((p) => row(p, r.requestTimeoutMs)),
     ];
-    const lines = alignColumns(rows);
+    const lines = [...alignColumns(rows), ...historyNote(r, width)];
     if (!wide) return [head, ...lines].join('\n');
     const detail = r.plugins.flatMap((p) =>
       (p.metrics?.operations ?? []).map((o) => `  ${p.name} ${operationLine(o, r.requestTimeoutMs)}`),
@@ -36,6 +37,27 @@ export const pluginsView: View<PluginsReport> = {
   names: (r) => r.plugins.map((p) => p.name),
   note: (r) => (r.source === 'plugin-dir' ? r.fallback : undefined),
 };
+
+/**
+ * The runtime's counters keep every fatal failure since it started; one reading cannot
+ * say when one happened. Said when a row is history rather than an alarm.
+ */
+function historyNote(r: PluginsReport, width: number | undefined): string[] {
+  const past = r.plugins.filter((p) => p.state === 'gone' || (p.state === 'not-running' && p.metrics?.fatal));
+  if (past.length === 0 || r.dropWindowMs === undefined) return [];
+  const window = `${Math.round(r.dropWindowMs / 60_000)} minutes`;
+  const when =
+    r.dropWindowFrom === 'readings'
+      ? `no new fatal failure within the last ${window}`
+      : "the runtime's counters keep every fatal failure since it started, and one reading cannot say when it happened";
+  return [
+    '',
+    fitProse(
+      `${past.map((p) => p.name).join(', ')}: failed earlier (${when}). "dropped" is said only of a failure known to be within the last ${window}; nrictl exporter watches for new ones.`,
+      width,
+    ),
+  ];
+}
 
 /** Without metrics: a row per plugin or connection, with what the probe saw and nothing more. */
 function probedText(r: PluginsReport, timeout: string, width: number | undefined): string {
@@ -84,7 +106,13 @@ function seenBy(p: ListedPlugin): string {
 
 function row(p: ListedPlugin, timeoutMs: number): string[] {
   const state =
-    p.state === 'dropped' ? chalk.red('dropped') : p.state === 'failed' ? chalk.yellow('failed') : STATE_TEXT[p.state];
+    p.state === 'dropped'
+      ? chalk.red('dropped')
+      : p.state === 'failed'
+        ? chalk.yellow('failed')
+        : p.state === 'gone'
+          ? chalk.dim(STATE_TEXT.gone)
+          : STATE_TEXT[p.state];
   const m = p.metrics;
   if (!m) return [p.name, state, p.origin, '0', '-', '-'];
   const errors = m.operations.flatMap((o) => Object.entries(o.errors).map(([e, n]) => `${o.operation}: ${n} ${e}`));

@@ -195,32 +195,69 @@ describe('nrictl exporter --sim --preset', () => {
 });
 
 describe('nrictl exporter reads the node', () => {
-  it('gives each plugin its state: pre-started, not-running, dropped, external, misnamed', async () => {
+  it('gives each plugin its state: pre-started, not-running, external, misnamed; a failure counted before its first reading is history, no series', async () => {
     const root = writeNode();
     // Named without an index: the Go adaptation then starts no pre-installed plugin at all.
     writeElf(path.join(root, 'opt/nri/plugins/resource-policy'));
     const sim = await startRuntime({});
     const { run, url } = await startExporter(['--socket', sim.socketPath, '--root', root, '--interval', '1s']);
     try {
-      await expect.poll(async () => series(await scrape(url), 'nrictl_plugin_info').length, { timeout: 5000 }).toBe(5);
+      await expect.poll(async () => series(await scrape(url), 'nrictl_plugin_info').length, { timeout: 5000 }).toBe(4);
       const s = await scrape(url);
       const states = series(s, 'nrictl_plugin_info').map((l) => `${l.index}-${l.plugin}:${l.state}`);
+      // 30-slow failed fatally at a time the counters do not say, and is gone: neither dropped nor shown.
       expect(states.sort()).toEqual([
         '-resource-policy:misnamed',
         '10-resource-policy:pre-started',
         '20-idle:not-running',
-        '30-slow:dropped',
         '50-logger:external',
       ]);
       const counts = Object.fromEntries(
         s.filter((x) => x.name === 'nrictl_plugins').map((x) => [x.labels.state, x.value]),
       );
-      expect(counts).toEqual({ active: 0, 'pre-started': 1, external: 1, 'not-running': 1, dropped: 1, misnamed: 1 });
+      expect(counts).toEqual({ active: 0, 'pre-started': 1, external: 1, 'not-running': 1, dropped: 0, misnamed: 1 });
       expect(value(s, 'nrictl_doctor_findings', { code: 'misnamed-executable' })).toBe(1);
     } finally {
       expect(await stop(run)).toBe(0);
       await sim.stop();
     }
+  });
+
+  it('a plugin that fails while it watches is dropped for --drop-window, then no longer shown', async () => {
+    const root = writeNode();
+    page = readFileSync(fixture('containerd-metrics/slow-30-slow.prom'), 'utf8');
+    const sim = await startRuntime({});
+    const { run, url } = await startExporter([
+      '--socket',
+      sim.socketPath,
+      '--root',
+      root,
+      '--interval',
+      '300ms',
+      '--drop-window',
+      '2s',
+    ]);
+    const slow = async (): Promise<string | undefined> =>
+      series(await scrape(url), 'nrictl_plugin_info').find((l) => l.plugin === 'slow')?.state;
+    try {
+      await expect.poll(slow, { timeout: 5000 }).toBe('external');
+      // containerd counts 30-slow's CreateContainer past the timeout: the runtime dropped it now.
+      page = readFileSync(fixture('containerd-metrics/dropped-30-slow.prom'), 'utf8');
+      await expect.poll(slow, { timeout: 5000, interval: 100 }).toBe('dropped');
+      expect(value(await scrape(url), 'nrictl_plugins', { state: 'dropped' })).toBe(1);
+      // The counters still hold the failure; past the window it is history.
+      await expect.poll(slow, { timeout: 6000, interval: 200 }).toBeUndefined();
+      expect(value(await scrape(url), 'nrictl_plugins', { state: 'dropped' })).toBe(0);
+    } finally {
+      expect(await stop(run)).toBe(0);
+      await sim.stop();
+    }
+  });
+
+  it('--drop-window 0 is refused before registering', async () => {
+    const r = await runCli(['exporter', '--sim', 'demo', '--metrics-addr', '127.0.0.1:0', '--drop-window', '0s']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('Error: --drop-window 0s: a duration must be longer than zero');
   });
 
   it("serves a conformance report's verdicts, and an unreadable one is one error line, its series dropped, no crash", async () => {
@@ -280,7 +317,8 @@ describe('nrictl exporter reads the node', () => {
     const sim = await startRuntime({});
     const { run, url } = await startExporter(['--socket', sim.socketPath, '--root', root, '--interval', '500ms']);
     try {
-      await expect.poll(async () => series(await scrape(url), 'nrictl_plugin_info').length, { timeout: 5000 }).toBe(4);
+      // 10-resource-policy, 20-idle, 50-logger (30-slow failed before the first reading: history).
+      await expect.poll(async () => series(await scrape(url), 'nrictl_plugin_info').length, { timeout: 5000 }).toBe(3);
       const before = value(await scrape(url), 'nrictl_exporter_refresh_timestamp_seconds')!;
       writeElf(path.join(root, 'opt/nri/plugins/40-late'));
       await expect

@@ -58,8 +58,12 @@ interface Listed {
 }
 const json = (stdout: string) => JSON.parse(stdout) as Listed;
 
+/** The page as a runtime that started `agoS` seconds ago serves it (client_golang's process collector). */
+const startedAgo = (text: string, agoS: number): string =>
+  `${text}process_start_time_seconds ${(Date.now() / 1000 - agoS).toFixed(2)}\n`;
+
 describe('nrictl plugins with the runtime metrics', () => {
-  it('lists the plugins by full name, marks the one that failed and left as dropped, and an idle installed one as not running', async () => {
+  it('lists the plugins by full name; one that failed and left at a time the counters cannot say is gone, not dropped; an idle installed one not running', async () => {
     const root = writeNode();
     const r = await runCli(['plugins', '--root', root, '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
@@ -69,11 +73,37 @@ describe('nrictl plugins with the runtime metrics', () => {
     expect(l.plugins.map((p) => [p.name, p.state, p.origin, p.metrics?.invocations ?? 0])).toEqual([
       ['10-resource-policy', 'active', 'plugin-dir', 8],
       ['20-idle', 'not-running', 'plugin-dir', 0],
-      ['30-slow', 'dropped', 'external', 5],
+      ['30-slow', 'gone', 'external', 5],
       ['50-logger', 'active', 'external', 34],
     ]);
   });
 
+  it('the same failure is dropped when the runtime started within the drop window, and history when it started before', async () => {
+    const root = writeNode();
+    const base = fixture('dropped-30-slow.prom');
+    const stateOf = async (): Promise<string | undefined> => {
+      const r = await runCli(['plugins', '--root', root, '-o', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+      return json(r.stdout).plugins.find((p) => p.name === '30-slow')?.state;
+    };
+    page = startedAgo(base, 60);
+    expect(await stateOf()).toBe('dropped');
+    page = startedAgo(base, 3600);
+    expect(await stateOf()).toBe('gone');
+  });
+
+  it('a pre-started plugin the runtime dropped before the window is installed and not running, with its failure', async () => {
+    const root = writeNode();
+    writeElf(join(root, 'opt/nri/plugins/30-slow'));
+    const r = await runCli(['plugins', '--root', root]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').find((l) => l.startsWith('30-slow'))).toMatch(
+      /^30-slow\s+not running\s+plugin-dir\s+5\s+CreateContainer: 1 deadline_exceeded/,
+    );
+    expect(r.stdout).toMatch(
+      /30-slow: failed earlier \(the runtime's counters keep every fatal failure since it started/,
+    );
+  });
   it('the table shows failures by operation and the slowest p99 against the timeout', async () => {
     const root = writeNode();
     const r = await runCli(['plugins', '--root', root]);
@@ -81,7 +111,7 @@ describe('nrictl plugins with the runtime metrics', () => {
     expect(r.stdout).toContain(`Plugins the runtime counts at http://127.0.0.1:${port}/v1/metrics: 2 active`);
     const slow = r.stdout.split('\n').find((l) => l.startsWith('30-slow'))!;
     expect(slow).toMatch(
-      /^30-slow\s+dropped\s+external\s+5\s+CreateContainer: 1 deadline_exceeded\s+CreateContainer ~2\.48 s \(124% of the timeout\)$/,
+      /^30-slow\s+gone \(failed earlier\)\s+external\s+5\s+CreateContainer: 1 deadline_exceeded\s+CreateContainer ~2\.48 s \(124% of the timeout\)$/,
     );
     expect(r.stderr).toBe('');
   });
@@ -148,15 +178,26 @@ describe('doctor and the runtime metrics', () => {
     (JSON.parse(stdout) as { findings: Array<{ severity: string; code: string; message: string; fix: string }> })
       .findings;
 
-  it('a dropped plugin is an error finding', async () => {
+  it('a plugin from outside that failed before the window is an info finding, no error', async () => {
     const root = writeNode();
+    const r = await runCli(['doctor', '--root', root, '-o', 'json']);
+    const f = findings(r.stdout).filter((x) => x.code.startsWith('plugin-'));
+    expect(f.map((x) => [x.severity, x.code])).toEqual([['info', 'plugin-gone']]);
+    expect(f[0].message).toMatch(
+      /^30-slow failed a call fatally \(CreateContainer: deadline_exceeded\) and is no longer connected; .* do not say when/,
+    );
+  });
+
+  it('a plugin dropped within the window is an error finding', async () => {
+    const root = writeNode();
+    page = startedAgo(fixture('dropped-30-slow.prom'), 30);
     const r = await runCli(['doctor', '--root', root, '-o', 'json']);
     const dropped = findings(r.stdout).filter((f) => f.code === 'plugin-dropped');
     expect(dropped).toEqual([
       expect.objectContaining({
         severity: 'error',
         message: expect.stringMatching(
-          /^30-slow was dropped by the runtime \(CreateContainer: deadline_exceeded\) .*; its CreateContainer handler took at least the runtime's request timeout of 2000 ms$/,
+          /^30-slow was dropped by the runtime \(CreateContainer: deadline_exceeded\) within the last 5 minutes: .*; its CreateContainer handler took at least the runtime's request timeout of 2000 ms$/,
         ),
         // What the SDK tells the plugin it dropped, and the setting to raise.
         fix: expect.stringMatching(

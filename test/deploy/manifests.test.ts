@@ -378,4 +378,13 @@ describe('deploy/daemonset-exporter.yaml sees the host’s processes, and says w
       /without the host's PID namespace every installed plugin would read\s+#\s+as not running/,
     );
   });
+
+  it('what hostPID exposes is said in the manifest and in docs/exporter.md: command lines, and signals to root', () => {
+    const manifest = readFileSync(join(root, 'deploy/daemonset-exporter.yaml'), 'utf8');
+    expect(manifest).toMatch(/What it\s+#\s+exposes: every host process's pid, command line/);
+    expect(manifest).toMatch(/the kernel lets a uid-0 process signal any host process of uid 0/);
+    const doc = readFileSync(join(root, 'docs/exporter.md'), 'utf8');
+    expect(doc).toContain('**What `hostPID: true` exposes**');
+    expect(doc).toMatch(/lets a process of uid 0 signal any other\s+process of uid 0 without a capability/);
+  });
 });

@@ -3,7 +3,10 @@
 // deploy/'s scrape job (its relabelling, on static targets standing in for the pods that
 // Kubernetes discovery would find) and deploy/'s alerting rules. Then one node's runtime
 // stops: its nrictl_nri_up turns 0 within two scrape intervals, NrictlNRIDown fires for it,
-// and `nrictl fleet` exits 1 naming it. Skipped, and says so, without prometheus.
+// and `nrictl fleet` exits 1 naming it. One more node's exporter reads containerd 2.3's
+// NRI counters (a recorded page, served here): a plugin that failed before the exporter
+// looked is no alarm; one that fails while it looks is dropped, fires NrictlPluginDropped
+// and turns fleet to 1, for --drop-window only. Skipped, and says so, without prometheus.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -24,8 +27,22 @@ const NODES = [
   { node: 'sim-node-1', preset: 'containerd-2.1', runtime: 'containerd' },
   { node: 'sim-node-2', preset: 'crio-1.34', runtime: 'cri-o' },
   { node: 'sim-node-3', preset: 'containerd-1.7.25', runtime: 'containerd' },
+  // Its exporter reads the runtime's NRI counters from `counters` below (--metrics-url).
+  { node: 'sim-node-4', preset: 'containerd-2.3', runtime: 'containerd', counted: true },
 ];
 const STOPPED = NODES[1];
+const COUNTED = NODES[3];
+const DROP_WINDOW_S = 6;
+
+/** containerd 2.3's page: 30-slow failed fatally and left long before any exporter looked. */
+const RECORDED = readFileSync(
+  join(dirname(fileURLToPath(import.meta.url)), '../fixtures/containerd-metrics/dropped-30-slow.prom'),
+  'utf8',
+);
+/** The same runtime later: a transient test plugin's StopPodSandbox met a closed connection. */
+const TEST_PLUGIN_FAILED =
+  RECORDED +
+  'containerd_nri_plugin_invocations_total{error="other",operation="StopPodSandbox",plugin="00-nrictl-conformance",status="error"} 1\n';
 
 type Obj = Record<string, any>;
 
@@ -62,6 +79,8 @@ describe.skipIf(missing !== undefined)(
     let promUrl = '';
     const children: Array<ChildProcess | CliRun['child']> = [];
     const sims = new Map<string, CliRun>();
+    let counters = RECORDED;
+    const countersServer = http.createServer((_req, res) => res.end(counters));
 
     const api = async (path: string, params: Record<string, string>): Promise<Obj> => {
       const url = new URL(path, promUrl);
@@ -79,6 +98,8 @@ describe.skipIf(missing !== undefined)(
       const env = { TMPDIR: join(base, 'tmp') };
       mkdirSync(env.TMPDIR);
       const targets: Obj[] = [];
+      await new Promise<void>((resolve) => countersServer.listen(0, '127.0.0.1', resolve));
+      const countersUrl = `http://127.0.0.1:${(countersServer.address() as AddressInfo).port}/v1/metrics`;
       for (const n of NODES) {
         const dir = join(base, n.node);
         mkdirSync(join(dir, 'root'), { recursive: true, mode: 0o700 });
@@ -99,6 +120,7 @@ describe.skipIf(missing !== undefined)(
             '1s',
             '--metrics-addr',
             `127.0.0.1:${port}`,
+            ...('counted' in n ? ['--metrics-url', countersUrl, '--drop-window', `${DROP_WINDOW_S}s`] : []),
           ],
           { env },
         );
@@ -158,6 +180,7 @@ describe.skipIf(missing !== undefined)(
     }, 90_000);
 
     afterAll(async () => {
+      countersServer.close();
       for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
       await Promise.all(
         children.map(
@@ -208,6 +231,32 @@ describe.skipIf(missing !== undefined)(
       for (const n of NODES) expect(table.stdout).toMatch(new RegExp(`^${n.node}\\s+${n.runtime} v?\\d`, 'm'));
     });
 
+    it('a plugin that fails while the exporter looks: dropped, its alert fires and fleet exits 1, for the drop window only', async () => {
+      const sel = `nrictl_plugin_info{node="${COUNTED.node}", state="dropped"}`;
+      // The failure counted before the exporter's first reading is history: no dropped series at all.
+      expect(await vector(`last_over_time(${sel}[1h])`)).toEqual([]);
+      counters = TEST_PLUGIN_FAILED;
+      const failedAt = Date.now();
+      const firing = await until('NrictlPluginDropped firing', 20_000, async () => {
+        const a = await vector('ALERTS{alertname="NrictlPluginDropped", alertstate="firing"}');
+        return a.length ? a : undefined;
+      });
+      expect(firing.map((a) => [a.metric.node, a.metric.index, a.metric.plugin])).toEqual([
+        [COUNTED.node, '00', 'nrictl-conformance'],
+      ]);
+      const during = await runCli(['fleet', '--prometheus', promUrl]);
+      expect(during.code).toBe(1);
+      expect(during.stdout).toMatch(new RegExp(`${COUNTED.node} \\([^)]*1 plugin dropped`));
+      // The counter never goes down; the window passes, and the alarm with it.
+      await until('NrictlPluginDropped resolved', 30_000, async () =>
+        (await vector('ALERTS{alertname="NrictlPluginDropped"}')).length === 0 ? true : undefined,
+      );
+      expect(Date.now() - failedAt).toBeGreaterThanOrEqual(DROP_WINDOW_S * 1000 - 2000);
+      await until('fleet to exit 0 again', 15_000, async () =>
+        (await runCli(['fleet', '--prometheus', promUrl])).code === 0 ? true : undefined,
+      );
+    });
+
     it('a runtime that stops: nrictl_nri_up 0 within two scrapes, its alert fires, fleet exits 1 naming it', async () => {
       const sim = sims.get(STOPPED.node)!;
       const stoppedAt = Date.now() / 1000;
@@ -243,7 +292,7 @@ describe.skipIf(missing !== undefined)(
     });
 
     it('an exporter that stops answering: fleet keeps its node, as stale', async () => {
-      // The exporter of the third node: children are [sim1, exp1, sim2, exp2, sim3, exp3, prometheus].
+      // The exporter of the third node: children are [sim1, exp1, sim2, exp2, sim3, exp3, sim4, exp4, prometheus].
       const exporter = children[5];
       exporter.kill('SIGTERM');
       await until('the scrape to fail', 15_000, async () =>

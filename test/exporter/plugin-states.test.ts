@@ -49,6 +49,24 @@ describe('pluginStates', () => {
     expect(s.counts).toEqual({ active: 1, 'pre-started': 1, external: 1, 'not-running': 0, dropped: 1, misnamed: 1 });
   });
 
+  it('a plugin gone before the drop window (a transient one that once failed) is in no state and no series, and not undetermined', () => {
+    const s = pluginStates(
+      report({
+        source: 'runtime-metrics',
+        plugins: [
+          { name: '00-nrictl-conformance', state: 'gone', origin: 'external' },
+          { name: '50-logger', state: 'active', origin: 'external' },
+        ],
+      }),
+      [],
+      '99-nrictl-exporter',
+      true,
+    );
+    expect(s.plugins).toEqual([{ plugin: 'logger', index: '50', state: 'external' }]);
+    expect(s.undetermined).toEqual([]);
+    expect(s.counts.dropped).toBe(0);
+  });
+
   it('from probes: a process seen is pre-started, none is not-running, unseen is in no state and said', () => {
     const s = pluginStates(
       report({

@@ -190,6 +190,14 @@ describe('a URL that is not a Prometheus that answers', () => {
   it.each([
     ['an HTML page', 200, 'text/html', '<html>hello</html>', /not Prometheus' HTTP API: an answer that is not JSON/],
     ['an HTTP error', 502, 'text/plain', 'bad gateway', /not Prometheus' HTTP API: HTTP 502/],
+    // Not followed (a login page, another host): said as what it is, not as unreachable.
+    [
+      'a redirect',
+      302,
+      'text/html',
+      '<a href="/login">moved</a>',
+      /not Prometheus' HTTP API: HTTP 302 to \/api\/v1\/query/,
+    ],
     ['JSON of something else', 200, 'application/json', '{"ok":true}', /has no "status"/],
     [
       'a matrix where a vector was asked for',

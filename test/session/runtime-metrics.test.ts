@@ -75,16 +75,19 @@ describe('quantile', () => {
 });
 
 describe('nriMetrics', () => {
-  it('names every plugin, counts calls and errors, and marks the one that failed fatally and left as dropped', () => {
+  it('names every plugin, counts calls and errors, and marks the one that failed fatally and left as gone', () => {
     const m = nriMetrics(parseExposition(page('dropped-30-slow.prom')));
     expect(m.activePlugins).toBe(2);
     expect(m.plugins.map((p) => [p.plugin, p.state, p.invocations, p.errors])).toEqual([
       ['10-resource-policy', 'active', 8, 0],
-      ['30-slow', 'dropped', 5, 1],
+      ['30-slow', 'gone', 5, 1],
       ['50-logger', 'active', 34, 0],
     ]);
     const slow = m.plugins[1];
     expect(slow.fatal).toBe('CreateContainer: deadline_exceeded');
+    expect(m.plugins.map((p) => p.fatalCount)).toEqual([0, 1, 0]);
+    // The recorded page has no process collector: when the runtime started is not known.
+    expect(m.runtimeStartedMs).toBeUndefined();
     const create = slow.operations.find((o) => o.operation === 'CreateContainer')!;
     expect(create.errors).toEqual({ deadline_exceeded: 1 });
     expect(create.p99AtLeast).toBe(1);
@@ -96,6 +99,11 @@ describe('nriMetrics', () => {
     const m = nriMetrics(parseExposition(page('slow-30-slow.prom')));
     expect(m.activePlugins).toBe(3);
     expect(m.plugins.map((p) => p.state)).toEqual(['active', 'active', 'active']);
+  });
+
+  it("the runtime's start time from client_golang's process collector", () => {
+    const m = nriMetrics(parseExposition('containerd_nri_active_plugins_total 0\nprocess_start_time_seconds 1.7e9\n'));
+    expect(m.runtimeStartedMs).toBe(1.7e12);
   });
 
   it('a page without NRI series (containerd before 2.3, or another exporter) has no active count', () => {

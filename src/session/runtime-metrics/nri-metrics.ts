@@ -8,8 +8,13 @@
 // connection, "other"; nri pkg/adaptation isFatalError), and series are never deleted:
 // a plugin seen failing that way is gone unless it reconnected. The gauge tells how many
 // named plugins are gone; when no more plugins failed fatally than are gone, each of
-// them is gone for certain.
+// them is gone for certain. The counters are cumulative since the runtime started, so one
+// page cannot say when a plugin failed: whether that was recently enough to be called
+// "dropped" is for whoever compares two readings (diagnose/drop-window.ts).
 import type { Sample } from './exposition.js';
+
+/** client_golang's process collector: when the runtime's process started (unix seconds). */
+const PROCESS_START = 'process_start_time_seconds';
 
 const NRI_METRICS = Object.freeze({
   active: 'containerd_nri_active_plugins_total',
@@ -40,8 +45,8 @@ export interface OperationMetrics {
 export type PluginState =
   /** Counted as active, with no fatal failure recorded. */
   | 'active'
-  /** Failed fatally and not among the active ones: the runtime closed it and calls it no more. */
-  | 'dropped'
+  /** Failed fatally (when, the counters do not say) and not among the active ones: the runtime closed it then. */
+  | 'gone'
   /** Failed fatally; the counts cannot tell whether it reconnected since. */
   | 'failed';
 
@@ -53,6 +58,8 @@ export interface PluginMetrics {
   errors: number;
   /** The fatal failure that closed it, where it had one: "CreateContainer: deadline_exceeded". */
   fatal?: string | undefined;
+  /** Calls that failed fatally since the runtime started (a plugin that reconnects under the same name can fail again). */
+  fatalCount: number;
   operations: OperationMetrics[];
 }
 
@@ -60,6 +67,8 @@ export interface NriMetrics {
   /** containerd_nri_active_plugins_total; undefined when the page has no NRI metrics at all. */
   activePlugins: number | undefined;
   plugins: PluginMetrics[];
+  /** When the runtime's process started (ms since the epoch), where the page says: every count is since then. */
+  runtimeStartedMs?: number | undefined;
 }
 
 /** The NRI part of a scrape; `activePlugins` undefined: the runtime serves no NRI metrics (not containerd 2.3+). */
@@ -115,12 +124,14 @@ export function nriMetrics(samples: readonly Sample[]): NriMetrics {
     const fatal = operations.flatMap((o) =>
       FATAL_ERRORS.filter((e) => (o.errors[e] ?? 0) > 0).map((e) => `${o.operation}: ${e}`),
     );
+    const fatalCount = operations.reduce((n, o) => n + FATAL_ERRORS.reduce((k, e) => k + (o.errors[e] ?? 0), 0), 0);
     return {
       plugin,
       state: 'active',
       invocations: operations.reduce((n, o) => n + o.invocations, 0),
       errors: operations.reduce((n, o) => n + Object.values(o.errors).reduce((a, b) => a + b, 0), 0),
       fatal: fatal[0],
+      fatalCount,
       operations,
     };
   });
@@ -128,9 +139,12 @@ export function nriMetrics(samples: readonly Sample[]): NriMetrics {
   if (active !== undefined) {
     const gone = plugins.length - active;
     const failed = plugins.filter((p) => p.fatal !== undefined);
-    for (const p of failed) p.state = gone > 0 && failed.length <= gone ? 'dropped' : 'failed';
+    for (const p of failed) p.state = gone > 0 && failed.length <= gone ? 'gone' : 'failed';
   }
-  return { activePlugins: active, plugins };
+  const started = samples.find((s) => s.name === PROCESS_START)?.value;
+  const runtimeStartedMs =
+    started !== undefined && Number.isFinite(started) && started > 0 ? started * 1000 : undefined;
+  return { activePlugins: active, plugins, ...(runtimeStartedMs !== undefined ? { runtimeStartedMs } : {}) };
 }
 
 /**

@@ -1,7 +1,8 @@
 // One scrape of a runtime's metrics endpoint: a plain HTTP GET with a deadline on the
-// whole exchange and a bound on the body, as every call nrictl makes to a runtime has.
-import { request } from 'node:http';
+// whole exchange and a bound on the body, as every call nrictl makes to a runtime has
+// (the bounded reader of src/http, which fleet's Prometheus client shares).
 import type { ErrorKind } from '../../errors/index.js';
+import { boundedGet, BoundedGetError } from '../../http/index.js';
 import { excerpt } from '../../units/index.js';
 import { ExpositionError, parseExposition, type Sample } from './exposition.js';
 
@@ -71,54 +72,41 @@ export async function scrapeMetrics(url: URL, opts: ScrapeOptions = {}): Promise
   }
 }
 
-function fetchText(url: URL, opts: ScrapeOptions): Promise<string> {
+async function fetchText(url: URL, opts: ScrapeOptions): Promise<string> {
   const timeoutMs = opts.timeoutMs ?? SCRAPE_TIMEOUT_MS;
   const maxBytes = opts.maxBytes ?? SCRAPE_MAX_BYTES;
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const finish = (err: RuntimeMetricsError | undefined, text?: string) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
-      req.destroy();
-      if (err) reject(err);
-      else resolve(text!);
-    };
-    const onAbort = () => finish(new RuntimeMetricsError('cancelled', `cancelled while reading ${url.href}`));
-    const timer = setTimeout(
-      () => finish(new RuntimeMetricsError('timeout', `${url.href} did not answer within ${timeoutMs} ms`)),
+  let answer;
+  try {
+    answer = await boundedGet(url, {
       timeoutMs,
-    );
-    const req = request(url, { method: 'GET', headers: { accept: 'text/plain; version=0.0.4' } }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        const why = `${url.href} answered HTTP ${res.statusCode ?? '?'}${res.statusCode === 404 ? ': no metrics served there' : ''}`;
-        finish(new RuntimeMetricsError('http-status', why));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > maxBytes) {
-          finish(new RuntimeMetricsError('too-large', `${url.href} sent more than ${maxBytes} bytes: not read`));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      res.on('end', () => finish(undefined, Buffer.concat(chunks).toString('utf8')));
-      res.on('error', (err) =>
-        finish(new RuntimeMetricsError('unreachable', `${url.href}: the answer broke off (${err.message})`)),
-      );
+      maxBytes,
+      signal: opts.signal,
+      headers: { accept: 'text/plain; version=0.0.4' },
     });
-    req.on('error', (err: NodeJS.ErrnoException) =>
-      finish(
-        new RuntimeMetricsError('unreachable', `cannot read ${url.href}: ${err.code ?? err.message}`, { cause: err }),
-      ),
+  } catch (err) {
+    if (!(err instanceof BoundedGetError)) throw err;
+    throw scrapeError(err, url, timeoutMs, maxBytes);
+  }
+  if (answer.status !== 200)
+    throw new RuntimeMetricsError(
+      'http-status',
+      `${url.href} answered HTTP ${answer.status}${answer.status === 404 ? ': no metrics served there' : ''}`,
     );
-    if (opts.signal?.aborted) onAbort();
-    else opts.signal?.addEventListener('abort', onAbort, { once: true });
-    req.end();
-  });
+  return answer.body;
+}
+
+function scrapeError(err: BoundedGetError, url: URL, timeoutMs: number, maxBytes: number): RuntimeMetricsError {
+  const cause = { cause: err };
+  switch (err.code) {
+    case 'cancelled':
+      return new RuntimeMetricsError('cancelled', `cancelled while reading ${url.href}`, cause);
+    case 'timeout':
+      return new RuntimeMetricsError('timeout', `${url.href} did not answer within ${timeoutMs} ms`, cause);
+    case 'too-large':
+      return new RuntimeMetricsError('too-large', `${url.href} sent more than ${maxBytes} bytes: not read`, cause);
+    case 'broken-off':
+      return new RuntimeMetricsError('unreachable', `${url.href}: the answer broke off (${err.detail})`, cause);
+    case 'unreachable':
+      return new RuntimeMetricsError('unreachable', `cannot read ${url.href}: ${err.detail}`, cause);
+  }
 }
