@@ -42,8 +42,10 @@ export interface StubOptions {
   /** Explicit subscription mask; else derived from the handlers supplied. */
   events?: number;
   /**
-   * Bound on start() (connect, register, configure, synchronize). Default: 5000 ms, or
-   * the runtime's own registration timeout once its Configure request tells it.
+   * Bound on the whole of start() (connect, register, configure, synchronize). Without it:
+   * 5000 ms, or the runtime's own registration timeout once its Configure request tells it,
+   * until the plugin is registered and configured; the wait for Synchronize is then the
+   * runtime's to bound, as in Go's stub (a runtime that gives up closes the connection).
    */
   registrationTimeoutMs?: number;
 }
@@ -292,6 +294,7 @@ export class Stub extends EventEmitter {
     try {
       await client.call(RUNTIME_SERVICE, RuntimeMethod.RegisterPlugin, req);
       this.#registered = true;
+      this.#awaitSynchronize();
       this.#goLive();
     } catch (err) {
       // A closed connection or our own timeout is reported by whoever closed it.
@@ -350,6 +353,7 @@ export class Stub extends EventEmitter {
     }
     this.#events = events;
     this.#configured = true;
+    this.#awaitSynchronize();
     this.emit('configured', req);
     // A runtime that never synchronizes a plugin it launched: live once configured, as Go's
     // stub.Start() returns after Configure; waiting would time out, and refusing the events
@@ -423,6 +427,18 @@ export class Stub extends EventEmitter {
     this.#startWaiter = undefined;
     w?.resolve();
     then();
+  }
+
+  /**
+   * Registered and configured: from here the wait for Synchronize is the runtime's to bound,
+   * as in Go's stub, which waits for it without a timer. A runtime that starts several
+   * plugins synchronizes them once all have started, which on a busy node takes longer than
+   * any bound counted from our start(); one that gives up on us closes the connection, and
+   * start() rejects with that. Only a bound the caller gave (registrationTimeoutMs) still
+   * covers the whole of start().
+   */
+  #awaitSynchronize(): void {
+    if (this.#registered && this.#configured && this.#opts.registrationTimeoutMs === undefined) this.#clearTimer();
   }
 
   /**

@@ -190,6 +190,18 @@ describe('nothing the runtime sends reaches the handlers before registration com
   });
 });
 
+describe('the wait for Synchronize, once registered and configured', () => {
+  it("is the runtime's to bound: a Synchronize later than the registration timeout still starts the plugin", async () => {
+    const { session, started } = await setup({ runPodSandbox: () => {} });
+    await session.registered;
+    await session.call('Configure', { ...MODERN_CONFIGURE, registrationTimeout: 200 });
+    // A runtime starting other plugins first, on a busy node: it synchronizes late, and has not given up on us.
+    await new Promise((r) => setTimeout(r, 600));
+    await session.call('Synchronize', {});
+    await started;
+  });
+});
+
 describe('a registration timeout from the runtime past what a timer can wait', () => {
   it('waits instead of failing at once (Node fires a timer of 2^31 ms or more immediately)', async () => {
     const { session, started } = await setup({ runPodSandbox: () => {} });
