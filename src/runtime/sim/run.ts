@@ -74,8 +74,10 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
     signal.addEventListener('abort', (onAbort = () => resolve()), { once: true }),
   );
   let cri: { socketPath: string; close(): Promise<void> } | undefined;
+  let starting: Promise<unknown> | undefined;
   try {
-    await Promise.race([runtime.start(), stopped]);
+    starting = runtime.start();
+    await Promise.race([starting, stopped]);
     if (runtime.socketPath !== undefined) result.socketPath = runtime.socketPath;
     if (opts.criSocketPath !== undefined && !signal.aborted) {
       // Loaded only here: gRPC and the CRI bindings cost a run without CRI nothing.
@@ -115,6 +117,10 @@ export async function runSimulation(opts: SimulationOptions, signal: AbortSignal
     await afterScript?.();
     await cri?.close();
     await runtime.stop();
+    // Stopped while starting: start() still finishes what it began (the socket's directory,
+    // a plugin it was launching) and undoes it; returning before that would let it make them
+    // after the caller removed their place (--preset all's run directory, left behind).
+    await starting?.catch(() => {});
     if (onRecord) runtime.off('event', onRecord);
   }
   result.stopped = signal.aborted;
