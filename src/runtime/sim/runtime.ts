@@ -35,6 +35,7 @@ import {
 import { runtimeStartError } from './start-failure.js';
 import { handedOverByGoRuntimes, sparseSyncContainers } from './sync.js';
 import { SimNode } from './node.js';
+import { seededRandom } from './seeded-random.js';
 import type { SimState } from './state.js';
 
 export interface RuntimeOptions extends AdaptationOptions {
@@ -128,7 +129,9 @@ export class Runtime extends EventEmitter {
             ? { pluginOrder: 'name' as const }
             : {}),
         ...(quirks?.joinAfterSync || opts.faults?.includes('join-after-sync') ? { joinAfterSync: true } : {}),
-        ...(quirks?.externalJoinsAtConnect ? { joinAtConnect: true } : {}),
+        ...(quirks?.externalJoinsAtConnect
+          ? { joinAtConnect: true, externalName: opts.externalName ?? randomExternalNames() }
+          : {}),
       },
     );
   }
@@ -624,4 +627,20 @@ function dropAdjusted(runtime: Runtime, adjust: nri.IContainerAdjustment): void 
   if (runtime.fault('drop-adjusted-annotations')) adjust.annotations = {};
   if (runtime.fault('drop-adjusted-mounts')) adjust.mounts = [];
   if (runtime.fault('drop-adjusted-resources') && adjust.linux) adjust.linux.resources = null;
+}
+
+/**
+ * iSulad keys an external plugin by 64 random hex characters and calls plugins in the order
+ * of those keys. The simulator draws them from a fixed seed: the order is as arbitrary as
+ * iSulad's, and the same from one run to the next, so that a run (a conformance verdict, a
+ * page of the README) can be made again.
+ */
+function randomExternalNames(): () => string {
+  const next = seededRandom(0x15a1ad);
+  return () =>
+    Array.from({ length: 8 }, () =>
+      Math.floor(next() * 2 ** 32)
+        .toString(16)
+        .padStart(8, '0'),
+    ).join('');
 }
