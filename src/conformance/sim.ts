@@ -104,6 +104,8 @@ export interface PresetColumn {
   preset: string;
   /** "containerd v2.3.4", from the simulated runtime's CRI Version. */
   runtime?: string;
+  /** The run's id, in its namespace's and its pods' names. */
+  runId?: string;
   /** The suite cannot run: the preset's runtime serves no CRI (Docker). */
   notApplicable?: string;
   verdicts: CheckVerdict[];
@@ -130,7 +132,7 @@ export async function runMatrix(
     let column: PresetColumn;
     try {
       const r = await runWith(checks, { ...opts, preset });
-      column = { preset, runtime: r.target.runtime, verdicts: r.verdicts, summary: r.summary };
+      column = { preset, runtime: r.target.runtime, runId: r.runId, verdicts: r.verdicts, summary: r.summary };
     } catch (err) {
       if (!(err instanceof ConformanceError && err.code === 'bad-input' && err.option === 'preset')) throw err;
       column = { preset, notApplicable: err.message, verdicts: [] };

@@ -22,8 +22,9 @@ function mark(v: CheckVerdict | undefined, column: PresetColumn): string {
  * A reason as it reads on every preset and every check: container and pod ids, the run's
  * id, and the check's number in a pod's name ("p-c33") left out.
  */
-function generic(reason: string): string {
-  return reason
+function generic(reason: string, runId: string | undefined): string {
+  // The run's id wherever it is, such as inside the names iSulad gives pods (k8s_POD_..._<run>-p-c1_1).
+  return (runId ? reason.replaceAll(runId, '<run>') : reason)
     .replace(/\b[0-9a-f]{64}\b/g, '<id>')
     .replace(/\b([a-z-]+-)[0-9a-f]{8}\b/g, '$1<run>')
     .replace(/\bpod ([a-z][a-z0-9]*)-c\d+\b/g, 'pod $1-c<n>');
@@ -75,7 +76,7 @@ function notPassed(m: ConformanceMatrix): string[] {
   m.presets.forEach((p, i) => {
     for (const v of p.verdicts) {
       if (v.status === 'pass') continue;
-      const reason = generic(reasonOf(v));
+      const reason = generic(reasonOf(v), p.runId);
       const key = `${v.name}\n${v.status}\n${reason}`;
       const g = byCheck.get(key) ?? { check: v.name, status: v.status, reason, presets: [] };
       g.presets.push(i);
