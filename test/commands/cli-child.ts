@@ -19,8 +19,10 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
   /** Written to stdin, which is then closed; stdin is closed at once when not given, as spawnSync does. */
   input?: string;
-  /** SIGTERM after this long, as spawnSync's timeout. */
+  /** Killed after this long, as spawnSync's timeout. */
   timeoutMs?: number;
+  /** The signal the timeout sends; SIGTERM unless given. */
+  killSignal?: NodeJS.Signals;
 }
 
 /** `node bin/run.js ...args` to completion. */
@@ -44,7 +46,9 @@ export function runProgram(command: string, args: string[], opts: CliOptions = {
     child.stdin.on('error', () => {});
     child.stdin.end(opts.input ?? '');
     const timer =
-      opts.timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGTERM'), opts.timeoutMs).unref();
+      opts.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => child.kill(opts.killSignal ?? 'SIGTERM'), opts.timeoutMs).unref();
     child.on('error', (err) => {
       clearTimeout(timer);
       reject(err);
