@@ -2,18 +2,15 @@
 // the checkout with the built CLI: json and yaml are one document with the same data, wide
 // is the table (the checks have no extra columns), name lists names where the value is a
 // list of plugins (validate) and is refused elsewhere.
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import YAML from 'yaml';
-import { BIN, cliEnv } from './nri-cli.js';
+import { runBuilt } from './cli-child.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 
-function nrictl(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: repo, encoding: 'utf8', env: cliEnv() });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+/** Not waited for synchronously: the tests (and the runs in one test) go side by side. */
+const nrictl = (...args: string[]) => runBuilt(args, { cwd: repo });
 
 const CHECKS = [
   { args: ['validate', 'examples/plugins'], exit: 1, keys: ['dir', 'confDir', 'order', 'findings', 'counts'] },
@@ -35,10 +32,9 @@ const CHECKS = [
   },
 ];
 
-describe.each(CHECKS)('nrictl $args.0 in every format', ({ args, exit, keys }) => {
-  it('json and yaml: one document each, the same data, with the documented keys', () => {
-    const json = nrictl(...args, '-o', 'json');
-    const yaml = nrictl(...args, '-o', 'yaml');
+describe.concurrent.each(CHECKS)('nrictl $args.0 in every format', ({ args, exit, keys }) => {
+  it('json and yaml: one document each, the same data, with the documented keys', async ({ expect }) => {
+    const [json, yaml] = await Promise.all([nrictl(...args, '-o', 'json'), nrictl(...args, '-o', 'yaml')]);
     expect([json.code, yaml.code, json.stderr, yaml.stderr]).toEqual([exit, exit, '', '']);
     const doc = JSON.parse(json.stdout) as Record<string, unknown>;
     expect(YAML.parse(yaml.stdout)).toEqual(doc);
@@ -50,18 +46,22 @@ describe.each(CHECKS)('nrictl $args.0 in every format', ({ args, exit, keys }) =
     });
   });
 
-  it('wide is the table; table is the default', () => {
-    const table = nrictl(...args);
+  it('wide is the table; table is the default', async ({ expect }) => {
+    const [table, asTable, wide] = await Promise.all([
+      nrictl(...args),
+      nrictl(...args, '-o', 'table'),
+      nrictl(...args, '-o', 'wide'),
+    ]);
     expect(table.code).toBe(exit);
     expect(table.stdout).toMatch(/\d+ errors?, \d+ warnings?, \d+ notes?\n/);
-    expect(nrictl(...args, '-o', 'table').stdout).toBe(table.stdout);
-    expect(nrictl(...args, '-o', 'wide').stdout).toBe(table.stdout);
+    expect(asTable.stdout).toBe(table.stdout);
+    expect(wide.stdout).toBe(table.stdout);
   });
 
   it(
     args[0] === 'validate' ? '-o name: the plugins in invocation order' : '-o name is refused: exit 2, one line',
-    () => {
-      const r = nrictl(...args, '-o', 'name');
+    async ({ expect }) => {
+      const r = await nrictl(...args, '-o', 'name');
       if (args[0] === 'validate') {
         // discovery fails on the misnamed plugin: no plugin starts, so no name.
         expect([r.code, r.stdout]).toEqual([exit, '']);
@@ -76,9 +76,9 @@ describe.each(CHECKS)('nrictl $args.0 in every format', ({ args, exit, keys }) =
   );
 });
 
-describe('nrictl validate examples/plugins -o yaml', () => {
-  it('runs as printed and parses: the misnamed plugin is an error finding', () => {
-    const r = nrictl('validate', 'examples/plugins', '-o', 'yaml');
+describe.concurrent('nrictl validate examples/plugins -o yaml', () => {
+  it('runs as printed and parses: the misnamed plugin is an error finding', async ({ expect }) => {
+    const r = await nrictl('validate', 'examples/plugins', '-o', 'yaml');
     expect(r.code).toBe(1);
     const doc = YAML.parse(r.stdout) as {
       findings: Array<{ code: string; severity: string }>;

@@ -27,6 +27,7 @@ beforeAll(() => {
 });
 afterAll(() => t.cleanup());
 
+// One at a time, before the tests below run side by side: these time the command's deadline.
 describe('a runtime that registers nrictl and then goes silent', () => {
   it('sync dump: no Synchronize within --timeout ends with exit 5 in time', async () => {
     const peer = await listen();
@@ -108,7 +109,7 @@ describe('a runtime that registers nrictl and then goes silent', () => {
   });
 });
 
-describe('checked before connecting', () => {
+describe.concurrent('checked before connecting', () => {
   const bad: Array<[string, string[], RegExp]> = [
     ['an empty --plugin-name', ['--plugin-name', ''], /^Error: --plugin-name "": invalid plugin name: name is empty/],
     [
@@ -131,7 +132,9 @@ describe('checked before connecting', () => {
   ];
   for (const [what, flags, message] of bad) {
     for (const cmd of commands) {
-      it(`${cmd.slice(0, cmd[0] === 'sync' ? 2 : 1).join(' ')}: ${what} is exit 2, and no simulator is left behind`, async () => {
+      it(`${cmd.slice(0, cmd[0] === 'sync' ? 2 : 1).join(' ')}: ${what} is exit 2, and no simulator is left behind`, async ({
+        expect,
+      }) => {
         // A temporary directory of its own, so that other tests' simulators do not count.
         const tmp = mkdtempSync(path.join(t.dir, 'tmp-'));
         const r = await runCli([...cmd, ...flags, '--sim', 'examples/demo.yaml'], { TMPDIR: tmp });
@@ -143,13 +146,13 @@ describe('checked before connecting', () => {
     }
   }
 
-  it('--timeout without a unit is exit 2', async () => {
+  it('--timeout without a unit is exit 2', async ({ expect }) => {
     const r = await runCli(['sync', 'dump', '--sim', 'examples/demo.yaml', '--timeout', '5']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe('Error: --timeout 5: a duration needs a unit, such as 2s or 500ms');
   });
 
-  it('--timeout beyond the timer limit is exit 2 in one line, not an instant timeout', async () => {
+  it('--timeout beyond the timer limit is exit 2 in one line, not an instant timeout', async ({ expect }) => {
     // Node fires a timer of 2^31 ms or more at once (TimeoutOverflowWarning): 600h failed registration, exit 5.
     const r = await runCli(['sync', 'dump', '--sim', 'examples/demo.yaml', '--timeout', '600h']);
     expect(r.code).toBe(2);
@@ -158,20 +161,22 @@ describe('checked before connecting', () => {
     );
   });
 
-  it('--timeout takes Go duration syntax', async () => {
+  it('--timeout takes Go duration syntax', async ({ expect }) => {
     const r = await runCli(['sync', 'dump', '--sim', 'examples/demo.yaml', '--timeout', '1m2.5s']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
   });
 });
 
-describe('confirmation without a terminal', () => {
+describe.concurrent('confirmation without a terminal', () => {
   for (const cmd of [
     ['update', 'c2c3', '--cpus', '1'],
     ['evict', 'c2c3', '--reason', 'test'],
   ]) {
     for (const env of [{ CI: '1' }, { CI: undefined }]) {
-      it(`${cmd[0]} with ${env.CI ? 'CI set' : 'stdin not a terminal'} and no --yes: refuses with exit 2, nothing sent`, async () => {
+      it(`${cmd[0]} with ${env.CI ? 'CI set' : 'stdin not a terminal'} and no --yes: refuses with exit 2, nothing sent`, async ({
+        expect,
+      }) => {
         const sim = await startRuntime({ pods: [POD], containers: [{ ...CTR, id: 'c2c3d4e5f6a7' }] });
         try {
           const r = await runCli([...cmd, '--socket', sim.socketPath], env);
@@ -188,11 +193,17 @@ describe('confirmation without a terminal', () => {
   }
 });
 
-describe('pipes and malformed frames', () => {
-  it('sync dump -o json | head -c 10 on a large state: exit 0, nothing on stderr', async () => {
+describe.concurrent('pipes and malformed frames', () => {
+  it('sync dump -o json | head -c 10 on a large state: exit 0, nothing on stderr', async ({ expect }) => {
     const big = generateScenario({ pods: 400, containersPerPod: 5 });
-    const large = await startRuntime({ pods: big.pods, containers: big.containers });
-    const child = spawn(process.execPath, [BIN, 'sync', 'dump', '--socket', large.socketPath, '-o', 'json'], {
+    // Neither side's deadline is under test: on a busy machine 2,000 containers can take
+    // longer than the default bounds to be sent and read, so both are generous.
+    const large = await startRuntime(
+      { pods: big.pods, containers: big.containers },
+      { requestTimeoutMs: 60_000, registrationTimeoutMs: 60_000 },
+    );
+    const dump = ['sync', 'dump', '--socket', large.socketPath, '-o', 'json', '--timeout', '60s'];
+    const child = spawn(process.execPath, [BIN, ...dump], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: cliEnv(),
     });
@@ -209,7 +220,7 @@ describe('pipes and malformed frames', () => {
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 
-  it('a peer that sends garbage: nrictl says it rejected a malformed frame (exit 6)', async () => {
+  it('a peer that sends garbage: nrictl says it rejected a malformed frame (exit 6)', async ({ expect }) => {
     const socketPath = path.join(t.dir, 'garbage.sock');
     const server = net.createServer((sock) => {
       // A mux header announcing a frame far over the limit: nothing NRI would send.
@@ -230,20 +241,24 @@ describe('pipes and malformed frames', () => {
   });
 });
 
-describe('doctor reaches the socket it is given', () => {
-  it('honours NRI_SOCKET_PATH and --socket', async () => {
+describe.concurrent('doctor reaches the socket it is given', () => {
+  it('honours NRI_SOCKET_PATH and --socket', async ({ expect }) => {
     const sim = await startRuntime({ pods: [POD], containers: [CTR] });
+    // A root of its own: the tests beside this one make files in t.dir.
+    const root = mkdtempSync(path.join(t.dir, 'root-'));
     try {
-      const viaEnv = await runCli(['doctor', '--root', t.dir, '-o', 'json'], { NRI_SOCKET_PATH: sim.socketPath });
+      const [viaEnv, viaFlag] = await Promise.all([
+        runCli(['doctor', '--root', root, '-o', 'json'], { NRI_SOCKET_PATH: sim.socketPath }),
+        runCli(['doctor', '--root', root, '-o', 'json', '--socket', sim.socketPath]),
+      ]);
       expect(JSON.parse(viaEnv.stdout)).toMatchObject({ connection: 'answered', runtime: { pods: 1, containers: 1 } });
-      const viaFlag = await runCli(['doctor', '--root', t.dir, '-o', 'json', '--socket', sim.socketPath]);
       expect(JSON.parse(viaFlag.stdout)).toMatchObject({ connection: 'answered', runtime: { pods: 1, containers: 1 } });
     } finally {
       await sim.stop();
     }
   });
 
-  it('--root that is not a directory is exit 2', async () => {
+  it('--root that is not a directory is exit 2', async ({ expect }) => {
     const r = await runCli(['doctor', '--root', '/etc/passwd']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
@@ -252,20 +267,22 @@ describe('doctor reaches the socket it is given', () => {
   });
 });
 
-describe('update warns about a value that is almost surely a missing unit', () => {
-  it('--memory 100 is 100 bytes: warns, naming the likely unit', async () => {
-    const r = await runCli(['update', 'c2c3', '--memory', '100', '--dry-run', '--sim', 'examples/demo.yaml']);
+describe.concurrent('update warns about a value that is almost surely a missing unit', () => {
+  it('--memory 100 is 100 bytes: warns, naming the likely unit', async ({ expect }) => {
+    const [r, fine] = await Promise.all([
+      runCli(['update', 'c2c3', '--memory', '100', '--dry-run', '--sim', 'examples/demo.yaml']),
+      runCli(['update', 'c2c3', '--memory', '100Mi', '--dry-run', '--sim', 'examples/demo.yaml']),
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
       'Warning: --memory 100 means 100 bytes, which is almost surely a missing unit: did you mean 100Mi or 100Gi?',
     );
-    const fine = await runCli(['update', 'c2c3', '--memory', '100Mi', '--dry-run', '--sim', 'examples/demo.yaml']);
     expect(fine.stderr).not.toContain('Warning');
   });
 });
 
-describe('progress and help', () => {
-  it('update shows the spinner while it connects and registers (on a terminal)', async () => {
+describe.concurrent('progress and help', () => {
+  it('update shows the spinner while it connects and registers (on a terminal)', async ({ expect }) => {
     const peer = await listen();
     // Every session (the update's, then the second look) is synchronized after a pause.
     let serving = true;
@@ -287,7 +304,7 @@ describe('progress and help', () => {
     }
   });
 
-  it('logs --help says that -e container and -e all include ValidateContainerAdjustment', async () => {
+  it('logs --help says that -e container and -e all include ValidateContainerAdjustment', async ({ expect }) => {
     const r = await runCli(['logs', '--help']);
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('the groups all and container include it');
   });

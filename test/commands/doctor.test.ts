@@ -4,7 +4,7 @@
 // Owner checks are on (the tests run as root, as on a node) when run as root.
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, it, type TestContext } from 'vitest';
 import YAML from 'yaml';
 import { writeElf } from '../checks/helpers.js';
 import { OTHERS_CANNOT_REACH, reachableTempDir, UNREACHABLE_NOTE } from '../support/reachable.js';
@@ -57,49 +57,92 @@ const CONFIG = (disable: boolean) => `version = 2
   plugin_request_timeout = "2s"
 `;
 
-let t: ReturnType<typeof reachableTempDir>;
-let root: string;
-let runtime: SimHandle | undefined;
-const at = (p: string) => join(root, p);
-const socket = () => at('run/nri/nri.sock');
+const POD_STATE = {
+  pods: [{ id: 'pod0', name: 'web-0', namespace: 'default', uid: 'u0' }],
+  containers: [
+    { id: 'ctr0', podSandboxId: 'pod0', name: 'app', state: 2 },
+    { id: 'ctr1', podSandboxId: 'pod0', name: 'sidecar', state: 2 },
+  ],
+};
 
-function writeNode(opts: { disable?: boolean } = {}): void {
-  for (const d of ['etc/containerd', 'opt/nri/plugins', 'etc/nri/conf.d'])
-    mkdirSync(at(d), { recursive: true, mode: 0o755 });
-  writeFileSync(at('etc/containerd/config.toml'), CONFIG(opts.disable ?? false), { mode: 0o644 });
-  writeElf(at('opt/nri/plugins/10-alpha'));
-  writeFileSync(at('etc/nri/conf.d/10-alpha.conf'), 'cpus: "0-1"\n', { mode: 0o644 });
+/** A fake node of one test's own, so that the tests run side by side: its root, and the simulator on its socket. */
+interface FakeNode {
+  /** A temporary directory others can reach (0755), removed with the simulator when the test ends. */
+  root: string;
+  at(p: string): string;
+  socket(): string;
+  /** The containerd config, plugin directory and conf.d of a healthy node. */
+  writeNode(opts?: { disable?: boolean }): void;
+  startNodeRuntime(): Promise<void>;
+  /** The simulator as the runtime of a preset (its name, version, NRI version and quirks) on the node's socket. */
+  startPreset(preset: string): Promise<void>;
+  /** The simulator with this state and these options. */
+  serve(...args: Parameters<typeof startRuntime>): Promise<SimHandle>;
+  runtime(): SimHandle | undefined;
+  stopRuntime(): Promise<void>;
 }
 
-async function startNodeRuntime(): Promise<void> {
-  runtime = await startRuntime(
-    {
-      pods: [{ id: 'pod0', name: 'web-0', namespace: 'default', uid: 'u0' }],
-      containers: [
-        { id: 'ctr0', podSandboxId: 'pod0', name: 'app', state: 2 },
-        { id: 'ctr1', podSandboxId: 'pod0', name: 'sidecar', state: 2 },
-      ],
-    },
-    { socketPath: socket(), runtimeName: 'containerd', runtimeVersion: 'v1.7.20' },
-  );
-}
-
-beforeEach(() => {
-  t = reachableTempDir('nridr-');
-  root = t.dir;
+function fakeNode(onTestFinished: TestContext['onTestFinished']): FakeNode {
+  const t = reachableTempDir('nridr-');
+  const root = t.dir;
   chmodSync(root, 0o755);
-});
-afterEach(async () => {
-  await runtime?.stop();
-  runtime = undefined;
-  t.cleanup();
-});
+  let runtime: SimHandle | undefined;
+  const at = (p: string) => join(root, p);
+  const socket = () => at('run/nri/nri.sock');
+  const stopRuntime = async (): Promise<void> => {
+    await runtime?.stop();
+    runtime = undefined;
+  };
+  onTestFinished(async () => {
+    await stopRuntime();
+    t.cleanup();
+  });
+  const serve = async (...args: Parameters<typeof startRuntime>): Promise<SimHandle> => {
+    runtime = await startRuntime(...args);
+    return runtime;
+  };
+  return {
+    root,
+    at,
+    socket,
+    writeNode(opts = {}) {
+      for (const d of ['etc/containerd', 'opt/nri/plugins', 'etc/nri/conf.d'])
+        mkdirSync(at(d), { recursive: true, mode: 0o755 });
+      writeFileSync(at('etc/containerd/config.toml'), CONFIG(opts.disable ?? false), { mode: 0o644 });
+      writeElf(at('opt/nri/plugins/10-alpha'));
+      writeFileSync(at('etc/nri/conf.d/10-alpha.conf'), 'cpus: "0-1"\n', { mode: 0o644 });
+    },
+    async startNodeRuntime() {
+      await serve(POD_STATE, { socketPath: socket(), runtimeName: 'containerd', runtimeVersion: 'v1.7.20' });
+    },
+    async startPreset(preset) {
+      const p = RUNTIME_PRESETS[preset];
+      await serve(
+        { pods: [], containers: [] },
+        {
+          socketPath: socket(),
+          runtimeName: p.runtimeName,
+          runtimeVersion: p.runtimeVersion,
+          nriVersion: p.nriVersion,
+          ...(p.quirks ? { quirks: p.quirks } : {}),
+        },
+      );
+    },
+    serve,
+    runtime: () => runtime,
+    stopRuntime,
+  };
+}
 
-describe('nrictl doctor on a fake node root', () => {
-  it('healthy: reads the config, checks the paths it names, and the runtime answers', async () => {
-    writeNode();
-    await startNodeRuntime();
-    const d = await doctor('--root', root, '--strict', '-o', 'json');
+describe.concurrent('nrictl doctor on a fake node root', () => {
+  it('healthy: reads the config, checks the paths it names, and the runtime answers', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const n = fakeNode(onTestFinished);
+    n.writeNode();
+    await n.startNodeRuntime();
+    const d = await doctor('--root', n.root, '--strict', '-o', 'json');
     expect(d.stderr).toBe('');
     expect(d.code).toBe(0);
     expect(d.json.connection).toBe('answered');
@@ -120,32 +163,37 @@ describe('nrictl doctor on a fake node root', () => {
     );
     expect(d.json.verdict.status).toBe('healthy');
 
-    const table = await doctor('--root', root);
+    const table = await doctor('--root', n.root);
     expect(table.code).toBe(0);
-    expect(table.stdout).toContain(`Runtime config ${at('etc/containerd/config.toml')} (containerd): NRI enabled`);
+    expect(table.stdout).toContain(`Runtime config ${n.at('etc/containerd/config.toml')} (containerd): NRI enabled`);
     expect(table.stdout).toContain('Runtime: containerd v1.7.20 (NRI v0.12.0), 1 pods, 2 containers');
     expect(table.stdout).toMatch(
       /^Verdict: healthy: the runtime answers on .*run\/nri\/nri\.sock \(1 pods, 2 containers\)$/m,
     );
   });
 
-  it('missing socket: socket-missing, no connection attempt, exit 1', async () => {
-    writeNode();
-    const d = await doctor('--root', root, '-o', 'json');
+  it('missing socket: socket-missing, no connection attempt, exit 1', async ({ expect, onTestFinished }) => {
+    const n = fakeNode(onTestFinished);
+    n.writeNode();
+    const d = await doctor('--root', n.root, '-o', 'json');
     expect(d.code).toBe(1);
-    expect(errors(d)).toEqual([`socket-missing ${socket()}`]);
+    expect(errors(d)).toEqual([`socket-missing ${n.socket()}`]);
     expect(d.json.connection).toBe('skipped');
     expect(d.json.verdict).toEqual({ status: 'broken', reason: '1 error: socket-missing' });
   });
 
-  it("the runtime's own 0755 socket in a 0700 or 0755 directory: no socket finding, healthy", async () => {
-    writeNode();
-    await startNodeRuntime();
-    chmodSync(socket(), 0o755);
+  it("the runtime's own 0755 socket in a 0700 or 0755 directory: no socket finding, healthy", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const n = fakeNode(onTestFinished);
+    n.writeNode();
+    await n.startNodeRuntime();
+    chmodSync(n.socket(), 0o755);
     for (const dirMode of [0o700, 0o755]) {
-      chmodSync(at('run/nri'), dirMode);
-      chmodSync(at('run'), 0o755);
-      const d = await doctor('--root', root, '--strict', '-o', 'json');
+      chmodSync(n.at('run/nri'), dirMode);
+      chmodSync(n.at('run'), 0o755);
+      const d = await doctor('--root', n.root, '--strict', '-o', 'json');
       expect(d.json.findings.filter((f) => f.code.startsWith('socket'))).toEqual([]);
       expect(d.code).toBe(0);
       expect(d.json.verdict.status).toBe('healthy');
@@ -154,15 +202,16 @@ describe('nrictl doctor on a fake node root', () => {
 
   it.skipIf(OTHERS_CANNOT_REACH !== undefined)(
     `a 0666 socket others can reach: socket-writable-by-others, exit 1, though the runtime answers${UNREACHABLE_NOTE}`,
-    async () => {
-      writeNode();
-      await startNodeRuntime();
-      chmodSync(socket(), 0o666);
-      chmodSync(at('run'), 0o755);
-      chmodSync(at('run/nri'), 0o755);
-      const d = await doctor('--root', root, '-o', 'json');
+    async ({ expect, onTestFinished }) => {
+      const n = fakeNode(onTestFinished);
+      n.writeNode();
+      await n.startNodeRuntime();
+      chmodSync(n.socket(), 0o666);
+      chmodSync(n.at('run'), 0o755);
+      chmodSync(n.at('run/nri'), 0o755);
+      const d = await doctor('--root', n.root, '-o', 'json');
       expect(d.code).toBe(1);
-      expect(errors(d)).toEqual([`socket-writable-by-others ${socket()}`]);
+      expect(errors(d)).toEqual([`socket-writable-by-others ${n.socket()}`]);
       expect(d.json.findings.find((f) => f.code === 'socket-writable-by-others')!.message).toContain('mode 0666');
       expect(d.json.connection).toBe('answered');
       expect(d.json.verdict.status).toBe('broken');
@@ -171,72 +220,85 @@ describe('nrictl doctor on a fake node root', () => {
 
   it.skipIf(OTHERS_CANNOT_REACH !== undefined)(
     `a socket under a directory others can write: socket-dir-writable-by-others, exit 1${UNREACHABLE_NOTE}`,
-    async () => {
-      writeNode();
-      await startNodeRuntime();
-      chmodSync(at('run'), 0o777);
-      const d = await doctor('--root', root, '-o', 'json');
+    async ({ expect, onTestFinished }) => {
+      const n = fakeNode(onTestFinished);
+      n.writeNode();
+      await n.startNodeRuntime();
+      chmodSync(n.at('run'), 0o777);
+      const d = await doctor('--root', n.root, '-o', 'json');
       expect(d.code).toBe(1);
-      expect(errors(d)).toEqual([`socket-dir-writable-by-others ${at('run')}`]);
+      expect(errors(d)).toEqual([`socket-dir-writable-by-others ${n.at('run')}`]);
     },
   );
 
-  it('a misnamed plugin: misnamed-executable (discovery fails), exit 1', async () => {
-    writeNode();
-    writeElf(at('opt/nri/plugins/alpha'));
-    await startNodeRuntime();
-    const d = await doctor('--root', root, '-o', 'json');
+  it('a misnamed plugin: misnamed-executable (discovery fails), exit 1', async ({ expect, onTestFinished }) => {
+    const n = fakeNode(onTestFinished);
+    n.writeNode();
+    writeElf(n.at('opt/nri/plugins/alpha'));
+    await n.startNodeRuntime();
+    const d = await doctor('--root', n.root, '-o', 'json');
     expect(d.code).toBe(1);
-    expect(errors(d)).toEqual([`misnamed-executable ${at('opt/nri/plugins/alpha')}`]);
+    expect(errors(d)).toEqual([`misnamed-executable ${n.at('opt/nri/plugins/alpha')}`]);
   });
 
-  it('an unreadable plugin configuration: config-unreadable once, exit 1', async () => {
-    writeNode();
+  it('an unreadable plugin configuration: config-unreadable once, exit 1', async ({ expect, onTestFinished }) => {
+    const n = fakeNode(onTestFinished);
+    n.writeNode();
     // A directory where the file should be: unreadable even for root.
-    mkdirSync(at('etc/nri/conf.d/20-beta.conf'));
-    writeElf(at('opt/nri/plugins/20-beta'));
-    await startNodeRuntime();
-    const d = await doctor('--root', root, '-o', 'json');
+    mkdirSync(n.at('etc/nri/conf.d/20-beta.conf'));
+    writeElf(n.at('opt/nri/plugins/20-beta'));
+    await n.startNodeRuntime();
+    const d = await doctor('--root', n.root, '-o', 'json');
     expect(d.code).toBe(1);
-    expect(errors(d)).toEqual([`config-unreadable ${at('etc/nri/conf.d/20-beta.conf')}`]);
+    expect(errors(d)).toEqual([`config-unreadable ${n.at('etc/nri/conf.d/20-beta.conf')}`]);
   });
 
-  it('NRI disabled in the config: nri-disabled is an error, and the socket is missing', async () => {
-    writeNode({ disable: true });
-    const d = await doctor('--root', root, '-o', 'json');
+  it('NRI disabled in the config: nri-disabled is an error, and the socket is missing', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const n = fakeNode(onTestFinished);
+    n.writeNode({ disable: true });
+    const d = await doctor('--root', n.root, '-o', 'json');
     expect(d.code).toBe(1);
-    expect(errors(d)).toEqual([`nri-disabled ${at('etc/containerd/config.toml')}`, `socket-missing ${socket()}`]);
+    expect(errors(d)).toEqual([`nri-disabled ${n.at('etc/containerd/config.toml')}`, `socket-missing ${n.socket()}`]);
     expect(d.json.verdict).toEqual({ status: 'broken', reason: '2 errors: nri-disabled, socket-missing' });
-    const table = await doctor('--root', root);
+    const table = await doctor('--root', n.root);
     expect(table.stdout).toContain('(containerd): NRI disabled');
     expect(table.stdout).toMatch(/^Verdict: broken: 2 errors: nri-disabled, socket-missing$/m);
   });
 
-  it('warnings only: exit 0, or 3 under --strict', async () => {
-    writeNode();
-    writeFileSync(at('etc/nri/conf.d/99-gone.conf'), 'x: 1\n');
-    await startNodeRuntime();
-    const d = await doctor('--root', root, '-o', 'json');
+  it('warnings only: exit 0, or 3 under --strict', async ({ expect, onTestFinished }) => {
+    const n = fakeNode(onTestFinished);
+    n.writeNode();
+    writeFileSync(n.at('etc/nri/conf.d/99-gone.conf'), 'x: 1\n');
+    await n.startNodeRuntime();
+    const d = await doctor('--root', n.root, '-o', 'json');
     expect(d.code).toBe(0);
     expect(d.json.verdict.status).toBe('warnings');
     expect(d.json.verdict.reason).toContain('1 warning: config-orphan');
-    expect((await doctor('--root', root, '--strict', '-o', 'json')).code).toBe(3);
+    expect((await doctor('--root', n.root, '--strict', '-o', 'json')).code).toBe(3);
   });
 
-  it("--sim connects to the embedded simulator instead of the node's socket", async () => {
-    writeNode();
-    const d = await doctor('--root', root, '--sim', join(repo, 'examples/demo.yaml'), '-o', 'json');
+  it("--sim connects to the embedded simulator instead of the node's socket", async ({ expect, onTestFinished }) => {
+    const n = fakeNode(onTestFinished);
+    n.writeNode();
+    const d = await doctor('--root', n.root, '--sim', join(repo, 'examples/demo.yaml'), '-o', 'json');
     expect(d.code).toBe(0);
     expect(d.json.connection).toBe('answered');
     expect(d.json.runtime).toMatchObject({ name: 'nrictl-sim', pods: 3, containers: 5 });
   });
 
-  it("--sim: never judges the embedded simulator's socket, even in a temporary directory others can write", async () => {
-    writeNode();
-    const tmp = at('shared-tmp');
+  it("--sim: never judges the embedded simulator's socket, even in a temporary directory others can write", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const n = fakeNode(onTestFinished);
+    n.writeNode();
+    const tmp = n.at('shared-tmp');
     mkdirSync(tmp);
     chmodSync(tmp, 0o777);
-    const r = await runCli(['doctor', '--root', root, '--sim', join(repo, 'examples/demo.yaml'), '-o', 'json'], {
+    const r = await runCli(['doctor', '--root', n.root, '--sim', join(repo, 'examples/demo.yaml'), '-o', 'json'], {
       TMPDIR: tmp,
     });
     expect(r.code).toBe(0);
@@ -245,93 +307,109 @@ describe('nrictl doctor on a fake node root', () => {
     expect(json.connection).toBe('answered');
   });
 
-  it('exits 2 for a --runtime-config that does not exist', async () => {
-    const d = await doctor('--root', root, '--runtime-config', at('nope.toml'));
+  it('exits 2 for a --runtime-config that does not exist', async ({ expect, onTestFinished }) => {
+    const n = fakeNode(onTestFinished);
+    const d = await doctor('--root', n.root, '--runtime-config', n.at('nope.toml'));
     expect(d.code).toBe(2);
     expect(d.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('exits 2 with one line when --root is not a directory', async () => {
-    writeFileSync(at('passwd'), 'root:x:0:0::/root:/bin/sh\n');
-    const d = await doctor('--root', at('passwd'));
+  it('exits 2 with one line when --root is not a directory', async ({ expect, onTestFinished }) => {
+    const n = fakeNode(onTestFinished);
+    writeFileSync(n.at('passwd'), 'root:x:0:0::/root:/bin/sh\n');
+    const d = await doctor('--root', n.at('passwd'));
     expect(d.code).toBe(2);
     expect(d.stdout).toBe('');
     expect(d.stderr.trim().split('\n')).toEqual([
-      `Error: --root: ${at('passwd')} is not a directory (the node's root directory: /, or where a node image is mounted)`,
+      `Error: --root: ${n.at('passwd')} is not a directory (the node's root directory: /, or where a node image is mounted)`,
     ]);
-    const missing = await doctor('--root', at('nope'));
+    const missing = await doctor('--root', n.at('nope'));
     expect([missing.code, missing.stdout, missing.stderr]).toEqual([
       2,
       '',
-      `Error: --root: ${at('nope')} does not exist\n`,
+      `Error: --root: ${n.at('nope')} does not exist\n`,
     ]);
   });
 
-  it('exits 2 for a plugin name the runtime would refuse, before anything is asked', async () => {
-    writeNode();
-    await startNodeRuntime();
-    const d = await doctor('--root', root, '--plugin-name', 'bad/name');
+  it('exits 2 for a plugin name the runtime would refuse, before anything is asked', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const n = fakeNode(onTestFinished);
+    n.writeNode();
+    await n.startNodeRuntime();
+    const d = await doctor('--root', n.root, '--plugin-name', 'bad/name');
     expect(d.code).toBe(2);
     expect(d.stdout).toBe('');
     expect(d.stderr).toMatch(/^Error: --plugin-name "bad\/name": invalid plugin name/);
-    expect(runtime!.events.filter((e) => e.type === 'registered')).toEqual([]);
+    expect(n.runtime()!.events.filter((e) => e.type === 'registered')).toEqual([]);
   });
 
-  it('-o yaml: the same document as -o json', async () => {
-    writeNode();
-    await startNodeRuntime();
-    const json = await doctor('--root', root, '-o', 'json');
-    const yaml = await runCli(['doctor', '--root', root, '-o', 'yaml']);
+  it('-o yaml: the same document as -o json', async ({ expect, onTestFinished }) => {
+    const n = fakeNode(onTestFinished);
+    n.writeNode();
+    await n.startNodeRuntime();
+    const json = await doctor('--root', n.root, '-o', 'json');
+    const yaml = await runCli(['doctor', '--root', n.root, '-o', 'yaml']);
     expect([json.code, yaml.code]).toEqual([0, 0]);
     expect(YAML.parse(yaml.stdout)).toEqual(json.json);
     expect(json.json.verdict.status).toBe('healthy');
   });
 
-  it('keeps every fault of a runtime config: two wrong-type findings in one file are two findings', async () => {
-    writeNode();
+  it('keeps every fault of a runtime config: two wrong-type findings in one file are two findings', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const n = fakeNode(onTestFinished);
+    n.writeNode();
     writeFileSync(
-      at('etc/containerd/config.toml'),
+      n.at('etc/containerd/config.toml'),
       CONFIG(false)
         .replace('disable = false', 'disable = "false"')
         .replace('plugin_request_timeout = "2s"', 'plugin_request_timeout = "5x"'),
     );
-    const d = await doctor('--root', root, '-o', 'json');
+    const d = await doctor('--root', n.root, '-o', 'json');
     expect(errors(d).filter((e) => e.startsWith('wrong-type'))).toHaveLength(2);
-    const table = await doctor('--root', root);
+    const table = await doctor('--root', n.root);
     expect(table.stdout).toContain('(containerd): NRI on or off: invalid ("false")');
   });
 
-  it('a missing plugin directory is said once', async () => {
-    writeNode();
-    rmSync(at('opt/nri/plugins'), { recursive: true });
-    const d = await doctor('--root', root, '-o', 'json');
+  it('a missing plugin directory is said once', async ({ expect, onTestFinished }) => {
+    const n = fakeNode(onTestFinished);
+    n.writeNode();
+    rmSync(n.at('opt/nri/plugins'), { recursive: true });
+    const d = await doctor('--root', n.root, '-o', 'json');
     expect(d.json.findings.filter((f) => f.code === 'plugin-dir-missing')).toHaveLength(1);
   });
 });
 
-describe('nrictl doctor on an iSulad node', () => {
-  it('names iSulad, warns that plugin updates crash it, and says which timeout key it reads', async () => {
+describe.concurrent('nrictl doctor on an iSulad node', () => {
+  it('names iSulad, warns that plugin updates crash it, and says which timeout key it reads', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const n = fakeNode(onTestFinished);
     // iSulad's socket is not configurable: always /var/run/nri/nri.sock.
     for (const d of ['etc/isulad', 'opt/nri/plugins', 'etc/nri/conf.d', 'var/run/nri'])
-      mkdirSync(at(d), { recursive: true, mode: 0o755 });
-    chmodSync(at('var/run/nri'), 0o700);
+      mkdirSync(n.at(d), { recursive: true, mode: 0o755 });
+    chmodSync(n.at('var/run/nri'), 0o700);
     writeFileSync(
-      at('etc/isulad/daemon.json'),
+      n.at('etc/isulad/daemon.json'),
       JSON.stringify({ 'nri-support': true, 'enable-cri-v1': true, 'plugin-request-timeout': 5 }),
       { mode: 0o644 },
     );
     const isulad = RUNTIME_PRESETS['isulad-2.1.5'];
-    runtime = await startRuntime(
+    await n.serve(
       { pods: [], containers: [] },
       {
-        socketPath: at('var/run/nri/nri.sock'),
+        socketPath: n.at('var/run/nri/nri.sock'),
         runtimeName: isulad.runtimeName,
         runtimeVersion: isulad.runtimeVersion,
         nriVersion: isulad.nriVersion,
         quirks: isulad.quirks!,
       },
     );
-    const d = await doctor('--root', root, '-o', 'json');
+    const d = await doctor('--root', n.root, '-o', 'json');
     expect(d.code, d.stderr).toBe(0);
     const codes = d.json.findings.map((f) => `${f.severity}:${f.code}`);
     expect(codes).toContain('info:plugin-updates-crash-runtime');
@@ -347,27 +425,12 @@ describe('nrictl doctor on an iSulad node', () => {
   });
 });
 
-/** The simulator as the runtime of a preset (its name, version, NRI version and quirks) on the node's socket. */
-async function startPreset(preset: string): Promise<void> {
-  const p = RUNTIME_PRESETS[preset];
-  runtime = await startRuntime(
-    { pods: [], containers: [] },
-    {
-      socketPath: socket(),
-      runtimeName: p.runtimeName,
-      runtimeVersion: p.runtimeVersion,
-      nriVersion: p.nriVersion,
-      ...(p.quirks ? { quirks: p.quirks } : {}),
-    },
-  );
-}
-
-describe("nrictl doctor and the default validator, against the running runtime's version", () => {
+describe.concurrent("nrictl doctor and the default validator, against the running runtime's version", () => {
   /** The node of writeNode with a default_validator table; 10-alpha is installed. */
-  function writeValidatorNode(table: string): void {
-    writeNode();
+  function writeValidatorNode(n: FakeNode, table: string): void {
+    n.writeNode();
     writeFileSync(
-      at('etc/containerd/config.toml'),
+      n.at('etc/containerd/config.toml'),
       `${CONFIG(false)}  [plugins."io.containerd.nri.v1.nri".default_validator]\n${table}`,
       { mode: 0o644 },
     );
@@ -377,14 +440,19 @@ describe("nrictl doctor and the default validator, against the running runtime's
       .filter((f) => /validator|required-plugin|plugins-connected/.test(f.code))
       .map((f) => [f.severity, f.code, f.message]);
 
-  it('containerd 2.2.7: a required plugin installed passes, one not installed is a warning while nothing says which plugins are connected', async () => {
+  it('containerd 2.2.7: a required plugin installed passes, one not installed is a warning while nothing says which plugins are connected', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const n = fakeNode(onTestFinished);
     writeValidatorNode(
+      n,
       '    enable = true\n    required_plugins = ["alpha", "10-alpha", "default-validator", "gatekeeper"]\n',
     );
-    await startPreset('containerd-2.2.1');
-    const d = await doctor('--root', root, '-o', 'json');
+    await n.startPreset('containerd-2.2.1');
+    const d = await doctor('--root', n.root, '-o', 'json');
     expect(d.code, d.stderr).toBe(0);
-    const plugins = at('opt/nri/plugins');
+    const plugins = n.at('opt/nri/plugins');
     expect(validatorFindings(d)).toEqual([
       [
         'warning',
@@ -394,7 +462,7 @@ describe("nrictl doctor and the default validator, against the running runtime's
       [
         'info',
         'plugins-connected-unknown',
-        `could not check which plugins are connected: ${at('etc/containerd/config.toml')} sets no metrics address, so the runtime's NRI metrics were not read; the validator's required plugins were checked against ${plugins} only`,
+        `could not check which plugins are connected: ${n.at('etc/containerd/config.toml')} sets no metrics address, so the runtime's NRI metrics were not read; the validator's required plugins were checked against ${plugins} only`,
       ],
     ]);
     // The running version knows the table: lint's note on which versions do is not repeated.
@@ -402,10 +470,14 @@ describe("nrictl doctor and the default validator, against the running runtime's
     expect(d.json.verdict.status).toBe('warnings');
   });
 
-  it('containerd 2.1: the table is unknown to the running version, a warning, and its required plugins are not judged', async () => {
-    writeValidatorNode('    enable = true\n    required_plugins = ["gatekeeper"]\n');
-    await startPreset('containerd-2.1');
-    const d = await doctor('--root', root, '-o', 'json');
+  it('containerd 2.1: the table is unknown to the running version, a warning, and its required plugins are not judged', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const n = fakeNode(onTestFinished);
+    writeValidatorNode(n, '    enable = true\n    required_plugins = ["gatekeeper"]\n');
+    await n.startPreset('containerd-2.1');
+    const d = await doctor('--root', n.root, '-o', 'json');
     expect(validatorFindings(d)).toEqual([
       [
         'warning',
@@ -414,16 +486,20 @@ describe("nrictl doctor and the default validator, against the running runtime's
       ],
     ]);
     // A table that enables nothing loses nothing by being ignored: a note, not a warning.
-    writeValidatorNode('    enable = false\n');
-    const off = await doctor('--root', root, '-o', 'json');
+    writeValidatorNode(n, '    enable = false\n');
+    const off = await doctor('--root', n.root, '-o', 'json');
     expect(validatorFindings(off).map(([s, c]) => `${s}:${c}`)).toEqual(['info:validator-unknown-to-runtime']);
     expect(off.json.verdict.status).toBe('healthy');
   });
 
-  it('containerd 2.2.0: reject_sysctl_adjustment is unknown to it (2.2.1 and later); 2.2.7 knows it', async () => {
-    writeValidatorNode('    enable = true\n    reject_sysctl_adjustment = true\n');
-    await startPreset('containerd-2.2.0');
-    const old = await doctor('--root', root, '-o', 'json');
+  it('containerd 2.2.0: reject_sysctl_adjustment is unknown to it (2.2.1 and later); 2.2.7 knows it', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const n = fakeNode(onTestFinished);
+    writeValidatorNode(n, '    enable = true\n    reject_sysctl_adjustment = true\n');
+    await n.startPreset('containerd-2.2.0');
+    const old = await doctor('--root', n.root, '-o', 'json');
     expect(validatorFindings(old)).toEqual([
       [
         'warning',
@@ -431,16 +507,20 @@ describe("nrictl doctor and the default validator, against the running runtime's
         "the running containerd v2.2.0 does not know default_validator's reject_sysctl_adjustment (containerd 2.2.1 and later do): it ignores the key and does not reject sysctl adjustments",
       ],
     ]);
-    await runtime?.stop();
-    await startPreset('containerd-2.2.1');
-    const d = await doctor('--root', root, '-o', 'json');
+    await n.stopRuntime();
+    await n.startPreset('containerd-2.2.1');
+    const d = await doctor('--root', n.root, '-o', 'json');
     expect(validatorFindings(d)).toEqual([]);
     expect(d.json.verdict.status).toBe('healthy');
   });
 
-  it("no runtime answering: the version is unknown, so lint's notes on which versions know the keys stay", async () => {
-    writeValidatorNode('    enable = true\n    reject_sysctl_adjustment = true\n');
-    const d = await doctor('--root', root, '-o', 'json');
+  it("no runtime answering: the version is unknown, so lint's notes on which versions know the keys stay", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const n = fakeNode(onTestFinished);
+    writeValidatorNode(n, '    enable = true\n    reject_sysctl_adjustment = true\n');
+    const d = await doctor('--root', n.root, '-o', 'json');
     expect(d.json.connection).toBe('skipped');
     expect(validatorFindings(d).map(([s, c]) => `${s}:${c}`)).toEqual([
       'info:validator-key-version',
@@ -448,21 +528,22 @@ describe("nrictl doctor and the default validator, against the running runtime's
     ]);
   });
 
-  it('no default validator: no finding about it at all', async () => {
-    writeNode();
-    await startPreset('containerd-2.3');
-    const d = await doctor('--root', root, '-o', 'json');
+  it('no default validator: no finding about it at all', async ({ expect, onTestFinished }) => {
+    const n = fakeNode(onTestFinished);
+    n.writeNode();
+    await n.startPreset('containerd-2.3');
+    const d = await doctor('--root', n.root, '-o', 'json');
     expect(validatorFindings(d)).toEqual([]);
     expect(d.json.verdict.status).toBe('healthy');
   });
 });
 
-describe('nrictl doctor and the default validator on a CRI-O node', () => {
-  function writeCrioNode(): void {
+describe.concurrent('nrictl doctor and the default validator on a CRI-O node', () => {
+  function writeCrioNode(n: FakeNode): void {
     for (const d of ['etc/crio', 'opt/nri/plugins', 'etc/nri/conf.d'])
-      mkdirSync(at(d), { recursive: true, mode: 0o755 });
+      mkdirSync(n.at(d), { recursive: true, mode: 0o755 });
     writeFileSync(
-      at('etc/crio/crio.conf'),
+      n.at('etc/crio/crio.conf'),
       `[crio.nri]\nenable_nri = true\nnri_listen = "/run/nri/nri.sock"\n` +
         `[crio.nri.default_validator]\nnri_enable_default_validator = true\nnri_validator_required_plugins = ["gatekeeper"]\n`,
       { mode: 0o644 },
@@ -473,17 +554,21 @@ describe('nrictl doctor and the default validator on a CRI-O node', () => {
       .filter((f) => /validator|required-plugin|plugins-connected/.test(f.code))
       .map((f) => `${f.severity}:${f.code}`);
 
-  it('CRI-O 1.33 does not know the table; 1.34 does, and cannot say which plugins are connected', async () => {
-    writeCrioNode();
-    await startPreset('crio-1.33');
-    const old = await doctor('--root', root, '-o', 'json');
+  it('CRI-O 1.33 does not know the table; 1.34 does, and cannot say which plugins are connected', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const n = fakeNode(onTestFinished);
+    writeCrioNode(n);
+    await n.startPreset('crio-1.33');
+    const old = await doctor('--root', n.root, '-o', 'json');
     expect(codes(old)).toEqual(['warning:validator-unknown-to-runtime']);
     expect(old.json.findings.find((f) => f.code === 'validator-unknown-to-runtime')?.message).toBe(
       'the running cri-o 1.33.13 does not know [crio.nri.default_validator] (CRI-O 1.34.0 and later do): it ignores the table and runs no default validator',
     );
-    await runtime?.stop();
-    await startPreset('crio-1.34');
-    const d = await doctor('--root', root, '-o', 'json');
+    await n.stopRuntime();
+    await n.startPreset('crio-1.34');
+    const d = await doctor('--root', n.root, '-o', 'json');
     expect(codes(d)).toEqual(['warning:required-plugin-missing', 'info:plugins-connected-unknown']);
     expect(d.json.findings.find((f) => f.code === 'plugins-connected-unknown')?.message).toMatch(
       /^could not check which plugins are connected: CRI-O serves no NRI metrics \(containerd does, from 2\.3 on\)/,

@@ -6,7 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
+import { runBuilt, runProgram } from './cli-child.js';
 import { BIN, cliEnv, nrictlOnTerminal, tempDir } from './nri-cli.js';
 
 interface Finding {
@@ -68,16 +69,27 @@ function env(columns?: number): NodeJS.ProcessEnv {
 }
 
 /** Into a pipe, COLUMNS set or not. */
-function run(args: string[], columns?: number): string {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: env(columns) });
+async function run(expect: ExpectStatic, args: string[], columns?: number): Promise<string> {
+  const r = await runBuilt(args, { env: env(columns) });
   expect(r.stderr).toBe('');
   return r.stdout;
 }
 
-function findingsOf(args: string[]): Finding[] {
-  const doc = JSON.parse(run([...args, '-o', 'json'])) as { findings: Finding[] };
-  expect(doc.findings.length).toBeGreaterThan(1);
-  return doc.findings;
+// The findings of a command on these fixtures are the same every time: read once per
+// command, not once per width.
+const findings = new Map<string, Promise<Finding[]>>();
+function findingsOf(expect: ExpectStatic, args: string[]): Promise<Finding[]> {
+  const key = JSON.stringify(args);
+  if (!findings.has(key)) {
+    findings.set(
+      key,
+      run(expect, [...args, '-o', 'json']).then((out) => (JSON.parse(out) as { findings: Finding[] }).findings),
+    );
+  }
+  return findings.get(key)!.then((all) => {
+    expect(all.length).toBeGreaterThan(1);
+    return all;
+  });
 }
 
 const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
@@ -117,7 +129,7 @@ function shownFixes(lines: string[]): string[] {
  * the directory checked), and with a width no line past it but one that holds a single
  * word longer than the width (a path): such a word is kept whole rather than cut.
  */
-function expectFits(text: string, findings: Finding[], width: number | undefined): void {
+function expectFits(expect: ExpectStatic, text: string, findings: Finding[], width: number | undefined): void {
   const lines = text.split('\n');
   const fixes = shownFixes(lines);
   for (const f of findings) {
@@ -138,43 +150,51 @@ function expectFits(text: string, findings: Finding[], width: number | undefined
   }
 }
 
-describe.each(Object.keys(COMMANDS) as Array<keyof typeof COMMANDS>)('nrictl %s findings', (name) => {
+describe.concurrent.each(Object.keys(COMMANDS) as Array<keyof typeof COMMANDS>)('nrictl %s findings', (name) => {
   const args = () => COMMANDS[name]();
 
-  it.skipIf(!hasScript).each([40, 60, 61, 80, 120])('fit a terminal with COLUMNS=%i', async (width) => {
-    const findings = findingsOf(args());
-    const text = await onTerminal(args(), { columns: width });
+  it.skipIf(!hasScript).for([40, 60, 61, 80, 120])('fit a terminal with COLUMNS=%i', async (width, { expect }) => {
+    const [findings, text] = await Promise.all([findingsOf(expect, args()), onTerminal(args(), { columns: width })]);
     expect(text).toMatch(/\d+ errors?, \d+ warnings?/);
-    expectFits(text, findings, width);
+    expectFits(expect, text, findings, width);
   });
 
-  it.skipIf(!hasScript).each([40, 61, 80])('fit a terminal %i columns wide (COLUMNS unset)', async (width) => {
-    const findings = findingsOf(args());
-    const text = await onTerminal(args(), { terminal: width });
-    expect(text).toMatch(/\d+ errors?, \d+ warnings?/);
-    expectFits(text, findings, width);
-  });
+  it.skipIf(!hasScript).for([40, 61, 80])(
+    'fit a terminal %i columns wide (COLUMNS unset)',
+    async (width, { expect }) => {
+      const [findings, text] = await Promise.all([findingsOf(expect, args()), onTerminal(args(), { terminal: width })]);
+      expect(text).toMatch(/\d+ errors?, \d+ warnings?/);
+      expectFits(expect, text, findings, width);
+    },
+  );
 
-  it('in a pipe: nothing wrapped, nothing cut, each message and fix whole on its line, whatever COLUMNS says', () => {
-    const findings = findingsOf(args());
-    const text = run(args());
-    expectFits(text, findings, undefined);
+  it('in a pipe: nothing wrapped, nothing cut, each message and fix whole on its line, whatever COLUMNS says', async ({
+    expect,
+  }) => {
+    const [findings, text, at40] = await Promise.all([
+      findingsOf(expect, args()),
+      run(expect, args()),
+      run(expect, args(), 40),
+    ]);
+    expectFits(expect, text, findings, undefined);
     for (const f of findings) {
       expect(text, f.code).toContain(`${f.message.replace(/\s*\n\s*/g, ' ')} [${f.code}]\n`);
       expect(text, f.code).toContain(`  fix: ${f.fix}\n`);
     }
-    expect(run(args(), 40)).toBe(text);
+    expect(at40).toBe(text);
   });
 });
 
-describe('COLUMNS=40 nrictl validate examples/plugins | cat', () => {
-  it('is not wrapped: the same text as without COLUMNS, its long lines whole', () => {
+describe.concurrent('COLUMNS=40 nrictl validate examples/plugins | cat', () => {
+  it('is not wrapped: the same text as without COLUMNS, its long lines whole', async ({ expect }) => {
     const repo = path.join(import.meta.dirname, '..', '..');
-    const r = spawnSync('sh', ['-c', `COLUMNS=40 "${process.execPath}" "${BIN}" validate examples/plugins | cat`], {
-      cwd: repo,
-      encoding: 'utf8',
-      env: env(),
-    });
+    const [r, unset] = await Promise.all([
+      runProgram('sh', ['-c', `COLUMNS=40 "${process.execPath}" "${BIN}" validate examples/plugins | cat`], {
+        cwd: repo,
+        env: env(),
+      }),
+      runBuilt(['validate', 'examples/plugins'], { cwd: repo, env: env() }),
+    ]);
     const lines = r.stdout.split('\n');
     expect(lines.filter((l) => l.length > 40).length).toBeGreaterThan(2);
     expect(r.stdout).toContain(
@@ -183,30 +203,26 @@ describe('COLUMNS=40 nrictl validate examples/plugins | cat', () => {
     expect(r.stdout).toContain(
       "\n  fix: rename it to NN-name (two digits, '-', a name) or remove its execute bits (chmod a-x)\n",
     );
-    const unset = spawnSync(process.execPath, [BIN, 'validate', 'examples/plugins'], {
-      cwd: repo,
-      encoding: 'utf8',
-      env: env(),
-    });
     expect(r.stdout).toBe(unset.stdout);
   });
 });
 
-describe('a parser message that spans lines', () => {
+describe.concurrent('a parser message that spans lines', () => {
   it.skipIf(!hasScript)(
     'stays on one line of the finding (lint of a daemon.json whose error quotes the broken text)',
-    async () => {
+    async ({ expect }) => {
       const file = path.join(t.dir, 'daemon.json');
       // V8 quotes the text around a JSON syntax error, newlines included.
       writeFileSync(file, '{\n  "nri-support": tru\n}\n');
-      const finding = (JSON.parse(run(['lint', file, '-o', 'json'])) as { findings: Finding[] }).findings.find(
-        (f) => f.code === 'json-syntax',
-      );
+      const finding = (
+        JSON.parse(await run(expect, ['lint', file, '-o', 'json'])) as { findings: Finding[] }
+      ).findings.find((f) => f.code === 'json-syntax');
       // checks now folds V8's excerpt into one line itself; the layout folds any other
       // multi-line message too (see test/views/findings-layout.test.ts). Either way:
       expect(finding?.message).toBeDefined();
       for (const columns of [undefined, 80, 200]) {
-        const text = columns === undefined ? run(['lint', file]) : await onTerminal(['lint', file], { columns });
+        const text =
+          columns === undefined ? await run(expect, ['lint', file]) : await onTerminal(['lint', file], { columns });
         const lines = text.split('\n');
         const at = lines.findIndex((l) => l.includes('not valid JSON'));
         expect(at, `finding shown at COLUMNS=${columns}`).toBeGreaterThan(0);

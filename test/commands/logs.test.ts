@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import YAML from 'yaml';
 import type { nri } from '../../src/api/index.js';
 import type { SimEvent } from '../../src/runtime/events.js';
@@ -41,7 +41,12 @@ const ctr = (id: string, podId: string, name: string, labels: Record<string, str
 });
 
 /** Every lifecycle event once, for one pod and one container. */
-async function walkLifecycle(sim: SimHandle, p: nri.IPodSandbox, c: nri.IContainer): Promise<void> {
+async function walkLifecycle(
+  expect: ExpectStatic,
+  sim: SimHandle,
+  p: nri.IPodSandbox,
+  c: nri.IContainer,
+): Promise<void> {
   const rt = sim.runtime;
   await rt.runPodSandbox(p);
   const created = await rt.createContainer(p.id!, c);
@@ -93,10 +98,13 @@ afterAll(async () => {
   t.cleanup();
 });
 
-describe('nrictl logs against the simulator', () => {
-  it('prints every lifecycle event in order as JSON, and a summary on SIGTERM', async () => {
+// Beside the error tests below. The tests that log what happens on the shared simulator go
+// one after the other (each would see the others' events); those with a simulator of their
+// own go side by side.
+describe.concurrent('nrictl logs against the simulator', () => {
+  it.sequential('prints every lifecycle event in order as JSON, and a summary on SIGTERM', async ({ expect }) => {
     const run = await startLogger(sim, 'json-all', ['-o', 'json']);
-    await walkLifecycle(sim, pod('p1', 'shop', 'web-1'), ctr('c1', 'p1', 'nginx'));
+    await walkLifecycle(expect, sim, pod('p1', 'shop', 'web-1'), ctr('c1', 'p1', 'nginx'));
     const r = await stop(run);
     expect(r.code).toBe(0);
     const events = jsonEvents(r.stdout);
@@ -111,40 +119,46 @@ describe('nrictl logs against the simulator', () => {
     expect(r.stderr.trim().split('\n').at(-1)).toBe('nrictl logs: 13 events seen, 13 printed, 0 dropped');
   });
 
-  it('prints one text line per event with resources and old -> new on update; SIGINT also ends cleanly', async () => {
-    const run = await startLogger(sim, 'text-all', []);
-    await walkLifecycle(sim, pod('p2', 'shop', 'web-2'), ctr('c2', 'p2', 'nginx'));
-    const r = await stop(run, 'SIGINT');
-    expect(r.code).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n');
-    expect(lines.map((l) => l.split(/\s+/)[1])).toEqual(LIFECYCLE);
-    expect(lines[1]).toMatch(
-      /^\d\d:\d\d:\d\d\.\d{3} CreateContainer\s+shop\/web-2 nginx c2\s+cpus=0-1 memory=256Mi shares=256$/,
-    );
-    expect(lines[5]).toMatch(/UpdateContainer\s+shop\/web-2 nginx c2\s+cpus 0-1 -> 0-3, shares 256 -> 512$/);
-    expect(lines[0]).toMatch(/RunPodSandbox\s+shop\/web-2$/);
-    expect(r.stdout).not.toMatch(/\x1b\[/);
-  });
+  it.sequential(
+    'prints one text line per event with resources and old -> new on update; SIGINT also ends cleanly',
+    async ({ expect }) => {
+      const run = await startLogger(sim, 'text-all', []);
+      await walkLifecycle(expect, sim, pod('p2', 'shop', 'web-2'), ctr('c2', 'p2', 'nginx'));
+      const r = await stop(run, 'SIGINT');
+      expect(r.code).toBe(0);
+      const lines = r.stdout.trimEnd().split('\n');
+      expect(lines.map((l) => l.split(/\s+/)[1])).toEqual(LIFECYCLE);
+      expect(lines[1]).toMatch(
+        /^\d\d:\d\d:\d\d\.\d{3} CreateContainer\s+shop\/web-2 nginx c2\s+cpus=0-1 memory=256Mi shares=256$/,
+      );
+      expect(lines[5]).toMatch(/UpdateContainer\s+shop\/web-2 nginx c2\s+cpus 0-1 -> 0-3, shares 256 -> 512$/);
+      expect(lines[0]).toMatch(/RunPodSandbox\s+shop\/web-2$/);
+      expect(r.stdout).not.toMatch(/\x1b\[/);
+    },
+  );
 
-  it('-o yaml: one document per event, the same data as -o json; the summary stays on stderr', async () => {
-    const [json, yaml] = await Promise.all([
-      startLogger(sim, 'json-twin', ['-o', 'json', '--events', 'runpod,create']),
-      startLogger(sim, 'yaml-twin', ['-o', 'yaml', '--events', 'runpod,create']),
-    ]);
-    await sim.runtime.runPodSandbox(pod('p8', 'shop', 'web-8'));
-    expect((await sim.runtime.createContainer('p8', ctr('c8', 'p8', 'nginx'))).ok).toBe(true);
-    const [j, y] = await Promise.all([stop(json), stop(yaml)]);
-    expect([j.code, y.code]).toEqual([0, 0]);
-    expect(y.stdout.startsWith('---\n')).toBe(true);
-    const docs = YAML.parseAllDocuments(y.stdout).map((d) => d.toJS() as Record<string, unknown>);
-    expect(docs.map((d) => d.event)).toEqual(['RunPodSandbox', 'CreateContainer']);
-    // Each logger stamps the time it saw the event; the rest is the same data.
-    const untimed = ({ time, ...rest }: Record<string, unknown>) => (expect(time).toMatch(/Z$/), rest);
-    expect(docs.map(untimed)).toEqual(jsonEvents(j.stdout).map(untimed));
-    expect(y.stderr.trim().split('\n').at(-1)).toBe('nrictl logs: 2 events seen, 2 printed, 0 dropped');
-  });
+  it.sequential(
+    '-o yaml: one document per event, the same data as -o json; the summary stays on stderr',
+    async ({ expect }) => {
+      const [json, yaml] = await Promise.all([
+        startLogger(sim, 'json-twin', ['-o', 'json', '--events', 'runpod,create']),
+        startLogger(sim, 'yaml-twin', ['-o', 'yaml', '--events', 'runpod,create']),
+      ]);
+      await sim.runtime.runPodSandbox(pod('p8', 'shop', 'web-8'));
+      expect((await sim.runtime.createContainer('p8', ctr('c8', 'p8', 'nginx'))).ok).toBe(true);
+      const [j, y] = await Promise.all([stop(json), stop(yaml)]);
+      expect([j.code, y.code]).toEqual([0, 0]);
+      expect(y.stdout.startsWith('---\n')).toBe(true);
+      const docs = YAML.parseAllDocuments(y.stdout).map((d) => d.toJS() as Record<string, unknown>);
+      expect(docs.map((d) => d.event)).toEqual(['RunPodSandbox', 'CreateContainer']);
+      // Each logger stamps the time it saw the event; the rest is the same data.
+      const untimed = ({ time, ...rest }: Record<string, unknown>) => (expect(time).toMatch(/Z$/), rest);
+      expect(docs.map(untimed)).toEqual(jsonEvents(j.stdout).map(untimed));
+      expect(y.stderr.trim().split('\n').at(-1)).toBe('nrictl logs: 2 events seen, 2 printed, 0 dropped');
+    },
+  );
 
-  it('applies --namespace, --pod, --container (glob), --label and --events', async () => {
+  it.sequential('applies --namespace, --pod, --container (glob), --label and --events', async ({ expect }) => {
     const loggers = await Promise.all([
       startLogger(sim, 'f-ns', ['-o', 'json', '-n', 'shop']),
       startLogger(sim, 'f-ctr', ['-o', 'json', '--container', 'ng*']),
@@ -193,50 +207,53 @@ describe('nrictl logs against the simulator', () => {
     for (const r of [ns, ctrGlob, label, events, podGlob]) expect(r.code).toBe(0);
   });
 
-  it('answers every request in time while stdout is blocked, and counts every event it could not print', async () => {
-    const cycles = 300;
-    const before = sim.events.length;
-    const run = await startLogger(sim, 'blocked', ['-o', 'json', '--buffer', '20'], { collectStdout: false });
-    const p = pod('p5', 'load', 'flood-0');
-    await sim.runtime.runPodSandbox(p);
-    for (let i = 0; i < cycles; i++) {
-      const c = ctr(`flood-${i}`, 'p5', `worker-${i}`, {
-        'io.kubernetes.container.name': `worker-${i}`,
-        padding: 'x'.repeat(400),
-      });
-      const created = await sim.runtime.createContainer('p5', c);
-      expect(created.ok).toBe(true);
-      await sim.runtime.removeContainer(c.id!);
-    }
-    // Every event reached the logger and was answered within the request timeout.
-    const ours = sim.events
-      .slice(before)
-      .filter((e): e is Extract<SimEvent, { type: 'invoke' }> => e.type === 'invoke' && e.plugin === '99-blocked');
-    const total = 1 + cycles * 3; // RunPodSandbox + Create, PostCreate, Remove per cycle
-    expect(ours).toHaveLength(total);
-    expect(Math.max(...ours.map((e) => e.rttMs))).toBeLessThan(sim.runtime.requestTimeoutMs);
-    expect(
-      sim.events
+  it.sequential(
+    'answers every request in time while stdout is blocked, and counts every event it could not print',
+    async ({ expect }) => {
+      const cycles = 300;
+      const before = sim.events.length;
+      const run = await startLogger(sim, 'blocked', ['-o', 'json', '--buffer', '20'], { collectStdout: false });
+      const p = pod('p5', 'load', 'flood-0');
+      await sim.runtime.runPodSandbox(p);
+      for (let i = 0; i < cycles; i++) {
+        const c = ctr(`flood-${i}`, 'p5', `worker-${i}`, {
+          'io.kubernetes.container.name': `worker-${i}`,
+          padding: 'x'.repeat(400),
+        });
+        const created = await sim.runtime.createContainer('p5', c);
+        expect(created.ok).toBe(true);
+        await sim.runtime.removeContainer(c.id!);
+      }
+      // Every event reached the logger and was answered within the request timeout.
+      const ours = sim.events
         .slice(before)
-        .filter((e) => (e.type === 'dropped' || e.type === 'error') && 'plugin' in e && e.plugin === '99-blocked'),
-    ).toEqual([]);
+        .filter((e): e is Extract<SimEvent, { type: 'invoke' }> => e.type === 'invoke' && e.plugin === '99-blocked');
+      const total = 1 + cycles * 3; // RunPodSandbox + Create, PostCreate, Remove per cycle
+      expect(ours).toHaveLength(total);
+      expect(Math.max(...ours.map((e) => e.rttMs))).toBeLessThan(sim.runtime.requestTimeoutMs);
+      expect(
+        sim.events
+          .slice(before)
+          .filter((e) => (e.type === 'dropped' || e.type === 'error') && 'plugin' in e && e.plugin === '99-blocked'),
+      ).toEqual([]);
 
-    // Now read: the output catches up, then the drop count is reported.
-    run.stdout();
-    await run.waitForStderr(/events? dropped: output could not keep up/);
-    const r = await stop(run);
-    expect(r.code).toBe(0);
-    const printed = jsonEvents(r.stdout).length;
-    const notices = [...r.stderr.matchAll(/nrictl logs: (\d+) events? dropped: output could not keep up/g)].map((m) =>
-      Number(m[1]),
-    );
-    const dropped = notices.reduce((a, b) => a + b, 0);
-    expect(dropped).toBeGreaterThan(0);
-    expect(printed + dropped).toBe(total);
-    expect(r.stderr).toContain(`nrictl logs: ${total} events seen, ${printed} printed, ${dropped} dropped`);
-  });
+      // Now read: the output catches up, then the drop count is reported.
+      run.stdout();
+      await run.waitForStderr(/events? dropped: output could not keep up/);
+      const r = await stop(run);
+      expect(r.code).toBe(0);
+      const printed = jsonEvents(r.stdout).length;
+      const notices = [...r.stderr.matchAll(/nrictl logs: (\d+) events? dropped: output could not keep up/g)].map((m) =>
+        Number(m[1]),
+      );
+      const dropped = notices.reduce((a, b) => a + b, 0);
+      expect(dropped).toBeGreaterThan(0);
+      expect(printed + dropped).toBe(total);
+      expect(r.stderr).toContain(`nrictl logs: ${total} events seen, ${printed} printed, ${dropped} dropped`);
+    },
+  );
 
-  it('exits 6 with a clear message when the runtime goes away', async () => {
+  it('exits 6 with a clear message when the runtime goes away', async ({ expect }) => {
     const own = await startRuntime(await demoState());
     const run = await startLogger(own, 'gone', []);
     await own.runtime.runPodSandbox(pod('p6', 'shop', 'web-6'));
@@ -251,7 +268,7 @@ describe('nrictl logs against the simulator', () => {
     expect(run.stdout()).toMatch(/RunPodSandbox\s+shop\/web-6/);
   });
 
-  it("--sim streams the demo scenario's script and exits 0 with the summary", async () => {
+  it("--sim streams the demo scenario's script and exits 0 with the summary", async ({ expect }) => {
     const r = await runCli(['logs', '--sim', 'examples/demo.yaml']);
     expect(r.code).toBe(0);
     const names = r.stdout
@@ -278,7 +295,9 @@ describe('nrictl logs against the simulator', () => {
     expect(line('StartContainer')).toBe(`${'StartContainer'.padEnd(20)} ${who}`);
   });
 
-  it("-o wide: the full ids, the pod's uid and cgroup parent and every resource field, one line per event into a pipe", async () => {
+  it("-o wide: the full ids, the pod's uid and cgroup parent and every resource field, one line per event into a pipe", async ({
+    expect,
+  }) => {
     const podId = 'f'.repeat(64);
     const ctrId = `${'0123456789abcdef'.repeat(4)}`;
     const scenario = path.join(t.dir, 'wide.yaml');
@@ -333,19 +352,22 @@ describe('nrictl logs against the simulator', () => {
     );
   });
 
-  it('ends with the summary and exit 0 when its reader goes away (nrictl logs | head)', async () => {
-    const run = await startLogger(sim, 'reader-gone', ['-o', 'json']);
-    run.child.stdout.destroy();
-    await sim.runtime.runPodSandbox(pod('p7', 'shop', 'web-7'));
-    await sim.runtime.stopPodSandbox('p7');
-    const r = await run.exited;
-    expect(r.code).toBe(0);
-    expect(run.stderr()).toMatch(/nrictl logs: \d+ events? seen, .* \(the output was closed by its reader\)/);
-  });
+  it.sequential(
+    'ends with the summary and exit 0 when its reader goes away (nrictl logs | head)',
+    async ({ expect }) => {
+      const run = await startLogger(sim, 'reader-gone', ['-o', 'json']);
+      run.child.stdout.destroy();
+      await sim.runtime.runPodSandbox(pod('p7', 'shop', 'web-7'));
+      await sim.runtime.stopPodSandbox('p7');
+      const r = await run.exited;
+      expect(r.code).toBe(0);
+      expect(run.stderr()).toMatch(/nrictl logs: \d+ events? seen, .* \(the output was closed by its reader\)/);
+    },
+  );
 });
 
-describe('nrictl logs errors', () => {
-  it('no socket: exit 4 with the fix', async () => {
+describe.concurrent('nrictl logs errors', () => {
+  it('no socket: exit 4 with the fix', async ({ expect }) => {
     const sock = path.join(t.dir, 'none.sock');
     const r = await runCli(['logs', '--socket', sock]);
     expect(r.code).toBe(4);
@@ -354,7 +376,7 @@ describe('nrictl logs errors', () => {
     );
   });
 
-  it('a runtime that rejects the registration: exit 5', async () => {
+  it('a runtime that rejects the registration: exit 5', async ({ expect }) => {
     const peer = await RuntimePeer.listen({
       register: () => {
         throw new Error('no room for 99-nrictl-logs');
@@ -371,7 +393,7 @@ describe('nrictl logs errors', () => {
     }
   });
 
-  it('a --plugin-name the runtime would reject: exit 2 before connecting', async () => {
+  it('a --plugin-name the runtime would reject: exit 2 before connecting', async ({ expect }) => {
     const r = await runCli(['logs', '--socket', sim.socketPath, '--plugin-name', 'no/slash']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
@@ -379,7 +401,7 @@ describe('nrictl logs errors', () => {
     );
   });
 
-  it('a runtime that never answers the registration: exit 5 after the timeout', async () => {
+  it('a runtime that never answers the registration: exit 5 after the timeout', async ({ expect }) => {
     const sock = path.join(t.dir, 'mute.sock');
     const mute = net.createServer(() => {}).listen(sock);
     try {
@@ -393,7 +415,7 @@ describe('nrictl logs errors', () => {
     }
   });
 
-  it('an unknown event name is a usage error', async () => {
+  it('an unknown event name is a usage error', async ({ expect }) => {
     const r = await runCli(['logs', '--socket', sim.socketPath, '--events', 'create,explode']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('unknown event "explode"');

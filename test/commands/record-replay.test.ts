@@ -65,8 +65,8 @@ beforeAll(async () => {
   expect(trace.stdout).toMatch(/recorded 14 records to .*trace\.jsonl\.gz/);
 }, 60_000);
 
-describe('logs --record', () => {
-  it('writes a 0600 recording whose environment values are redacted, names kept', () => {
+describe.concurrent('logs --record', () => {
+  it('writes a 0600 recording whose environment values are redacted, names kept', ({ expect }) => {
     const file = at('logs.jsonl');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const all = lines(file);
@@ -82,7 +82,9 @@ describe('logs --record', () => {
     expect(all.at(-1)).toMatchObject({ type: 'end', records: { written: 11, dropped: 0, truncated: 0 } });
   });
 
-  it('refuses to replace a file without --force (exit 2, before connecting); --record-env keeps values with a warning', async () => {
+  it('refuses to replace a file without --force (exit 2, before connecting); --record-env keeps values with a warning', async ({
+    expect,
+  }) => {
     const kept = at('kept.jsonl');
     writeFileSync(kept, 'mine\n');
     const refused = await runCli(['logs', '--sim', 'demo', '--record', kept]);
@@ -98,7 +100,7 @@ describe('logs --record', () => {
     expect(lines(kept)[0].redacted).toEqual([]);
   });
 
-  it('--record-max ends the recording with a note, not the command', async () => {
+  it('--record-max ends the recording with a note, not the command', async ({ expect }) => {
     const file = at('small.jsonl');
     const r = await runCli(['logs', '--sim', 'demo', '--record', file, '--record-max', '9Ki']);
     expect(r.code).toBe(0);
@@ -115,8 +117,8 @@ describe('logs --record', () => {
   });
 });
 
-describe('--record with a filter', () => {
-  it('logs and trace record only what it selects, and their header says which filter', async () => {
+describe.concurrent('--record with a filter', () => {
+  it('logs and trace record only what it selects, and their header says which filter', async ({ expect }) => {
     const logs = at('ns-logs.jsonl');
     const trace = at('ns-trace.jsonl');
     const filter = ['--namespace', 'kube-system'];
@@ -139,7 +141,7 @@ describe('--record with a filter', () => {
   });
 });
 
-describe('a recording the disk will not take', () => {
+describe.concurrent('a recording the disk will not take', () => {
   /** `nrictl ...args` allowed files of 2 KiB at most (ulimit -f 4 blocks, SIGXFSZ ignored): writes past it fail with EFBIG. */
   const cappedCli = (args: string[]) =>
     new Promise<{ code: number | null; stderr: string }>((resolve) => {
@@ -149,7 +151,7 @@ describe('a recording the disk will not take', () => {
       );
     });
 
-  it('logs and trace end in error (exit 1, one line naming the file) and leave nothing behind', async () => {
+  it('logs and trace end in error (exit 1, one line naming the file) and leave nothing behind', async ({ expect }) => {
     const dir = at('capped');
     mkdirSync(dir);
     const logs = path.join(dir, 'logs.jsonl');
@@ -172,14 +174,16 @@ describe('a recording the disk will not take', () => {
   });
 });
 
-describe('a recording that ends early still ends whole', () => {
+// Beside the other suites, but its two tests one after the other: each counts the events of
+// the simulator they share.
+describe.concurrent('a recording that ends early still ends whole', () => {
   let sim: SimHandle;
   beforeAll(async () => {
     sim = await startDemoSim();
   });
   afterAll(() => sim.stop());
 
-  it('on SIGTERM: the trailer is written and the file put in place', async () => {
+  it.sequential('on SIGTERM: the trailer is written and the file put in place', async ({ expect }) => {
     const file = at('sigterm.jsonl');
     const run = startCli(['logs', '--socket', sim.socketPath, '--plugin-name', 'rec-term', '--record', file]);
     await sim.synchronized('00-rec-term');
@@ -191,7 +195,7 @@ describe('a recording that ends early still ends whole', () => {
     expect(all.at(-1)).toMatchObject({ type: 'end', records: { written: 1, dropped: 0 } });
   });
 
-  it('when the reader of its output goes away (nrictl logs --record F | head)', async () => {
+  it.sequential('when the reader of its output goes away (nrictl logs --record F | head)', async ({ expect }) => {
     const file = at('head.jsonl');
     const run = startCli([
       'logs',
@@ -214,8 +218,8 @@ describe('a recording that ends early still ends whole', () => {
   });
 });
 
-describe('sim --replay', () => {
-  it('sends a logger on the replaying simulator the recorded state and the recorded requests', async () => {
+describe.concurrent('sim --replay', () => {
+  it('sends a logger on the replaying simulator the recorded state and the recorded requests', async ({ expect }) => {
     const socket = at('replay.sock');
     const replay = startCli([
       'sim',
@@ -239,7 +243,9 @@ describe('sim --replay', () => {
     expect(content(again)).toEqual(content(at('logs.jsonl')));
   });
 
-  it('Ctrl-C while --speed waits for the next event: the summary counts what the plugins were sent, no more', async () => {
+  it('Ctrl-C while --speed waits for the next event: the summary counts what the plugins were sent, no more', async ({
+    expect,
+  }) => {
     // The Go reference's recording at a hundredth of its pace: CreateContainer is due 1.2 s
     // after RunPodSandbox, StartContainer 3 s after that; the stop comes in that wait.
     const recording = path.join(repo, 'test/fixtures/recordings/go-reference/logs.jsonl.gz');
@@ -273,7 +279,7 @@ describe('sim --replay', () => {
     expect(records.find((r) => r.type === 'replay')).toMatchObject({ events: sent.length, steps: 2, notSteps: 1 });
   });
 
-  it('--compare: the same plugins end every traced field as they did (exit 0)', async () => {
+  it('--compare: the same plugins end every traced field as they did (exit 0)', async ({ expect }) => {
     const r = await runCli([
       'sim',
       '--replay',
@@ -292,7 +298,9 @@ describe('sim --replay', () => {
     ]);
   });
 
-  it('--compare: plugins that do less are named per field, then and now; exit 1 and JUnit for CI', async () => {
+  it('--compare: plugins that do less are named per field, then and now; exit 1 and JUnit for CI', async ({
+    expect,
+  }) => {
     const dir = at('only-pinner');
     mkdirSync(dir);
     symlinkSync(path.join(repo, 'examples/trace-plugins/20-cpu-pinner'), path.join(dir, '20-cpu-pinner'));
@@ -327,7 +335,9 @@ describe('sim --replay', () => {
     );
   });
 
-  it('replays the lines logs -o json printed, and refuses --compare of anything but a trace recording', async () => {
+  it('replays the lines logs -o json printed, and refuses --compare of anything but a trace recording', async ({
+    expect,
+  }) => {
     const json = await runCli(['logs', '--sim', 'demo', '-o', 'json']);
     const file = at('printed.jsonl');
     writeFileSync(file, json.stdout);
@@ -342,7 +352,9 @@ describe('sim --replay', () => {
     expect(compare.stderr).toMatch(/--compare needs a recording of nrictl trace --record/);
   });
 
-  it('--expect judges the replay as it judges a scenario, its steps named after the recorded events', async () => {
+  it('--expect judges the replay as it judges a scenario, its steps named after the recorded events', async ({
+    expect,
+  }) => {
     const expectFile = at('expect.yaml');
     writeFileSync(
       expectFile,
@@ -356,7 +368,7 @@ describe('sim --replay', () => {
     expect(r.stdout).toMatch(/expectations: 2 passed, 1 failed\n/);
   });
 
-  it('a bad file: exit 2, one line naming the file and the line, nothing started', async () => {
+  it('a bad file: exit 2, one line naming the file and the line, nothing started', async ({ expect }) => {
     const file = at('cut.jsonl');
     const good = readFileSync(at('logs.jsonl'), 'utf8').split('\n');
     writeFileSync(file, good.slice(0, 12).join('\n') + '\n');
@@ -368,7 +380,7 @@ describe('sim --replay', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('--replay with --cri-socket: exit 2, one line, before the file is read; nothing started', async () => {
+  it('--replay with --cri-socket: exit 2, one line, before the file is read; nothing started', async ({ expect }) => {
     const socket = at('cri.sock');
     const r = await runCli(['sim', '--replay', at('missing.jsonl'), '--cri-socket', socket, '--no-interactive']);
     expect(r.code).toBe(2);
@@ -379,7 +391,9 @@ describe('sim --replay', () => {
     expect(exists(socket)).toBe(false);
   });
 
-  it('recorded on a runtime whose NRI is older than a plugin needs: refused as that runtime refuses it', async () => {
+  it('recorded on a runtime whose NRI is older than a plugin needs: refused as that runtime refuses it', async ({
+    expect,
+  }) => {
     const plugins = at('m800');
     mkdirSync(plugins);
     writeFileSync(path.join(plugins, '10-m800'), rawPlugin, { mode: 0o755 }); // subscribes to UpdatePodSandbox

@@ -1,25 +1,21 @@
 // `nrictl sim --preset NAME` and `--preset all` as a real child process of the built
 // CLI, with a pre-started plugin that subscribes to exactly one event as a Go plugin
 // would (the SDK narrows its mask to what the runtime knows; this one does not).
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cliEnv } from './nri-cli.js';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { runBuilt } from './cli-child.js';
+import { cliEnv } from './nri-cli.js';
 import { rawPlugin } from './raw-plugin-script.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 
-function sim(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, 'sim', ...args], {
-    cwd: repo,
-    encoding: 'utf8',
-    input: '',
-    timeout: 120_000,
-    env: cliEnv({ CI: '1' }),
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.split('\n').filter(Boolean) };
+// Not waited for synchronously: the tests run side by side (each simulator has a socket of
+// its own; the plugin directory and the scenario are only read).
+async function sim(args: string[]) {
+  const r = await runBuilt(['sim', ...args], { cwd: repo, input: '', timeoutMs: 120_000, env: cliEnv({ CI: '1' }) });
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.split('\n').filter(Boolean) };
 }
 
 let tmp: string;
@@ -45,15 +41,17 @@ const CONTAINERD_17_FATAL =
   'level=fatal msg="Failed to run CRI service" error="failed to set up NRI for CRI service: failed to start NRI interface: invalid plugin events: 0x800"';
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe('nrictl sim --preset', () => {
-  it('crio-1.32 refuses a plugin subscribing to UpdatePodSandbox with the runtime’s own words', () => {
-    const r = sim([scenario, '--preset', 'crio-1.32', '--plugin-dir', plugins, '--calls']);
+describe.concurrent('nrictl sim --preset', () => {
+  it('crio-1.32 refuses a plugin subscribing to UpdatePodSandbox with the runtime’s own words', async ({ expect }) => {
+    const r = await sim([scenario, '--preset', 'crio-1.32', '--plugin-dir', plugins, '--calls']);
     expect(r.stdout).toMatch(/10-m800: failed to start pre-installed plugin 10-m800: invalid plugin events: 0x800\n/);
     expect(r.stdout).not.toMatch(/invoke\s+UpdatePodSandbox/);
   });
 
-  it('containerd-1.7.13 does not come up: one line in its own words, exit 1, nothing of the scenario runs', () => {
-    const r = sim([scenario, '--preset', 'containerd-1.7.13', '--plugin-dir', plugins]);
+  it('containerd-1.7.13 does not come up: one line in its own words, exit 1, nothing of the scenario runs', async ({
+    expect,
+  }) => {
+    const r = await sim([scenario, '--preset', 'containerd-1.7.13', '--plugin-dir', plugins]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       'Error: containerd v1.7.13 exits at start-up: pre-started plugin 10-m800 failed to start, which NRI v0.4.0 makes fatal (from v0.7.0 it is skipped): ' +
@@ -62,15 +60,15 @@ describe('nrictl sim --preset', () => {
     expect(r.stdout).not.toMatch(/state\s+UpdatePodSandbox|script done/);
   });
 
-  it('containerd-1.7.34 (NRI v0.8.0) skips the plugin and runs the scenario', () => {
-    const r = sim([scenario, '--preset', 'containerd-1.7.34', '--plugin-dir', plugins]);
+  it('containerd-1.7.34 (NRI v0.8.0) skips the plugin and runs the scenario', async ({ expect }) => {
+    const r = await sim([scenario, '--preset', 'containerd-1.7.34', '--plugin-dir', plugins]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/10-m800: failed to start pre-installed plugin 10-m800: invalid plugin events: 0x800\n/);
     expect(r.stdout).toMatch(/script done: 1 steps, 0 failed/);
   });
 
-  it('--expect on containerd-1.7.25 ends with the same one-line failure, exit 1', () => {
-    const r = sim(['--expect', expectFile, '--preset', 'containerd-1.7.25', '--plugin-dir', plugins]);
+  it('--expect on containerd-1.7.25 ends with the same one-line failure, exit 1', async ({ expect }) => {
+    const r = await sim(['--expect', expectFile, '--preset', 'containerd-1.7.25', '--plugin-dir', plugins]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /^Error: containerd v1\.7\.25 exits at start-up: pre-started plugin 10-m800 failed to start/,
@@ -78,24 +76,26 @@ describe('nrictl sim --preset', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('isulad-2.1.5 skips the plugin with iSulad’s own words', () => {
-    const r = sim([scenario, '--preset', 'isulad-2.1.5', '--plugin-dir', plugins]);
+  it('isulad-2.1.5 skips the plugin with iSulad’s own words', async ({ expect }) => {
+    const r = await sim([scenario, '--preset', 'isulad-2.1.5', '--plugin-dir', plugins]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
       /10-m800: Invalid plugin events: 2048; Failed to configure nri plugin m800; Failed to start plugin m800 ready\n/,
     );
   });
 
-  it('containerd-2.3 accepts it and sends it UpdatePodSandbox', () => {
-    const r = sim([scenario, '--preset', 'containerd-2.3', '--plugin-dir', plugins, '--calls']);
+  it('containerd-2.3 accepts it and sends it UpdatePodSandbox', async ({ expect }) => {
+    const r = await sim([scenario, '--preset', 'containerd-2.3', '--plugin-dir', plugins, '--calls']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/registered\s+10-m800 pre-started, events UpdatePodSandbox/);
     expect(r.stdout).toMatch(/invoke\s+UpdatePodSandbox\s+-> 10-m800/);
     expect(r.stdout).not.toMatch(/invalid plugin events/);
   });
 
-  it('all: one result per release line, every record tagged with its preset, exit 1 when any fails', () => {
-    const r = sim([scenario, '--preset', 'all', '--plugin-dir', plugins, '-o', 'json']);
+  it('all: one result per release line, every record tagged with its preset, exit 1 when any fails', async ({
+    expect,
+  }) => {
+    const r = await sim([scenario, '--preset', 'all', '--plugin-dir', plugins, '-o', 'json']);
     expect(r.code).toBe(1);
     const objects = r.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     const results = objects.filter((o) => o.type === 'preset-result');
@@ -145,8 +145,8 @@ describe('nrictl sim --preset', () => {
     expect(r.stderr).not.toMatch(/MaxListenersExceededWarning/);
   }, 120_000);
 
-  it('all --expect: one result per preset, the ones whose runtime did not start said so', () => {
-    const r = sim(['--expect', expectFile, '--preset', 'all', '--plugin-dir', plugins]);
+  it('all --expect: one result per preset, the ones whose runtime did not start said so', async ({ expect }) => {
+    const r = await sim(['--expect', expectFile, '--preset', 'all', '--plugin-dir', plugins]);
     expect(r.code).toBe(1);
     const rows = Object.fromEntries(
       r.stdout
@@ -163,8 +163,8 @@ describe('nrictl sim --preset', () => {
     expect(rows['containerd-2.3']).toMatch(/ok\s+1\/1 expectations hold$/);
   }, 120_000);
 
-  it('all: refuses flags that would override each preset', () => {
-    const r = sim([scenario, '--preset', 'all', '--nri-version', 'v0.12.0']);
+  it('all: refuses flags that would override each preset', async ({ expect }) => {
+    const r = await sim([scenario, '--preset', 'all', '--nri-version', 'v0.12.0']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^Error: --nri-version: not with preset all: every preset sets its own runtime/m);
   });

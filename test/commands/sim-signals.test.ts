@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { assertBuilt, BIN, cliEnv } from './nri-cli.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -122,8 +122,8 @@ function socketIn(name: string): string {
   return path.join(mkdtempSync(path.join(tmp, `${name}-`)), 'nri.sock');
 }
 
-describe.skipIf(!hasScript)('nrictl sim on a terminal (needs util-linux script)', () => {
-  it('Ctrl-C at the prompt stops it and removes its socket directory', async () => {
+describe.skipIf(!hasScript)('nrictl sim on a terminal (needs util-linux script)', { concurrent: true }, () => {
+  it('Ctrl-C at the prompt stops it and removes its socket directory', async ({ expect }) => {
     const run = simOnTerminal([]);
     const [, socketPath] = await run.shows(LISTENING);
     await run.shows(/help \| quit/);
@@ -132,7 +132,7 @@ describe.skipIf(!hasScript)('nrictl sim on a terminal (needs util-linux script)'
     expect(existsSync(path.dirname(socketPath))).toBe(false);
   });
 
-  it('SIGTERM stops it while the prompt reads the terminal', async () => {
+  it('SIGTERM stops it while the prompt reads the terminal', async ({ expect }) => {
     const socketPath = socketIn('term');
     const run = simOnTerminal(['--socket', socketPath]);
     await run.shows(/help \| quit/);
@@ -141,7 +141,7 @@ describe.skipIf(!hasScript)('nrictl sim on a terminal (needs util-linux script)'
     expect(existsSync(socketPath)).toBe(false);
   });
 
-  it('--keep-running with a scenario stops on Ctrl-C, as its help says', async () => {
+  it('--keep-running with a scenario stops on Ctrl-C, as its help says', async ({ expect }) => {
     const run = simOnTerminal(['examples/demo.yaml', '--keep-running']);
     const [, socketPath] = await run.shows(LISTENING);
     await run.shows(/script done/);
@@ -150,7 +150,7 @@ describe.skipIf(!hasScript)('nrictl sim on a terminal (needs util-linux script)'
     expect(existsSync(path.dirname(socketPath))).toBe(false);
   });
 
-  it('quit typed at the prompt stops it', async () => {
+  it('quit typed at the prompt stops it', async ({ expect }) => {
     const run = simOnTerminal([]);
     const [, socketPath] = await run.shows(LISTENING);
     await run.shows(/help \| quit/);
@@ -160,11 +160,11 @@ describe.skipIf(!hasScript)('nrictl sim on a terminal (needs util-linux script)'
   });
 });
 
-describe('nrictl sim without a terminal', () => {
-  it.each([
+describe.concurrent('nrictl sim without a terminal', () => {
+  it.for([
     ['a scenario without steps', 'pods:\n  - {id: p0, name: web, namespace: shop}\n'],
     ['an empty scenario file', ''],
-  ])('%s: runs its (no) steps and exits by itself', async (_what, text) => {
+  ])('%s: runs its (no) steps and exits by itself', async ([, text], { expect }) => {
     const file = path.join(tmp, `nosteps-${text.length}.yaml`);
     writeFileSync(file, text);
     const run = simOnPipes([file]);
@@ -174,9 +174,9 @@ describe('nrictl sim without a terminal', () => {
     expect(existsSync(path.dirname(socketPath))).toBe(false);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)(
+  it.for(['SIGTERM', 'SIGINT'] as const)(
     '%s while --wait-for-plugins waits stops it and removes the socket',
-    async (signal) => {
+    async (signal, { expect }) => {
       const socketPath = socketIn('wait');
       const run = simOnPipes(['examples/demo.yaml', '--wait-for-plugins', '1', '--socket', socketPath]);
       await run.shows(LISTENING);
@@ -187,7 +187,7 @@ describe('nrictl sim without a terminal', () => {
     },
   );
 
-  it('SIGTERM then SIGINT while waiting: the first one already stops it', async () => {
+  it('SIGTERM then SIGINT while waiting: the first one already stops it', async ({ expect }) => {
     const socketPath = socketIn('twice');
     const run = simOnPipes(['examples/demo.yaml', '--wait-for-plugins', '2', '--socket', socketPath]);
     await run.shows(LISTENING);
@@ -197,7 +197,7 @@ describe('nrictl sim without a terminal', () => {
     expect(existsSync(socketPath)).toBe(false);
   });
 
-  it('SIGTERM stops --keep-running after the script', async () => {
+  it('SIGTERM stops --keep-running after the script', async ({ expect }) => {
     const run = simOnPipes(['examples/demo.yaml', '--keep-running']);
     const [, socketPath] = await run.shows(LISTENING);
     await run.shows(/script done/);
@@ -206,7 +206,7 @@ describe('nrictl sim without a terminal', () => {
     expect(existsSync(path.dirname(socketPath))).toBe(false);
   });
 
-  it('SIGINT stops --interactive reading piped stdin that stays open', async () => {
+  it('SIGINT stops --interactive reading piped stdin that stays open', async ({ expect }) => {
     const run = simOnPipes(['--interactive']);
     const [, socketPath] = await run.shows(LISTENING);
     await run.shows(/help \| quit/);
@@ -216,8 +216,8 @@ describe('nrictl sim without a terminal', () => {
   });
 });
 
-describe('nrictl sim removes its socket and directory on every way out', () => {
-  it('SIGHUP (a closed terminal) stops it like SIGTERM', async () => {
+describe.concurrent('nrictl sim removes its socket and directory on every way out', () => {
+  it('SIGHUP (a closed terminal) stops it like SIGTERM', async ({ expect }) => {
     const run = simOnPipes(['demo', '--keep-running']);
     const [, socketPath] = await run.shows(LISTENING);
     await run.shows(/script done/);
@@ -226,7 +226,7 @@ describe('nrictl sim removes its socket and directory on every way out', () => {
     expect(existsSync(path.dirname(socketPath))).toBe(false);
   });
 
-  it.each([[[]], [['-o', 'json']]])('a reader that goes away: nrictl sim demo %j | head -1', async (format) => {
+  it.for([[], ['-o', 'json']])('a reader that goes away: nrictl sim demo %j | head -1', async (format, { expect }) => {
     const cmd = `${[process.execPath, BIN, 'sim', 'demo', ...format].map(quote).join(' ')} | head -1`;
     const run = watch(
       spawn('sh', ['-c', cmd], { cwd: repo, env: cliEnv({ CI: '1' }), stdio: ['pipe', 'pipe', 'pipe'] }),
@@ -237,20 +237,24 @@ describe('nrictl sim removes its socket and directory on every way out', () => {
     expect(existsSync(path.dirname(socketPath!))).toBe(false);
   });
 
-  it('a second Ctrl-C, while the first still waits for a plugin, ends it at once', async () => {
+  it('a second Ctrl-C, while the first still waits for a plugin, ends it at once', async ({ expect }) => {
     // A pre-started plugin that never answers CreateContainer: the first stop waits for it.
-    const plugins = path.join(mkdtempSync(path.join(tmp, 'hang-')), 'plugins');
+    // It leaves a mark when asked, so that the first Ctrl-C comes while the call is open,
+    // however long the way there takes on a busy machine.
+    const dir = mkdtempSync(path.join(tmp, 'hang-'));
+    const plugins = path.join(dir, 'plugins');
+    const asked = path.join(dir, 'asked-to-create');
     mkdirSync(plugins);
     const sdk = path.join(repo, 'dist/src/plugin/index.js');
     writeFileSync(
       path.join(plugins, '10-hang'),
-      `#!${process.execPath}\nimport { Stub } from ${JSON.stringify(sdk)};\nawait new Stub({ createContainer: () => new Promise(() => {}) }).start();\n`,
+      `#!${process.execPath}\nimport { writeFileSync } from 'node:fs';\nimport { Stub } from ${JSON.stringify(sdk)};\n` +
+        `await new Stub({ createContainer: () => { writeFileSync(${JSON.stringify(asked)}, ''); return new Promise(() => {}); } }).start();\n`,
       { mode: 0o755 },
     );
     const run = simOnPipes(['demo', '--plugin-dir', plugins, '--request-timeout', '60s', '--calls']);
     const [, socketPath] = await run.shows(LISTENING);
-    await run.shows(/invoke\s+RunPodSandbox|state\s+CreateContainer|registered\s+10-hang/);
-    await new Promise((r) => setTimeout(r, 1500)); // the script is in the CreateContainer that never ends
+    await expect.poll(() => existsSync(asked), { timeout: EXIT_BOUND_MS, interval: 50 }).toBe(true);
     run.child.kill('SIGINT');
     await new Promise((r) => setTimeout(r, 1200)); // a second Ctrl-C, well after the first
     run.child.kill('SIGINT');

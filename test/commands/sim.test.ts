@@ -1,7 +1,7 @@
 // `nrictl sim` as a real child process of the built CLI (bin/run.js over dist/; `npm test`
 // builds first): output order and formats, the generator, pre-started plugins, stdin
 // control, flag errors and the socket's permissions.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
@@ -15,21 +15,23 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
+import { runBuilt } from './cli-child.js';
 import { BIN, cliEnv } from './nri-cli.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const sdk = path.join(repo, 'dist/src/plugin/index.js');
 
-function sim(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [BIN, 'sim', ...args], {
+// Each test has its own simulator, socket and directories (the plugin directory shared
+// below is only read), so the tests run side by side: a scenario's sleeps overlap.
+async function sim(args: string[], input?: string) {
+  const r = await runBuilt(['sim', ...args], {
     cwd: repo,
-    encoding: 'utf8',
-    input: input ?? '',
-    timeout: 30_000,
+    ...(input === undefined ? {} : { input }),
+    timeoutMs: 30_000,
     env: cliEnv({ CI: '1' }),
   });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.split('\n').filter(Boolean) };
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.split('\n').filter(Boolean) };
 }
 
 // One plugin script, behaving by the name it is launched under (a launched plugin gets
@@ -60,9 +62,11 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe('nrictl sim SCENARIO', () => {
-  it('prints the socket path first, then registration, events with round-trip times, adjustments and updates', () => {
-    const r = sim(['examples/demo.yaml', '--plugin-dir', plugins, '--calls']);
+describe.concurrent('nrictl sim SCENARIO', () => {
+  it('prints the socket path first, then registration, events with round-trip times, adjustments and updates', async ({
+    expect,
+  }) => {
+    const r = await sim(['examples/demo.yaml', '--plugin-dir', plugins, '--calls']);
     expect(r.code).toBe(0);
     expect(r.lines[0]).toMatch(/listening\s+\/\S+\/nri\.sock$/);
     const text = r.stdout;
@@ -78,7 +82,7 @@ describe('nrictl sim SCENARIO', () => {
     expect(text).toMatch(/script done: 13 steps, 0 failed/);
   });
 
-  it('reports two plugins setting the same annotation as a conflict naming both', () => {
+  it('reports two plugins setting the same annotation as a conflict naming both', async ({ expect }) => {
     const dir = mkdtempSync(path.join(tmp, 'clash-'));
     copyFileSync(path.join(tmp, 'plugin.mjs'), path.join(dir, '10-annotate'));
     copyFileSync(path.join(tmp, 'plugin.mjs'), path.join(dir, '20-rival'));
@@ -89,27 +93,26 @@ describe('nrictl sim SCENARIO', () => {
       scenario,
       'pods:\n  - {id: pod0, name: web, namespace: shop}\nsteps:\n  - create: {id: ctr0, pod: pod0, name: calm}\n  - create: {id: ctr1, pod: pod0, name: clash}\n',
     );
-    const r = sim([scenario, '--plugin-dir', dir]);
+    const r = await sim([scenario, '--plugin-dir', dir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/conflict\s+.*10-annotate.*20-rival|conflict\s+.*20-rival.*10-annotate/);
     expect(r.stdout).toMatch(/script done: 2 steps, 1 failed/);
   });
 
-  it('without --calls prints no invoke line, and the rest as with it', () => {
-    const types = (args: string[]) =>
-      sim(['examples/demo.yaml', '--plugin-dir', plugins, '-o', 'json', ...args]).lines.map(
+  it('without --calls prints no invoke line, and the rest as with it', async ({ expect }) => {
+    const types = async (args: string[]) =>
+      (await sim(['examples/demo.yaml', '--plugin-dir', plugins, '-o', 'json', ...args])).lines.map(
         (l) => (JSON.parse(l) as { type: string }).type,
       );
-    const without = types([]);
-    const withCalls = types(['--calls']);
+    const [without, withCalls] = await Promise.all([types([]), types(['--calls'])]);
     expect(without).not.toContain('invoke');
     expect(withCalls).toContain('invoke');
     const others = (ts: string[]) => ts.filter((t) => t !== 'invoke' && t !== 'plugin-output');
     expect(others(without)).toEqual(others(withCalls));
   });
 
-  it('-o json prints one JSON object per line, every line', () => {
-    const r = sim(['examples/demo.yaml', '--plugin-dir', plugins, '--calls', '-o', 'json']);
+  it('-o json prints one JSON object per line, every line', async ({ expect }) => {
+    const r = await sim(['examples/demo.yaml', '--plugin-dir', plugins, '--calls', '-o', 'json']);
     expect(r.code).toBe(0);
     const objects = r.lines.map(
       (l) =>
@@ -137,8 +140,8 @@ describe('nrictl sim SCENARIO', () => {
       expect(types).toContain(t);
   });
 
-  it('dump prints nanosecond timestamps as strings, as sync dump does', () => {
-    const r = sim(
+  it('dump prints nanosecond timestamps as strings, as sync dump does', async ({ expect }) => {
+    const r = await sim(
       ['--pods', '1', '--containers-per-pod', '1', '-o', 'json', '--interactive'],
       'run-pod px\ncreate cx px\nstart cx\ndump\nquit\n',
     );
@@ -152,9 +155,9 @@ describe('nrictl sim SCENARIO', () => {
     expect(cx.startedAt).toMatch(/^\d{19}$/);
   });
 
-  it('generates 50 pods with 3 containers each and synchronizes them', () => {
+  it('generates 50 pods with 3 containers each and synchronizes them', async ({ expect }) => {
     // Without a script the simulator serves until told to stop: here by `quit` on stdin.
-    const r = sim(
+    const r = await sim(
       ['--pods', '50', '--containers-per-pod', '3', '--plugin-dir', plugins, '-o', 'json', '--interactive'],
       'dump\nquit\n',
     );
@@ -172,8 +175,17 @@ describe('nrictl sim SCENARIO', () => {
     expect(r.stdout).not.toMatch(/"state": \d/);
   });
 
-  it('with --nri-version v0.6.1 delivers start events through StateChange', () => {
-    const r = sim(['examples/demo.yaml', '--plugin-dir', plugins, '--nri-version', 'v0.6.1', '--calls', '-o', 'json']);
+  it('with --nri-version v0.6.1 delivers start events through StateChange', async ({ expect }) => {
+    const r = await sim([
+      'examples/demo.yaml',
+      '--plugin-dir',
+      plugins,
+      '--nri-version',
+      'v0.6.1',
+      '--calls',
+      '-o',
+      'json',
+    ]);
     expect(r.code).toBe(0);
     const starts = r.lines
       .map((l) => JSON.parse(l) as { type: string; event?: string; via?: string })
@@ -183,8 +195,8 @@ describe('nrictl sim SCENARIO', () => {
   });
 });
 
-describe('nrictl sim --interactive with piped stdin', () => {
-  it('runs create/start/update/stop/remove/dump/quit lines', () => {
+describe.concurrent('nrictl sim --interactive with piped stdin', () => {
+  it('runs create/start/update/stop/remove/dump/quit lines', async ({ expect }) => {
     const input = [
       'run-pod pod9 shop',
       'create ctr9 pod9 app',
@@ -197,7 +209,7 @@ describe('nrictl sim --interactive with piped stdin', () => {
       'quit',
       '',
     ].join('\n');
-    const r = sim(['--interactive', '--plugin-dir', plugins, '--calls'], input);
+    const r = await sim(['--interactive', '--plugin-dir', plugins, '--calls'], input);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/state\s+CreateContainer ctr9 -> CREATED/);
     expect(r.stdout).toMatch(/state\s+StartContainer ctr9 -> RUNNING/);
@@ -209,14 +221,14 @@ describe('nrictl sim --interactive with piped stdin', () => {
     expect(lastDump).toMatch(/"containers": \[\]/);
   });
 
-  it('names a bad line on stderr and goes on', () => {
-    const r = sim(['--interactive'], 'frobnicate\nrun-pod p1\nquit\n');
+  it('names a bad line on stderr and goes on', async ({ expect }) => {
+    const r = await sim(['--interactive'], 'frobnicate\nrun-pod p1\nquit\n');
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/unknown command "frobnicate"/);
     expect(r.stdout).toMatch(/RunPodSandbox p1/);
   });
 
-  it('names a command the plugins failed on stderr, as a bad line, not on stdout, and goes on', () => {
+  it('names a command the plugins failed on stderr, as a bad line, not on stdout, and goes on', async ({ expect }) => {
     const dir = mkdtempSync(path.join(tmp, 'refuse-'));
     writeFileSync(
       path.join(dir, '10-refuse'),
@@ -241,7 +253,7 @@ await new Stub({
       'quit',
       '',
     ].join('\n');
-    const r = sim(['--interactive', '--plugin-dir', dir], input);
+    const r = await sim(['--interactive', '--plugin-dir', dir], input);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split('\n').filter((l) => / failed: /.test(l))).toEqual([
       expect.stringMatching(/^run-pod failed: .*10-refuse will not run this pod/),
@@ -253,41 +265,41 @@ await new Stub({
   });
 });
 
-describe('nrictl sim flag errors', () => {
-  it.each([
+describe.concurrent('nrictl sim flag errors', () => {
+  it.for<[string[], RegExp]>([
     [['--request-timeout', 'abc'], /--request-timeout abc: write numbers with units/],
     [['--registration-timeout', '5'], /--registration-timeout 5: a duration needs a unit, such as 2s or 500ms/],
     [['/nonexistent/scenario.yaml'], /nonexistent\/scenario\.yaml/],
     [['--nri-version', 'v0.2.0'], /--nri-version: .*older than v0\.3\.0/],
     [['demo', '--buffer', '0'], /--buffer: Expected an integer greater than or equal to 1 but received: 0/],
-  ])('%j gives one clear line and exit 2', (args, message) => {
-    const r = sim(args);
+  ])('%j gives one clear line and exit 2', async ([args, message], { expect }) => {
+    const r = await sim(args);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);
   });
 
-  it('a malformed scenario gives one line naming the file, and exit 2', () => {
+  it('a malformed scenario gives one line naming the file, and exit 2', async ({ expect }) => {
     const bad = path.join(tmp, 'bad.yaml');
     writeFileSync(bad, 'pods:\n  - {id: p0, name: [unclosed\n');
-    const r = sim([bad]);
+    const r = await sim([bad]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('bad.yaml');
   });
 });
 
-describe('nrictl sim grammar', () => {
-  it('`nrictl sim demo` runs the built-in scenario and exits by itself', () => {
-    const r = sim(['demo']);
+describe.concurrent('nrictl sim grammar', () => {
+  it('`nrictl sim demo` runs the built-in scenario and exits by itself', async ({ expect }) => {
+    const r = await sim(['demo']);
     expect(r.code).toBe(0);
     expect(r.lines[0]).toMatch(/listening\s+\/\S+\/nri\.sock$/);
     expect(r.lines.at(-1)).toBe('script done: 13 steps, 0 failed');
     expect(r.stderr).toBe('');
   });
 
-  it('the old spellings still work, each with a one-line warning', () => {
-    const r = sim(['--scenario', 'demo', '--no-interactive', '--plugin-path', plugins, '-o', 'text']);
+  it('the old spellings still work, each with a one-line warning', async ({ expect }) => {
+    const r = await sim(['--scenario', 'demo', '--no-interactive', '--plugin-path', plugins, '-o', 'text']);
     expect(r.code).toBe(0);
     expect(r.lines.at(-1)).toBe('script done: 13 steps, 0 failed');
     expect(r.stdout).toMatch(/registered\s+10-annotate pre-started/);
@@ -298,75 +310,80 @@ describe('nrictl sim grammar', () => {
     ]);
   });
 
-  it('-o yaml streams one document per record, ending with the script', () => {
-    const r = sim(['demo', '-o', 'yaml']);
+  it('-o yaml streams one document per record, ending with the script', async ({ expect }) => {
+    const r = await sim(['demo', '-o', 'yaml']);
     expect(r.code).toBe(0);
     const docs = r.stdout.split(/^---$/m).filter((d) => d.trim());
     expect(docs[0]).toMatch(/^\s*time: .*\ntype: listening\nsocketPath: \//);
     expect(docs.at(-1)).toMatch(/type: script-done\nsteps: 13\nfailed: 0\nstopped: false/);
   });
 
-  it('-o json ends with the script as one more object', () => {
-    const r = sim(['demo', '-o', 'json']);
+  it('-o json ends with the script as one more object', async ({ expect }) => {
+    const r = await sim(['demo', '-o', 'json']);
     const last = JSON.parse(r.lines.at(-1)!) as Record<string, unknown>;
     expect(last).toMatchObject({ type: 'script-done', steps: 13, failed: 0, stopped: false });
   });
 
-  it('refuses the scenario given twice, and -o junit without --expect', () => {
-    const twice = sim(['demo', '--scenario', 'demo']);
+  it('refuses the scenario given twice, and -o junit without --expect', async ({ expect }) => {
+    const [twice, junit] = await Promise.all([sim(['demo', '--scenario', 'demo']), sim(['demo', '-o', 'junit'])]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/give the scenario once/);
-    const junit = sim(['demo', '-o', 'junit']);
     expect(junit.code).toBe(2);
     expect(junit.stderr).toMatch(/-o junit reports expectations: give --expect FILE/);
   });
 });
 
-describe('nrictl sim and plugins that leave', () => {
-  it('a pre-started plugin that exits after its work is stopped, not dropped', () => {
+describe.concurrent('nrictl sim and plugins that leave', () => {
+  it('a pre-started plugin that exits after its work is stopped, not dropped', async ({ expect }) => {
     const dir = mkdtempSync(path.join(tmp, 'leaver-'));
     writeFileSync(
       path.join(dir, '10-leaver'),
       `#!${process.execPath}\nimport { Stub } from ${JSON.stringify(sdk)};\nconst stub = new Stub({ createContainer: () => void setTimeout(() => void stub.stop(), 20) });\nawait stub.start();\n`,
       { mode: 0o755 },
     );
-    const r = sim(['demo', '--plugin-dir', dir]);
+    const r = await sim(['demo', '--plugin-dir', dir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/stopped\s+10-leaver: the plugin exited \(status 0\)/);
     expect(r.stdout).not.toMatch(/dropped/);
   });
 });
 
-describe('nrictl sim checks its inputs before anything starts', () => {
+describe.concurrent('nrictl sim checks its inputs before anything starts', () => {
   /** Exit 2, one line naming the flag, nothing on stdout: no socket was made, no plugin ran. */
-  function refusedBeforeStart(args: string[], message: RegExp): void {
-    const r = sim(args);
+  async function refusedBeforeStart(expect: ExpectStatic, args: string[], message: RegExp): Promise<void> {
+    const r = await sim(args);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);
   }
 
-  it('a plugin directory that does not exist', () => {
-    refusedBeforeStart(
+  it('a plugin directory that does not exist', async ({ expect }) => {
+    await refusedBeforeStart(
+      expect,
       ['demo', '--plugin-dir', '/nonexistent/plugins'],
       /^Error: --plugin-dir: \/nonexistent\/plugins does not exist/,
     );
   });
 
-  it('a plugin directory that is a file', () => {
+  it('a plugin directory that is a file', async ({ expect }) => {
     const file = path.join(tmp, 'plugin.mjs');
-    refusedBeforeStart(['demo', '--plugin-dir', file], /^Error: --plugin-dir: .*plugin\.mjs is not a directory/);
+    await refusedBeforeStart(
+      expect,
+      ['demo', '--plugin-dir', file],
+      /^Error: --plugin-dir: .*plugin\.mjs is not a directory/,
+    );
   });
 
-  it('a configuration directory that does not exist', () => {
-    refusedBeforeStart(
+  it('a configuration directory that does not exist', async ({ expect }) => {
+    await refusedBeforeStart(
+      expect,
       ['demo', '--plugin-dir', plugins, '--conf-dir', '/nonexistent/conf.d'],
       /^Error: --conf-dir: \/nonexistent\/conf\.d does not exist/,
     );
   });
 
-  it('an expectation after a step the scenario does not have, before any plugin starts', () => {
+  it('an expectation after a step the scenario does not have, before any plugin starts', async ({ expect }) => {
     const dir = mkdtempSync(path.join(tmp, 'wrong-step-'));
     const marker = path.join(dir, 'plugin-ran');
     mkdirSync(path.join(dir, 'plugins'));
@@ -382,7 +399,8 @@ describe('nrictl sim checks its inputs before anything starts', () => {
         path.join(repo, 'examples/demo.yaml') +
         '\nexpect:\n  - after: create no-such-container\n    result: succeeded\n',
     );
-    refusedBeforeStart(
+    await refusedBeforeStart(
+      expect,
       ['--plugin-dir', path.join(dir, 'plugins'), '--expect', path.join(dir, 'expect.yaml')],
       /expect\.yaml: expect\[0\]\.after: no step "create no-such-container"/,
     );
@@ -390,8 +408,8 @@ describe('nrictl sim checks its inputs before anything starts', () => {
   });
 });
 
-describe('nrictl sim socket permissions', () => {
-  it('makes a 0700 directory with a 0600 socket by default', async () => {
+describe.concurrent('nrictl sim socket permissions', () => {
+  it('makes a 0700 directory with a 0600 socket by default', async ({ expect }) => {
     const child = spawn(process.execPath, [BIN, 'sim', '--keep-running', '-o', 'json'], {
       cwd: repo,
       env: cliEnv({ CI: '1' }),
@@ -418,10 +436,12 @@ describe('nrictl sim socket permissions', () => {
     expect(existsSync(path.dirname(socketPath))).toBe(false);
   });
 
-  it('refuses a socket path over 107 bytes with exit 2 and one line, leaving nothing at the cut-off path', () => {
+  it('refuses a socket path over 107 bytes with exit 2 and one line, leaving nothing at the cut-off path', async ({
+    expect,
+  }) => {
     const dir = mkdtempSync(path.join(tmp, 'long-'));
     const long = path.join(dir, 'l'.repeat(134 - dir.length - 1));
-    const r = sim(['--socket', long]);
+    const r = await sim(['--socket', long]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([
       `Error: --socket: socket path ${long} is 134 bytes long; a unix socket path can have at most 107 bytes; pick a shorter path`,
@@ -429,11 +449,11 @@ describe('nrictl sim socket permissions', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('refuses a socket in a group- or other-writable directory with a clear message', () => {
+  it('refuses a socket in a group- or other-writable directory with a clear message', async ({ expect }) => {
     const open = path.join(tmp, 'open');
     mkdirSync(open);
     chmodSync(open, 0o777);
-    const r = sim(['--socket', path.join(open, 'nri.sock')]);
+    const r = await sim(['--socket', path.join(open, 'nri.sock')]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(
       /refusing to listen on .*open\/nri\.sock: its directory .* is writable by group or others \(mode 777\)/,
@@ -442,8 +462,10 @@ describe('nrictl sim socket permissions', () => {
   });
 });
 
-describe('nrictl sim --wait-for-plugins', () => {
-  it('holds the script until an external plugin has synchronized, which then sees every scripted event', async () => {
+describe.concurrent('nrictl sim --wait-for-plugins', () => {
+  it('holds the script until an external plugin has synchronized, which then sees every scripted event', async ({
+    expect,
+  }) => {
     const { Stub } = await import('../../src/plugin/index.js');
     const child = spawn(
       process.execPath,

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import YAML from 'yaml';
 import { nri } from '../../src/api/index.js';
 import { withoutColour } from '../../src/output/colour.js';
@@ -31,7 +31,11 @@ const containers = state.containers.map((c) => nri.Container.decode(nri.Containe
 let sim: SimHandle;
 let t: ReturnType<typeof tempDir>;
 beforeAll(async () => {
-  sim = await startRuntime(state, { syncChunkSize: 200 });
+  // Neither side's deadlines are under test, and the dumps run side by side: on a busy
+  // machine a dump can take longer than the runtime's default 2 s to answer a 200-container
+  // message, and this process (the runtime) longer than the dump's default 5 s to answer its
+  // registration while a test here compares megabytes (TIMEOUT below).
+  sim = await startRuntime(state, { syncChunkSize: 200, requestTimeoutMs: 60_000, registrationTimeoutMs: 60_000 });
   t = tempDir('nrdl-');
 });
 afterAll(async () => {
@@ -39,10 +43,11 @@ afterAll(async () => {
   t.cleanup();
 });
 
-const dump = (...args: string[]) => runCli(['sync', 'dump', '--socket', sim.socketPath, ...args]);
+const TIMEOUT = ['--timeout', '60s'];
+const dump = (...args: string[]) => runCli(['sync', 'dump', '--socket', sim.socketPath, ...TIMEOUT, ...args]);
 
-describe('nrictl sync dump of 300 pods and 1,500 containers', () => {
-  it('table and wide: the whole table, byte for byte', async () => {
+describe.concurrent('nrictl sync dump of 300 pods and 1,500 containers', () => {
+  it('table and wide: the whole table, byte for byte', async ({ expect }) => {
     const [table, wide] = await Promise.all([dump(), dump('-o', 'wide')]);
     expect([table.code, table.stderr, wide.code, wide.stderr]).toEqual([0, '', 0, '']);
     expect(table.stdout).toBe(withoutColour(() => renderStateTable(pods, containers)));
@@ -50,7 +55,7 @@ describe('nrictl sync dump of 300 pods and 1,500 containers', () => {
     expect(table.stdout.split('\n')).toHaveLength(1 + containers.length + 1);
   });
 
-  it('json: one document, as the whole-document writer gives it', async () => {
+  it('json: one document, as the whole-document writer gives it', async ({ expect }) => {
     const json = await dump('-o', 'json');
     expect([json.code, json.stderr]).toEqual([0, '']);
     const doc = JSON.parse(json.stdout) as { runtime: { name: string; version: string } };
@@ -59,7 +64,7 @@ describe('nrictl sync dump of 300 pods and 1,500 containers', () => {
   });
 
   // YAML is written (and parsed here) several times slower than JSON: a third of the state.
-  it('yaml: the same data as json', async () => {
+  it('yaml: the same data as json', async ({ expect }) => {
     const [yaml, json] = await Promise.all([
       dump('-o', 'yaml', '-l', 'tier=gold'),
       dump('-o', 'json', '-l', 'tier=gold'),
@@ -70,7 +75,7 @@ describe('nrictl sync dump of 300 pods and 1,500 containers', () => {
     expect(YAML.parse(yaml.stdout)).toEqual(doc);
   }, 60_000);
 
-  it('--output-file holds what stdout gets', async () => {
+  it('--output-file holds what stdout gets', async ({ expect }) => {
     const file = path.join(t.dir, 'state.json');
     const [toFile, toStdout] = await Promise.all([dump('-o', 'json', '-f', file), dump('-o', 'json')]);
     expect(toFile.code).toBe(0);
@@ -78,7 +83,7 @@ describe('nrictl sync dump of 300 pods and 1,500 containers', () => {
     expect(readFileSync(file, 'utf8')).toBe(toStdout.stdout);
   });
 
-  it('filters select from the brief and print the complete data of what they select', async () => {
+  it('filters select from the brief and print the complete data of what they select', async ({ expect }) => {
     const ns = pods[0].namespace;
     const r = await dump('-n', ns, '-o', 'json');
     const doc = JSON.parse(r.stdout) as { pods: Array<{ id: string }>; containers: Array<{ podSandboxId: string }> };
@@ -89,17 +94,25 @@ describe('nrictl sync dump of 300 pods and 1,500 containers', () => {
     );
   });
 
-  it('a reader that stalls: the runtime has its answer and the plugin is gone before anything is read', async () => {
-    // Left the runtime (answered and disconnected) while nobody reads its output.
+  it('a reader that stalls: the runtime has its answer and the plugin is gone before anything is read', async ({
+    expect,
+  }) => {
+    // Left the runtime (answered and disconnected) while nobody reads its output. A name of
+    // its own: the other tests' dumps leave the same runtime meanwhile.
     const left = new Promise<void>((resolve) => {
       const onEvent = (e: SimEvent): void => {
-        if (e.type !== 'stopped' || e.plugin !== '99-nrictl-dump') return;
+        if (e.type !== 'stopped' || e.plugin !== '99-stalled-reader') return;
         sim.runtime.off('event', onEvent);
         resolve();
       };
       sim.runtime.on('event', onEvent);
     });
-    const run = startCli(['sync', 'dump', '--socket', sim.socketPath, '-o', 'json'], { collectStdout: false });
+    const run = startCli(
+      ['sync', 'dump', '--socket', sim.socketPath, ...TIMEOUT, '-o', 'json', '--plugin-name', 'stalled-reader'],
+      {
+        collectStdout: false,
+      },
+    );
     await left;
     run.stdout(); // the reader starts reading now
     const { code } = await run.exited;
@@ -109,24 +122,27 @@ describe('nrictl sync dump of 300 pods and 1,500 containers', () => {
     expect(out).toBe(jsonDocument({ ...JSON.parse(out), pods, containers }));
   });
 
-  it.each([['table'], ['json'], ['yaml']])('-o %s | head -n 1: exit 0, one line, nothing on stderr', async (format) => {
-    const child = spawn(
-      'bash',
-      [
-        '-c',
-        'set -o pipefail; "$0" "$1" sync dump --socket "$2" -o "$3" | head -n 1',
-        process.execPath,
-        BIN,
-        sim.socketPath,
-        format,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect({ code, stderr, lines: stdout.split('\n').length }).toEqual({ code: 0, stderr: '', lines: 2 });
-  });
+  it.for(['table', 'json', 'yaml'])(
+    '-o %s | head -n 1: exit 0, one line, nothing on stderr',
+    async (format, { expect }) => {
+      const child = spawn(
+        'bash',
+        [
+          '-c',
+          'set -o pipefail; "$0" "$1" sync dump --socket "$2" -o "$3" --timeout 60s | head -n 1',
+          process.execPath,
+          BIN,
+          sim.socketPath,
+          format,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect({ code, stderr, lines: stdout.split('\n').length }).toEqual({ code: 0, stderr: '', lines: 2 });
+    },
+  );
 });

@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import YAML from 'yaml';
 import { generateScenario } from '../../src/runtime/sim/generate.js';
 import { MODE_BOUND_UNAVAILABLE, modeBound } from '../support/mode-bound.js';
@@ -34,6 +34,20 @@ function runIn(cwd: string, args: string[]): Promise<{ code: number | null; stdo
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
+/**
+ * The lines a terminal shows at the end: on each, what follows its last carriage return.
+ * When connecting takes a while (a busy machine), the spinner draws on the line the output
+ * then starts on, each frame after a carriage return, and erases itself before the output.
+ */
+function screenLines(screen: string): string[] {
+  return screen
+    .split('\n')
+    .map((l) => stripVTControlCharacters(l.replace(/\r$/, '').replace(/^.*\r/s, '')))
+    .join('\n')
+    .trimEnd()
+    .split('\n');
+}
+
 let sim: SimHandle;
 let demo: Awaited<ReturnType<typeof demoState>>;
 let t: ReturnType<typeof tempDir>;
@@ -50,8 +64,8 @@ afterAll(async () => {
 
 const dump = (...args: string[]) => runCli(['sync', 'dump', '--socket', sim.socketPath, ...args]);
 
-describe('nrictl sync dump against the simulator', () => {
-  it('prints every pod and container of the scenario as a table', async () => {
+describe.concurrent('nrictl sync dump against the simulator', () => {
+  it('prints every pod and container of the scenario as a table', async ({ expect }) => {
     const r = await dump();
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
@@ -70,20 +84,24 @@ describe('nrictl sync dump against the simulator', () => {
     expect(r.stdout).not.toMatch(/\x1b\[/);
   });
 
-  it('colours only when asked: none for a pipe, some with --color, whatever NO_COLOR says; none with --no-color', async () => {
-    const plain = await runCli(['sync', 'dump', '--socket', sim.socketPath], { NO_COLOR: '' });
+  it('colours only when asked: none for a pipe, some with --color, whatever NO_COLOR says; none with --no-color', async ({
+    expect,
+  }) => {
+    const [plain, coloured, asked, vetoed] = await Promise.all([
+      runCli(['sync', 'dump', '--socket', sim.socketPath], { NO_COLOR: '' }),
+      runCli(['sync', 'dump', '--socket', sim.socketPath, '--color'], { NO_COLOR: '' }),
+      runCli(['sync', 'dump', '--socket', sim.socketPath, '--color'], { NO_COLOR: '1' }),
+      runCli(['sync', 'dump', '--socket', sim.socketPath, '--no-color'], { FORCE_COLOR: '1' }),
+    ]);
     expect(plain.stdout).not.toMatch(/\x1b\[/);
-    const coloured = await runCli(['sync', 'dump', '--socket', sim.socketPath, '--color'], { NO_COLOR: '' });
     expect(coloured.stdout).toMatch(/\x1b\[1mPOD\x1b\[22m/);
     expect(coloured.stdout).toMatch(/\x1b\[32mRunning\x1b\[39m/);
     // The user's flag for this run beats the environment's standing wish.
-    const asked = await runCli(['sync', 'dump', '--socket', sim.socketPath, '--color'], { NO_COLOR: '1' });
     expect(asked.stdout).toMatch(/\x1b\[32mRunning\x1b\[39m/);
-    const vetoed = await runCli(['sync', 'dump', '--socket', sim.socketPath, '--no-color'], { FORCE_COLOR: '1' });
     expect(vetoed.stdout).not.toMatch(/\x1b\[/);
   });
 
-  it('-o wide adds cpuset, mems, memory limit, quota/period and shares', async () => {
+  it('-o wide adds cpuset, mems, memory limit, quota/period and shares', async ({ expect }) => {
     const r = await dump('-o', 'wide');
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toMatch(/CPUSET\s+MEMS\s+MEMORY LIMIT\s+CPU QUOTA\/PERIOD\s+SHARES/);
@@ -93,11 +111,11 @@ describe('nrictl sync dump against the simulator', () => {
     expect(coredns).toMatch(/\s-\s+-\s+170Mi\s+-\s+102$/);
   });
 
-  it('on a terminal narrower than the table: a list by pod; a pipe and a file keep the table', async () => {
+  it('on a terminal narrower than the table: a list by pod; a pipe and a file keep the table', async ({ expect }) => {
     // Only a terminal has a width (src/output/width.ts): run on a pseudo-terminal.
     const narrow = await nrictlOnTerminal(['sync', 'dump', '--socket', sim.socketPath], [], { env: { COLUMNS: '60' } });
     expect(narrow.code).toBe(0);
-    const lines = stripVTControlCharacters(narrow.screen).replaceAll('\r', '').trimEnd().split('\n');
+    const lines = screenLines(narrow.screen);
     expect(lines.every((l) => l.length <= 60)).toBe(true);
     for (const c of demo.containers)
       expect(
@@ -106,7 +124,9 @@ describe('nrictl sync dump against the simulator', () => {
       ).toBe(true);
     for (const p of demo.pods) expect(lines).toContain(`${p.namespace}/${p.name}  ${p.id}`);
     const wide = await nrictlOnTerminal(['sync', 'dump', '--socket', sim.socketPath], [], { env: { COLUMNS: '200' } });
-    expect(stripVTControlCharacters(wide.screen)).toMatch(/^POD\s+POD ID\s+CONTAINER\s+CONTAINER ID\s+STATE\r?$/m);
+    expect(screenLines(wide.screen)).toContainEqual(
+      expect.stringMatching(/^POD\s+POD ID\s+CONTAINER\s+CONTAINER ID\s+STATE$/),
+    );
     const piped = await runCli(['sync', 'dump', '--socket', sim.socketPath], { COLUMNS: '60' });
     expect(piped.stdout.split('\n')[0]).toMatch(/^POD\s+POD ID/);
     const file = path.join(t.dir, 'narrow.txt');
@@ -114,7 +134,7 @@ describe('nrictl sync dump against the simulator', () => {
     expect(readFileSync(file, 'utf8').split('\n')[0]).toMatch(/^POD\s+POD ID/);
   });
 
-  it('-o json carries the complete data with enum names', async () => {
+  it('-o json carries the complete data with enum names', async ({ expect }) => {
     const r = await dump('-o', 'json');
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
@@ -130,13 +150,13 @@ describe('nrictl sync dump against the simulator', () => {
     expect(checkout.annotations['prometheus.io/port']).toBe('9090');
   });
 
-  it('-o yaml carries the same data', async () => {
+  it('-o yaml carries the same data', async ({ expect }) => {
     const [y, j] = await Promise.all([dump('-o', 'yaml'), dump('-o', 'json')]);
     expect(y.code).toBe(0);
     expect(YAML.parse(y.stdout)).toEqual(JSON.parse(j.stdout));
   });
 
-  it('-o name: one namespace/pod/container per container, as update and evict take them', async () => {
+  it('-o name: one namespace/pod/container per container, as update and evict take them', async ({ expect }) => {
     const r = await dump('-o', 'name');
     expect(r.code).toBe(0);
     const byId = new Map(demo.pods.map((p) => [p.id, p]));
@@ -149,7 +169,7 @@ describe('nrictl sync dump against the simulator', () => {
     expect(shop.stdout).toBe('shop/redis-0/redis\nshop/redis-0/redis-exporter\n');
   });
 
-  it('filters by namespace, container glob and label, in every format', async () => {
+  it('filters by namespace, container glob and label, in every format', async ({ expect }) => {
     const ns = await dump('-n', 'kube-system', '-o', 'json');
     const nsDoc = JSON.parse(ns.stdout);
     expect(nsDoc.pods.map((p: { name: string }) => p.name)).toEqual(['coredns-76f75df574-8zj4k']);
@@ -170,7 +190,7 @@ describe('nrictl sync dump against the simulator', () => {
     expect(none.stderr.trim()).toBe('nrictl sync dump: no pod or container matches the filters');
   });
 
-  it('works on an empty runtime', async () => {
+  it('works on an empty runtime', async ({ expect }) => {
     const empty = await startRuntime();
     try {
       const r = await runCli(['sync', 'dump', '--socket', empty.socketPath]);
@@ -187,12 +207,18 @@ describe('nrictl sync dump against the simulator', () => {
     }
   });
 
-  it('receives thousands of containers split over many Synchronize messages', async () => {
+  it('receives thousands of containers split over many Synchronize messages', async ({ expect }) => {
     const big = generateScenario({ pods: 400, containersPerPod: 5 });
-    const large = await startRuntime({ pods: big.pods, containers: big.containers }, { syncChunkSize: 100 });
+    // Neither side's deadline is under test here: on a busy machine the 2,000 containers can
+    // take longer than the default bounds (the runtime's 2 s per request, the registration's
+    // 5 s) to be sent and read, so both are generous.
+    const large = await startRuntime(
+      { pods: big.pods, containers: big.containers },
+      { syncChunkSize: 100, requestTimeoutMs: 60_000, registrationTimeoutMs: 60_000 },
+    );
     try {
-      const r = await runCli(['sync', 'dump', '--socket', large.socketPath, '-o', 'json']);
-      expect(r.code).toBe(0);
+      const r = await runCli(['sync', 'dump', '--socket', large.socketPath, '-o', 'json', '--timeout', '60s']);
+      expect(r.code, r.stderr).toBe(0);
       const doc = JSON.parse(r.stdout);
       expect(doc.pods).toHaveLength(400);
       expect(doc.containers).toHaveLength(2000);
@@ -204,18 +230,21 @@ describe('nrictl sync dump against the simulator', () => {
     }
   });
 
-  it('--output-file writes the same document atomically', async () => {
-    const file = path.join(t.dir, 'state.json');
+  it('--output-file writes the same document atomically', async ({ expect }) => {
+    // A directory of its own: the tests beside it write files into t.dir meanwhile.
+    const dir = path.join(t.dir, 'atomic');
+    mkdirSync(dir);
+    const file = path.join(dir, 'state.json');
     writeFileSync(file, 'old content');
     const r = await dump('-o', 'json', '--output-file', file);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     expect(doc.containers).toHaveLength(demo.containers.length);
-    expect(readdirSync(t.dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(dir)).toEqual(['state.json']);
   });
 
-  it('-f - writes to stdout and creates no file named "-"', async () => {
+  it('-f - writes to stdout and creates no file named "-"', async ({ expect }) => {
     const cwd = path.join(t.dir, 'dash');
     mkdirSync(cwd);
     const r = await runIn(cwd, ['sync', 'dump', '--socket', sim.socketPath, '-o', 'json', '-f', '-']);
@@ -224,7 +253,7 @@ describe('nrictl sync dump against the simulator', () => {
     expect(readdirSync(cwd)).toEqual([]);
   });
 
-  it('-f with an empty name is a usage error before connecting, and writes nothing', async () => {
+  it('-f with an empty name is a usage error before connecting, and writes nothing', async ({ expect }) => {
     const cwd = path.join(t.dir, 'empty');
     mkdirSync(cwd);
     const r = await runIn(cwd, ['sync', 'dump', '--socket', path.join(t.dir, 'no-such.sock'), '-f', '']);
@@ -234,7 +263,7 @@ describe('nrictl sync dump against the simulator', () => {
     expect(readdirSync(cwd)).toEqual([]);
   });
 
-  it('-f through a symlink writes the target and keeps the link', async () => {
+  it('-f through a symlink writes the target and keeps the link', async ({ expect }) => {
     const real = path.join(t.dir, 'real');
     mkdirSync(real);
     const target = path.join(real, 'state.json');
@@ -260,7 +289,7 @@ describe('nrictl sync dump against the simulator', () => {
     );
   });
 
-  it('--output-file into a missing directory fails with one line and creates nothing', async () => {
+  it('--output-file into a missing directory fails with one line and creates nothing', async ({ expect }) => {
     const parent = path.join(t.dir, 'missing');
     const r = await dump('--output-file', path.join(parent, 'state.txt'));
     expect(r.code).toBe(1);
@@ -269,7 +298,7 @@ describe('nrictl sync dump against the simulator', () => {
     expect(existsSync(parent)).toBe(false);
   });
 
-  it('--output-file into a read-only directory leaves nothing behind', async (ctx) => {
+  it('--output-file into a read-only directory leaves nothing behind', async ({ expect }) => {
     if (process.getuid?.() === 0) {
       // root writes through mode bits; a directory made read-only by a bind mount is not at hand.
       // Use a path under /proc instead, which refuses every new file, even for root.
@@ -285,12 +314,11 @@ describe('nrictl sync dump against the simulator', () => {
     const r = await dump('--output-file', path.join(ro, 'state.txt'));
     expect(r.code).toBe(1);
     expect(readdirSync(ro)).toEqual([]);
-    void ctx;
   });
 });
 
-describe('nrictl sync dump errors', () => {
-  it('no socket: exit 4, says NRI may be off and how to try without a runtime', async () => {
+describe.concurrent('nrictl sync dump errors', () => {
+  it('no socket: exit 4, says NRI may be off and how to try without a runtime', async ({ expect }) => {
     const r = await runCli(['sync', 'dump', '--socket', path.join(t.dir, 'nope.sock')]);
     expect(r.code).toBe(4);
     const lines = r.stderr.trim().split('\n');
@@ -300,13 +328,13 @@ describe('nrictl sync dump errors', () => {
     );
   });
 
-  it('honours NRI_SOCKET_PATH', async () => {
+  it('honours NRI_SOCKET_PATH', async ({ expect }) => {
     const r = await runCli(['sync', 'dump', '-o', 'json'], { NRI_SOCKET_PATH: sim.socketPath });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).containers).toHaveLength(demo.containers.length);
   });
 
-  it('a regular file as socket: exit 4, not a socket', async () => {
+  it('a regular file as socket: exit 4, not a socket', async ({ expect }) => {
     const file = path.join(t.dir, 'plain');
     writeFileSync(file, '');
     const r = await runCli(['sync', 'dump', '--socket', file]);
@@ -316,7 +344,7 @@ describe('nrictl sync dump errors', () => {
     );
   });
 
-  it('a socket nobody listens on: exit 4, connection refused', async () => {
+  it('a socket nobody listens on: exit 4, connection refused', async ({ expect }) => {
     const stale = path.join(t.dir, 'stale.sock');
     // A process that listens and dies without cleaning up leaves exactly this behind.
     await new Promise<void>((resolve) => {
@@ -334,13 +362,15 @@ describe('nrictl sync dump errors', () => {
 
   it.skipIf(MODE_BOUND_UNAVAILABLE !== undefined)(
     `permission denied on the socket: exit 4, run as root or as the owner${MODE_BOUND_UNAVAILABLE ? ` (skipped: ${MODE_BOUND_UNAVAILABLE})` : ''}`,
-    async () => {
-      // The simulator's socket, chmod 000: connect() needs write permission on it, which
-      // nobody has. The CLI runs as a process file modes apply to, root or not (mode-bound.ts).
-      chmodSync(sim.socketPath, 0o000);
+    async ({ expect }) => {
+      // A simulator of its own, its socket chmod 000 (the shared one serves the tests running
+      // beside this one): connect() needs write permission on it, which nobody has. The CLI
+      // runs as a process file modes apply to, root or not (mode-bound.ts).
+      const own = await startRuntime(demo);
+      chmodSync(own.socketPath, 0o000);
       try {
         const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-          const cli = modeBound(process.execPath, [BIN, 'sync', 'dump', '--socket', sim.socketPath]);
+          const cli = modeBound(process.execPath, [BIN, 'sync', 'dump', '--socket', own.socketPath]);
           const c = spawn(cli.command, cli.args, {
             env: { ...process.env, NODE_ENV: 'production', NO_COLOR: '1', HOME: t.dir },
             stdio: ['ignore', 'ignore', 'pipe'],
@@ -351,15 +381,15 @@ describe('nrictl sync dump errors', () => {
         });
         expect(r.code).toBe(4);
         expect(r.stderr.trim()).toBe(
-          `Error: permission denied on ${sim.socketPath}: run as root or as the socket's owner`,
+          `Error: permission denied on ${own.socketPath}: run as root or as the socket's owner`,
         );
       } finally {
-        chmodSync(sim.socketPath, 0o600);
+        await own.stop();
       }
     },
   );
 
-  it('a runtime that rejects the registration: exit 5 with its reason', async () => {
+  it('a runtime that rejects the registration: exit 5 with its reason', async ({ expect }) => {
     const peer = await RuntimePeer.listen({
       register: () => {
         throw new Error('plugin 99-nrictl-dump is not welcome here');
@@ -378,7 +408,7 @@ describe('nrictl sync dump errors', () => {
     }
   });
 
-  it('a --plugin-name the runtime would reject is a usage error before connecting', async () => {
+  it('a --plugin-name the runtime would reject is a usage error before connecting', async ({ expect }) => {
     const r = await dump('--plugin-name', 'bad name');
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
@@ -386,13 +416,13 @@ describe('nrictl sync dump errors', () => {
     );
   });
 
-  it('an invalid --plugin-index is a usage error, nothing is sent', async () => {
+  it('an invalid --plugin-index is a usage error, nothing is sent', async ({ expect }) => {
     const r = await dump('--plugin-index', '7');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--plugin-index');
   });
 
-  it('--sim runs the scenario in process', async () => {
+  it('--sim runs the scenario in process', async ({ expect }) => {
     const r = await runCli(['sync', 'dump', '--sim', 'examples/demo.yaml', '-o', 'json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).containers).toHaveLength(demo.containers.length);

@@ -17,8 +17,12 @@ const records = (out: string): Array<Record<string, any>> =>
     .filter(Boolean)
     .map((l) => JSON.parse(l));
 
-describe('nrictl trace --sim', () => {
-  it("attributes the example plugins' changes and ends with a summary record", async () => {
+describe.concurrent('nrictl trace --sim', () => {
+  // Not beside the others: the simulator launches the three example plugins one after
+  // another and synchronizes them once all are up; on a busy machine that takes longer than
+  // the SDK of the first one waits for its Synchronize (5 s, src/plugin/stub.ts), and it
+  // leaves. Reported to the lead; until it is fixed these two runs do not add to the load.
+  it.sequential("attributes the example plugins' changes and ends with a summary record", async ({ expect }) => {
     const r = await runCli([
       'trace',
       '--sim',
@@ -51,42 +55,46 @@ describe('nrictl trace --sim', () => {
     );
   });
 
-  it("-o wide heads each block as logs -o wide: the pod's id, uid and cgroup parent, the resources the last probe saw", async () => {
-    const args = [
-      'trace',
-      '--sim',
-      'examples/demo.yaml',
-      '--plugin-dir',
-      'examples/trace-plugins',
-      '--events',
-      'create',
-    ];
-    const [wide, narrow] = await Promise.all([runCli([...args, '-o', 'wide']), runCli(args)]);
-    expect([wide.code, narrow.code]).toEqual([0, 0]);
-    const head = (out: string) =>
-      out
-        .split('\n')
-        .find((l) => / CreateContainer /.test(l))
-        ?.slice(13);
-    const who = `${'CreateContainer'.padEnd(20)} shop/payments-5f4d9c8b7-qw7rt payments c5f6a7b8c9d0`;
-    // The demo's ids are shorter than a short id: whole in both. 20-cpu-pinner set the cpus before the last probe.
-    expect(head(wide.stdout)).toBe(
-      `${who}  pod-id=5b8e2f7a4c13 pod-uid=7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d ` +
-        'cgroup-parent=/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod7a6b5c4d.slice ' +
-        'cpus=0-1 memory=256Mi quota=50000 period=100000 shares=256',
-    );
-    expect(head(narrow.stdout)).toBe(who);
-    // Below the head, the block is the same: per plugin its time and what it changed.
-    const pinner = (out: string) =>
-      out
-        .split('\n')
-        .find((l) => l.startsWith('  20-cpu-pinner'))
-        ?.replace(/[\d.]+ ms/, 'T');
-    expect(pinner(wide.stdout)).toBe(pinner(narrow.stdout));
-    expect(pinner(wide.stdout)).toMatch(/^ {2}20-cpu-pinner +T {2}resources cpu\.cpus: \(unset\) -> 0-1$/);
-  });
+  it.sequential(
+    "-o wide heads each block as logs -o wide: the pod's id, uid and cgroup parent, the resources the last probe saw",
+    async ({ expect }) => {
+      const args = [
+        'trace',
+        '--sim',
+        'examples/demo.yaml',
+        '--plugin-dir',
+        'examples/trace-plugins',
+        '--events',
+        'create',
+      ];
+      const [wide, narrow] = await Promise.all([runCli([...args, '-o', 'wide']), runCli(args)]);
+      expect([wide.code, narrow.code]).toEqual([0, 0]);
+      const head = (out: string) =>
+        out
+          .split('\n')
+          .find((l) => / CreateContainer /.test(l))
+          ?.slice(13);
+      const who = `${'CreateContainer'.padEnd(20)} shop/payments-5f4d9c8b7-qw7rt payments c5f6a7b8c9d0`;
+      // The demo's ids are shorter than a short id: whole in both. 20-cpu-pinner set the cpus before the last probe.
+      expect(head(wide.stdout)).toBe(
+        `${who}  pod-id=5b8e2f7a4c13 pod-uid=7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d ` +
+          'cgroup-parent=/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod7a6b5c4d.slice ' +
+          'cpus=0-1 memory=256Mi quota=50000 period=100000 shares=256',
+      );
+      expect(head(narrow.stdout)).toBe(who);
+      // Below the head, the block is the same: per plugin its time and what it changed.
+      const pinner = (out: string) =>
+        out
+          .split('\n')
+          .find((l) => l.startsWith('  20-cpu-pinner'))
+          // The time and the padding before it: a time with more digits (a busy machine) is padded less.
+          ?.replace(/ +[\d.]+ ms/, ' T');
+      expect(pinner(wide.stdout)).toBe(pinner(narrow.stdout));
+      expect(pinner(wide.stdout)).toMatch(/^ {2}20-cpu-pinner +T {2}resources cpu\.cpus: \(unset\) -> 0-1$/);
+    },
+  );
 
-  it('-o yaml: one document per event, then one for the summary', async () => {
+  it('-o yaml: one document per event, then one for the summary', async ({ expect }) => {
     const r = await runCli(['trace', '--sim', 'examples/demo.yaml', '-o', 'yaml', '--request-timeout', '500ms']);
     expect(r.code).toBe(0);
     expect(r.stdout.startsWith('---\n')).toBe(true);
@@ -98,25 +106,29 @@ describe('nrictl trace --sim', () => {
     expect(docs[3]).toMatchObject({ requestTimeoutMs: 500, requestTimeoutFrom: '--request-timeout' });
   });
 
-  it('--request-timeout and --duration take a unit, as every duration: a bare number is refused', async () => {
-    const a = await runCli(['trace', '--sim', 'examples/demo.yaml', '--request-timeout', '2']);
+  it('--request-timeout and --duration take a unit, as every duration: a bare number is refused', async ({
+    expect,
+  }) => {
+    const [a, b] = await Promise.all([
+      runCli(['trace', '--sim', 'examples/demo.yaml', '--request-timeout', '2']),
+      runCli(['trace', '--sim', 'examples/demo.yaml', '--duration', '30']),
+    ]);
     expect(a.code).toBe(2);
     expect(a.stderr.trim()).toBe('Error: --request-timeout 2: a duration needs a unit, such as 2s or 500ms');
-    const b = await runCli(['trace', '--sim', 'examples/demo.yaml', '--duration', '30']);
     expect(b.code).toBe(2);
     expect(b.stderr.trim()).toBe('Error: --duration 30: a duration needs a unit, such as 2s or 500ms');
   });
 
-  it('filters as logs does: a container name that matches nothing traces nothing and counts it', async () => {
-    const r = await runCli(['trace', '--sim', 'examples/demo.yaml', '--container', 'nothing-*', '-o', 'json']);
+  it('filters as logs does: a container name that matches nothing traces nothing and counts it', async ({ expect }) => {
+    const [r, pay] = await Promise.all([
+      runCli(['trace', '--sim', 'examples/demo.yaml', '--container', 'nothing-*', '-o', 'json']),
+      runCli(['trace', '--sim', 'examples/demo.yaml', '--container', 'pay*', '-n', 'shop', '-o', 'json']),
+    ]);
     expect(r.code).toBe(0);
     const all = records(r.stdout);
     expect(all.map((x) => x.type)).toEqual(['summary']);
     expect(all[0].events).toMatchObject({ traced: 0, filtered: 3 });
-    const kept = records(
-      (await runCli(['trace', '--sim', 'examples/demo.yaml', '--container', 'pay*', '-n', 'shop', '-o', 'json']))
-        .stdout,
-    );
+    const kept = records(pay.stdout);
     expect(kept.filter((x) => x.type === 'event').map((x) => x.container.name)).toEqual([
       'payments',
       'payments',
@@ -124,32 +136,35 @@ describe('nrictl trace --sim', () => {
     ]);
   });
 
-  it('doctor --trace adds a plugin latency finding from a short trace', async () => {
+  it('doctor --trace adds a plugin latency finding from a short trace', async ({ expect }) => {
     const root = tempDir('nrd-');
     try {
-      const r = await runCli(['doctor', '--sim', 'examples/demo.yaml', '--trace', '--root', root.dir, '-o', 'json']);
+      const [r, plain] = await Promise.all([
+        runCli(['doctor', '--sim', 'examples/demo.yaml', '--trace', '--root', root.dir, '-o', 'json']),
+        runCli(['doctor', '--sim', 'examples/demo.yaml', '--root', root.dir, '-o', 'json']),
+      ]);
       const report = JSON.parse(r.stdout) as { findings: Array<{ code: string; message: string }> };
       const latency = report.findings.filter((f) => f.code === 'plugin-latency');
       // The demo has no plugins: probes at 01 and 98 time the whole range between them.
       expect(latency.map((f) => f.message.split(':')[0])).toEqual(['indexes 02-97', 'indexes 02-97', 'indexes 02-97']);
       expect(latency[0].message).toMatch(/on CreateContainer over 1 event, \d+\.\d% of the 2000 ms request timeout/);
-      const without = JSON.parse(
-        (await runCli(['doctor', '--sim', 'examples/demo.yaml', '--root', root.dir, '-o', 'json'])).stdout,
-      ) as typeof report;
+      const without = JSON.parse(plain.stdout) as typeof report;
       expect(without.findings.some((f) => f.code.startsWith('plugin-latency'))).toBe(false);
     } finally {
       root.cleanup();
     }
   });
 
-  it('refuses events it cannot follow and malformed flags with exit 2', async () => {
-    const a = await runCli(['trace', '--sim', 'examples/demo.yaml', '--events', 'runpod']);
+  it('refuses events it cannot follow and malformed flags with exit 2', async ({ expect }) => {
+    const [a, b, c] = await Promise.all([
+      runCli(['trace', '--sim', 'examples/demo.yaml', '--events', 'runpod']),
+      runCli(['trace', '--sim', 'examples/demo.yaml', '--index', '7']),
+      runCli(['trace', '--sim', 'examples/demo.yaml', '--metrics-addr', 'nowhere']),
+    ]);
     expect(a.code).toBe(2);
     expect(a.stderr).toMatch(/trace follows container events only, not RunPodSandbox/);
-    const b = await runCli(['trace', '--sim', 'examples/demo.yaml', '--index', '7']);
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/--index: "7" is not a two-digit plugin index/);
-    const c = await runCli(['trace', '--sim', 'examples/demo.yaml', '--metrics-addr', 'nowhere']);
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/--metrics-addr "nowhere" is not HOST:PORT/);
   });

@@ -1,5 +1,5 @@
 import { stripVTControlCharacters } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, it, type ExpectStatic, type TestContext } from 'vitest';
 import type { nri } from '../../src/api/index.js';
 import {
   assertBuilt,
@@ -14,24 +14,34 @@ import {
 const REDIS = 'c2c3d4e5f6a7';
 type Resources = nri.ILinuxResources;
 
-let sim: Sim;
-beforeAll(async () => {
-  assertBuilt('update');
-  sim = await startDemoSim();
-});
-afterAll(() => sim?.stop());
+beforeAll(() => assertBuilt('update'));
 
-const update = (...args: string[]) => nrictl('update', '--socket', sim.socketPath, ...args);
+/**
+ * The demo node's simulator for this test alone, stopped when it ends: the tests run side
+ * by side, and each compares the whole state before and after, or counts what was sent.
+ */
+async function demoSim({ onTestFinished }: Pick<TestContext, 'onTestFinished'>): Promise<Sim> {
+  const sim = await startDemoSim();
+  onTestFinished(() => sim.stop());
+  return sim;
+}
+
+const update = (sim: Sim, ...args: string[]) => nrictl('update', '--socket', sim.socketPath, ...args);
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
-const registrations = () => sim.of('registered').length;
+const registrations = (sim: Sim) => sim.of('registered').length;
 
 /**
  * Runs an update and checks the whole simulated state: the target container's
  * resources became `expect(before)` and nothing else anywhere changed.
  */
-async function expectOnlyChange(args: string[], change: (r: Resources) => void, target = REDIS) {
+async function expectOnlyChange(
+  { sim, expect }: { sim: Sim; expect: ExpectStatic },
+  args: string[],
+  change: (r: Resources) => void,
+  target = REDIS,
+) {
   const before = sim.snapshot();
-  const r = await update(target, '--yes', ...args);
+  const r = await update(sim, target, '--yes', ...args);
   expect(r.code, r.stderr).toBe(0);
   const want = clone(before);
   const ctr = want.containers.find((c) => c.id === target)!;
@@ -44,8 +54,12 @@ async function expectOnlyChange(args: string[], change: (r: Resources) => void, 
   return r;
 }
 
-describe('nrictl update: every flag changes its field and only that', () => {
-  const cases: Array<[string, string[], (r: Resources) => void]> = [
+describe.concurrent('nrictl update: every flag changes its field and only that', () => {
+  /** Sets redis's CPU period before the update: one the flag's default would not give. */
+  const period200k = (sim: Sim): void => {
+    sim.runtime.state.mustContainer(REDIS).linux!.resources!.cpu!.period = { value: 200000 };
+  };
+  const cases: Array<[string, string[], (r: Resources) => void, ((sim: Sim) => void)?]> = [
     ['--cpus', ['--cpus', '0-3'], (r) => void (r.cpu!.cpus = '0-3')],
     ['--cpuset-cpus (alias)', ['--cpuset-cpus', '6,4'], (r) => void (r.cpu!.cpus = '4,6')],
     ['--mems', ['--mems', '0-1'], (r) => void (r.cpu!.mems = '0-1')],
@@ -54,8 +68,13 @@ describe('nrictl update: every flag changes its field and only that', () => {
     ['--cpu-share (alias)', ['--cpu-share', '256'], (r) => void (r.cpu!.shares = { value: 256 })],
     ['--cpu-quota', ['--cpu-quota', '50000'], (r) => void (r.cpu!.quota = { value: 50000 })],
     ['--cpu-period', ['--cpu-period', '200000'], (r) => void (r.cpu!.period = { value: 200000 })],
-    // quota over the container's current period (200000 after the case above)
-    ['--cpu-limit', ['--cpu-limit', '1.5'], (r) => void (r.cpu!.quota = { value: 1.5 * Number(r.cpu!.period!.value) })],
+    // quota over the container's current period (200000, not the default 100000)
+    [
+      '--cpu-limit',
+      ['--cpu-limit', '1.5'],
+      (r) => void (r.cpu!.quota = { value: 1.5 * Number(r.cpu!.period!.value) }),
+      period200k,
+    ],
     [
       '--cpu-realtime-runtime',
       ['--cpu-realtime-runtime', '5000'],
@@ -92,28 +111,43 @@ describe('nrictl update: every flag changes its field and only that', () => {
       (r) => void (r.unified = { 'memory.high': '1G', 'io.weight': '200' }),
     ],
   ];
-  for (const [name, args, change] of cases) {
-    it(name, () => expectOnlyChange(args, change));
+  for (const [name, args, change, prepare] of cases) {
+    it(name, async ({ expect, onTestFinished }) => {
+      const sim = await demoSim({ onTestFinished });
+      prepare?.(sim);
+      await expectOnlyChange({ sim, expect }, args, change);
+    });
   }
 
-  it('--cpu-limit on a container without a period sends the default period with the quota', async () => {
+  it('--cpu-limit on a container without a period sends the default period with the quota', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const sim = await demoSim({ onTestFinished });
     // coredns has no CPU quota or period in the demo
     await expectOnlyChange(
+      { sim, expect },
       ['--cpu-limit', '0.5'],
       (r) => void (r.cpu = { ...r.cpu, quota: { value: 50000 }, period: { value: 100000 } }),
       'c4e5f6a7b8c9',
     );
   });
 
-  it('the preview says which CPUs --cpus means, current -> new', async () => {
-    const r = await update(REDIS, '--cpus', '0-2,8', '--dry-run');
+  it('the preview says which CPUs --cpus means, current -> new', async ({ expect, onTestFinished }) => {
+    const sim = await demoSim({ onTestFinished });
+    const r = await update(sim, REDIS, '--cpus', '0-2,8', '--dry-run');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/cpuset CPUs\s+CPUs [\d,]+ -> CPUs 0,1,2,8/);
   });
 
-  it('--ignore-failure is carried in the update', async () => {
+  it('--ignore-failure is carried in the update', async ({ expect, onTestFinished }) => {
+    const sim = await demoSim({ onTestFinished });
     const n = sim.of('updated').length;
-    await expectOnlyChange(['--cpu-shares', '300', '--ignore-failure'], (r) => void (r.cpu!.shares = { value: 300 }));
+    await expectOnlyChange(
+      { sim, expect },
+      ['--cpu-shares', '300', '--ignore-failure'],
+      (r) => void (r.cpu!.shares = { value: 300 }),
+    );
     const sent = sim.of('updated').slice(n);
     expect(sent).toHaveLength(1);
     expect(sent[0].update.ignoreFailure).toBe(true);
@@ -121,27 +155,29 @@ describe('nrictl update: every flag changes its field and only that', () => {
   });
 });
 
-describe('nrictl update: which container', () => {
-  const lastUpdated = () => sim.of('updated').at(-1)?.container;
+describe.concurrent('nrictl update: which container', () => {
+  const lastUpdated = (sim: Sim) => sim.of('updated').at(-1)?.container;
   for (const [form, query] of [
     ['full id', REDIS],
     ['unique id prefix', 'c2c'],
     ['pod/container', 'redis-0/redis'],
     ['namespace/pod/container', 'shop/redis-0/redis'],
   ] as const) {
-    it(`resolves a ${form}`, async () => {
+    it(`resolves a ${form}`, async ({ expect, onTestFinished }) => {
+      const sim = await demoSim({ onTestFinished });
       const n = sim.of('updated').length;
-      const r = await update(query, '--yes', '--pids-limit', '123');
+      const r = await update(sim, query, '--yes', '--pids-limit', '123');
       expect(r.code).toBe(0);
       expect(sim.of('updated')).toHaveLength(n + 1);
-      expect(lastUpdated()).toBe(REDIS);
+      expect(lastUpdated(sim)).toBe(REDIS);
       expect(r.stdout).toContain(`shop/redis-0/redis (${REDIS})`);
     });
   }
 
-  it('lists the candidates of an ambiguous prefix, exits 2 and sends nothing', async () => {
+  it('lists the candidates of an ambiguous prefix, exits 2 and sends nothing', async ({ expect, onTestFinished }) => {
+    const sim = await demoSim({ onTestFinished });
     const n = sim.of('updated').length;
-    const r = await update('c', '--yes', '--pids-limit', '5');
+    const r = await update(sim, 'c', '--yes', '--pids-limit', '5');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/"c" matches 5 containers/);
     for (const id of ['c0a1b2c3d4e5', 'c1b2c3d4e5f6', 'c2c3d4e5f6a7', 'c3d4e5f6a7b8', 'c4e5f6a7b8c9'])
@@ -149,22 +185,28 @@ describe('nrictl update: which container', () => {
     expect(sim.of('updated')).toHaveLength(n);
   });
 
-  it('refuses an unknown container right after Synchronize, suggesting a name match', async () => {
-    const n = registrations();
+  it('refuses an unknown container right after Synchronize, suggesting a name match', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const sim = await demoSim({ onTestFinished });
+    const n = registrations(sim);
     const u = sim.of('updated').length;
-    const r = await update('redis', '--yes', '--pids-limit', '5');
+    const r = await update(sim, 'redis', '--yes', '--pids-limit', '5');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no container with id or id prefix "redis".*did you mean shop\/redis-0\/redis/);
-    expect(registrations()).toBe(n + 1); // it had to connect to know
+    expect(registrations(sim)).toBe(n + 1); // it had to connect to know
     expect(sim.of('updated')).toHaveLength(u);
   });
 });
 
-describe('nrictl update --dry-run', () => {
-  it('prints the exact request as JSON and sends nothing', async () => {
+describe.concurrent('nrictl update --dry-run', () => {
+  it('prints the exact request as JSON and sends nothing', async ({ expect, onTestFinished }) => {
+    const sim = await demoSim({ onTestFinished });
     const before = sim.snapshot();
     const n = sim.of('updated').length;
     const r = await update(
+      sim,
       'shop/redis-0/redis',
       '--dry-run',
       '-o',
@@ -197,8 +239,9 @@ describe('nrictl update --dry-run', () => {
   });
 });
 
-describe('nrictl update: the runtime refuses', () => {
-  it('reports a failed update with exit 7', async () => {
+describe.concurrent('nrictl update: the runtime refuses', () => {
+  it('reports a failed update with exit 7', async ({ expect, onTestFinished }) => {
+    const sim = await demoSim({ onTestFinished });
     // The container disappears from the runtime's view between our Synchronize and the update.
     sim.runtime.state.addContainer({ id: 'dd00aa11bb22', podSandboxId: '9a4e7b1f3c28', name: 'doomed', state: 3 });
     const vanish = (e: { type: string; plugin?: string }) => {
@@ -208,7 +251,7 @@ describe('nrictl update: the runtime refuses', () => {
       }
     };
     sim.runtime.on('event', vanish);
-    const r = await update('dd00', '--yes', '--memory', '1Gi');
+    const r = await update(sim, 'dd00', '--yes', '--memory', '1Gi');
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/did not apply the update to shop\/redis-0\/doomed \(dd00aa11bb22\)/);
     const last = sim.of('updated').at(-1)!;
@@ -217,7 +260,7 @@ describe('nrictl update: the runtime refuses', () => {
   });
 });
 
-describe('nrictl update: bad input is refused before connecting', () => {
+describe.concurrent('nrictl update: bad input is refused before connecting', () => {
   const bad: Array<[string[], RegExp]> = [
     [[REDIS], /nothing to update/],
     [[REDIS, '--cpus', '3-1'], /--cpus.*reversed/],
@@ -246,26 +289,32 @@ describe('nrictl update: bad input is refused before connecting', () => {
     [[REDIS, '--pids-limit', '0'], /--pids-limit 0/],
     [[REDIS, '--blockio-class', ' '], /--blockio-class is empty/],
   ];
-  // None of these connects, so they may run side by side without disturbing the registration count.
-  it.concurrent.each(bad)('update %j', async (args, message) => {
-    const n = registrations();
-    const r = await update(...args);
+  it.for(bad)('update %j', async ([args, message], { expect, onTestFinished }) => {
+    const sim = await demoSim({ onTestFinished });
+    const r = await update(sim, ...args);
     expect(r.stderr).toMatch(message);
     expect(r.code).toBe(2);
-    expect(registrations()).toBe(n);
+    expect(registrations(sim)).toBe(0);
   });
 });
 
-describe('nrictl update: the picker', () => {
-  it('without a terminal and without a container, refuses with a clear message before connecting', async () => {
-    const n = registrations();
-    const r = await update('--cpus', '0-1');
+describe.concurrent('nrictl update: the picker', () => {
+  it('without a terminal and without a container, refuses with a clear message before connecting', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const sim = await demoSim({ onTestFinished });
+    const r = await update(sim, '--cpus', '0-1');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no container given, and no terminal to pick one on/);
-    expect(registrations()).toBe(n);
+    expect(registrations(sim)).toBe(0);
   });
 
-  it('on a terminal, lists the containers, takes the choice and asks before sending', async () => {
+  it('on a terminal, lists the containers, takes the choice and asks before sending', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const sim = await demoSim({ onTestFinished });
     const before = sim.container('c3d4e5f6a7b8');
     const t = await nrictlOnTerminal(
       ['update', '--socket', sim.socketPath, '--cpus', '0-1'],
@@ -308,7 +357,11 @@ describe('nrictl update: the picker', () => {
     );
   });
 
-  it('on an 80-column terminal every row fits: names are shortened in the middle, whole on a wider one', async () => {
+  it('on an 80-column terminal every row fits: names are shortened in the middle, whole on a wider one', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const sim = await demoSim({ onTestFinished });
     const ids = ['c4e5f6a7b8c9', 'c0a1b2c3d4e5', 'c1b2c3d4e5f6', 'c2c3d4e5f6a7', 'c3d4e5f6a7b8'];
     const n = sim.of('updated').length;
     const t = await nrictlOnTerminal(
@@ -334,7 +387,8 @@ describe('nrictl update: the picker', () => {
     expect(sim.of('updated')).toHaveLength(n);
   });
 
-  it('SIGTERM at the question: "cancelled: nothing was sent", exit 1', async () => {
+  it('SIGTERM at the question: "cancelled: nothing was sent", exit 1', async ({ expect, onTestFinished }) => {
+    const sim = await demoSim({ onTestFinished });
     const n = sim.of('updated').length;
     const t = await nrictlOnTerminal(
       ['update', '--socket', sim.socketPath, REDIS, '--memory', '3Gi'],
@@ -345,7 +399,8 @@ describe('nrictl update: the picker', () => {
     expect(sim.of('updated')).toHaveLength(n);
   });
 
-  it('on a terminal, a declined confirmation sends nothing', async () => {
+  it('on a terminal, a declined confirmation sends nothing', async ({ expect, onTestFinished }) => {
+    const sim = await demoSim({ onTestFinished });
     const n = sim.of('updated').length;
     const t = await nrictlOnTerminal(
       ['update', '--socket', sim.socketPath, REDIS, '--memory', '3Gi'],
