@@ -2,7 +2,6 @@ import { Flags } from '@oclif/core';
 import * as cli from '../src/cli/index.js';
 import { runExporter } from '../src/exporter/index.js';
 import { output } from '../src/output/index.js';
-import { DEFAULT_BACKOFF } from '../src/session/index.js';
 import { exporterNoteView, exporterView } from '../src/views/index.js';
 
 export default class Exporter extends cli.BaseCommand<typeof Exporter> {
@@ -27,11 +26,7 @@ Ctrl-C, SIGTERM or the end of --duration leaves the runtime, closes the server a
 
   static override flags = {
     socket: cli.socketFlag,
-    'metrics-addr': Flags.string({
-      description: 'Serve Prometheus metrics on HOST:PORT/metrics (:PORT or 0.0.0.0:PORT for every interface).',
-      default: '127.0.0.1:9641',
-      helpValue: 'HOST:PORT',
-    }),
+    'metrics-addr': cli.exporterMetricsAddrFlag,
     interval: cli.durationFlagWithDefault(
       "How often to re-read the node's NRI files and the runtime's metrics.",
       '30s',
@@ -74,7 +69,6 @@ Ctrl-C, SIGTERM or the end of --duration leaves the runtime, closes the server a
           metricsUrl: f['metrics-url'],
           conformanceReport: f['conformance-report'],
         },
-        backoff: DEFAULT_BACKOFF,
         notes: this.noteSink(exporterNoteView),
       },
       this.signal,

@@ -238,6 +238,13 @@ export const metricsAddrFlag = (whileWhat: string) =>
     helpValue: 'HOST:PORT',
   });
 
+/** The exporter's --metrics-addr: it is what the exporter is for, so it has a default and a port of its own. */
+export const exporterMetricsAddrFlag = Flags.string({
+  description: 'Serve Prometheus metrics on HOST:PORT/metrics (:PORT or 0.0.0.0:PORT for every interface).',
+  default: '127.0.0.1:9641',
+  helpValue: 'HOST:PORT',
+});
+
 /** --record and its companions, shared by logs and trace. */
 export const recordFlags = {
   record: Flags.string({

@@ -4,7 +4,14 @@
 import type { ErrorKind } from '../errors/index.js';
 import { DropHistory } from '../diagnose/index.js';
 import { serveMetrics } from '../output/index.js';
-import { checkIdentity, metricsUrl, simPreset, type Backoff, type SessionTarget } from '../session/index.js';
+import {
+  checkIdentity,
+  DEFAULT_BACKOFF,
+  metricsUrl,
+  simPreset,
+  type Backoff,
+  type SessionTarget,
+} from '../session/index.js';
 import { ExporterMetrics } from './metrics.js';
 import {
   EXPORTER_ERROR_KINDS,
@@ -30,7 +37,8 @@ export interface ExporterOptions {
   node: Omit<NodeSources, 'socketPath' | 'simulated' | 'timeoutMs' | 'history'> & { socketPath?: string | undefined };
   /** How recent a fatal failure must be for a plugin to be dropped (drop-window.ts); default 5 minutes. */
   dropWindowMs?: number | undefined;
-  backoff: Backoff;
+  /** How registration is tried again when the runtime is away; default DEFAULT_BACKOFF (0.5 s doubling to 10 s). */
+  backoff?: Backoff | undefined;
   notes?: ((note: ExporterNote) => void) | undefined;
 }
 
@@ -92,7 +100,7 @@ export async function runExporter(opts: ExporterOptions, signal: AbortSignal): P
     name: opts.name,
     index: opts.index,
     timeoutMs: opts.timeoutMs,
-    backoff: opts.backoff,
+    backoff: opts.backoff ?? DEFAULT_BACKOFF,
     notes,
     onRegistered: () => {
       registrations++;
