@@ -27,6 +27,21 @@ export interface TtrpcClientOptions {
   strictGoFraming?: boolean;
   /** Calls waiting for an answer at once; a call past it fails at once with ResourceExhausted. Default DEFAULT_MAX_CALLS_IN_FLIGHT. */
   maxInFlight?: number;
+  /** Lets an answer that comes just after its call's deadline contest it; by default it comes too late. */
+  lateAnswers?: LateAnswerRule;
+}
+
+/**
+ * How answers that come just after their deadline are judged. A Go client's deadline timer
+ * fires late by up to its runtime's timer slack, and an answer that arrives meanwhile wins
+ * or loses by the order in which Go's scheduler runs the two: a bench that stands in for a
+ * Go peer gives such answers the same chance.
+ */
+export interface LateAnswerRule {
+  /** How long after the deadline an answer may still contest it. */
+  windowMs: number;
+  /** Whether an answer that came lateByMs after its deadline, within the window, is taken. */
+  take(lateByMs: number): boolean;
 }
 
 /** Bounds what a peer that stops answering can make the client hold (each call keeps its request until answered). */
@@ -59,6 +74,7 @@ export class TtrpcClient extends EventEmitter {
   readonly #writer: BatchedWriter;
   readonly #max: number;
   readonly #maxInFlight: number;
+  readonly #lateAnswers: LateAnswerRule | undefined;
   readonly #pending = new Map<number, PendingCall>();
   // service -> method -> the request's encoded fields 1 and 2, the same for every call.
   readonly #prefixes = new Map<string, Map<string, Buffer>>();
@@ -76,6 +92,7 @@ export class TtrpcClient extends EventEmitter {
     this.#writer = new BatchedWriter(stream);
     this.#max = opts.maxMessageLength ?? MESSAGE_LENGTH_MAX;
     this.#maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_CALLS_IN_FLIGHT;
+    this.#lateAnswers = opts.lateAnswers;
     const decoder = new FrameDecoder({ maxMessageLength: this.#max, oversize: 'skip' });
     new FrameReader(stream, decoder, this, (f) => this.#onFrame(f), opts.strictGoFraming);
   }
@@ -207,24 +224,28 @@ export class TtrpcClient extends EventEmitter {
     this.#deadlineTimer.unref();
   }
 
-  /** Fails the calls whose deadline has passed, and arms the timer for the next one. */
+  /** Fails the calls whose deadline (and late-answer window) has passed, and arms the timer for the next one. */
   #expire(): void {
     this.#deadlineTimer = undefined;
     this.#deadlineTimerAt = Infinity;
     const now = performance.now();
+    const window = this.#lateAnswers?.windowMs ?? 0;
     let next = Infinity;
     for (const [streamId, call] of this.#pending) {
       if (call.deadline === undefined) continue;
-      if (call.deadline <= now) {
-        this.#settle(streamId)?.reject(
-          new TtrpcError(Code.DeadlineExceeded, `no answer within ${call.timeoutMs} ms`, {
-            service: call.service,
-            method: call.method,
-          }),
-        );
-      } else if (call.deadline < next) next = call.deadline;
+      const failsAt = call.deadline <= now ? call.deadline + window : call.deadline;
+      if (failsAt <= now) this.#settle(streamId)?.reject(deadlineExceeded(call));
+      else if (failsAt < next) next = failsAt;
     }
     if (next !== Infinity && !this.#closed) this.#armDeadlineTimer(next);
+  }
+
+  /** An answer that came after its call's deadline (a timer that fired late, or the late-answer window) and is not taken. */
+  #refusedAsLate(call: PendingCall): boolean {
+    if (call.deadline === undefined) return false;
+    const lateBy = performance.now() - call.deadline;
+    if (lateBy <= 0 || !this.#lateAnswers) return false;
+    return lateBy > this.#lateAnswers.windowMs || !this.#lateAnswers.take(lateBy);
   }
 
   /** Closes the connection; every pending call fails with TtrpcClosedError (its cause is err). */
@@ -256,6 +277,10 @@ export class TtrpcClient extends EventEmitter {
     if (header.type !== MessageType.Response && header.type !== MessageType.Data) return;
     const call = this.#settle(header.streamId);
     if (!call) return;
+    if (this.#refusedAsLate(call)) {
+      call.reject(deadlineExceeded(call));
+      return;
+    }
     if (oversize) {
       call.reject(
         new TtrpcError(
@@ -293,6 +318,13 @@ export class TtrpcClient extends EventEmitter {
       call.reject(new TtrpcError(st.code, st.message, { service: call.service, method: call.method }));
     else call.resolve(answer.payload as Buffer);
   }
+}
+
+function deadlineExceeded(call: PendingCall): TtrpcError {
+  return new TtrpcError(Code.DeadlineExceeded, `no answer within ${call.timeoutMs} ms`, {
+    service: call.service,
+    method: call.method,
+  });
 }
 
 function toKeyValues(md: Record<string, string>): KeyValue[] {

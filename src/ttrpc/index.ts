@@ -25,7 +25,13 @@ export {
 } from './messages.js';
 export { GO_BUFIO_SIZE } from '../framing/index.js';
 export { Code, codeName, TtrpcError, TtrpcProtocolError, TtrpcClosedError, type TtrpcErrorOptions } from './status.js';
-export { TtrpcClient, DEFAULT_MAX_CALLS_IN_FLIGHT, type CallOptions, type TtrpcClientOptions } from './client.js';
+export {
+  TtrpcClient,
+  DEFAULT_MAX_CALLS_IN_FLIGHT,
+  type CallOptions,
+  type LateAnswerRule,
+  type TtrpcClientOptions,
+} from './client.js';
 export {
   TtrpcServer,
   ServerConnection,

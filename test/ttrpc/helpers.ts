@@ -3,7 +3,7 @@ import net from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TtrpcClient, type ServerConnection, type TtrpcServer } from '../../src/ttrpc/index.js';
+import { TtrpcClient, type ServerConnection, type TtrpcClientOptions, type TtrpcServer } from '../../src/ttrpc/index.js';
 
 export interface Listening {
   path: string;
@@ -52,7 +52,7 @@ export async function connectRaw(path: string): Promise<net.Socket> {
   return sock;
 }
 
-export async function connectClient(path: string, opts?: { maxMessageLength?: number }): Promise<TtrpcClient> {
+export async function connectClient(path: string, opts?: TtrpcClientOptions): Promise<TtrpcClient> {
   return new TtrpcClient(await connectRaw(path), opts);
 }
 

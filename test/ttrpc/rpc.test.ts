@@ -1,5 +1,5 @@
 import type net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   Code,
   FrameDecoder,
@@ -13,6 +13,7 @@ import {
   encodeFrame,
   encodeRequest,
   type HandlerContext,
+  type TtrpcClientOptions,
   type TtrpcResponse,
 } from '../../src/ttrpc/index.js';
 import { connectClient, connectRaw, deferred, listen, once, rawPeer } from './helpers.js';
@@ -23,7 +24,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(server: TtrpcServer, clientOpts?: { maxMessageLength?: number }) {
+async function setup(server: TtrpcServer, clientOpts?: TtrpcClientOptions) {
   const l = await listen(server);
   cleanups.push(() => l.close());
   const client = await connectClient(l.path, clientOpts);
@@ -229,6 +230,64 @@ describe('ttrpc client and server over a unix socket', () => {
     expect(l.after).toBeGreaterThanOrEqual(399);
     expect(l.after).toBeLessThan(2000);
     expect(client.inFlight).toBe(0);
+  });
+
+  describe('an answer after its deadline, with a late-answer rule (a bench standing in for a Go peer)', () => {
+    // The window is wide so that "within it" does not hang on the machine's speed: the
+    // server answers once the deadline has surely passed, and the rule decides.
+    async function lateAnswer(take: boolean) {
+      const lateBys: number[] = [];
+      const server = new TtrpcServer();
+      const answer = deferred<void>();
+      server.register(SVC, 'Late', async () => {
+        await answer.promise;
+        return Buffer.from('late');
+      });
+      const { client } = await setup(server, {
+        lateAnswers: { windowMs: 60_000, take: (lateBy) => (lateBys.push(lateBy), take) },
+      });
+      const started = performance.now();
+      const call = client.call(SVC, 'Late', Buffer.alloc(0), { timeoutMs: 50 }).then(
+        (p) => Buffer.from(p).toString(),
+        (err: TtrpcError) => err,
+      );
+      while (performance.now() - started < 150) await new Promise((r) => setTimeout(r, 20));
+      answer.resolve();
+      return { result: await call, lateBys, client };
+    }
+
+    it('is taken when the rule says so, told how late it came', async () => {
+      const { result, lateBys, client } = await lateAnswer(true);
+      expect(result).toBe('late');
+      expect(lateBys).toHaveLength(1);
+      expect(lateBys[0]).toBeGreaterThanOrEqual(99);
+      expect(client.inFlight).toBe(0);
+    });
+
+    it('fails as past its deadline when the rule refuses it', async () => {
+      const { result, lateBys, client } = await lateAnswer(false);
+      expect(result).toMatchObject({
+        code: Code.DeadlineExceeded,
+        message: expect.stringContaining('no answer within 50 ms'),
+      });
+      expect(lateBys).toHaveLength(1);
+      expect(client.inFlight).toBe(0);
+    });
+
+    it('fails, without an answer, once the window after the deadline has passed too, never before', async () => {
+      const server = new TtrpcServer();
+      server.register(SVC, 'Hang', () => new Promise<Uint8Array>(() => undefined));
+      const take = vi.fn(() => true);
+      const { client } = await setup(server, { lateAnswers: { windowMs: 100, take } });
+      const started = performance.now();
+      const err = await client.call(SVC, 'Hang', Buffer.alloc(0), { timeoutMs: 50 }).catch((e: TtrpcError) => e);
+      expect(err).toMatchObject({
+        code: Code.DeadlineExceeded,
+        message: expect.stringContaining('no answer within 50 ms'),
+      });
+      expect(performance.now() - started).toBeGreaterThanOrEqual(149);
+      expect(take).not.toHaveBeenCalled();
+    });
   });
 
   it("honours the request's timeout_nano on the server even without a client-side timer", async () => {

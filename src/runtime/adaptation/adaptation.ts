@@ -15,12 +15,13 @@ import { stamp, type SimEvent, type SimEventInit, type UpdateSource } from '../e
 import { discoverPlugins } from './adaptation-discover.js';
 import { closeListener, listenForPlugins, type Listening } from './adaptation-listen.js';
 import { Lock } from './adaptation-lock.js';
-import { TtrpcError } from '../../ttrpc/index.js';
+import { TtrpcError, type LateAnswerRule } from '../../ttrpc/index.js';
 import { goErrorText, goStatusText } from './go-text.js';
 import { PluginConnection, PluginConnectionError, type EncodedRequest } from './plugin.js';
 import { DEFAULT_KILL_GRACE_MS, launchPlugin, stopPlugin, type LaunchedProcess } from './plugin-launch.js';
 import { ResultCollector, type CollectRequest, type PluginResponse } from './result.js';
 import { DEFAULT_REGISTRATION_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './timeouts.js';
+import { GO_LATE_ANSWERS } from './late-answers.js';
 import { DEFAULT_VALIDATOR, defaultValidation, type DefaultValidatorConfig } from './default-validator.js';
 import { validationRequest, ValidationRejectedError, ValidatorFailedError } from './validate.js';
 import { NEWEST_NRI_VERSION, runtimeVintage, type RuntimeVintage } from './vintage.js';
@@ -79,6 +80,11 @@ export interface AdaptationOptions {
    * order they joined (no runtime: a fault for `nrictl conformance`'s tests).
    */
   pluginOrder?: 'index' | 'name' | 'joined';
+  /**
+   * Whether a plugin's answer that comes just after its request's deadline may still count:
+   * by default as on the Go runtime (GO_LATE_ANSWERS, late-answers.ts).
+   */
+  lateAnswers?: LateAnswerRule;
   /**
    * An external plugin joins the invocation list in a critical section of its own after
    * its Synchronize, so that an event waiting on the lock during the Synchronize is
@@ -286,6 +292,7 @@ export class Adaptation {
       runtimeName: this.opts.runtimeName ?? 'nrictl-sim',
       runtimeVersion: this.opts.runtimeVersion ?? '0.1.0',
       vintage: this.vintage,
+      lateAnswers: this.opts.lateAnswers ?? GO_LATE_ANSWERS,
       onUpdateContainers: (plugin, req) => this.updateContainers(plugin, req),
     });
     conn.on('close', (err?: Error) => this.closed(conn, err));

@@ -22,4 +22,5 @@ export {
   type RuntimeVintage,
 } from './vintage.js';
 export { goQuote } from './go-text.js';
+export { GO_DEADLINE_SLACK_MS, GO_LATE_ANSWERS, NO_LATE_ANSWERS } from './late-answers.js';
 export { ValidationRejectedError, ValidatorFailedError } from './validate.js';

@@ -99,6 +99,13 @@ export interface RuntimeQuirks {
    */
   joinAfterSync?: boolean;
   /**
+   * An answer that comes after its request's deadline is lost, however soon after: iSulad
+   * calls its plugins through ttrpc-rust's synchronous client, which waits for the answer
+   * with recv_timeout (src/sync/client.rs), not on a timer that fires late as Go's does
+   * (GO_LATE_ANSWERS).
+   */
+  noLateAnswers?: boolean;
+  /**
    * Docker Engine: CreateContainer is the only event (plus Synchronize and validation);
    * the pod is the container itself (its id and `/name`); only env and mounts may be
    * adjusted; a plugin's UpdateContainers answers "not implemented".
@@ -260,6 +267,7 @@ const ISULAD_QUIRKS: RuntimeQuirks = Object.freeze({
   acceptsMissingMetadata: true,
   podTeardownOnlyPodEvents: true,
   externalJoinsAtConnect: true,
+  noLateAnswers: true,
   // Its NRI (C++, src/daemon/nri) logs a plugin that fails to start and skips it:
   // NRIAdaptation::StartPlugin, nri_adaption.cc:887-891 at v2.1.6.
   preStartFailureFatal: false,

@@ -9,6 +9,7 @@ import {
   Adaptation,
   ConflictError,
   MergeError,
+  NO_LATE_ANSWERS,
   PluginConnectionError,
   PreStartFailedError,
   RuntimeError,
@@ -129,6 +130,7 @@ export class Runtime extends EventEmitter {
             ? { pluginOrder: 'name' as const }
             : {}),
         ...(quirks?.joinAfterSync || opts.faults?.includes('join-after-sync') ? { joinAfterSync: true } : {}),
+        ...(opts.lateAnswers === undefined && quirks?.noLateAnswers ? { lateAnswers: NO_LATE_ANSWERS } : {}),
         ...(quirks?.externalJoinsAtConnect
           ? { joinAtConnect: true, externalName: opts.externalName ?? randomExternalNames() }
           : {}),
