@@ -27,12 +27,18 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseConformanceReport } from './fidelity/conformance.mjs';
-import { critestSummary, parseCritestJunit } from './fidelity/junit.mjs';
+import { critestSummary, foldRuns, parseCritestJunit } from './fidelity/junit.mjs';
 import { mergeResults } from './fidelity/merge.mjs';
 import { pathStripper, stripPaths } from './fidelity/paths.mjs';
 import { renderPage } from './fidelity/render.mjs';
 import { killGroup, runCommand, socketAnswers } from './fidelity/run.mjs';
-import { CONFORMANCE_TARGETS, CRITEST_TARGETS, crioImagePolicy, kitEndpoints } from './fidelity/targets.mjs';
+import {
+  CONFORMANCE_TARGETS,
+  CRITEST_RACES,
+  CRITEST_TARGETS,
+  crioImagePolicy,
+  kitEndpoints,
+} from './fidelity/targets.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PAGE = join(root, 'docs', 'fidelity.md');
@@ -41,8 +47,11 @@ const CLI = join(root, 'bin', 'run.js');
 const IMAGE = 'localhost/busybox:latest';
 const CONFORMANCE_DEADLINE_MS = 5 * 60_000;
 const CRITEST_DEADLINE_MS = 10 * 60_000;
+const DEFAULT_RACE_RUNS = 5;
+/** ginkgo's focus (a regular expression) for the race specs alone. */
+const RACE_FOCUS = CRITEST_RACES.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
 
-const USAGE = `usage: node scripts/fidelity.mjs [--only IDS] [--no-real] [--no-critest] [--no-conformance]
+const USAGE = `usage: node scripts/fidelity.mjs [--only IDS] [--no-real] [--no-critest] [--no-conformance] [--race-runs N]
 
 Regenerates docs/fidelity.md (npm run fidelity builds nrictl first).
   --only IDS     measure only these real runtimes (comma-separated: ${CONFORMANCE_TARGETS.map((t) => t.id).join(', ')});
@@ -50,12 +59,13 @@ Regenerates docs/fidelity.md (npm run fidelity builds nrictl first).
   --no-real      measure no real runtime: the page from the presets and the kept results
   --no-critest   leave critest out (its results are carried over)
   --no-conformance  run no real conformance (carried over; presets still run)
+  --race-runs N  run critest's race specs N more times on each side, on their own (default ${DEFAULT_RACE_RUNS})
 Env: NRI_REAL_OUT  the real-runtimes kit's output directory (unset: no real runtime)
      NRI_REAL_KIT  the kit's scripts (default: ../shared/tools/real-runtimes from the checkout)
 Exit: 0 page written, 1 page written but a run failed, 2 bad usage or nrictl not built.`;
 
 function parseArgs(argv) {
-  const opts = { only: undefined, real: true, critest: true, conformance: true };
+  const opts = { only: undefined, real: true, critest: true, conformance: true, raceRuns: DEFAULT_RACE_RUNS };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--help' || a === '-h') {
@@ -64,7 +74,11 @@ function parseArgs(argv) {
     } else if (a === '--no-real') opts.real = false;
     else if (a === '--no-critest') opts.critest = false;
     else if (a === '--no-conformance') opts.conformance = false;
-    else if (a === '--only' || a.startsWith('--only=')) {
+    else if (a === '--race-runs' || a.startsWith('--race-runs=')) {
+      const v = a.includes('=') ? a.slice('--race-runs='.length) : argv[++i];
+      if (!/^\d+$/.test(v ?? '')) usageError(`--race-runs: ${v ?? '(none)'} is not a whole number`);
+      opts.raceRuns = Number(v);
+    } else if (a === '--only' || a.startsWith('--only=')) {
       const v = a.includes('=') ? a.slice('--only='.length) : argv[++i];
       const ids = (v ?? '').split(',').filter(Boolean);
       const known = new Set(CONFORMANCE_TARGETS.map((t) => t.id));
@@ -306,11 +320,35 @@ class Fidelity {
     return undefined;
   }
 
-  /** The kit's run-critest.sh with a JUnit report in the log directory, parsed. */
+  /**
+   * The kit's run-critest.sh with a JUnit report in the log directory, parsed; then the
+   * race specs (CRITEST_RACES) again, on their own, --race-runs times, each folded into one
+   * verdict over all its runs.
+   */
   async critest(args, logName) {
+    const result = await this.critestOnce(args, logName);
+    const runs = [];
+    for (let i = 1; i <= this.opts.raceRuns; i++) {
+      const again = await this.critestOnce(args, `${logName}-race${i}`, RACE_FOCUS);
+      say(
+        `  race run ${i}: ${CRITEST_RACES.map((n) => again.specs.find((x) => x.name.includes(n))?.status ?? 'not run').join(', ')}`,
+      );
+      runs.push(again);
+      result.ms += again.ms;
+    }
+    if (runs.length === 0) return result;
+    const specs = result.specs.map((spec) =>
+      CRITEST_RACES.some((n) => spec.name.includes(n))
+        ? foldRuns(spec.name, [spec, ...runs.map((r) => r.specs.find((x) => x.name === spec.name))])
+        : spec,
+    );
+    return { ...result, specs };
+  }
+
+  async critestOnce(args, logName, focus) {
     const report = join(this.logs, `${logName}.xml`);
     const r = await runCommand(join(this.kit, 'run-critest.sh'), args, {
-      env: { ...process.env, NRI_REAL_OUT: this.out, REPORT: report },
+      env: { ...process.env, NRI_REAL_OUT: this.out, REPORT: report, ...(focus ? { FOCUS: focus } : {}) },
       cwd: root,
       log: this.log(logName),
       timeoutMs: CRITEST_DEADLINE_MS,

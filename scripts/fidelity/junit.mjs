@@ -61,3 +61,18 @@ export function countSpecs(specs) {
 export function critestSummary(counts) {
   return `${counts.ran} ran: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
 }
+
+/**
+ * A spec run several times, as one verdict: its status names the outcomes seen ("pass",
+ * "skip", "pass+skip"), and `runs` counts each. `runs` is the spec's verdict in each run
+ * (its first run's verdict first), absent where the spec did not run.
+ */
+export function foldRuns(name, runs) {
+  const seen = runs.filter(Boolean);
+  const runsOf = Object.fromEntries(
+    ['pass', 'fail', 'skip'].map((s) => [s, seen.filter((v) => v.status === s).length]).filter(([, n]) => n > 0),
+  );
+  const status = Object.keys(runsOf).join('+');
+  const last = [...seen].reverse().find((v) => v.message);
+  return { name, status, runs: runsOf, ...(last ? { message: last.message } : {}) };
+}

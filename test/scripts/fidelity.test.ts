@@ -19,12 +19,12 @@ import * as render from '../../scripts/fidelity/render.mjs';
 // @ts-expect-error: a plain ES module script without type declarations
 import * as targets from '../../scripts/fidelity/targets.mjs';
 
-const { parseCritestJunit, critestSummary } = junit as any;
+const { parseCritestJunit, critestSummary, foldRuns } = junit as any;
 const { parseConformanceReport, conformanceSummary } = conformance as any;
 const { pathStripper, stripPaths } = paths as any;
 const { mergeResults, compareVerdicts } = merge as any;
 const { renderPage } = render as any;
-const { crioImagePolicy, CONFORMANCE_TARGETS, CRITEST_TARGETS } = targets as any;
+const { crioImagePolicy, CONFORMANCE_TARGETS, CRITEST_TARGETS, CRITEST_RACES } = targets as any;
 
 // The kit's output directory of a real run; the fixtures say @OUT@ where a real report has it.
 const OUT = join(tmpdir(), 'kit', 'nri-real');
@@ -60,6 +60,67 @@ describe("critest's JUnit report", () => {
     expect(() => parseCritestJunit('<testcase name="[It] x" status="pending"></testcase>')).toThrow(
       /spec "x" has status "pending"/,
     );
+  });
+});
+
+describe("critest's race specs, run several times", () => {
+  it('fold into the outcomes seen, with how often, leaving out runs where the spec did not run', () => {
+    const lost = { status: 'skip', message: 'spec discrepancy: containerd loses containers' };
+    expect(foldRuns('r', [{ status: 'pass' }, lost, undefined, { status: 'pass' }])).toEqual({
+      name: 'r',
+      status: 'pass+skip',
+      runs: { pass: 2, skip: 1 },
+      message: lost.message,
+    });
+    expect(foldRuns('r', [lost, lost]).status).toBe('skip');
+  });
+
+  it('agree when both sides saw the same outcomes, however often, and not when one side saw only one', () => {
+    const both = (pass: number, skip: number) =>
+      foldRuns('r', [
+        ...Array.from({ length: pass }, () => ({ status: 'pass' })),
+        ...Array.from({ length: skip }, () => ({ status: 'skip' })),
+      ]);
+    expect(compareVerdicts([both(1, 5)], [both(4, 2)]).agreeing).toBe(1);
+    expect(compareVerdicts([both(1, 5)], [both(0, 6)]).agreeing).toBe(0);
+  });
+
+  it('show on the page as the outcomes over all runs, side by side', () => {
+    const record = (pass: number, skip: number) => ({
+      measured: measured('2026-11-28 11:00 UTC', 'ddddddd'),
+      against: 'x',
+      wallMs: 1000,
+      counts: { ran: 1, passed: 0, failed: 0, skipped: 1 },
+      specs: [
+        foldRuns('race', [
+          ...Array.from({ length: pass }, () => ({ status: 'pass' })),
+          ...Array.from({ length: skip }, () => ({ status: 'skip', message: 'lost' })),
+        ]),
+      ],
+    });
+    const page = renderPage({
+      generated: measured('2026-11-28 11:00 UTC', 'ddddddd'),
+      conformance: [],
+      critest: [
+        {
+          target: CRITEST_TARGETS[0],
+          real: { state: 'fresh', record: record(1, 5) },
+          sim: { state: 'fresh', record: record(4, 2) },
+        },
+      ],
+    });
+    expect(page).toContain('| `race` | pass 1, skip 5 of 6 / pass 4, skip 2 of 6 ✓ |');
+  });
+
+  it("are critest's two Synchronize holds, named as a real run's report names them", () => {
+    const kept = JSON.parse(
+      readFileSync(
+        fileURLToPath(new URL('../../docs/fidelity/critest-containerd-2.3-real.json', import.meta.url)),
+        'utf8',
+      ),
+    );
+    const names = kept.specs.map((s: any) => s.name);
+    for (const race of CRITEST_RACES) expect(names.filter((n: string) => n.includes(race))).toHaveLength(1);
   });
 });
 
