@@ -75,14 +75,16 @@ describe("critest's race specs, run several times", () => {
     expect(foldRuns('r', [lost, lost]).status).toBe('skip');
   });
 
-  it('agree when both sides saw the same outcomes, however often, and not when one side saw only one', () => {
+  it('agree when the imitation showed every outcome the runtime showed, however often, and not when it missed one', () => {
     const both = (pass: number, skip: number) =>
       foldRuns('r', [
         ...Array.from({ length: pass }, () => ({ status: 'pass' })),
         ...Array.from({ length: skip }, () => ({ status: 'skip' })),
       ]);
     expect(compareVerdicts([both(1, 5)], [both(4, 2)]).agreeing).toBe(1);
+    expect(compareVerdicts([both(0, 6)], [both(2, 4)]).agreeing).toBe(1);
     expect(compareVerdicts([both(1, 5)], [both(0, 6)]).agreeing).toBe(0);
+    expect(compareVerdicts([both(0, 6)], [both(6, 0)]).agreeing).toBe(0);
   });
 
   it('show on the page as the outcomes over all runs, side by side', () => {
