@@ -38,10 +38,35 @@ export function compareVerdicts(real, other) {
 
 /**
  * One verdict each: the same status. A race run several times on both sides (foldRuns): the
- * imitation showed every outcome the real runtime showed. It may show the race's other
- * outcome too, which the runtime gives at another moment (the page gives the counts).
+ * same outcomes, or ones that differ no more than chance makes them. A race won one time in
+ * five shows no win in six runs one time in four: that is no difference of the imitation's.
+ * So a race's sides disagree when one failed where the other did not, or when how often
+ * each passed differs beyond chance (Fisher's exact test, two-sided, p < 0.05): real 0 of
+ * 6 against 2 of 6 agrees; 6 of 6 against 0 of 6 does not.
  */
 function sameVerdict(real, other) {
   if (!real.runs || !other.runs) return real.status === other.status;
-  return Object.keys(real.runs).every((outcome) => outcome in other.runs);
+  if ('fail' in real.runs !== 'fail' in other.runs) return false;
+  const total = (runs) => Object.values(runs).reduce((a, b) => a + b, 0);
+  return fisherExact(real.runs.pass ?? 0, total(real.runs), other.runs.pass ?? 0, total(other.runs)) >= 0.05;
+}
+
+/** Two-sided p-value of Fisher's exact test that a of n and b of m come from one rate. */
+export function fisherExact(a, n, b, m) {
+  const k = a + b;
+  const logChoose = (x, y) => logFactorial(x) - logFactorial(y) - logFactorial(x - y);
+  const logP = (i) => logChoose(n, i) + logChoose(m, k - i) - logChoose(n + m, k);
+  const observed = logP(a);
+  let p = 0;
+  for (let i = Math.max(0, k - m); i <= Math.min(n, k); i++) {
+    const lp = logP(i);
+    if (lp <= observed + 1e-9) p += Math.exp(lp);
+  }
+  return Math.min(1, p);
+}
+
+function logFactorial(x) {
+  let s = 0;
+  for (let i = 2; i <= x; i++) s += Math.log(i);
+  return s;
 }

@@ -22,7 +22,7 @@ import * as targets from '../../scripts/fidelity/targets.mjs';
 const { parseCritestJunit, critestSummary, foldRuns } = junit as any;
 const { parseConformanceReport, conformanceSummary } = conformance as any;
 const { pathStripper, stripPaths } = paths as any;
-const { mergeResults, compareVerdicts } = merge as any;
+const { mergeResults, compareVerdicts, fisherExact } = merge as any;
 const { renderPage } = render as any;
 const { crioImagePolicy, CONFORMANCE_TARGETS, CRITEST_TARGETS, CRITEST_RACES } = targets as any;
 
@@ -75,16 +75,28 @@ describe("critest's race specs, run several times", () => {
     expect(foldRuns('r', [lost, lost]).status).toBe('skip');
   });
 
-  it('agree when the imitation showed every outcome the runtime showed, however often, and not when it missed one', () => {
-    const both = (pass: number, skip: number) =>
+  it('agree unless how often each side passed differs beyond chance, or one side failed', () => {
+    const of = (pass: number, skip: number, fail = 0) =>
       foldRuns('r', [
         ...Array.from({ length: pass }, () => ({ status: 'pass' })),
         ...Array.from({ length: skip }, () => ({ status: 'skip' })),
+        ...Array.from({ length: fail }, () => ({ status: 'fail', message: 'x' })),
       ]);
-    expect(compareVerdicts([both(1, 5)], [both(4, 2)]).agreeing).toBe(1);
-    expect(compareVerdicts([both(0, 6)], [both(2, 4)]).agreeing).toBe(1);
-    expect(compareVerdicts([both(1, 5)], [both(0, 6)]).agreeing).toBe(0);
-    expect(compareVerdicts([both(0, 6)], [both(6, 0)]).agreeing).toBe(0);
+    const agrees = (real: unknown, sim: unknown) => compareVerdicts([real], [sim]).agreeing === 1;
+    expect(agrees(of(1, 5), of(4, 2))).toBe(true);
+    expect(agrees(of(0, 6), of(2, 4))).toBe(true);
+    expect(agrees(of(1, 5), of(0, 6))).toBe(true);
+    expect(agrees(of(0, 6), of(6, 0))).toBe(false);
+    expect(agrees(of(2, 10), of(0, 12))).toBe(true); // the simulator before it modelled the race: too few runs to tell
+    expect(agrees(of(5, 15), of(0, 20))).toBe(false);
+    expect(agrees(of(1, 4, 1), of(1, 5))).toBe(false);
+  });
+
+  it("Fisher's exact test gives the textbook values", () => {
+    // Fisher's tea tasting: 3 of 4 against 1 of 4, two-sided p = 34/70.
+    expect(fisherExact(3, 4, 1, 4)).toBeCloseTo(34 / 70, 10);
+    expect(fisherExact(0, 6, 6, 6)).toBeCloseTo(2 / 924, 10);
+    expect(fisherExact(2, 5, 2, 5)).toBeCloseTo(1, 10);
   });
 
   it('show on the page as the outcomes over all runs, side by side', () => {
