@@ -3,7 +3,12 @@ import net from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TtrpcClient, type ServerConnection, type TtrpcClientOptions, type TtrpcServer } from '../../src/ttrpc/index.js';
+import {
+  TtrpcClient,
+  type ServerConnection,
+  type TtrpcClientOptions,
+  type TtrpcServer,
+} from '../../src/ttrpc/index.js';
 
 export interface Listening {
   path: string;
