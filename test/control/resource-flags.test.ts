@@ -67,6 +67,42 @@ describe('parseResourceFlags / buildLinuxResources', () => {
   });
 });
 
+// What `nrictl update` says of each bad value, before it connects (the command's own
+// refusal, exit 2 and nothing sent, is test/commands/update.test.ts's).
+describe('parseResourceFlags refuses each bad value with a message that names the flag and the fix', () => {
+  const bad: Array<[Record<string, string | string[]>, RegExp]> = [
+    [{ cpus: '3-1' }, /--cpus.*reversed/],
+    [{ cpus: 'two' }, /--cpus.*invalid cpuset/],
+    [{ cpus: '1.5' }, /^--cpus 1.5 is not a list of CPUs: .*use --cpu-limit 1.5$/],
+    [{ cpus: '' }, /--cpus is empty/],
+    [{ mems: '0,,1' }, /--mems.*empty item/],
+    [{ 'cpu-shares': '-5' }, /--cpu-shares -5 is out of range/],
+    [{ 'cpu-shares': '1.5' }, /--cpu-shares "1.5" is not a whole number/],
+    [{ swappiness: '101' }, /--swappiness 101 is out of range/],
+    [{ memory: '1Q' }, /--memory.*unknown suffix 'Q'/],
+    [{ memory: '512m' }, /--memory.*'m' means thousandths/],
+    [{ memory: '-5Gi' }, /--memory.*negative/],
+    [{ 'memory-reservation': '-1' }, /--memory-reservation.*negative/],
+    [{ memory: '1Gi', 'memory-swap': '512Mi' }, /--memory-swap .* must be at least the memory limit/],
+    [{ 'cpu-quota': '50000', 'cpu-period': '999' }, /--cpu-period 999 is out of range/],
+    [{ 'cpu-quota': '50000', 'cpu-period': '2000000' }, /--cpu-period 2000000 is out of range/],
+    [{ 'cpu-quota': '-2' }, /--cpu-quota -2 is out of range/],
+    [{ 'cpu-limit': '0' }, /--cpu-limit "0" is not a positive number/],
+    [{ 'cpu-limit': '1', 'cpu-quota': '5000' }, /--cpu-limit and --cpu-quota/],
+    [{ 'cpu-realtime-runtime': '2000', 'cpu-realtime-period': '1000' }, /longer than --cpu-realtime-period/],
+    [{ 'hugepage-limit': ['2MB'] }, /--hugepage-limit "2MB" is not SIZE=LIMIT/],
+    [{ 'hugepage-limit': ['3XB=1Gi'] }, /page size "3XB"/],
+    [{ unified: ['nokey'] }, /--unified "nokey" is not key=value/],
+    [{ 'pids-limit': '-3' }, /--pids-limit -3 is out of range/],
+    [{ 'pids-limit': '0' }, /--pids-limit 0/],
+    [{ 'blockio-class': ' ' }, /--blockio-class is empty/],
+  ];
+  it.each(bad)('%j', (flags, message) => {
+    expect(() => parseResourceFlags(flags)).toThrow(ControlInputError);
+    expect(() => parseResourceFlags(flags)).toThrow(message);
+  });
+});
+
 describe('preview and verification', () => {
   const current = { cpu: { cpus: '2-3', quota: { value: 100000 } }, memory: { limit: { value: 1073741824 } } };
   it('shows current -> new for each field set, in words', () => {
