@@ -27,15 +27,14 @@ export interface TtrpcClientOptions {
   strictGoFraming?: boolean;
   /** Calls waiting for an answer at once; a call past it fails at once with ResourceExhausted. Default DEFAULT_MAX_CALLS_IN_FLIGHT. */
   maxInFlight?: number;
-  /** Lets an answer that comes just after its call's deadline contest it; by default it comes too late. */
+  /** How an answer read after its call's deadline is judged; without a rule, one read before the deadline's timer ran is taken. */
   lateAnswers?: LateAnswerRule;
 }
 
 /**
- * How answers that come just after their deadline are judged. A Go client's deadline timer
- * fires late by up to its runtime's timer slack, and an answer that arrives meanwhile wins
- * or loses by the order in which Go's scheduler runs the two: a bench that stands in for a
- * Go peer gives such answers the same chance.
+ * How answers that come just after their deadline are judged. A Go client's deadline takes
+ * effect late, within its runtime's timer slack, and an answer that arrives before it does
+ * wins: a bench that stands in for a Go peer gives such answers the same chance.
  */
 export interface LateAnswerRule {
   /** How long after the deadline an answer may still contest it. */
