@@ -5,7 +5,8 @@ import type { LateAnswerRule } from '../../ttrpc/index.js';
  * How late the Go runtime's deadline takes effect. Its timers wake from epoll, which waits
  * in whole milliseconds, and the ttrpc call's select runs on a goroutine scheduled after
  * that: containerd 2.3.4 on the kit logged "failed to synchronize plugin: context deadline
- * exceeded" 1.6 to 2.1 ms after its 2 s deadline, in each of 5 timeouts measured.
+ * exceeded" 1.0 to 2.2 ms after the 2 s from its "synchronizing plugin" line, in each of 5
+ * timeouts measured.
  */
 export const GO_DEADLINE_SLACK_MS = 2;
 
