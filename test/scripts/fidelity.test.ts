@@ -1,6 +1,7 @@
 // The pure parts of `npm run fidelity` (scripts/fidelity/*.mjs): reading critest's JUnit
 // and conformance's JSON, stripping machine paths, carrying over kept results and
-// rendering the page. The script itself runs against the real-runtimes kit, never here.
+// rendering the page. The script itself runs against the real-runtimes kit, never here: only its refusal of bad arguments, which comes first.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -360,5 +361,23 @@ describe("CRI-O's image policy, from the crio.conf the kit rendered", () => {
     expect(crioImagePolicy('[crio.image]\nsignature_policy = ""\nsignature_policy_dir = "/x"\n')).toBe('stock');
     expect(crioImagePolicy('[crio.image]\nsignature_policy = "/x/policy.json"\n')).toBe('verify');
     expect(crioImagePolicy('[crio.image]\n# signature_policy = "/x"\n')).toBeUndefined();
+  });
+});
+
+// The script's own arguments, refused before it looks for nrictl's build or the kit.
+describe('npm run fidelity, given a bad argument', () => {
+  const script = fileURLToPath(new URL('../../scripts/fidelity.mjs', import.meta.url));
+  it.each([
+    [['--race-runs', 'x'], 'fidelity: --race-runs: x is not a whole number; see --help\n'],
+    [['--race-runs'], 'fidelity: --race-runs: (none) is not a whole number; see --help\n'],
+    [['--race-runs=-1'], 'fidelity: --race-runs: -1 is not a whole number; see --help\n'],
+    [['--only', 'nosuch'], 'fidelity: --only: unknown runtime nosuch; see --help\n'],
+  ])('%j: one line naming it, exit 2', (args, line) => {
+    const r = spawnSync(process.execPath, [script, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, NRI_REAL_OUT: '' },
+    });
+    expect(r.stderr).toBe(line);
+    expect(r.status).toBe(2);
   });
 });
