@@ -49,3 +49,7 @@ for (const name of self.pjson.oclif.plugins ?? []) {
   plugins.set(plugin.name, plugin);
 }
 await execute({ development: true, loadOptions: { root, plugins } });
+// As bin/run.js: the command has ended; nothing it forgot open keeps the process alive.
+process.stdout.on('error', () => {});
+process.stderr.on('error', () => {});
+setTimeout(() => process.exit(), 2000).unref();

@@ -36,4 +36,11 @@ if (process.argv.includes('--debug') || !['', '0', 'false', 'no', 'off'].include
 
 // The package's root, not this file: oclif looks for package.json upwards from here,
 // and would stop at bin/package.json.
-cli.execute({ dir: root });
+void cli.execute({ dir: root }).then(() => {
+  // The command has ended and its output is drained. A reader that goes away now is
+  // nobody's error, and whatever a library forgot open (a timer, a socket) must not keep
+  // the process alive.
+  process.stdout.on('error', () => {});
+  process.stderr.on('error', () => {});
+  setTimeout(() => process.exit(), 2000).unref();
+});

@@ -48,7 +48,7 @@ function commandFiles() {
 // getter, so that oclif, which reads only the command it runs, initialises only that
 // command's code, not every command's when the file loads.
 const entry = [
-  "export { execute, NrictlHelp } from './src/cli/oclif.ts';",
+  "export { execute, run, NrictlHelp } from './src/cli/oclif.ts';",
   "export { default as commandNotFound } from './src/cli/hooks/command-not-found.ts';",
   'export const COMMANDS = {',
   ...commandFiles().map(

@@ -21,7 +21,7 @@ import { describeError, isClosedOutput } from './error-table.js';
 import { ExitCode } from './exit-codes.js';
 import { flagOfOption } from './flags.js';
 import { oneLineParseError } from './parse-errors.js';
-import { stopForClosedOutput, stopSignal } from './signals.js';
+import { listenForStop, stopForClosedOutput } from './signals.js';
 import { NoteOutput } from './note-output.js';
 import { RecordOutput, STREAM_FLUSH_MS } from './record-output.js';
 import { plural } from '../units/index.js';
@@ -38,8 +38,11 @@ export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args
  * - Ctrl-C, SIGTERM and SIGHUP abort this.signal, which the library honours;
  * - execute()'s result is printed in the -o format through the one output model;
  * - an error becomes one line and the exit code of its kind (src/cli/error-table.ts);
- * - and every byte written reaches its reader before the process ends: stdout and
- *   stderr are drained, then the exit code is set; nothing calls process.exit.
+ * - and every byte written reaches its reader before the command ends: stdout and
+ *   stderr are drained, then the exit code is set; nothing here calls process.exit
+ *   (bin/run.js ends a process that something forgot open).
+ * Nothing of a run stays in the process after it: its signal handlers and stream
+ * listeners go when it ends, so commands can run one after another in one process.
  */
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override baseFlags = {
@@ -59,8 +62,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected args!: BaseArgs<T>;
   /** Every positional argument, in order: those beyond `args` of a command with `strict = false` too (lint's paths). */
   protected positionals!: string[];
+  private readonly stop = listenForStop();
   /** Aborted by Ctrl-C, SIGTERM or SIGHUP (also one that came while nrictl was starting), or a closed stdout. */
-  protected readonly signal: AbortSignal = stopSignal();
+  protected readonly signal: AbortSignal = this.stop.signal;
   /** Where a streaming command's records go (record-output.ts), once it asked for a sink. */
   private records: RecordOutput | undefined;
   /** Records on stderr beside the stream (stderrRecordSink), once the command asked for them. */
@@ -76,10 +80,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   public override async init(): Promise<void> {
     // A reader that goes away (`nrictl sync dump -o json | head -c 10`) is a normal end:
     // what runs is told to stop, and whatever is still written is dropped.
-    process.stdout.on('error', (err) => {
-      if (isClosedOutput(err)) stopForClosedOutput();
-    });
-    process.stderr.on('error', () => {});
+    process.stdout.on('error', onStdoutError);
+    process.stderr.on('error', ignoreError);
     await super.init();
     const { flags, args, argv } = await this.parse({
       flags: this.ctor.flags,
@@ -271,15 +273,16 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const drain = Promise.all([drained(process.stdout), drained(process.stderr)]);
     // A stream already waited its bounded time for a stalled reader: no more waiting here.
     await (this.records ? Promise.race([drain, this.records.drainBound()]) : drain);
-    // Whatever a library forgot open (a timer, a socket) must not keep a finished command alive.
-    setTimeout(() => process.exit(), 2000).unref();
+    this.stop.release();
+    process.stdout.off('error', onStdoutError);
+    process.stderr.off('error', ignoreError);
     return result;
   }
 
   private debugging(): boolean {
     return (
       Boolean((this.flags as { debug?: boolean } | undefined)?.debug) ||
-      process.argv.includes('--debug') ||
+      this.argv.includes('--debug') ||
       envOn(process.env.NRICTL_DEBUG)
     );
   }
@@ -289,6 +292,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (withStack?.stack) process.stderr.write(`${chalk.dim(withStack.stack)}\n`);
   }
 }
+
+function onStdoutError(err: Error): void {
+  if (isClosedOutput(err)) stopForClosedOutput();
+}
+
+function ignoreError(): void {}
 
 /** Resolves once everything written to the stream so far is handed to the OS (or the stream is gone). */
 function drained(stream: NodeJS.WriteStream): Promise<void> {
@@ -301,12 +310,17 @@ function envOn(value: string | undefined): boolean {
   return value !== undefined && !['', '0', 'false', 'no', 'off'].includes(value.trim().toLowerCase());
 }
 
+/** What chalk detected when it loaded (FORCE_COLOR, the terminal), before any run's policy. */
+const detectedColourLevel = chalk.level;
+
 /**
  * chalk honours FORCE_COLOR and terminal detection but not NO_COLOR; we do. An explicit
  * --color or --no-color is the user's word for this run and beats the environment.
+ * Set from what chalk detected each time, so one run's choice is not the next one's.
  */
 export function applyColourPolicy(colourFlag: boolean | undefined): void {
   if (colourFlag === false) chalk.level = 0;
-  else if (colourFlag === true) chalk.level = Math.max(chalk.level, 1) as typeof chalk.level;
+  else if (colourFlag === true) chalk.level = Math.max(detectedColourLevel, 1) as typeof chalk.level;
   else if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') chalk.level = 0;
+  else chalk.level = detectedColourLevel;
 }

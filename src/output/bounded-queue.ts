@@ -71,7 +71,7 @@ export class BoundedOutputQueue<T> extends EventEmitter {
     this.batch = opts.batch ?? 256;
     this.writeThrough = opts.writeThrough ?? false;
     out.on('error', this.onOutputError);
-    out.once('close', () => this.onOutputError(new Error('output closed')));
+    out.once('close', this.onOutputClose);
   }
 
   /** Items accepted so far, including those still queued. */
@@ -165,7 +165,9 @@ export class BoundedOutputQueue<T> extends EventEmitter {
     this.ended = true;
     this.settle();
     const complete = await this.flush(timeoutMs);
+    // The Writable outlives the queue (stdout): nothing of the queue stays on it.
     this.out.off('error', this.onOutputError);
+    this.out.off('close', this.onOutputClose);
     return { ...this.counts, complete };
   }
 
@@ -230,6 +232,8 @@ export class BoundedOutputQueue<T> extends EventEmitter {
     this.out.off('drain', this.onDrain);
     this.pump();
   };
+
+  private readonly onOutputClose = (): void => this.onOutputError(new Error('output closed'));
 
   private readonly onOutputError = (err: Error): void => {
     if (this.outputError) return;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateScenario } from '../../src/runtime/index.js';
 import { MODERN_CONFIGURE, RuntimePeer } from '../plugin/peer.js';
-import { BIN, cliEnv, nrictlOnTerminal, runCli, startCli, startRuntime, tempDir } from './nri-cli.js';
+import { BIN, cliEnv, nrictlOnTerminal, runCli, runCliChild, startCli, startRuntime, tempDir } from './nri-cli.js';
 
 const never = (): Promise<void> => new Promise(() => {});
 const POD = { id: 'p1', name: 'web-0', namespace: 'shop', uid: 'u1' };
@@ -138,9 +138,10 @@ describe.concurrent('checked before connecting', () => {
     it(`${cmd.slice(0, cmd[0] === 'sync' ? 2 : 1).join(' ')}: ${what} is exit 2, and no simulator is left behind`, async ({
       expect,
     }) => {
-      // A temporary directory of its own, so that other tests' simulators do not count.
+      // A temporary directory of its own, so that other tests' simulators do not count; in a
+      // child, as a run in this process would lend its TMPDIR to the tests running beside it.
       const tmp = mkdtempSync(path.join(t.dir, 'tmp-'));
-      const r = await runCli([...cmd, ...flags, '--sim', 'examples/demo.yaml'], { TMPDIR: tmp });
+      const r = await runCliChild([...cmd, ...flags, '--sim', 'examples/demo.yaml'], { TMPDIR: tmp });
       expect(r.code).toBe(2);
       expect(r.stderr.trim()).toMatch(message);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);

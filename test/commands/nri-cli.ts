@@ -13,6 +13,7 @@ import { SimState } from '../../src/runtime/sim/state.js';
 import type { SimEvent } from '../../src/runtime/events.js';
 import type { nri } from '../../src/api/index.js';
 import { reachableTempDir } from '../support/reachable.js';
+import { runInProcess } from '../support/cli-in-process.js';
 
 export const BIN = path.resolve('bin/run.js');
 
@@ -114,8 +115,11 @@ export interface CliRun {
 // NODE_ENV=test (set by vitest) makes oclif look for TypeScript sources (and warn that it
 // found none); run the build as users do.
 // COLUMNS left out: output is laid out to it, and a developer's shell must not change what tests see.
+// From the worker's environment as it was when the tests began: a run in process
+// (runCli) has its own in process.env while it lasts, and a child started meanwhile must not inherit it.
+const WORKER_ENV = { ...process.env };
 export const cliEnv = (env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
-  ...process.env,
+  ...WORKER_ENV,
   NODE_ENV: 'production',
   NO_COLOR: '1',
   COLUMNS: undefined,
@@ -167,18 +171,30 @@ export function startCli(args: string[], opts: { collectStdout?: boolean; env?: 
   };
 }
 
-/** Runs to completion and collects everything. */
-export async function runCli(
-  args: string[],
-  env?: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs to completion in the test's own process (test/support/cli-in-process.ts) and
+ * collects everything: for what a one-shot command prints and its exit code.
+ */
+export function runCli(args: string[], env?: NodeJS.ProcessEnv): Promise<CliOutcome> {
+  return runInProcess(args, { env: cliEnv(env) });
+}
+
+/** Runs to completion as a child process and collects everything: for what only a process of its own shows. */
+export async function runCliChild(args: string[], env?: NodeJS.ProcessEnv): Promise<CliOutcome> {
   const r = startCli(args, { ...(env ? { env } : {}) });
   const { code } = await r.exited;
   return { code, stdout: r.stdout(), stderr: r.stderr() };
 }
 
+export interface CliOutcome {
+  /** The exit code; null for a child that a signal ended. */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
 /** Runs `nrictl ...args` with no terminal and no CI variable (so only the missing terminal keeps it from prompting). */
-export function nrictl(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function nrictl(...args: string[]): Promise<CliOutcome> {
   return runCli(args, { CI: undefined });
 }
 

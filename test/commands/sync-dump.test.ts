@@ -18,7 +18,17 @@ import YAML from 'yaml';
 import { generateScenario } from '../../src/runtime/sim/generate.js';
 import { MODE_BOUND_UNAVAILABLE, modeBound } from '../support/mode-bound.js';
 import { RuntimePeer } from '../plugin/peer.js';
-import { BIN, cliEnv, demoState, nrictlOnTerminal, runCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
+import {
+  BIN,
+  cliEnv,
+  demoState,
+  nrictlOnTerminal,
+  runCli,
+  runCliChild,
+  startRuntime,
+  tempDir,
+  type SimHandle,
+} from './nri-cli.js';
 
 /** The built CLI run from another directory, where a relative output file would land. */
 function runIn(cwd: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -91,7 +101,7 @@ describe.concurrent('nrictl sync dump against the simulator', () => {
       runCli(['sync', 'dump', '--socket', sim.socketPath], { NO_COLOR: '' }),
       runCli(['sync', 'dump', '--socket', sim.socketPath, '--color'], { NO_COLOR: '' }),
       runCli(['sync', 'dump', '--socket', sim.socketPath, '--color'], { NO_COLOR: '1' }),
-      runCli(['sync', 'dump', '--socket', sim.socketPath, '--no-color'], { FORCE_COLOR: '1' }),
+      runCliChild(['sync', 'dump', '--socket', sim.socketPath, '--no-color'], { FORCE_COLOR: '1' }),
     ]);
     expect(plain.stdout).not.toMatch(/\x1b\[/);
     expect(coloured.stdout).toMatch(/\x1b\[1mPOD\x1b\[22m/);

@@ -16,7 +16,8 @@ export function builtSource(rel: string): string {
 }
 
 let checked = false;
-function assertFreshBuild(): void {
+/** Throws unless dist/ is the build of the sources as they are. */
+export function assertFreshBuild(): void {
   if (checked) return;
   const stale = (whyStale as () => string | undefined)();
   if (stale) throw new Error(`dist/ is not the build of these sources (${stale}): run npm run build (npm test does)`);
