@@ -1,13 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
-// Test files that run the built CLI, pack the package, change the process's environment or
-// time what they do: each in a fresh process of its own, as the process is part of what
-// they test. The other files test modules in process, with nothing of theirs left in the
-// process when they end (every socket, server and timer closed; no global changed): they
-// share their workers' module graphs, so a worker starts and loads the sources once rather
-// than once per file, which on a 2-core machine was a third of the suite's time.
+// Test files that pack the package, change the process's environment or time what they
+// do: each in a fresh process of its own, as the process is part of what they test. The
+// other files leave nothing of theirs in the process when they end (every socket, server,
+// child and timer closed; no global changed): they share their workers' module graphs, so
+// a worker starts and loads the sources once rather than once per file, which on a 2-core
+// machine was a third of the suite's time. The commands' tests are among them: a command
+// run in process (test/support/cli-in-process.ts) gives back the environment, directory,
+// streams and exit code it was lent, and leaves no listener behind.
 const ISOLATED = [
-  'test/commands/**/*.test.ts',
   'test/pack/**/*.test.ts',
   'test/scripts/**/*.test.ts',
   'test/deploy/**/*.test.ts',

@@ -5,12 +5,13 @@
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
 import YAML from 'yaml';
-import { runBuilt } from './cli-child.js';
+import { runInProcess } from '../support/cli-in-process.js';
+import { cliEnv } from './nri-cli.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 
-/** Not waited for synchronously: the tests (and the runs in one test) go side by side. */
-const nrictl = (...args: string[]) => runBuilt(args, { cwd: repo });
+/** In the test's own process, from the top of the checkout. */
+const nrictl = (...args: string[]) => runInProcess(args, { cwd: repo, env: cliEnv() });
 
 const CHECKS = [
   { args: ['validate', 'examples/plugins'], exit: 1, keys: ['dir', 'confDir', 'order', 'findings', 'counts'] },

@@ -29,10 +29,10 @@ afterAll(async () => {
 });
 
 describe('nrictl lint on Docker', () => {
-  it("reads a daemon.json with nri-opts as Docker's, with no iSulad finding", () => {
+  it("reads a daemon.json with nri-opts as Docker's, with no iSulad finding", async () => {
     const file = join(t.dir, 'daemon.json');
     writeFileSync(file, JSON.stringify({ 'log-driver': 'journald', 'nri-opts': { enable: true } }, null, 2));
-    const r = nrictl('lint', file, '-o', 'json');
+    const r = await nrictl('lint', file, '-o', 'json');
     expect(r.code, r.stderr).toBe(0);
     const json = JSON.parse(r.stdout) as {
       findings: Array<{ code: string; message: string }>;

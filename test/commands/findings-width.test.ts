@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
-import { runBuilt, runProgram } from './cli-child.js';
+import { runProgram } from './cli-child.js';
+import { runInProcess } from '../support/cli-in-process.js';
 import { BIN, cliEnv, nrictlOnTerminal, tempDir } from './nri-cli.js';
 
 interface Finding {
@@ -59,7 +60,7 @@ const COMMANDS = {
   doctor: () => ['doctor', '--root', root],
 };
 
-/** Child environment: no colour, and COLUMNS only when the test sets it. */
+/** The run's environment: no colour, and COLUMNS only when the test sets it. */
 function env(columns?: number): NodeJS.ProcessEnv {
   const e = cliEnv({ CI: 'true' });
   delete e.COLUMNS;
@@ -68,9 +69,9 @@ function env(columns?: number): NodeJS.ProcessEnv {
   return e;
 }
 
-/** Into a pipe, COLUMNS set or not. */
+/** Into a pipe (run in process: no terminal), COLUMNS set or not. */
 async function run(expect: ExpectStatic, args: string[], columns?: number): Promise<string> {
-  const r = await runBuilt(args, { env: env(columns) });
+  const r = await runInProcess(args, { env: env(columns) });
   expect(r.stderr).toBe('');
   return r.stdout;
 }
@@ -192,7 +193,7 @@ describe.concurrent('COLUMNS=40 nrictl validate examples/plugins | cat', () => {
         cwd: repo,
         env: env(),
       }),
-      runBuilt(['validate', 'examples/plugins'], { cwd: repo, env: env() }),
+      runInProcess(['validate', 'examples/plugins'], { cwd: repo, env: env() }),
     ]);
     const lines = r.stdout.split('\n');
     expect(lines.filter((l) => l.length > 40).length).toBeGreaterThan(2);

@@ -8,19 +8,15 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { assertBuilt, BIN, cliEnv, tempDir } from './nri-cli.js';
+import { runInProcess } from '../support/cli-in-process.js';
 
-/** The built CLI run in `cwd` (bundle resolves the entry there). */
+/** The built CLI run in `cwd` (bundle resolves the entry there), in the test's own process. */
 function cli(
   args: string[],
   cwd: string,
   env?: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cliEnv(env) });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((res) => child.on('close', (code) => res({ code, stdout, stderr })));
+  return runInProcess(args, { cwd, env: cliEnv(env) });
 }
 
 const repo = resolve('.');
