@@ -268,7 +268,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** Every byte written reaches its reader before the process may end; then nothing may keep it alive. */
   protected override async finally(err: Error | undefined): Promise<unknown> {
     const result: unknown = await super.finally(err);
-    // What is still queued for stderr, for as long as a stream waits for a stalled reader; drops said.
+    // What is still queued for stdout and stderr, for as long as a stream waits for a stalled
+    // reader; drops said. A stream that ended with its summary is already done.
+    await this.records?.end();
     await this.stderrRecords?.end(STREAM_FLUSH_MS);
     const drain = Promise.all([drained(process.stdout), drained(process.stderr)]);
     // A stream already waited its bounded time for a stalled reader: no more waiting here.

@@ -40,6 +40,7 @@ export interface RecordOutputOptions {
 export class RecordOutput {
   private readonly out: Writable;
   private queue: BoundedOutputQueue<unknown> | undefined;
+  private ended = false;
 
   constructor(private readonly opts: RecordOutputOptions) {
     this.out = nonBlockingStdout();
@@ -76,7 +77,7 @@ export class RecordOutput {
    */
   async finish(out: Output): Promise<void> {
     const { format, layout } = this.opts;
-    await this.queue?.end(STREAM_FLUSH_MS);
+    await this.end();
     if (this.opts.summary === 'stderr') {
       this.opts.say(out.view.text(out.value, layout));
       return;
@@ -86,6 +87,16 @@ export class RecordOutput {
     const text = out.endsStream ? renderOutput(out, format, layout) : renderRecord(out.view, out.value, format, layout);
     if (text === '') return;
     await new Promise<void>((resolve) => this.out.write(text, () => resolve()));
+  }
+
+  /**
+   * Ends the stream whatever way the command ended (a failed one gave no summary): what is
+   * queued is still written, for at most STREAM_FLUSH_MS, and the queue lets go of stdout.
+   */
+  async end(): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    await this.queue?.end(STREAM_FLUSH_MS);
   }
 
   /** Resolves when the process need wait no longer for stdout to drain. */

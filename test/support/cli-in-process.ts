@@ -68,8 +68,16 @@ async function runNow(args: string[], opts: InProcessOptions): Promise<InProcess
   process.exitCode = undefined;
   let code: number;
   try {
-    await loadBundle().run(args, REPO);
+    const cli = await loadBundle();
+    // What loading printed is not this run's.
+    out.length = 0;
+    err.length = 0;
+    const listenersBefore = processListeners();
+    await cli.run(args, REPO);
     code = Number(process.exitCode ?? 0);
+    // A command leaves nothing of its run on the process (src/cli/base-command.ts).
+    const left = listenersLeft(listenersBefore, processListeners());
+    if (left.length > 0) throw new Error(`nrictl ${args.join(' ')} left listeners on the process: ${left.join(', ')}`);
   } catch (e) {
     // What oclif's own handler would have made of it in a child: an exit (a hook's
     // this.exit, oclif's parse of the command line), else a crash of the command line.
@@ -83,7 +91,12 @@ async function runNow(args: string[], opts: InProcessOptions): Promise<InProcess
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
-function loadBundle(): Bundle {
+/**
+ * Loaded with the first run's environment and streams, and primed with a run of `version`:
+ * what oclif adds to the process once, when its first command loads (a listener for EPIPE
+ * on stdout), is then not taken for something a run left behind.
+ */
+async function loadBundle(): Promise<Bundle> {
   if (bundle) return bundle;
   // As bin/run.js loads it: compiled code, with the code cache the build wrote.
   const global = globalThis as { oclif?: Record<string, unknown> };
@@ -93,10 +106,11 @@ function loadBundle(): Bundle {
   const { requireWithCodeCache } = require(path.join(REPO, 'dist', 'code-cache.cjs')) as {
     requireWithCodeCache: (file: string, opts: { cacheFile: string }) => { exports: Bundle };
   };
-  bundle = requireWithCodeCache(path.join(REPO, 'dist', 'cli.cjs'), {
+  const loaded = requireWithCodeCache(path.join(REPO, 'dist', 'cli.cjs'), {
     cacheFile: path.join(REPO, 'dist', 'cli.code-cache'),
   }).exports;
-  return bundle;
+  await loaded.run(['version'], REPO);
+  return (bundle = loaded);
 }
 
 function swapEnvironment(env: NodeJS.ProcessEnv): () => void {
@@ -157,4 +171,28 @@ function captureConsole(out: string[], err: string[]): () => void {
       else Reflect.deleteProperty(console, name);
     }
   };
+}
+
+// Not 'exit': a simulator that a test beside the run starts in this process listens for it.
+const WATCHED = {
+  process: ['SIGINT', 'SIGTERM', 'SIGHUP'],
+  stdout: ['error', 'close', 'drain', 'finish'],
+  stderr: ['error', 'close', 'drain', 'finish'],
+} as const;
+
+/** How many listeners the process and its standard streams have, per event a command might listen to. */
+function processListeners(): Map<string, number> {
+  const emitters = { process, stdout: process.stdout, stderr: process.stderr };
+  const counts = new Map<string, number>();
+  for (const [name, events] of Object.entries(WATCHED)) {
+    for (const event of events)
+      counts.set(`${name} '${event}'`, emitters[name as keyof typeof emitters].listenerCount(event));
+  }
+  return counts;
+}
+
+function listenersLeft(before: Map<string, number>, after: Map<string, number>): string[] {
+  return [...after].flatMap(([what, n]) =>
+    n > (before.get(what) ?? 0) ? [`${n - before.get(what)!} on ${what}`] : [],
+  );
 }
