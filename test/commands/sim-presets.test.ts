@@ -5,16 +5,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { runBuilt } from './cli-child.js';
+import { runInProcess } from '../support/cli-in-process.js';
 import { cliEnv } from './nri-cli.js';
 import { rawPlugin } from './raw-plugin-script.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 
-// Not waited for synchronously: the tests run side by side (each simulator has a socket of
-// its own; the plugin directory and the scenario are only read).
+// In the test's own process; CI set, so the simulator never reads stdin.
 async function sim(args: string[]) {
-  const r = await runBuilt(['sim', ...args], { cwd: repo, input: '', timeoutMs: 120_000, env: cliEnv({ CI: '1' }) });
+  const r = await runInProcess(['sim', ...args], { cwd: repo, env: cliEnv({ CI: '1' }) });
   return { code: r.code, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.split('\n').filter(Boolean) };
 }
 

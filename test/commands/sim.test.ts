@@ -17,20 +17,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { runBuilt } from './cli-child.js';
-import { BIN, cliEnv } from './nri-cli.js';
+import { BIN, cliEnv, runCli } from './nri-cli.js';
+import { unpacedDemo } from '../support/unpaced-demo.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const sdk = path.join(repo, 'dist/src/plugin/index.js');
 
 // Each test has its own simulator, socket and directories (the plugin directory shared
 // below is only read), so the tests run side by side: a scenario's sleeps overlap.
+// CI set, so the simulator never reads stdin unless a test gives it input (then as a child).
 async function sim(args: string[], input?: string) {
-  const r = await runBuilt(['sim', ...args], {
-    cwd: repo,
-    ...(input === undefined ? {} : { input }),
-    timeoutMs: 30_000,
-    env: cliEnv({ CI: '1' }),
-  });
+  const r =
+    input === undefined
+      ? await runCli(['sim', ...args], { CI: '1' })
+      : await runBuilt(['sim', ...args], { cwd: repo, input, timeoutMs: 30_000, env: cliEnv({ CI: '1' }) });
   return { code: r.code, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.split('\n').filter(Boolean) };
 }
 
@@ -52,7 +52,10 @@ await stub.start();
 
 let tmp: string;
 let plugins: string;
-beforeAll(() => {
+/** The demo without its pauses, for the runs that read what sim printed (in process). */
+let demo: string;
+beforeAll(async () => {
+  demo = await unpacedDemo();
   tmp = mkdtempSync(path.join(os.tmpdir(), 'simcmd-'));
   plugins = path.join(tmp, 'plugins');
   mkdirSync(plugins);
@@ -101,7 +104,7 @@ describe.concurrent('nrictl sim SCENARIO', () => {
 
   it('without --calls prints no invoke line, and the rest as with it', async ({ expect }) => {
     const types = async (args: string[]) =>
-      (await sim(['examples/demo.yaml', '--plugin-dir', plugins, '-o', 'json', ...args])).lines.map(
+      (await sim([demo, '--plugin-dir', plugins, '-o', 'json', ...args])).lines.map(
         (l) => (JSON.parse(l) as { type: string }).type,
       );
     const [without, withCalls] = await Promise.all([types([]), types(['--calls'])]);
@@ -112,7 +115,7 @@ describe.concurrent('nrictl sim SCENARIO', () => {
   });
 
   it('-o json prints one JSON object per line, every line', async ({ expect }) => {
-    const r = await sim(['examples/demo.yaml', '--plugin-dir', plugins, '--calls', '-o', 'json']);
+    const r = await sim([demo, '--plugin-dir', plugins, '--calls', '-o', 'json']);
     expect(r.code).toBe(0);
     const objects = r.lines.map(
       (l) =>
@@ -177,7 +180,7 @@ describe.concurrent('nrictl sim SCENARIO', () => {
 
   it('with --nri-version v0.6.1 delivers start events through StateChange', async ({ expect }) => {
     const r = await sim([
-      'examples/demo.yaml',
+      demo,
       '--plugin-dir',
       plugins,
       '--nri-version',

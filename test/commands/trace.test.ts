@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { Stub } from '../../src/plugin/index.js';
 import { runCli, startCli, startRuntime, tempDir, type SimHandle } from './nri-cli.js';
+import { unpacedDemo } from '../support/unpaced-demo.js';
 import { get, parsePrometheusText } from './prometheus-text.js';
 
 const records = (out: string): Array<Record<string, any>> =>
@@ -16,6 +17,12 @@ const records = (out: string): Array<Record<string, any>> =>
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l));
+
+// The demo without its pauses: these runs read what trace printed, and run in process.
+let demo: string;
+beforeAll(async () => {
+  demo = await unpacedDemo();
+});
 
 describe.concurrent('nrictl trace --sim', () => {
   // Not beside the others: the simulator launches the three example plugins one after
@@ -26,7 +33,7 @@ describe.concurrent('nrictl trace --sim', () => {
     const r = await runCli([
       'trace',
       '--sim',
-      'examples/demo.yaml',
+      demo,
       '--plugin-dir',
       'examples/trace-plugins',
       '-o',
@@ -61,7 +68,7 @@ describe.concurrent('nrictl trace --sim', () => {
       const args = [
         'trace',
         '--sim',
-        'examples/demo.yaml',
+        demo,
         '--plugin-dir',
         'examples/trace-plugins',
         '--events',
@@ -95,7 +102,7 @@ describe.concurrent('nrictl trace --sim', () => {
   );
 
   it('-o yaml: one document per event, then one for the summary', async ({ expect }) => {
-    const r = await runCli(['trace', '--sim', 'examples/demo.yaml', '-o', 'yaml', '--request-timeout', '500ms']);
+    const r = await runCli(['trace', '--sim', demo, '-o', 'yaml', '--request-timeout', '500ms']);
     expect(r.code).toBe(0);
     expect(r.stdout.startsWith('---\n')).toBe(true);
     const docs = YAML.parseAllDocuments(r.stdout).map((d) => d.toJS() as Record<string, any>);
@@ -110,8 +117,8 @@ describe.concurrent('nrictl trace --sim', () => {
     expect,
   }) => {
     const [a, b] = await Promise.all([
-      runCli(['trace', '--sim', 'examples/demo.yaml', '--request-timeout', '2']),
-      runCli(['trace', '--sim', 'examples/demo.yaml', '--duration', '30']),
+      runCli(['trace', '--sim', demo, '--request-timeout', '2']),
+      runCli(['trace', '--sim', demo, '--duration', '30']),
     ]);
     expect(a.code).toBe(2);
     expect(a.stderr.trim()).toBe('Error: --request-timeout 2: a duration needs a unit, such as 2s or 500ms');
@@ -121,8 +128,8 @@ describe.concurrent('nrictl trace --sim', () => {
 
   it('filters as logs does: a container name that matches nothing traces nothing and counts it', async ({ expect }) => {
     const [r, pay] = await Promise.all([
-      runCli(['trace', '--sim', 'examples/demo.yaml', '--container', 'nothing-*', '-o', 'json']),
-      runCli(['trace', '--sim', 'examples/demo.yaml', '--container', 'pay*', '-n', 'shop', '-o', 'json']),
+      runCli(['trace', '--sim', demo, '--container', 'nothing-*', '-o', 'json']),
+      runCli(['trace', '--sim', demo, '--container', 'pay*', '-n', 'shop', '-o', 'json']),
     ]);
     expect(r.code).toBe(0);
     const all = records(r.stdout);
@@ -140,8 +147,8 @@ describe.concurrent('nrictl trace --sim', () => {
     const root = tempDir('nrd-');
     try {
       const [r, plain] = await Promise.all([
-        runCli(['doctor', '--sim', 'examples/demo.yaml', '--trace', '--root', root.dir, '-o', 'json']),
-        runCli(['doctor', '--sim', 'examples/demo.yaml', '--root', root.dir, '-o', 'json']),
+        runCli(['doctor', '--sim', demo, '--trace', '--root', root.dir, '-o', 'json']),
+        runCli(['doctor', '--sim', demo, '--root', root.dir, '-o', 'json']),
       ]);
       const report = JSON.parse(r.stdout) as { findings: Array<{ code: string; message: string }> };
       const latency = report.findings.filter((f) => f.code === 'plugin-latency');
@@ -157,9 +164,9 @@ describe.concurrent('nrictl trace --sim', () => {
 
   it('refuses events it cannot follow and malformed flags with exit 2', async ({ expect }) => {
     const [a, b, c] = await Promise.all([
-      runCli(['trace', '--sim', 'examples/demo.yaml', '--events', 'runpod']),
-      runCli(['trace', '--sim', 'examples/demo.yaml', '--index', '7']),
-      runCli(['trace', '--sim', 'examples/demo.yaml', '--metrics-addr', 'nowhere']),
+      runCli(['trace', '--sim', demo, '--events', 'runpod']),
+      runCli(['trace', '--sim', demo, '--index', '7']),
+      runCli(['trace', '--sim', demo, '--metrics-addr', 'nowhere']),
     ]);
     expect(a.code).toBe(2);
     expect(a.stderr).toMatch(/trace follows container events only, not RunPodSandbox/);
