@@ -179,16 +179,7 @@ describe.concurrent('nrictl sim SCENARIO', () => {
   });
 
   it('with --nri-version v0.6.1 delivers start events through StateChange', async ({ expect }) => {
-    const r = await sim([
-      demo,
-      '--plugin-dir',
-      plugins,
-      '--nri-version',
-      'v0.6.1',
-      '--calls',
-      '-o',
-      'json',
-    ]);
+    const r = await sim([demo, '--plugin-dir', plugins, '--nri-version', 'v0.6.1', '--calls', '-o', 'json']);
     expect(r.code).toBe(0);
     const starts = r.lines
       .map((l) => JSON.parse(l) as { type: string; event?: string; via?: string })

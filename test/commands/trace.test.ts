@@ -30,15 +30,7 @@ describe.concurrent('nrictl trace --sim', () => {
   // the SDK of the first one waits for its Synchronize (5 s, src/plugin/stub.ts), and it
   // leaves. Reported to the lead; until it is fixed these two runs do not add to the load.
   it.sequential("attributes the example plugins' changes and ends with a summary record", async ({ expect }) => {
-    const r = await runCli([
-      'trace',
-      '--sim',
-      demo,
-      '--plugin-dir',
-      'examples/trace-plugins',
-      '-o',
-      'json',
-    ]);
+    const r = await runCli(['trace', '--sim', demo, '--plugin-dir', 'examples/trace-plugins', '-o', 'json']);
     expect(r.stderr).toMatch(/40-env-injector, 41-mount-adder: no free index between them, reported as one group/);
     expect(r.code).toBe(0);
     const all = records(r.stdout);
@@ -65,15 +57,7 @@ describe.concurrent('nrictl trace --sim', () => {
   it.sequential(
     "-o wide heads each block as logs -o wide: the pod's id, uid and cgroup parent, the resources the last probe saw",
     async ({ expect }) => {
-      const args = [
-        'trace',
-        '--sim',
-        demo,
-        '--plugin-dir',
-        'examples/trace-plugins',
-        '--events',
-        'create',
-      ];
+      const args = ['trace', '--sim', demo, '--plugin-dir', 'examples/trace-plugins', '--events', 'create'];
       const [wide, narrow] = await Promise.all([runCli([...args, '-o', 'wide']), runCli(args)]);
       expect([wide.code, narrow.code]).toEqual([0, 0]);
       const head = (out: string) =>
