@@ -14,6 +14,7 @@ import YAML from 'yaml';
 // @ts-expect-error: a plain ES module script without type declarations
 import { ENV, SCRATCH, TOUR } from '../../scripts/gen-readme.mjs';
 import { runInProcess } from '../support/cli-in-process.js';
+import { playsTheDemo } from './nri-cli.js';
 
 type TourEntry = { args: string[]; exit: number; cwd?: string };
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -48,16 +49,15 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-// The tour's runs of these follow a clock (the demo scenario's pauses, --duration), for
-// seconds: as children, whose waits overlap. The others compute, in milliseconds: in this
-// process (test/support/cli-in-process.ts), one after another, without a child's start-up.
-const PACED = new Set(['sim', 'logs', 'trace', 'exporter']);
-
 type Run = { status: number | null; stdout: string; stderr: string };
 
-/** The built CLI, run in the way its command's tour run calls for. */
+/**
+ * The built CLI: a run that plays the demo waits through its pauses, as a child, whose
+ * wait overlaps the others'; the others compute, in milliseconds, in this process
+ * (test/support/cli-in-process.ts), one after another, without a child's start-up.
+ */
 async function nrictl(args: string[], cwd: string): Promise<Run> {
-  if (PACED.has(args[0])) return child(args, cwd);
+  if (playsTheDemo(args)) return child(args, cwd);
   const r = await runInProcess(args, { env: ENV as NodeJS.ProcessEnv, cwd });
   return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }

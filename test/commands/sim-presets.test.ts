@@ -5,15 +5,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { runInProcess } from '../support/cli-in-process.js';
-import { cliEnv } from './nri-cli.js';
+import { runCli } from './nri-cli.js';
 import { rawPlugin } from './raw-plugin-script.js';
-
-const repo = path.resolve(import.meta.dirname, '../..');
 
 // In the test's own process; CI set, so the simulator never reads stdin.
 async function sim(args: string[]) {
-  const r = await runInProcess(['sim', ...args], { cwd: repo, env: cliEnv({ CI: '1' }) });
+  const r = await runCli(['sim', ...args], { CI: '1' });
   return { code: r.code, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.split('\n').filter(Boolean) };
 }
 
