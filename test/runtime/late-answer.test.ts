@@ -3,7 +3,9 @@
 // plugin that holds Synchronize exactly the request timeout (critest's specs 19 and 20,
 // 2 s, the default) is dropped every time. Here the timer running late is what a loaded
 // machine does and a test cannot make happen on cue: the clock (performance.now) is moved
-// past the deadline while the plugin answers, and the real timer has not fired yet.
+// past the deadline while the plugin answers, and the real timer has not fired yet. The
+// clock stands still otherwise, so that an answer is read exactly as late as the test
+// says, however long a busy machine takes to carry it.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GO_DEADLINE_SLACK_MS, GO_LATE_ANSWERS } from '../../src/runtime/adaptation/index.js';
 import { RUNTIME_PRESETS } from '../../src/runtime/sim/presets.js';
@@ -13,7 +15,7 @@ import { ofType, simPerTest, waitFor, type Sim } from './helpers.js';
 const sims = simPerTest();
 afterEach(() => void vi.restoreAllMocks());
 
-/** A plugin whose answer to `hook` is read once the clock says the request timeout has passed (by lateByMs). */
+/** A plugin whose answer to `hook` is read once the clock says the request timeout has passed (by lateByMs), no more. */
 async function lateOn(
   hook: 'synchronize' | 'runPodSandbox',
   timeoutMs: number,
@@ -21,9 +23,9 @@ async function lateOn(
   lateByMs = 50,
 ) {
   const sim = await sims.start(undefined, { requestTimeoutMs: timeoutMs, ...opts });
-  const now = performance.now.bind(performance);
+  const start = performance.now();
   let late = 0;
-  vi.spyOn(performance, 'now').mockImplementation(() => now() + late);
+  vi.spyOn(performance, 'now').mockImplementation(() => start + late);
   const answerLate = () => void (late = timeoutMs + lateByMs);
   const s = sims.plugin(
     'slow',
