@@ -321,15 +321,15 @@ export const ENV = (() => {
   return env;
 })();
 
-/** How nrictl starts: the installed package's entry point, or the checkout's sources. */
-let entry = ['--import', tsx, '--no-warnings', join(root, 'bin', 'dev.mjs')];
+/** How nrictl starts from the checkout's sources (--from-sources). */
+const FROM_SOURCES = ['--import', tsx, '--no-warnings', join(root, 'bin', 'dev.mjs')];
 
-/** Runs nrictl; resolves { stdout, stderr, code }. */
-function nrictl(args, cwd) {
+/** Runs nrictl as `entry` (node's arguments before nrictl's own) starts it; resolves { stdout, stderr, code }. */
+function nrictl(entry, args, cwd, env) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...entry, ...args], {
       cwd,
-      env: ENV,
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -490,29 +490,67 @@ function statSafe(path) {
   }
 }
 
-async function main() {
-  const ids = commandIds();
+/**
+ * README.md as the package installed at `installed` (by `npm install -g`) prints it: every
+ * generated block rewritten from real runs, the tour's from that directory. Returns the
+ * text it would write, the text it has, and the problems met (a command that exited
+ * otherwise than its entry says, a missing block, examples not as a clone has them).
+ * `env` adds to the runs' environment (ENV). test/pack/pack.test.ts holds the README to
+ * it with the package that test installed, so `npm test` fails when the README is stale.
+ */
+export async function readmeFromInstalled(installed, env = {}) {
   const problems = examplesAsCloned();
-  for (const id of ids) if (!TOUR[id]) problems.push(`command "${id}" has no tour entry in scripts/gen-readme.mjs`);
-  const toured = Object.keys(TOUR).filter((id) => ids.includes(id));
+  const text = await render(
+    { entry: [join(installed, 'bin', 'run.js')], scratch: installed, home: installed, env: { ...ENV, ...env } },
+    problems,
+  );
+  return { text, original: readFileSync(README, 'utf8'), problems };
+}
+
+/** Where two versions of README.md first differ, as one message that says how to mend it. */
+export function staleness(original, text) {
+  const a = original.split('\n');
+  const b = text.split('\n');
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return `README.md is stale (first difference at line ${i + 1}); run \`node scripts/gen-readme.mjs\`\n  has:   ${a[i] ?? '(end)'}\n  wants: ${b[i] ?? '(end)'}`;
+}
+
+async function main() {
+  let text;
+  let problems;
   if (fromSources) {
+    problems = examplesAsCloned();
     const scratch = makeScratch();
     try {
-      await run(ids, toured, { scratch, home: root }, problems);
+      text = await render({ entry: FROM_SOURCES, scratch, home: root, env: ENV }, problems);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
+  } else {
+    const work = mkdtempSync(join(tmpdir(), 'nrictl-readme-'));
+    try {
+      // Every command from the installed package's directory, as the README says to run the tour.
+      ({ text, problems } = await readmeFromInstalled(installPacked(work)));
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+  const original = readFileSync(README, 'utf8');
+  if (problems.length > 0) {
+    process.stderr.write(`gen-readme:\n${problems.map((p) => `  ${p}\n`).join('')}`);
+    process.exitCode = 1;
     return;
   }
-  const work = mkdtempSync(join(tmpdir(), 'nrictl-readme-'));
-  try {
-    const installed = installPacked(work);
-    entry = [join(installed, 'bin', 'run.js')];
-    // Every command from the installed package's directory, as the README says to run the tour.
-    await run(ids, toured, { scratch: installed, home: installed }, problems);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
+  if (check) {
+    if (text !== original) {
+      process.stderr.write(`${staleness(original, text)}\n`);
+      process.exitCode = 1;
+    }
+    return;
   }
+  if (text !== original) writeFileSync(README, text);
+  process.stderr.write(`README.md: ${text === original ? 'up to date' : 'rewritten'}\n`);
 }
 
 /** The output from the first line matching `from` on, after a note of how many lines it leaves out. */
@@ -526,14 +564,20 @@ function fromLine(out, from, printed, problems) {
   return [`[${at} line${at === 1 ? '' : 's'} of events left out]`, ...lines.slice(at)].join('\n');
 }
 
-/** `scratch`: where the SCRATCH commands run; `home`: where the others do. */
-async function run(ids, toured, { scratch, home }, problems) {
+/**
+ * README.md with its generated blocks made anew: `entry` starts nrictl, `scratch` is where
+ * the SCRATCH commands run, `home` where the others do, `env` their environment.
+ */
+async function render({ entry, scratch, home, env }, problems) {
+  const ids = commandIds();
+  for (const id of ids) if (!TOUR[id]) problems.push(`command "${id}" has no tour entry in scripts/gen-readme.mjs`);
+  const toured = Object.keys(TOUR).filter((id) => ids.includes(id));
   const entries = toured.flatMap((id) => TOUR[id].map((ex) => ({ id, ex })));
   const runOne = async ({ id, ex }) => {
     const cwd = ex.cwd === SCRATCH ? scratch : home;
-    if (!ex.background) return { id, ex, r: await nrictl(ex.args, cwd) };
-    const background = { cwd, env: ENV, argv: entry, problems };
-    const r = await withBackground(ex.background, background, () => nrictl(ex.args, cwd));
+    if (!ex.background) return { id, ex, r: await nrictl(entry, ex.args, cwd, env) };
+    const background = { cwd, env, argv: entry, problems };
+    const r = await withBackground(ex.background, background, () => nrictl(entry, ex.args, cwd, env));
     return { id, ex, r: r ?? { stdout: '', stderr: 'not run: its background command did not start', code: null } };
   };
   // The scratch runs build on each other's files: one job, in order.
@@ -549,7 +593,7 @@ async function run(ids, toured, { scratch, home }, problems) {
   ];
   const helpJobs = [...ids, 'autocomplete'].map((id) => async () => ({
     id,
-    r: await nrictl([...id.split(' '), '--help'], home),
+    r: await nrictl(entry, [...id.split(' '), '--help'], home, env),
   }));
   const results = await pool([...tourJobs, ...helpJobs]);
   const byEntry = new Map(
@@ -561,7 +605,6 @@ async function run(ids, toured, { scratch, home }, problems) {
   const helps = results.slice(tourJobs.length);
 
   let text = readFileSync(README, 'utf8');
-  const original = text;
   const sections = [...new Set(entries.map(({ id, ex }) => ex.section ?? slug(id)))];
   for (const section of sections) {
     const blocks = entries
@@ -588,29 +631,7 @@ async function run(ids, toured, { scratch, home }, problems) {
   text = replaceBlock(text, 'commands', commandIndex(helps, problems), problems);
   text = replaceBlock(text, 'exit-codes', exitCodeTable(), problems);
 
-  if (problems.length > 0) {
-    process.stderr.write(`gen-readme:\n${problems.map((p) => `  ${p}\n`).join('')}`);
-    process.exitCode = 1;
-    return;
-  }
-  if (check) {
-    if (text !== original) {
-      const a = original.split('\n');
-      const b = text.split('\n');
-      let i = 0;
-      while (i < a.length && a[i] === b[i]) i++;
-      process.stderr.write(
-        `README.md is stale (first difference at line ${i + 1}); run \`node scripts/gen-readme.mjs\`\n  has:   ${a[i] ?? '(end)'}\n  wants: ${b[i] ?? '(end)'}\n`,
-      );
-      process.exitCode = 1;
-      return;
-    }
-    return;
-  }
-  if (text !== original) writeFileSync(README, text);
-  process.stderr.write(
-    `README.md: ${sections.length} tour sections, ${ids.length} commands in the index${text === original ? ' (unchanged)' : ''}\n`,
-  );
+  return text;
 }
 
 // Run, not imported (test/scripts/readme-tour.test.ts imports TOUR).

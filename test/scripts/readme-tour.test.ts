@@ -1,7 +1,7 @@
 // The README's tour promises that every command in it runs as printed from the top of
-// a checkout. The generator runs them there and captures them (CI's check:readme fails
-// when the text is stale or a command exits otherwise than its entry says), and
-// test/pack/pack.test.ts runs every one from the installed package with its exit status.
+// a checkout. The generator runs them from the installed package and captures them;
+// test/pack/pack.test.ts runs its check there (it fails when the text is stale or a
+// command exits otherwise than its entry says).
 // This test holds the printed text to the generator: the README shows exactly the
 // generator's commands with their exit statuses, and names only paths the repository ships.
 import { existsSync, readFileSync } from 'node:fs';
