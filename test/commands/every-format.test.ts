@@ -14,7 +14,7 @@ import YAML from 'yaml';
 // @ts-expect-error: a plain ES module script without type declarations
 import { ENV, SCRATCH, TOUR } from '../../scripts/gen-readme.mjs';
 import { runInProcess } from '../support/cli-in-process.js';
-import { playsTheDemo } from './nri-cli.js';
+import { withUnpacedDemo } from '../support/unpaced-demo.js';
 
 type TourEntry = { args: string[]; exit: number; cwd?: string };
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -52,12 +52,14 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 type Run = { status: number | null; stdout: string; stderr: string };
 
 /**
- * The built CLI: a run that plays the demo waits through its pauses, as a child, whose
- * wait overlaps the others'; the others compute, in milliseconds, in this process
- * (test/support/cli-in-process.ts), one after another, without a child's start-up.
+ * The built CLI. What a run prints is the same with or without the demo's pauses, so the
+ * runs play it without them and compute, in milliseconds, in this process
+ * (test/support/cli-in-process.ts), one after another, without a child's start-up. The
+ * exporter serves for its --duration whatever it plays: a child, whose wait overlaps the others'.
  */
-async function nrictl(args: string[], cwd: string): Promise<Run> {
-  if (playsTheDemo(args)) return child(args, cwd);
+async function nrictl(tourArgs: string[], cwd: string): Promise<Run> {
+  const args = await withUnpacedDemo(tourArgs);
+  if (args[0] === 'exporter') return child(args, cwd);
   const r = await runInProcess(args, { env: ENV as NodeJS.ProcessEnv, cwd });
   return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeElf } from '../checks/helpers.js';
 import { assertBuilt, runCli, startCli, startRuntime, tempDir, type CliRun } from './nri-cli.js';
+import { withUnpacedDemo } from '../support/unpaced-demo.js';
 import { get, parsePrometheusText } from './prometheus-text.js';
 
 type Samples = ReturnType<typeof parsePrometheusText>['samples'];
@@ -255,7 +256,9 @@ describe('nrictl exporter reads the node', () => {
   });
 
   it('--drop-window 0 is refused before registering', async () => {
-    const r = await runCli(['exporter', '--sim', 'demo', '--metrics-addr', '127.0.0.1:0', '--drop-window', '0s']);
+    const r = await runCli(
+      await withUnpacedDemo(['exporter', '--sim', 'demo', '--metrics-addr', '127.0.0.1:0', '--drop-window', '0s']),
+    );
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe('Error: --drop-window 0s: a duration must be longer than zero');
   });
@@ -343,7 +346,7 @@ describe('nrictl exporter reads the node', () => {
 
 describe('nrictl exporter refuses bad input before registering', () => {
   it('a malformed or busy --metrics-addr: one line, exit 2', async () => {
-    const bad = await runCli(['exporter', '--sim', 'demo', '--metrics-addr', 'nowhere']);
+    const bad = await runCli(await withUnpacedDemo(['exporter', '--sim', 'demo', '--metrics-addr', 'nowhere']));
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toEqual([
       'Error: --metrics-addr "nowhere" is not HOST:PORT; write e.g. --metrics-addr 127.0.0.1:9464 or --metrics-addr :9464',
@@ -351,13 +354,15 @@ describe('nrictl exporter refuses bad input before registering', () => {
     const busy = net.createServer();
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     try {
-      const taken = await runCli([
-        'exporter',
-        '--sim',
-        'demo',
-        '--metrics-addr',
-        `127.0.0.1:${(busy.address() as AddressInfo).port}`,
-      ]);
+      const taken = await runCli(
+        await withUnpacedDemo([
+          'exporter',
+          '--sim',
+          'demo',
+          '--metrics-addr',
+          `127.0.0.1:${(busy.address() as AddressInfo).port}`,
+        ]),
+      );
       expect(taken.code).toBe(2);
       expect(taken.stderr.trim().split('\n')).toHaveLength(1);
       expect(taken.stderr).toMatch(/cannot listen \(EADDRINUSE\); choose another address or port/);
@@ -370,11 +375,11 @@ describe('nrictl exporter refuses bad input before registering', () => {
     const preset = await runCli(['exporter', '--preset', 'newest']);
     expect(preset.code).toBe(2);
     expect(preset.stderr).toContain('--preset is for the simulator: add --sim');
-    const unknown = await runCli(['exporter', '--sim', 'demo', '--preset', 'crio-0.1']);
+    const unknown = await runCli(await withUnpacedDemo(['exporter', '--sim', 'demo', '--preset', 'crio-0.1']));
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
     expect(unknown.stderr).toContain('--preset: unknown preset "crio-0.1" (known: ');
-    const zero = await runCli(['exporter', '--sim', 'demo', '--interval', '0s']);
+    const zero = await runCli(await withUnpacedDemo(['exporter', '--sim', 'demo', '--interval', '0s']));
     expect(zero.code).toBe(2);
     expect(zero.stderr.trim()).toBe('Error: --interval 0s: a duration must be longer than zero');
   });

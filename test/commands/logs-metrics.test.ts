@@ -3,6 +3,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli, startRuntime, type SimHandle } from './nri-cli.js';
+import { withUnpacedDemo } from '../support/unpaced-demo.js';
 import { get, parsePrometheusText } from './prometheus-text.js';
 
 const sample = (body: string, name: string, labels: Record<string, string> = {}): number | undefined =>
@@ -51,7 +52,9 @@ describe('nrictl logs --metrics-addr', () => {
   });
 
   it('ends with the --sim script, the server closed, exit 0', async () => {
-    const r = await runCli(['logs', '--sim', 'demo', '--metrics-addr', '127.0.0.1:0', '-o', 'json']);
+    const r = await runCli(
+      await withUnpacedDemo(['logs', '--sim', 'demo', '--metrics-addr', '127.0.0.1:0', '-o', 'json']),
+    );
     expect(r.code).toBe(0);
     const url = /metrics on (http:\S+)/.exec(r.stderr)?.[1];
     expect(url).toBeDefined();
@@ -59,7 +62,7 @@ describe('nrictl logs --metrics-addr', () => {
   });
 
   it('refuses a malformed or busy address with exit 2 before registering', async () => {
-    const bad = await runCli(['logs', '--sim', 'demo', '--metrics-addr', 'nowhere']);
+    const bad = await runCli(await withUnpacedDemo(['logs', '--sim', 'demo', '--metrics-addr', 'nowhere']));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--metrics-addr "nowhere" is not HOST:PORT/);
     expect(bad.stderr).not.toMatch(/registered with/);
@@ -67,7 +70,9 @@ describe('nrictl logs --metrics-addr', () => {
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     try {
       const port = (busy.address() as net.AddressInfo).port;
-      const taken = await runCli(['logs', '--sim', 'demo', '--metrics-addr', `127.0.0.1:${port}`]);
+      const taken = await runCli(
+        await withUnpacedDemo(['logs', '--sim', 'demo', '--metrics-addr', `127.0.0.1:${port}`]),
+      );
       expect(taken.code).toBe(2);
       expect(taken.stderr).toMatch(/cannot listen \(EADDRINUSE\); choose another address or port/);
     } finally {

@@ -19,6 +19,7 @@ import {
   type SimHandle,
 } from './nri-cli.js';
 import { rawPlugin } from './raw-plugin-script.js';
+import { unpacedDemo } from '../support/unpaced-demo.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const t = tempDir('nrc-rec-');
@@ -49,12 +50,16 @@ function content(file: string): Line[] {
     .map((l) => strip(l) as Line);
 }
 
+/** The demo scenario without its pauses: what is recorded is the same, sooner (test/support/unpaced-demo.ts). */
+let demo: string;
+
 beforeAll(async () => {
   assertBuilt('logs', 'trace', 'sim');
+  demo = await unpacedDemo();
   // One recording of each kind, made as an operator would on the demo node.
   const [logs, trace] = await Promise.all([
-    runCli(['logs', '--sim', 'demo', '--record', at('logs.jsonl')]),
-    runCli(['trace', '--sim', 'demo', '--plugin-dir', 'examples/trace-plugins', '--record', at('trace.jsonl.gz')]),
+    runCli(['logs', '--sim', demo, '--record', at('logs.jsonl')]),
+    runCli(['trace', '--sim', demo, '--plugin-dir', 'examples/trace-plugins', '--record', at('trace.jsonl.gz')]),
   ]);
   expect(logs.code, logs.stderr).toBe(0);
   expect(trace.code, trace.stderr).toBe(0);
@@ -87,11 +92,11 @@ describe.concurrent('logs --record', () => {
   }) => {
     const kept = at('kept.jsonl');
     writeFileSync(kept, 'mine\n');
-    const refused = await runCli(['logs', '--sim', 'demo', '--record', kept]);
+    const refused = await runCli(['logs', '--sim', demo, '--record', kept]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe(`Error: --record: ${kept} exists: give another name, or --force to replace it\n`);
     expect(readFileSync(kept, 'utf8')).toBe('mine\n');
-    const r = await runCli(['logs', '--sim', 'demo', '--record', kept, '--force', '--record-env']);
+    const r = await runCli(['logs', '--sim', demo, '--record', kept, '--force', '--record-env']);
     expect(r.code).toBe(0);
     expect(r.stderr.split('\n').filter((l) => l.startsWith('Warning:'))).toEqual([
       `Warning: --record-env: ${kept} will hold the containers' environment values (passwords, tokens): keep it as safe as the node`,
@@ -102,7 +107,7 @@ describe.concurrent('logs --record', () => {
 
   it('--record-max ends the recording with a note, not the command', async ({ expect }) => {
     const file = at('small.jsonl');
-    const r = await runCli(['logs', '--sim', 'demo', '--record', file, '--record-max', '9Ki']);
+    const r = await runCli(['logs', '--sim', demo, '--record', file, '--record-max', '9Ki']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
       /small\.jsonl reached --record-max 9 ?Ki?B?: the recording ends here \(with its trailer\); the command goes on/,
@@ -123,8 +128,8 @@ describe.concurrent('--record with a filter', () => {
     const trace = at('ns-trace.jsonl');
     const filter = ['--namespace', 'kube-system'];
     const runs = await Promise.all([
-      runCli(['logs', '--sim', 'demo', ...filter, '--record', logs]),
-      runCli(['trace', '--sim', 'demo', '--plugin-dir', 'examples/trace-plugins', ...filter, '--record', trace]),
+      runCli(['logs', '--sim', demo, ...filter, '--record', logs]),
+      runCli(['trace', '--sim', demo, '--plugin-dir', 'examples/trace-plugins', ...filter, '--record', trace]),
     ]);
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     for (const file of [logs, trace]) {
@@ -157,8 +162,8 @@ describe.concurrent('a recording the disk will not take', () => {
     const logs = path.join(dir, 'logs.jsonl');
     const trace = path.join(dir, 'trace.jsonl.gz');
     const [l, tr] = await Promise.all([
-      cappedCli(['logs', '--sim', 'demo', '--record', logs]),
-      cappedCli(['trace', '--sim', 'demo', '--plugin-dir', 'examples/trace-plugins', '--record', trace]),
+      cappedCli(['logs', '--sim', demo, '--record', logs]),
+      cappedCli(['trace', '--sim', demo, '--plugin-dir', 'examples/trace-plugins', '--record', trace]),
     ]);
     for (const [r, file] of [
       [l, logs],
@@ -338,7 +343,7 @@ describe.concurrent('sim --replay', () => {
   it('replays the lines logs -o json printed, and refuses --compare of anything but a trace recording', async ({
     expect,
   }) => {
-    const json = await runCli(['logs', '--sim', 'demo', '-o', 'json']);
+    const json = await runCli(['logs', '--sim', demo, '-o', 'json']);
     const file = at('printed.jsonl');
     writeFileSync(file, json.stdout);
     const [r, compare] = await Promise.all([

@@ -21,3 +21,16 @@ export function unpacedDemo(): Promise<string> {
     return file;
   });
 }
+
+/**
+ * `args` with the demo scenario they play (`--sim demo`, `sim demo`, or the shipped file
+ * examples/demo.yaml) replaced by its unpaced copy; other arguments, such as the project
+ * name of `plugin new demo`, as they are.
+ */
+export async function withUnpacedDemo(args: readonly string[]): Promise<string[]> {
+  const isDemo = (a: string): boolean => a === 'demo' || a === 'examples/demo.yaml' || a === DEMO;
+  const scenarioAt = (i: number): boolean => args[i - 1] === '--sim' || (args[0] === 'sim' && i === 1);
+  if (!args.some((a, i) => isDemo(a) && scenarioAt(i))) return [...args];
+  const unpaced = await unpacedDemo();
+  return args.map((a, i) => (isDemo(a) && scenarioAt(i) ? unpaced : a));
+}
