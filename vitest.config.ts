@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Test files that pack the package, change the process's environment or time what they
 // do: each in a fresh process of its own, as the process is part of what they test. The
@@ -20,6 +21,33 @@ const ISOLATED = [
   'test/conformance/presets.test.ts',
 ];
 
+/**
+ * The own-process files run first (vitest's order), and three of them set how much of the
+ * two cores that stretch uses. plugin-author packs and installs the package (packed.ts),
+ * which pack.test waits for too: plugin-author starts it, and pack.test comes last, when
+ * the package is there, rather than holding a worker idle while npm works. prometheus.test
+ * mostly waits on a real Prometheus's scrapes: it runs beside pack.test, which computes.
+ */
+const OWN_PROCESS_FIRST = ['test/pack/plugin-author.test.ts'];
+const OWN_PROCESS_LAST = ['test/deploy/prometheus.test.ts', 'test/pack/pack.test.ts'];
+
+class Sequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification): number => {
+      if (f.project.name !== 'own-process') return 0;
+      const first = OWN_PROCESS_FIRST.findIndex((p) => f.moduleId.endsWith(p));
+      if (first >= 0) return first - OWN_PROCESS_FIRST.length;
+      const last = OWN_PROCESS_LAST.findIndex((p) => f.moduleId.endsWith(p));
+      return last >= 0 ? last + 1 : 0;
+    };
+    const own = sorted.filter((f) => f.project.name === 'own-process');
+    const rest = sorted.filter((f) => f.project.name !== 'own-process');
+    // Array.prototype.sort is stable: the others keep vitest's order.
+    return [...own.sort((a, b) => rank(a) - rank(b)), ...rest];
+  }
+}
+
 export default defineConfig({
   test: {
     // Where the tests that need a directory other users can reach make theirs (a private TMPDIR is not one).
@@ -33,6 +61,7 @@ export default defineConfig({
     // Tests open real unix sockets and spawn real processes; two workers match the 2-core machines.
     pool: 'forks',
     maxWorkers: 2,
+    sequence: { sequencer: Sequencer },
     projects: [
       { extends: true, test: { name: 'own-process', include: ISOLATED } },
       {
