@@ -58,7 +58,8 @@ export default defineConfig({
     // both cores busy, so the bound is well past that.
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Tests open real unix sockets and spawn real processes; two workers match the 2-core machines.
+    // Tests open real unix sockets and spawn real processes; two workers match the 2-core
+    // machines, for the own-process files, which mostly compute (npm, tsc, the README tour).
     pool: 'forks',
     maxWorkers: 2,
     sequence: { sequencer: Sequencer },
@@ -66,7 +67,18 @@ export default defineConfig({
       { extends: true, test: { name: 'own-process', include: ISOLATED } },
       {
         extends: true,
-        test: { name: 'shared-process', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false },
+        test: {
+          name: 'shared-process',
+          include: ['test/**/*.test.ts'],
+          exclude: ISOLATED,
+          isolate: false,
+          // Many of these files wait (request timeouts, a scenario's pauses, children that
+          // start): with two workers both were often waiting at once, a third of the cores
+          // idle over the run; a third worker computes meanwhile. A project of its own
+          // number of workers is a group of its own, after the own-process files.
+          maxWorkers: 3,
+          sequence: { groupOrder: 1 },
+        },
       },
     ],
   },

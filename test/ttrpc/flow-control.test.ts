@@ -58,7 +58,17 @@ describe('ttrpc flow control', () => {
     const socketPath = path.join(dir, 's.sock');
     const child = spawn(
       process.execPath,
-      ['--import', import.meta.resolve('tsx'), '--expose-gc', path.join(here, 'flood-server.ts'), socketPath],
+      // A young generation of 2 MiB: what grows is then what the server keeps, not the
+      // garbage V8 leaves for its next scavenge, which grows with how busy the machine
+      // is (up to three times 16 MiB by default) and once took the growth past the bound.
+      [
+        '--import',
+        import.meta.resolve('tsx'),
+        '--expose-gc',
+        '--max-semi-space-size=2',
+        path.join(here, 'flood-server.ts'),
+        socketPath,
+      ],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },
