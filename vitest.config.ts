@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-// Test files that pack the package, change the process's environment or time what they
-// do: each in a fresh process of its own, as the process is part of what they test. The
-// other files leave nothing of theirs in the process when they end (every socket, server,
+// Test files that pack the package, change the process's environment, or interrupt a run
+// of their own with a signal: each in a fresh process of its own, as the process is part of
+// what they test. run-tests, prometheus and the examples need no process of their own, but
+// they compute or wait beside the pack files (see the Sequencer below). The other files leave nothing of theirs in the process when they end (every socket, server,
 // child and timer closed; no global changed): they share their workers' module graphs, so
 // a worker starts and loads the sources once rather than once per file, which on a 2-core
 // machine was a third of the suite's time. The commands' tests are among them: a command
@@ -11,11 +12,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // streams and exit code it was lent, and leaves no listener behind.
 const ISOLATED = [
   'test/pack/**/*.test.ts',
-  'test/scripts/**/*.test.ts',
-  'test/deploy/**/*.test.ts',
+  'test/scripts/run-tests.test.ts',
+  'test/deploy/prometheus.test.ts',
   'test/examples/**/*.test.ts',
-  'test/go-peer/**/*.test.ts',
-  'test/layering.test.ts',
   'test/output/colour.test.ts',
   'test/cli/cri-socket-flag.test.ts',
   'test/conformance/presets.test.ts',
