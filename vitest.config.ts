@@ -4,8 +4,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // Test files that pack the package, change the process's environment, or interrupt a run
 // of their own with a signal: each in a fresh process of its own, as the process is part of
 // what they test. run-tests, prometheus and the examples need no process of their own, but
-// they compute or wait beside the pack files (see the Sequencer below). The other files leave nothing of theirs in the process when they end (every socket, server,
-// child and timer closed; no global changed): they share their workers' module graphs, so
+// they compute or wait beside the pack files (see the Sequencer below). The other files
+// leave nothing of theirs in the process when they end (every socket, server, child and
+// timer closed; no global changed): they share their workers' module graphs, so
 // a worker starts and loads the sources once rather than once per file, which on a 2-core
 // machine was a third of the suite's time. The commands' tests are among them: a command
 // run in process (test/support/cli-in-process.ts) gives back the environment, directory,
