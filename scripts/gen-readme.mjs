@@ -313,10 +313,20 @@ function installPacked(work) {
 }
 
 const tsx = import.meta.resolve('tsx');
+// A reader's shell: nothing of nrictl's set, no colour, 80 columns, and none of the npm_*
+// variables an npm script (npm run gen:readme, npm test) hands its children, which the npm
+// that `plugin new` runs would take as its configuration.
 export const ENV = (() => {
   const env = { ...process.env, NO_COLOR: '1', OCLIF_COLUMNS: '80', CI: 'true', TZ: 'UTC' };
   for (const k of Object.keys(env))
-    if (k.startsWith('NRICTL_') || k.startsWith('NRI_') || k === 'FORCE_COLOR' || k === 'NODE_ENV' || k === 'COLUMNS')
+    if (
+      k.startsWith('NRICTL_') ||
+      k.startsWith('NRI_') ||
+      k.startsWith('npm_') ||
+      k === 'FORCE_COLOR' ||
+      k === 'NODE_ENV' ||
+      k === 'COLUMNS'
+    )
       delete env[k];
   return env;
 })();
