@@ -509,12 +509,14 @@ function statSafe(path) {
  * it with the package that test installed, so `npm test` fails when the README is stale.
  */
 export async function readmeFromInstalled(installed, env = {}) {
-  const problems = examplesAsCloned();
-  const text = await render(
-    { entry: [join(installed, 'bin', 'run.js')], scratch: installed, home: installed, env: { ...ENV, ...env } },
-    problems,
-  );
-  return { text, original: readFileSync(README, 'utf8'), problems };
+  const original = readFileSync(README, 'utf8');
+  const runs = {
+    entry: [join(installed, 'bin', 'run.js')],
+    scratch: installed,
+    home: installed,
+    env: { ...ENV, ...env },
+  };
+  return { original, ...(await render(runs, original)) };
 }
 
 /** Where two versions of README.md first differ, as one message that says how to mend it. */
@@ -527,13 +529,12 @@ export function staleness(original, text) {
 }
 
 async function main() {
-  let text;
-  let problems;
+  let made;
   if (fromSources) {
-    problems = examplesAsCloned();
+    const original = readFileSync(README, 'utf8');
     const scratch = makeScratch();
     try {
-      text = await render({ entry: FROM_SOURCES, scratch, home: root, env: ENV }, problems);
+      made = { original, ...(await render({ entry: FROM_SOURCES, scratch, home: root, env: ENV }, original)) };
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
@@ -541,12 +542,12 @@ async function main() {
     const work = mkdtempSync(join(tmpdir(), 'nrictl-readme-'));
     try {
       // Every command from the installed package's directory, as the README says to run the tour.
-      ({ text, problems } = await readmeFromInstalled(installPacked(work)));
+      made = await readmeFromInstalled(installPacked(work));
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
   }
-  const original = readFileSync(README, 'utf8');
+  const { original, text, problems } = made;
   if (problems.length > 0) {
     process.stderr.write(`gen-readme:\n${problems.map((p) => `  ${p}\n`).join('')}`);
     process.exitCode = 1;
@@ -575,10 +576,12 @@ function fromLine(out, from, printed, problems) {
 }
 
 /**
- * README.md with its generated blocks made anew: `entry` starts nrictl, `scratch` is where
- * the SCRATCH commands run, `home` where the others do, `env` their environment.
+ * `original` (README.md) with its generated blocks made anew: `entry` starts nrictl,
+ * `scratch` is where the SCRATCH commands run, `home` where the others do, `env` their
+ * environment. Returns the text and the problems met.
  */
-async function render({ entry, scratch, home, env }, problems) {
+async function render({ entry, scratch, home, env }, original) {
+  const problems = examplesAsCloned();
   const ids = commandIds();
   for (const id of ids) if (!TOUR[id]) problems.push(`command "${id}" has no tour entry in scripts/gen-readme.mjs`);
   const toured = Object.keys(TOUR).filter((id) => ids.includes(id));
@@ -614,7 +617,7 @@ async function render({ entry, scratch, home, env }, problems) {
   );
   const helps = results.slice(tourJobs.length);
 
-  let text = readFileSync(README, 'utf8');
+  let text = original;
   const sections = [...new Set(entries.map(({ id, ex }) => ex.section ?? slug(id)))];
   for (const section of sections) {
     const blocks = entries
@@ -640,8 +643,7 @@ async function render({ entry, scratch, home, env }, problems) {
   text = fillFiles(text, problems);
   text = replaceBlock(text, 'commands', commandIndex(helps, problems), problems);
   text = replaceBlock(text, 'exit-codes', exitCodeTable(), problems);
-
-  return text;
+  return { text, problems };
 }
 
 // Run, not imported (test/scripts/readme-tour.test.ts imports TOUR).

@@ -185,7 +185,7 @@ export function runCli(args: string[], env?: NodeJS.ProcessEnv): Promise<CliOutc
  * computing: as a child, its wait overlaps the other tests' runs, where in this process,
  * one run at a time, it would hold them up.
  */
-export function playsTheDemo(args: string[]): boolean {
+function playsTheDemo(args: string[]): boolean {
   const plays = ['sim', 'logs', 'trace', 'exporter'].includes(args[0]) || args.includes('--trace');
   return plays && args.some((a) => a === 'demo' || a.endsWith('demo.yaml'));
 }
