@@ -73,10 +73,18 @@ export class HandlerClock {
     const runs = [...this.#running];
     if (found || runs.length === 0) return found;
     const bound = requestTimeoutMs * (1 - CLOCK_SLACK);
-    const oldest = Math.min(...runs.map((r) => r.startedAt));
+    const reached = Math.min(...runs.map((r) => r.startedAt)) + bound;
     await new Promise<void>((resolve) => {
       let left = runs.length;
-      const timer = setTimeout(resolve, Math.max(0, oldest + bound - performance.now()) + 1);
+      let timer: NodeJS.Timeout | undefined;
+      // A timer fires by the event loop's millisecond clock, which runs up to a
+      // millisecond or two behind performance.now(): it can fire short of the bound by
+      // ours. So the bound is checked by our clock when it fires, and waited on again.
+      const wait = (): void => {
+        const ms = reached - performance.now();
+        timer = ms > 0 ? setTimeout(wait, Math.ceil(ms)) : undefined;
+        if (!timer) resolve();
+      };
       for (const run of runs) {
         const list = this.#onEnd.get(run) ?? [];
         list.push(() => {
@@ -86,6 +94,7 @@ export class HandlerClock {
         });
         this.#onEnd.set(run, list);
       }
+      wait();
     });
     const now = performance.now();
     let worst: LateHandler | undefined;

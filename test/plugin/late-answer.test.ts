@@ -3,7 +3,7 @@
 // The SDK's error then names the handler, how long it ran, the timeout and the setting
 // that bounds it; a plugin closed for any other reason is told nothing of the kind. Against
 // the simulator, which drops a late plugin as the Go adaptation does, over a real socket.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HandlerClock } from '../../src/plugin/handler-clock.js';
 import { PluginError, Stub, type PluginHandlers } from '../../src/plugin/index.js';
 import { RUNTIME_PRESETS } from '../../src/runtime/sim/presets.js';
@@ -12,6 +12,7 @@ import { startSim, waitFor, type Sim } from '../runtime/helpers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
+  vi.restoreAllMocks();
   for (const fn of cleanups.splice(0).reverse()) await fn();
 });
 
@@ -117,5 +118,22 @@ describe('HandlerClock', () => {
     expect(clock.late(500, slow.endedAt! + 10)).toMatchObject({ handler: 'synchronize', running: false });
     expect(clock.late(500, slow.endedAt! + 1500)).toBeUndefined(); // closed much later: something else
     expect(clock.late(1000, slow.endedAt! + 10)).toBeUndefined(); // within a longer timeout: no claim
+  });
+
+  // Node fires a timer by the event loop's millisecond clock, which here ran up to 1.6 ms
+  // behind performance.now(): a timer of 10 ms fired after 8.4 ms by it. A settle() that
+  // trusted its timer found the handler short of the bound and named nothing (a busy
+  // run of late-answer-race.test saw it). Here performance.now() runs 2 % slow, so every
+  // timer fires short by our clock, on any machine.
+  it('settle() names a running handler once it has run the bound by our clock, however early its timer fires', async () => {
+    const realNow = performance.now.bind(performance);
+    const origin = realNow();
+    vi.spyOn(performance, 'now').mockImplementation(() => origin + (realNow() - origin) * 0.98);
+    const clock = new HandlerClock();
+    const run = clock.begin('synchronize');
+    const late = await clock.settle(200);
+    expect(late).toMatchObject({ handler: 'synchronize', running: true });
+    expect(late!.ms).toBeGreaterThanOrEqual(190);
+    clock.end(run);
   });
 });
