@@ -4,7 +4,7 @@
 //
 //   <!-- tour:ID --> ... <!-- /tour:ID -->     a real run of each example in TOUR below
 //   <!-- file:PATH --> ... <!-- /file:PATH --> the file PATH of the repository, as it is
-//   <!-- commands --> ... <!-- /commands -->   one line per command, linking its man page
+//   <!-- commands --> ... <!-- /commands -->   one line per command: its summary (the manifest), -o, man page
 //   <!-- exit-codes --> ... <!-- /exit-codes --> the table in src/cli/exit-codes.ts
 //
 //   node scripts/gen-readme.mjs            rewrite README.md
@@ -46,6 +46,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -472,22 +473,33 @@ function replaceBlock(text, name, body, problems) {
   return `${text.slice(0, a + open.length)}\n${body}\n${text.slice(b)}`;
 }
 
-/** The first paragraph of `nrictl ID --help`: the command's summary. */
-function summaryOf(help) {
-  return help.split('\n\n')[0].replace(/\s+/g, ' ').trim();
+/**
+ * What each command's --help opens with, from the manifests the package ships: its
+ * summary, or the first line of its description when it has none (as oclif's help does;
+ * autocomplete's is in its plugin's manifest). test/commands/help.test.ts holds every
+ * command's --help to it.
+ */
+function summaries() {
+  const ours = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')).commands;
+  // The plugin exports only its lib/index.js: its manifest is beside lib/.
+  const lib = dirname(createRequire(join(root, 'package.json')).resolve('@oclif/plugin-autocomplete'));
+  const plugin = JSON.parse(readFileSync(join(lib, '..', 'oclif.manifest.json'), 'utf8'));
+  return { ...plugin.commands, ...ours };
 }
 
 /** One line per command: what it does, and where its whole reference is. */
-function commandIndex(helps, problems) {
-  const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'));
-  const rows = helps.map(({ id, r }) => {
-    if (r.code !== 0) problems.push(`nrictl ${id} --help exited ${r.code}: ${r.stderr.trim()}`);
+function commandIndex(ids, problems) {
+  const commands = summaries();
+  const rows = ids.map((id) => {
+    const cmd = commands[id.replace(/ /g, ':')];
+    const summary = cmd?.summary ?? cmd?.description?.split('\n')[0];
+    if (!summary) problems.push(`nrictl ${id} has no summary in the manifest`);
     const page = `man/nrictl-${slug(id)}.1`;
     const man = statSafe(join(root, page)) ? `[${page}](${page})` : '-';
     // The -o formats, as the command's flag declares them (test/commands/every-format.test.ts runs each).
-    const formats = manifest.commands[id.replace(/ /g, ':')]?.flags.output?.helpValue?.split('|') ?? [];
+    const formats = cmd?.flags.output?.helpValue?.split('|') ?? [];
     const o = formats.length === 0 ? '-' : formats.join(', ');
-    return `| \`nrictl ${id}\` | ${summaryOf(normalise(r.stdout, root)).replace(/\|/g, '\\|')} | ${o} | ${man} |`;
+    return `| \`nrictl ${id}\` | ${(summary ?? '').replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|')} | ${o} | ${man} |`;
   });
   return ['| Command | What it does | `-o` | Man page |', '|---|---|---|---|', ...rows].join('\n');
 }
@@ -604,18 +616,8 @@ async function render({ entry, scratch, home, env }, original) {
     scratchJob,
     ...entries.filter((e) => e.ex.cwd !== SCRATCH).map((e) => async () => [await runOne(e)]),
   ];
-  const helpJobs = [...ids, 'autocomplete'].map((id) => async () => ({
-    id,
-    r: await nrictl(entry, [...id.split(' '), '--help'], home, env),
-  }));
-  const results = await pool([...tourJobs, ...helpJobs]);
-  const byEntry = new Map(
-    results
-      .slice(0, tourJobs.length)
-      .flat()
-      .map((t) => [t.ex, t.r]),
-  );
-  const helps = results.slice(tourJobs.length);
+  const results = await pool(tourJobs);
+  const byEntry = new Map(results.flat().map((t) => [t.ex, t.r]));
 
   let text = original;
   const sections = [...new Set(entries.map(({ id, ex }) => ex.section ?? slug(id)))];
@@ -641,7 +643,7 @@ async function render({ entry, scratch, home, env }, original) {
     text = replaceBlock(text, `tour:${section}`, blocks.join('\n\n'), problems);
   }
   text = fillFiles(text, problems);
-  text = replaceBlock(text, 'commands', commandIndex(helps, problems), problems);
+  text = replaceBlock(text, 'commands', commandIndex([...ids, 'autocomplete'], problems), problems);
   text = replaceBlock(text, 'exit-codes', exitCodeTable(), problems);
   return { text, problems };
 }
