@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Bundles the command line with esbuild, after tsc (step of `npm run build`): oclif's
-// core, the commands, the not-found hook and the dependencies they share, into ONE
-// CommonJS file, dist/cli.cjs, that bin/run.js loads through V8's code cache
-// (src/cli/code-cache.ts; the cache is written by scripts/write-code-cache.mjs).
+// Bundles the command line with esbuild from the TypeScript sources (a step of `npm run
+// build`, beside tsc: scripts/build.mjs): oclif's core, the commands, the not-found hook
+// and the dependencies they share, into ONE CommonJS file, dist/cli.cjs, that bin/run.js
+// loads through V8's code cache (src/cli/code-cache.ts; the cache is written by
+// scripts/write-code-cache.mjs).
 //
 // Why one CommonJS file: Node 20 caches compiled code for no ES module, and compiling
 // was most of a start-up (a two-step `nrictl sim` spent ~90 of its ~145 ms above
@@ -13,7 +14,8 @@
 //
 // package.json's oclif settings name what oclif loads in dist/cli.cjs: the commands
 // (COMMANDS), the not-found hook and our help class. tsc's own output of the commands,
-// the hook and src/cli/oclif.ts is removed: it would load a second, unbundled oclif.
+// the hook and src/cli/oclif.ts is removed (scripts/prune-dist.mjs): it would load a
+// second, unbundled oclif.
 // bin/dev.mjs runs from the TypeScript sources instead (it gives oclif the commands/
 // directory).
 // The rest of dist/src stays plain tsc output: the SDK exports (nrictl/plugin,
@@ -247,11 +249,3 @@ const loader = await build({
   logLevel: 'warning',
 });
 if (loader.errors.length > 0) process.exit(1);
-
-// tsc's output of the commands and the hook would load a second, unbundled oclif:
-// package.json's oclif settings name dist/cli.cjs instead. Its code-cache.js is
-// dist/code-cache.cjs's source, which nothing else imports.
-rmSync(join(root, 'dist', 'commands'), { recursive: true, force: true });
-rmSync(join(root, 'dist', 'src', 'cli', 'hooks'), { recursive: true, force: true });
-for (const f of ['oclif.js', 'oclif.d.ts', 'code-cache.js', 'code-cache.d.ts'])
-  rmSync(join(root, 'dist', 'src', 'cli', f), { force: true });

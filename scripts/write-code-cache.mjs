@@ -14,11 +14,12 @@
 // Their output is discarded; a run that fails fails the build, so the cache is never
 // trained on an error path by accident.
 import { spawn, spawnSync } from 'node:child_process';
+import { build } from 'esbuild';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = join(root, 'dist', 'cli.cjs');
@@ -48,14 +49,28 @@ if (process.argv[2] === '--run') {
   try {
     // A plugin of the SDK, so that the runs compile the plugin protocol's side of the
     // simulator too: subscribes to container creation and answers without adjusting.
+    // Bundled here from the SDK's sources: this step runs beside tsc (scripts/build.mjs),
+    // whose dist/src may not be written yet.
     const plugins = join(scratch, 'plugins');
     mkdirSync(plugins);
-    const plugin = join(scratch, 'plugin.mjs');
-    writeFileSync(
-      plugin,
-      `import { Stub } from ${JSON.stringify(pathToFileURL(join(root, 'dist/src/plugin/index.js')).href)};\n` +
-        `await new Stub({ createContainer: () => ({}) }, { name: 'train', index: '10' }).start();\n`,
-    );
+    const plugin = join(scratch, 'plugin.cjs');
+    await build({
+      absWorkingDir: root,
+      stdin: {
+        contents:
+          "import { Stub } from './src/plugin/index.ts';\n" +
+          "void new Stub({ createContainer: () => ({}) }, { name: 'train', index: '10' }).start();\n",
+        resolveDir: root,
+        sourcefile: 'train-plugin.ts',
+        loader: 'ts',
+      },
+      outfile: plugin,
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'warning',
+    });
     // A scenario with nothing in it: `sim --cri-socket` loads gRPC, serves CRI, and ends
     // with the empty script.
     const empty = join(scratch, 'empty.yaml');
