@@ -1,11 +1,13 @@
 // The TypeScript example plugins (examples/plugins-ts), bundled by the built CLI and run
 // under `nrictl sim --expect` with their own expectation files; and a deliberately wrong
-// expectation, which must fail with a diff naming the plugin that set the value.
+// expectation, which must fail with a diff naming the plugin that set the value. The
+// simulator runs in this process (runCli); the plugins it launches are processes of
+// their own, as on a node. `plugin bundle` runs as a child: it starts esbuild's service.
 import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, cliEnv, tempDir } from '../commands/nri-cli.js';
+import { assertBuilt, BIN, cliEnv, runCli, tempDir } from '../commands/nri-cli.js';
 
 const EXAMPLES = resolve('examples/plugins-ts');
 let base: { dir: string; cleanup(): void };
@@ -42,7 +44,7 @@ afterAll(() => base?.cleanup());
 
 describe('example plugins pass their expectation files', () => {
   it('cpu-pinner: pins what the pod annotation asks, leaves the rest, fails a bad cpuset', async () => {
-    const r = await cli([
+    const r = await runCli([
       'sim',
       '--plugin-dir',
       pluginDir('cpu-pinner'),
@@ -54,7 +56,7 @@ describe('example plugins pass their expectation files', () => {
   }, 60_000);
 
   it('env-injector: injects what its conf.d file says, in the namespaces it names', async () => {
-    const r = await cli([
+    const r = await runCli([
       'sim',
       '--plugin-dir',
       pluginDir('env-injector'),
@@ -68,7 +70,7 @@ describe('example plugins pass their expectation files', () => {
   }, 60_000);
 
   it('env-injector without its configuration fails the same expectations (the file is really read)', async () => {
-    const r = await cli([
+    const r = await runCli([
       'sim',
       '--plugin-dir',
       pluginDir('env-injector'),
@@ -82,7 +84,7 @@ describe('example plugins pass their expectation files', () => {
   }, 60_000);
 
   it('memory-limit-validator: a container without a memory limit is refused (NRI v0.10+)', async () => {
-    const r = await cli([
+    const r = await runCli([
       'sim',
       '--plugin-dir',
       pluginDir('memory-limit-validator'),
@@ -104,7 +106,7 @@ describe('example plugins pass their expectation files', () => {
   }, 60_000);
 
   it('memory-limit-validator on a v0.9 runtime (no validation): the expectation of a refusal fails', async () => {
-    const r = await cli([
+    const r = await runCli([
       'sim',
       '--nri-version',
       'v0.9.0',
@@ -120,7 +122,7 @@ describe('example plugins pass their expectation files', () => {
 
 describe('a deliberately wrong expectation', () => {
   it("cpu-pinner's expect-wrong.yaml (shown in the README) fails, naming the plugin or the scenario behind each actual value", async () => {
-    const r = await cli([
+    const r = await runCli([
       'sim',
       '--plugin-dir',
       pluginDir('cpu-pinner'),
@@ -156,7 +158,7 @@ describe('a deliberately wrong expectation', () => {
       '--expect',
       wrong,
     ];
-    const r = await cli(args);
+    const r = await runCli(args);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('FAIL after step 1 (create ctr-checkout): container ctr-checkout env, annotations');
     expect(r.stdout).toContain('  env.TZ: expected "Europe/Berlin", actual "UTC" (set by 10-env-injector)');
@@ -167,7 +169,7 @@ describe('a deliberately wrong expectation', () => {
     expect(r.stdout).toContain('expectations: 0 passed, 2 failed');
     expect(r.stderr).toContain('2 expectation(s) of');
 
-    const j = await cli([...args, '-o', 'junit']);
+    const j = await runCli([...args, '-o', 'junit']);
     expect(j.code).toBe(1);
     expect(j.stdout.startsWith('<?xml')).toBe(true);
     expect(j.stdout).toContain('<testsuites tests="2" failures="2">');
@@ -189,7 +191,7 @@ describe('a deliberately wrong expectation', () => {
       `scenario: ${scenario}\nexpect:\n  - after: create ctr-checkout\n    result: failed\n    conflict: [20-env-injector, 10-env-injector]\n`,
     );
     const conf = ['--conf-dir', join(EXAMPLES, 'env-injector', 'conf.d')];
-    const r = await cli(['sim', '--plugin-dir', two, ...conf, '--expect', file]);
+    const r = await runCli(['sim', '--plugin-dir', two, ...conf, '--expect', file]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain(
       'PASS after step 1 (create ctr-checkout): conflict between 10-env-injector and 20-env-injector',
@@ -199,7 +201,7 @@ describe('a deliberately wrong expectation', () => {
       file,
       `scenario: ${scenario}\nexpect:\n  - after: create ctr-checkout\n    conflict: [10-env-injector, 30-other]\n`,
     );
-    const bad = await cli(['sim', '--plugin-dir', two, ...conf, '--expect', file]);
+    const bad = await runCli(['sim', '--plugin-dir', two, ...conf, '--expect', file]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain(
       'conflict: expected between 10-env-injector and 30-other, actual between 10-env-injector and 20-env-injector',
