@@ -9,6 +9,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -16,6 +17,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
+import YAML from 'yaml';
 import { runBuilt } from './cli-child.js';
 import { BIN, cliEnv, runCli } from './nri-cli.js';
 import { unpacedDemo } from '../support/unpaced-demo.js';
@@ -54,8 +56,13 @@ let tmp: string;
 let plugins: string;
 /** The demo without its pauses, for the runs that read what sim printed (in process). */
 let demo: string;
+/** How many steps it has: the demo's 13 less its pauses. */
+let demoSteps: number;
+/** The built-in demo named in a test's arguments, unpaced: a run refused before it plays stays in process. */
+const unpaced = (arg: string): string => (arg === 'demo' ? demo : arg);
 beforeAll(async () => {
   demo = await unpacedDemo();
+  demoSteps = (YAML.parse(readFileSync(demo, 'utf8')) as { steps: unknown[] }).steps.length;
   tmp = mkdtempSync(path.join(os.tmpdir(), 'simcmd-'));
   plugins = path.join(tmp, 'plugins');
   mkdirSync(plugins);
@@ -267,7 +274,7 @@ describe.concurrent('nrictl sim flag errors', () => {
     [['--nri-version', 'v0.2.0'], /--nri-version: .*older than v0\.3\.0/],
     [['demo', '--buffer', '0'], /--buffer: Expected an integer greater than or equal to 1 but received: 0/],
   ])('%j gives one clear line and exit 2', async ([args, message], { expect }) => {
-    const r = await sim(args);
+    const r = await sim(args.map(unpaced));
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);
@@ -293,9 +300,9 @@ describe.concurrent('nrictl sim grammar', () => {
   });
 
   it('the old spellings still work, each with a one-line warning', async ({ expect }) => {
-    const r = await sim(['--scenario', 'demo', '--no-interactive', '--plugin-path', plugins, '-o', 'text']);
+    const r = await sim(['--scenario', demo, '--no-interactive', '--plugin-path', plugins, '-o', 'text']);
     expect(r.code).toBe(0);
-    expect(r.lines.at(-1)).toBe('script done: 13 steps, 0 failed');
+    expect(r.lines.at(-1)).toBe(`script done: ${demoSteps} steps, 0 failed`);
     expect(r.stdout).toMatch(/registered\s+10-annotate pre-started/);
     expect(r.stderr.trim().split('\n').sort()).toEqual([
       'Warning: --plugin-path is deprecated: use --plugin-dir (the old name goes away in the next release)',
@@ -305,21 +312,21 @@ describe.concurrent('nrictl sim grammar', () => {
   });
 
   it('-o yaml streams one document per record, ending with the script', async ({ expect }) => {
-    const r = await sim(['demo', '-o', 'yaml']);
+    const r = await sim([demo, '-o', 'yaml']);
     expect(r.code).toBe(0);
     const docs = r.stdout.split(/^---$/m).filter((d) => d.trim());
     expect(docs[0]).toMatch(/^\s*time: .*\ntype: listening\nsocketPath: \//);
-    expect(docs.at(-1)).toMatch(/type: script-done\nsteps: 13\nfailed: 0\nstopped: false/);
+    expect(docs.at(-1)).toMatch(new RegExp(`type: script-done\nsteps: ${demoSteps}\nfailed: 0\nstopped: false`));
   });
 
   it('-o json ends with the script as one more object', async ({ expect }) => {
-    const r = await sim(['demo', '-o', 'json']);
+    const r = await sim([demo, '-o', 'json']);
     const last = JSON.parse(r.lines.at(-1)!) as Record<string, unknown>;
-    expect(last).toMatchObject({ type: 'script-done', steps: 13, failed: 0, stopped: false });
+    expect(last).toMatchObject({ type: 'script-done', steps: demoSteps, failed: 0, stopped: false });
   });
 
   it('refuses the scenario given twice, and -o junit without --expect', async ({ expect }) => {
-    const [twice, junit] = await Promise.all([sim(['demo', '--scenario', 'demo']), sim(['demo', '-o', 'junit'])]);
+    const [twice, junit] = await Promise.all([sim([demo, '--scenario', demo]), sim([demo, '-o', 'junit'])]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/give the scenario once/);
     expect(junit.code).toBe(2);
@@ -345,7 +352,7 @@ describe.concurrent('nrictl sim and plugins that leave', () => {
 describe.concurrent('nrictl sim checks its inputs before anything starts', () => {
   /** Exit 2, one line naming the flag, nothing on stdout: no socket was made, no plugin ran. */
   async function refusedBeforeStart(expect: ExpectStatic, args: string[], message: RegExp): Promise<void> {
-    const r = await sim(args);
+    const r = await sim(args.map(unpaced));
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
