@@ -1,16 +1,15 @@
 // A pre-started plugin as a Go plugin behaves where the SDK would not: it subscribes to
 // exactly the mask in its name (NN-mHEX), whether the runtime knows those events or not
 // (the SDK narrows its mask to what the runtime knows), and serves the pod update events.
-// Written into a plugin directory by the tests of sim --preset and sim --replay.
-import path from 'node:path';
+// Written into a plugin directory by the tests of sim --preset and sim --replay. It runs
+// on the build's wire layers, bundled (test/support/built.ts).
+import { builtBundle } from '../support/built.js';
 
-const dist = path.resolve(import.meta.dirname, '../../dist/src');
-
-export const rawPlugin = `#!${process.execPath}
-import net from 'node:net';
-const { nri, PLUGIN_SERVICE, RUNTIME_SERVICE } = await import(${JSON.stringify(`${dist}/api/index.js`)});
-const { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } = await import(${JSON.stringify(`${dist}/mux/index.js`)});
-const { TtrpcClient, TtrpcServer } = await import(${JSON.stringify(`${dist}/ttrpc/index.js`)});
+/** The plugin's executable text. */
+export async function rawPlugin(): Promise<string> {
+  return `#!${process.execPath}
+const net = require('node:net');
+const { nri, PLUGIN_SERVICE, RUNTIME_SERVICE, Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN, TtrpcClient, TtrpcServer } = require(${JSON.stringify(await builtBundle())});
 const events = parseInt(process.env.NRI_PLUGIN_NAME.slice(1), 16);
 const socket = new net.Socket({ fd: 3, readable: true, writable: true });
 const mux = new Mux(socket);
@@ -23,6 +22,8 @@ server.register(PLUGIN_SERVICE, 'PostUpdatePodSandbox', empty);
 server.register(PLUGIN_SERVICE, 'StateChange', empty);
 server.serve(mux.open(PLUGIN_SERVICE_CONN));
 const client = new TtrpcClient(mux.open(RUNTIME_SERVICE_CONN));
-await client.call(RUNTIME_SERVICE, 'RegisterPlugin', nri.RegisterPluginRequest.encode({ pluginName: process.env.NRI_PLUGIN_NAME, pluginIdx: process.env.NRI_PLUGIN_IDX }).finish(), { timeoutMs: 5000 });
+// A refused registration ends the process with the error, as an unhandled rejection does.
+void client.call(RUNTIME_SERVICE, 'RegisterPlugin', nri.RegisterPluginRequest.encode({ pluginName: process.env.NRI_PLUGIN_NAME, pluginIdx: process.env.NRI_PLUGIN_IDX }).finish(), { timeoutMs: 5000 });
 socket.on('close', () => process.exit(0));
 `;
+}

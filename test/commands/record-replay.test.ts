@@ -401,7 +401,7 @@ describe.concurrent('sim --replay', () => {
   }) => {
     const plugins = at('m800');
     mkdirSync(plugins);
-    writeFileSync(path.join(plugins, '10-m800'), rawPlugin, { mode: 0o755 }); // subscribes to UpdatePodSandbox
+    writeFileSync(path.join(plugins, '10-m800'), await rawPlugin(), { mode: 0o755 }); // subscribes to UpdatePodSandbox
     const file = at('old-runtime.jsonl');
     const text = readFileSync(at('logs.jsonl'), 'utf8').replace(
       /"runtime":\{[^}]*\}/,

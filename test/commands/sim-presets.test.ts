@@ -18,11 +18,11 @@ let tmp: string;
 let plugins: string;
 let scenario: string;
 let expectFile: string;
-beforeAll(() => {
+beforeAll(async () => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'simpresets-'));
   plugins = path.join(tmp, 'plugins');
   mkdirSync(plugins);
-  writeFileSync(path.join(plugins, '10-m800'), rawPlugin, { mode: 0o755 }); // UPDATE_POD_SANDBOX
+  writeFileSync(path.join(plugins, '10-m800'), await rawPlugin(), { mode: 0o755 }); // UPDATE_POD_SANDBOX
   scenario = path.join(tmp, 'scenario.yaml');
   writeFileSync(
     scenario,

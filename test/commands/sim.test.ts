@@ -20,10 +20,10 @@ import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import YAML from 'yaml';
 import { runBuilt } from './cli-child.js';
 import { BIN, cliEnv, runCli } from './nri-cli.js';
+import { builtBundle } from '../support/built.js';
 import { unpacedDemo } from '../support/unpaced-demo.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
-const sdk = path.join(repo, 'dist/src/plugin/index.js');
 
 // Each test has its own simulator, socket and directories (the plugin directory shared
 // below is only read), so the tests run side by side: a scenario's sleeps overlap.
@@ -36,10 +36,13 @@ async function sim(args: string[], input?: string) {
   return { code: r.code, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.split('\n').filter(Boolean) };
 }
 
+/** The SDK as the plugins here load it: the build, bundled (test/support/built.ts). */
+let sdk: string;
+
 // One plugin script, behaving by the name it is launched under (a launched plugin gets
 // only the NRI variables, so the interpreter is named by absolute path).
 const pluginScript = (): string => `#!${process.execPath}
-import { Stub } from ${JSON.stringify(sdk)};
+const { Stub } = require(${JSON.stringify(sdk)});
 const me = process.env.NRI_PLUGIN_NAME;
 const stub = new Stub({
   createContainer: (_pod, ctr) => {
@@ -49,7 +52,7 @@ const stub = new Stub({
   updateContainer: (_pod, ctr) => me === 'annotate' ? [{ containerId: ctr.id, linux: { resources: { cpu: { shares: { value: 777 } } } } }] : [],
   startContainer: () => undefined,
 });
-await stub.start();
+void stub.start();
 `;
 
 let tmp: string;
@@ -61,13 +64,14 @@ let demoSteps: number;
 /** The built-in demo named in a test's arguments, unpaced: a run refused before it plays stays in process. */
 const unpaced = (arg: string): string => (arg === 'demo' ? demo : arg);
 beforeAll(async () => {
+  sdk = await builtBundle();
   demo = await unpacedDemo();
   demoSteps = (YAML.parse(readFileSync(demo, 'utf8')) as { steps: unknown[] }).steps.length;
   tmp = mkdtempSync(path.join(os.tmpdir(), 'simcmd-'));
   plugins = path.join(tmp, 'plugins');
   mkdirSync(plugins);
-  writeFileSync(path.join(tmp, 'plugin.mjs'), pluginScript(), { mode: 0o755 });
-  copyFileSync(path.join(tmp, 'plugin.mjs'), path.join(plugins, '10-annotate'));
+  writeFileSync(path.join(tmp, 'plugin.cjs'), pluginScript(), { mode: 0o755 });
+  copyFileSync(path.join(tmp, 'plugin.cjs'), path.join(plugins, '10-annotate'));
   chmodSync(path.join(plugins, '10-annotate'), 0o755);
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -94,8 +98,8 @@ describe.concurrent('nrictl sim SCENARIO', () => {
 
   it('reports two plugins setting the same annotation as a conflict naming both', async ({ expect }) => {
     const dir = mkdtempSync(path.join(tmp, 'clash-'));
-    copyFileSync(path.join(tmp, 'plugin.mjs'), path.join(dir, '10-annotate'));
-    copyFileSync(path.join(tmp, 'plugin.mjs'), path.join(dir, '20-rival'));
+    copyFileSync(path.join(tmp, 'plugin.cjs'), path.join(dir, '10-annotate'));
+    copyFileSync(path.join(tmp, 'plugin.cjs'), path.join(dir, '20-rival'));
     chmodSync(path.join(dir, '10-annotate'), 0o755);
     chmodSync(path.join(dir, '20-rival'), 0o755);
     const scenario = path.join(dir, 's.yaml');
@@ -234,9 +238,9 @@ describe.concurrent('nrictl sim --interactive with piped stdin', () => {
     writeFileSync(
       path.join(dir, '10-refuse'),
       `#!${process.execPath}
-import { Stub } from ${JSON.stringify(sdk)};
+const { Stub } = require(${JSON.stringify(sdk)});
 const refuse = (id, what) => { if (id.startsWith('refused')) throw new Error('10-refuse will not ' + what); };
-await new Stub({
+void new Stub({
   runPodSandbox: (pod) => refuse(pod.id, 'run this pod'),
   createContainer: (_pod, ctr) => refuse(ctr.id, 'create this container'),
   updateContainer: () => { throw new Error('10-refuse will not update anything'); },
@@ -339,7 +343,7 @@ describe.concurrent('nrictl sim and plugins that leave', () => {
     const dir = mkdtempSync(path.join(tmp, 'leaver-'));
     writeFileSync(
       path.join(dir, '10-leaver'),
-      `#!${process.execPath}\nimport { Stub } from ${JSON.stringify(sdk)};\nconst stub = new Stub({ createContainer: () => void setTimeout(() => void stub.stop(), 20) });\nawait stub.start();\n`,
+      `#!${process.execPath}\nconst { Stub } = require(${JSON.stringify(sdk)});\nconst stub = new Stub({ createContainer: () => void setTimeout(() => void stub.stop(), 20) });\nvoid stub.start();\n`,
       { mode: 0o755 },
     );
     const r = await sim(['demo', '--plugin-dir', dir]);
@@ -368,11 +372,11 @@ describe.concurrent('nrictl sim checks its inputs before anything starts', () =>
   });
 
   it('a plugin directory that is a file', async ({ expect }) => {
-    const file = path.join(tmp, 'plugin.mjs');
+    const file = path.join(tmp, 'plugin.cjs');
     await refusedBeforeStart(
       expect,
       ['demo', '--plugin-dir', file],
-      /^Error: --plugin-dir: .*plugin\.mjs is not a directory/,
+      /^Error: --plugin-dir: .*plugin\.cjs is not a directory/,
     );
   });
 
@@ -391,7 +395,7 @@ describe.concurrent('nrictl sim checks its inputs before anything starts', () =>
     // A plugin that leaves a mark when it runs at all.
     writeFileSync(
       path.join(dir, 'plugins', '10-mark'),
-      `#!/bin/sh\ntouch ${marker}\nexec ${process.execPath} ${path.join(tmp, 'plugin.mjs')}\n`,
+      `#!/bin/sh\ntouch ${marker}\nexec ${process.execPath} ${path.join(tmp, 'plugin.cjs')}\n`,
       { mode: 0o755 },
     );
     writeFileSync(

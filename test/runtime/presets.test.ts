@@ -12,7 +12,7 @@ import { planSimulation } from '../../src/runtime/sim/inputs.js';
 import { RUNTIME_PRESETS } from '../../src/runtime/sim/presets.js';
 import { runSimulation } from '../../src/runtime/sim/run.js';
 import { RuntimeStartError } from '../../src/runtime/sim/start-failure.js';
-import { builtSource } from '../support/built.js';
+import { builtBundle } from '../support/built.js';
 import { connectRawPlugin, ofType, startSim, waitFor, type Sim } from './helpers.js';
 
 /** The valid event mask of each preset's NRI (pkg/api/event.go ValidEvents at the vendored version). */
@@ -333,11 +333,9 @@ describe('docker-29', () => {
 // 10-m4008 subscribes to CreateContainer and event 15, which no NRI knows; 05-m8 and 20-m8
 // to CreateContainer only. Raw, as a Go plugin built against a newer NRI: nothing narrows the mask.
 // The plugins run on the build (test/support/built.ts): node alone, no compiler.
-const rawPlugin = (): string => `#!/usr/bin/env -S ${process.execPath} --experimental-default-type=module
-import net from 'node:net';
-import { nri, PLUGIN_SERVICE, RUNTIME_SERVICE } from '${builtSource('api/index')}';
-import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '${builtSource('mux/index')}';
-import { TtrpcClient, TtrpcServer } from '${builtSource('ttrpc/index')}';
+const rawPlugin = (bundle: string): string => `#!${process.execPath}
+const net = require('node:net');
+const { nri, PLUGIN_SERVICE, RUNTIME_SERVICE, Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN, TtrpcClient, TtrpcServer } = require(${JSON.stringify(bundle)});
 const events = parseInt(process.env.NRI_PLUGIN_NAME.slice(1), 16);
 const socket = new net.Socket({ fd: 3, readable: true, writable: true });
 const mux = new Mux(socket);
@@ -347,7 +345,8 @@ server.register(PLUGIN_SERVICE, 'Synchronize', (p) => nri.SynchronizeResponse.en
 server.register(PLUGIN_SERVICE, 'CreateContainer', () => nri.CreateContainerResponse.encode({ adjust: {} }).finish());
 server.serve(mux.open(PLUGIN_SERVICE_CONN));
 const client = new TtrpcClient(mux.open(RUNTIME_SERVICE_CONN));
-await client.call(RUNTIME_SERVICE, 'RegisterPlugin', nri.RegisterPluginRequest.encode({ pluginName: process.env.NRI_PLUGIN_NAME, pluginIdx: process.env.NRI_PLUGIN_IDX }).finish(), { timeoutMs: 10000 });
+// A refused registration ends the process with the error, as an unhandled rejection does.
+void client.call(RUNTIME_SERVICE, 'RegisterPlugin', nri.RegisterPluginRequest.encode({ pluginName: process.env.NRI_PLUGIN_NAME, pluginIdx: process.env.NRI_PLUGIN_IDX }).finish(), { timeoutMs: 10000 });
 socket.on('close', () => process.exit(0));
 `;
 
@@ -355,12 +354,13 @@ describe('a pre-started plugin that fails to start', () => {
   let tmp: string;
   let pluginDir: string;
   let scenario: string;
-  beforeAll(() => {
+  beforeAll(async () => {
+    const bundle = await builtBundle();
     tmp = mkdtempSync(path.join(os.tmpdir(), 'prestart-'));
     pluginDir = path.join(tmp, 'plugins');
     mkdirSync(pluginDir);
     for (const name of ['05-m8', '10-m4008', '20-m8']) {
-      writeFileSync(path.join(pluginDir, name), rawPlugin());
+      writeFileSync(path.join(pluginDir, name), rawPlugin(bundle));
       chmodSync(path.join(pluginDir, name), 0o755);
     }
     scenario = path.join(tmp, 'scenario.yaml');
