@@ -3,8 +3,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Test files that pack the package, change the process's environment, or interrupt a run
 // of their own with a signal: each in a fresh process of its own, as the process is part of
-// what they test. run-tests, prometheus and the examples need no process of their own, but
-// they compute or wait beside the pack files (see the Sequencer below). The other files
+// what they test. run-tests and the examples need no process of their own, but they
+// compute beside the pack files (see the Sequencer below). The other files
 // leave nothing of theirs in the process when they end (every socket, server, child and
 // timer closed; no global changed): they share their workers' module graphs, so
 // a worker starts and loads the sources once rather than once per file, which on a 2-core
@@ -14,7 +14,6 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const ISOLATED = [
   'test/pack/**/*.test.ts',
   'test/scripts/run-tests.test.ts',
-  'test/deploy/prometheus.test.ts',
   'test/examples/**/*.test.ts',
   'test/output/colour.test.ts',
   'test/cli/cri-socket-flag.test.ts',
@@ -22,29 +21,33 @@ const ISOLATED = [
 ];
 
 /**
- * The own-process files run first (vitest's order), and three of them set how much of the
+ * The own-process files run first (vitest's order), and two of them set how much of the
  * two cores that stretch uses. plugin-author packs and installs the package (packed.ts),
  * which pack.test waits for too: plugin-author starts it, and pack.test comes last, when
- * the package is there, rather than holding a worker idle while npm works. prometheus.test
- * mostly waits on a real Prometheus's scrapes: it runs beside pack.test, which computes.
+ * the package is there, rather than holding a worker idle while npm works.
+ * prometheus.test mostly waits on a real Prometheus's scrapes (25 s, 7 CPU-s): it starts
+ * the shared files, so that its waits overlap their computing. Beside pack.test, where it
+ * was, it outlasted pack.test by some 20 s in which a core idled.
  */
 const OWN_PROCESS_FIRST = ['test/pack/plugin-author.test.ts'];
-const OWN_PROCESS_LAST = ['test/deploy/prometheus.test.ts', 'test/pack/pack.test.ts'];
+const OWN_PROCESS_LAST = ['test/pack/pack.test.ts'];
+const SHARED_FIRST = ['test/deploy/prometheus.test.ts'];
 
 class Sequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
+    const at = (list: string[], f: TestSpecification): number => list.findIndex((p) => f.moduleId.endsWith(p));
     const rank = (f: TestSpecification): number => {
-      if (f.project.name !== 'own-process') return 0;
-      const first = OWN_PROCESS_FIRST.findIndex((p) => f.moduleId.endsWith(p));
-      if (first >= 0) return first - OWN_PROCESS_FIRST.length;
-      const last = OWN_PROCESS_LAST.findIndex((p) => f.moduleId.endsWith(p));
-      return last >= 0 ? last + 1 : 0;
+      const [first, last] =
+        f.project.name === 'own-process' ? [OWN_PROCESS_FIRST, OWN_PROCESS_LAST] : [SHARED_FIRST, []];
+      if (at(first, f) >= 0) return at(first, f) - first.length;
+      return at(last, f) >= 0 ? at(last, f) + 1 : 0;
     };
     const own = sorted.filter((f) => f.project.name === 'own-process');
     const rest = sorted.filter((f) => f.project.name !== 'own-process');
     // Array.prototype.sort is stable: the others keep vitest's order.
-    return [...own.sort((a, b) => rank(a) - rank(b)), ...rest];
+    const byRank = (a: TestSpecification, b: TestSpecification): number => rank(a) - rank(b);
+    return [...own.sort(byRank), ...rest.sort(byRank)];
   }
 }
 
