@@ -2,7 +2,8 @@
 // is missing or stale). For what a test starts as a separate program, such as a plugin
 // executable in a plugin directory: plain node on the compiled modules starts in a tenth of
 // the time tsx takes to compile the same sources again in every such process.
-import { buildSync } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error: a plain ES module script without type declarations
@@ -39,19 +40,18 @@ export function builtBundle(): Promise<string> {
   assertFreshBuild();
   return once('built-bundle', (dir) => {
     const outfile = path.join(dir, 'nrictl-sdk.cjs');
-    buildSync({
-      stdin: {
-        contents: BUNDLED.map((rel) => `export * from ${JSON.stringify(builtSource(rel))};`).join('\n'),
-        resolveDir: REPO,
-        loader: 'js',
-      },
-      outfile,
-      bundle: true,
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      logLevel: 'error',
+    // esbuild's own program, not its JavaScript API: the API's buildSync keeps a worker
+    // thread for the rest of the process, its output piped into this process's stdout and
+    // stderr, which the commands run in process here are held not to leave behind.
+    const esbuild = createRequire(import.meta.url).resolve('esbuild/bin/esbuild');
+    const args = ['--bundle', '--format=cjs', '--platform=node', '--target=node20', '--log-level=error'];
+    const r = spawnSync(esbuild, [...args, `--outfile=${outfile}`], {
+      cwd: REPO,
+      input: BUNDLED.map((rel) => `export * from ${JSON.stringify(builtSource(rel))};`).join('\n'),
+      encoding: 'utf8',
+      timeout: 60_000,
     });
+    if (r.status !== 0) throw new Error(`esbuild of the build's SDK failed (${r.status ?? r.signal}): ${r.stderr}`);
     return outfile;
   });
 }
