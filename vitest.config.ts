@@ -21,16 +21,21 @@ const ISOLATED = [
 ];
 
 /**
- * The own-process files run first (vitest's order), and two of them set how much of the
- * two cores that stretch uses. plugin-author packs and installs the package (packed.ts),
- * which pack.test waits for too: plugin-author starts it, and pack.test comes last, when
- * the package is there, rather than holding a worker idle while npm works.
- * prometheus.test mostly waits on a real Prometheus's scrapes (25 s, 7 CPU-s): it starts
- * the shared files, so that its waits overlap their computing. Beside pack.test, where it
- * was, it outlasted pack.test by some 20 s in which a core idled.
+ * The own-process files run first (vitest's order), two at a time, and their order sets
+ * how much of the two cores that stretch uses. plugin-author packs and installs the
+ * package (packed.ts), which pack.test waits for too: plugin-author starts first;
+ * conformance's preset matrix, which needs no package, computes beside it while npm works;
+ * pack.test follows, when the package is there. The short files come last and fill in
+ * beside whichever long one ends later. (pack.test last ran alone for some 20 s, a core
+ * idle through its tour's pauses.)
+ * prometheus.test, which mostly waits on a real Prometheus's scrapes (25 s for 7 CPU-s),
+ * starts the shared files, so that its waits overlap their computing.
  */
-const OWN_PROCESS_FIRST = ['test/pack/plugin-author.test.ts'];
-const OWN_PROCESS_LAST = ['test/pack/pack.test.ts'];
+const OWN_PROCESS_FIRST = [
+  'test/pack/plugin-author.test.ts',
+  'test/conformance/presets.test.ts',
+  'test/pack/pack.test.ts',
+];
 const SHARED_FIRST = ['test/deploy/prometheus.test.ts'];
 
 class Sequencer extends BaseSequencer {
@@ -38,10 +43,8 @@ class Sequencer extends BaseSequencer {
     const sorted = await super.sort(files);
     const at = (list: string[], f: TestSpecification): number => list.findIndex((p) => f.moduleId.endsWith(p));
     const rank = (f: TestSpecification): number => {
-      const [first, last] =
-        f.project.name === 'own-process' ? [OWN_PROCESS_FIRST, OWN_PROCESS_LAST] : [SHARED_FIRST, []];
-      if (at(first, f) >= 0) return at(first, f) - first.length;
-      return at(last, f) >= 0 ? at(last, f) + 1 : 0;
+      const first = f.project.name === 'own-process' ? OWN_PROCESS_FIRST : SHARED_FIRST;
+      return at(first, f) >= 0 ? at(first, f) - first.length : 0;
     };
     const own = sorted.filter((f) => f.project.name === 'own-process');
     const rest = sorted.filter((f) => f.project.name !== 'own-process');
