@@ -34,7 +34,7 @@ const BUNDLED = ['api/index', 'mux/index', 'ttrpc/index', 'plugin/index'];
  * The build's SDK and the wire layers under it (api, mux, ttrpc) as one CommonJS file,
  * made once per run: `require()` it in a test's plugin executable. A plugin is most
  * often shipped so (`nrictl plugin bundle`), and one file starts in about half the CPU
- * time of the compiled modules loaded one by one: the suite launches hundreds of plugins.
+ * time of the compiled modules loaded one by one: the preset tests alone launch some eighty.
  */
 export function builtBundle(): Promise<string> {
   assertFreshBuild();
