@@ -46,12 +46,10 @@ async function line(...steps) {
 
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 rmSync(join(root, 'oclif.manifest.json'), { force: true });
-const failed = (
-  await Promise.all([
-    line([tsc, '-p', 'tsconfig.build.json'], script('copy-generated.mjs'), script('prune-dist.mjs')),
-    line(script('bundle-cli.mjs'), script('write-manifest.mjs'), script('write-code-cache.mjs')),
-  ])
-).filter(Boolean);
-if (failed.length === 0) failed.push(await node(script('build-stamp.mjs', '--write')));
+const lines = await Promise.all([
+  line([tsc, '-p', 'tsconfig.build.json'], script('copy-generated.mjs'), script('prune-dist.mjs')),
+  line(script('bundle-cli.mjs'), script('write-manifest.mjs'), script('write-code-cache.mjs')),
+]);
+const failed = lines.some(Boolean) ? lines.filter(Boolean) : [await node(script('build-stamp.mjs', '--write'))];
 for (const f of failed.filter(Boolean)) process.stderr.write(`build: ${f}\n`);
 process.exitCode = failed.some(Boolean) ? 1 : 0;

@@ -21,7 +21,7 @@ import YAML from 'yaml';
 import { runBuilt } from './cli-child.js';
 import { BIN, cliEnv, runCli } from './nri-cli.js';
 import { builtBundle } from '../support/built.js';
-import { unpacedDemo } from '../support/unpaced-demo.js';
+import { unpacedDemo, withUnpacedDemo } from '../support/unpaced-demo.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 
@@ -38,6 +38,11 @@ async function sim(args: string[], input?: string) {
 
 /** The SDK as the plugins here load it: the build, bundled (test/support/built.ts). */
 let sdk: string;
+
+/** A run refused before it plays: the demo in `args` unpaced (withUnpacedDemo), so that the run stays in process. */
+async function refused(args: string[]) {
+  return sim((await withUnpacedDemo(['sim', ...args])).slice(1));
+}
 
 // One plugin script, behaving by the name it is launched under (a launched plugin gets
 // only the NRI variables, so the interpreter is named by absolute path).
@@ -61,8 +66,6 @@ let plugins: string;
 let demo: string;
 /** How many steps it has: the demo's 13 less its pauses. */
 let demoSteps: number;
-/** The built-in demo named in a test's arguments, unpaced: a run refused before it plays stays in process. */
-const unpaced = (arg: string): string => (arg === 'demo' ? demo : arg);
 beforeAll(async () => {
   sdk = await builtBundle();
   demo = await unpacedDemo();
@@ -278,7 +281,7 @@ describe.concurrent('nrictl sim flag errors', () => {
     [['--nri-version', 'v0.2.0'], /--nri-version: .*older than v0\.3\.0/],
     [['demo', '--buffer', '0'], /--buffer: Expected an integer greater than or equal to 1 but received: 0/],
   ])('%j gives one clear line and exit 2', async ([args, message], { expect }) => {
-    const r = await sim(args.map(unpaced));
+    const r = await refused(args);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);
@@ -356,7 +359,7 @@ describe.concurrent('nrictl sim and plugins that leave', () => {
 describe.concurrent('nrictl sim checks its inputs before anything starts', () => {
   /** Exit 2, one line naming the flag, nothing on stdout: no socket was made, no plugin ran. */
   async function refusedBeforeStart(expect: ExpectStatic, args: string[], message: RegExp): Promise<void> {
-    const r = await sim(args.map(unpaced));
+    const r = await refused(args);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);

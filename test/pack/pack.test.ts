@@ -209,7 +209,7 @@ describe('nrictl installed with npm install -g, run from another directory', () 
     // The generator's own check (scripts/gen-readme.mjs --check), on this installation
     // rather than one of its own: every tour command with the exit status its entry says,
     // the plugin commands one after another in the package's directory, the output as
-    // printed, the command index from each --help. So CI packs and runs the tour once.
+    // printed, the command index from the manifests. So CI packs and runs the tour once.
     // @ts-expect-error: a plain ES module script without type declarations
     const { readmeFromInstalled, staleness } = (await import('../../scripts/gen-readme.mjs')) as {
       readmeFromInstalled: (
