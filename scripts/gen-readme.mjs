@@ -474,32 +474,33 @@ function replaceBlock(text, name, body, problems) {
 }
 
 /**
- * What each command's --help opens with, from the manifests the package ships: its
- * summary, or the first line of its description when it has none (as oclif's help does;
- * autocomplete's is in its plugin's manifest). test/commands/help.test.ts holds every
- * command's --help to it.
+ * The commands of the README's index, each with what its --help opens with, taken from the
+ * manifests the package ships: its summary, or the first line of its description when it
+ * has none (as oclif's help does; autocomplete's is in its plugin's manifest), and its -o
+ * formats. test/commands/help.test.ts holds every command's --help to these summaries.
  */
-function summaries() {
+export function indexedCommands() {
   const ours = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')).commands;
   // The plugin exports only its lib/index.js: its manifest is beside lib/.
   const lib = dirname(createRequire(join(root, 'package.json')).resolve('@oclif/plugin-autocomplete'));
-  const plugin = JSON.parse(readFileSync(join(lib, '..', 'oclif.manifest.json'), 'utf8'));
-  return { ...plugin.commands, ...ours };
+  const commands = { ...JSON.parse(readFileSync(join(lib, '..', 'oclif.manifest.json'), 'utf8')).commands, ...ours };
+  return [...commandIds(), 'autocomplete'].map((id) => {
+    const cmd = commands[id.replace(/ /g, ':')];
+    const summary = (cmd?.summary ?? cmd?.description?.split('\n')[0] ?? '').replace(/\s+/g, ' ').trim();
+    // The -o formats, as the command's flag declares them (test/commands/every-format.test.ts runs each).
+    const formats = cmd?.flags.output?.helpValue?.split('|') ?? [];
+    return { id, summary, formats };
+  });
 }
 
 /** One line per command: what it does, and where its whole reference is. */
-function commandIndex(ids, problems) {
-  const commands = summaries();
-  const rows = ids.map((id) => {
-    const cmd = commands[id.replace(/ /g, ':')];
-    const summary = cmd?.summary ?? cmd?.description?.split('\n')[0];
+function commandIndex(problems) {
+  const rows = indexedCommands().map(({ id, summary, formats }) => {
     if (!summary) problems.push(`nrictl ${id} has no summary in the manifest`);
     const page = `man/nrictl-${slug(id)}.1`;
     const man = statSafe(join(root, page)) ? `[${page}](${page})` : '-';
-    // The -o formats, as the command's flag declares them (test/commands/every-format.test.ts runs each).
-    const formats = cmd?.flags.output?.helpValue?.split('|') ?? [];
     const o = formats.length === 0 ? '-' : formats.join(', ');
-    return `| \`nrictl ${id}\` | ${(summary ?? '').replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|')} | ${o} | ${man} |`;
+    return `| \`nrictl ${id}\` | ${summary.replace(/\|/g, '\\|')} | ${o} | ${man} |`;
   });
   return ['| Command | What it does | `-o` | Man page |', '|---|---|---|---|', ...rows].join('\n');
 }
@@ -643,7 +644,7 @@ async function render({ entry, scratch, home, env }, original) {
     text = replaceBlock(text, `tour:${section}`, blocks.join('\n\n'), problems);
   }
   text = fillFiles(text, problems);
-  text = replaceBlock(text, 'commands', commandIndex([...ids, 'autocomplete'], problems), problems);
+  text = replaceBlock(text, 'commands', commandIndex(problems), problems);
   text = replaceBlock(text, 'exit-codes', exitCodeTable(), problems);
   return { text, problems };
 }
