@@ -25,10 +25,10 @@ beforeAll(async () => {
 });
 
 describe.concurrent('nrictl trace --sim', () => {
-  // Not beside the others: the simulator launches the three example plugins one after
-  // another and synchronizes them once all are up; on a busy machine that takes longer than
-  // the SDK of the first one waits for its Synchronize (5 s, src/plugin/stub.ts), and it
-  // leaves. Reported to the lead; until it is fixed these two runs do not add to the load.
+  // The simulator launches the three example plugins one after another and synchronizes
+  // them once all are up, which on a busy machine takes seconds: the SDK leaves that wait to
+  // the runtime (src/plugin/stub.ts), and these two runs stay one at a time all the same,
+  // as runs in this process do (test/support/cli-in-process.ts).
   it.sequential("attributes the example plugins' changes and ends with a summary record", async ({ expect }) => {
     const r = await runCli(['trace', '--sim', demo, '--plugin-dir', 'examples/trace-plugins', '-o', 'json']);
     expect(r.stderr).toMatch(/40-env-injector, 41-mount-adder: no free index between them, reported as one group/);
@@ -41,8 +41,13 @@ describe.concurrent('nrictl trace --sim', () => {
     expect(create.resources.cpu).toMatchObject({ cpus: '0-1', shares: { value: '256' } });
     const seg = (label: string) => create.segments.find((s: any) => s.label === label);
     expect(seg('20-cpu-pinner').changes).toEqual([{ field: 'resources', key: 'cpu.cpus', new: '0-1' }]);
-    // It sleeps 15 ms; the hop subtracted comes from another pair of probes, so allow a few ms.
-    expect(seg('20-cpu-pinner').ms).toBeGreaterThanOrEqual(10);
+    // It sleeps 15 ms between the two probes (a timer fires at most a millisecond early by
+    // performance.now()). The hop subtracted is the median of other probe pairs, which a busy
+    // machine can make as long as the sleep itself: what is left is only bounded by the raw time.
+    const pinner = seg('20-cpu-pinner');
+    expect(pinner.rawMs).toBeGreaterThanOrEqual(14);
+    expect(pinner.ms).toBeGreaterThanOrEqual(0);
+    expect(pinner.ms).toBeLessThanOrEqual(pinner.rawMs);
     expect(seg('group 40-env-injector+41-mount-adder').changes.map((c: any) => `${c.field} ${c.key}`)).toEqual([
       'annotations example.com/injected-by',
       'env NODE_ZONE',
