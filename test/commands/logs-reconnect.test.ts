@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { nri } from '../../src/api/index.js';
-import { startCli, startRuntime, tempDir } from './nri-cli.js';
+import { runCli, startCli, startRuntime, tempDir } from './nri-cli.js';
 
 const pod = (id: string, name: string): nri.IPodSandbox => ({ id, namespace: 'shop', name, uid: `uid-${id}` });
 
@@ -69,12 +69,13 @@ describe('nrictl logs --reconnect', () => {
   it('without --reconnect (stdout not a terminal) a runtime that goes away ends logs with exit 6', async () => {
     const socketPath = path.join(t.dir, 'once.sock');
     const rt = await startRuntime({}, { socketPath });
-    const run = startCli(['logs', '--socket', socketPath]);
+    // In this process, as a pipe would have it: stdout is no terminal.
+    const run = runCli(['logs', '--socket', socketPath]);
     await rt.synchronized('99-nrictl-logs');
     await rt.stop();
-    const { code } = await run.exited;
+    const { code, stderr } = await run;
     expect(code).toBe(6);
-    expect(run.stderr()).toContain('--reconnect waits for it to come back');
+    expect(stderr).toContain('--reconnect waits for it to come back');
   });
 });
 
@@ -96,11 +97,10 @@ describe('nrictl logs and signals', () => {
   it('-e validate on a runtime too old for it: exit 5, and no advice meant for plugin authors', async () => {
     const rt = await startRuntime({}, { nriVersion: 'v0.6.1' });
     try {
-      const run = startCli(['logs', '--socket', rt.socketPath, '-e', 'validate']);
-      const { code } = await run.exited;
+      const { code, stderr } = await runCli(['logs', '--socket', rt.socketPath, '-e', 'validate']);
       expect(code).toBe(5);
-      expect(run.stderr()).not.toContain('add a handler');
-      expect(run.stderr().trim()).toMatch(
+      expect(stderr).not.toContain('add a handler');
+      expect(stderr.trim()).toMatch(
         /^Error: .*cannot deliver any of the events asked for: it is too old for them; ask for events it knows \(see --events in --help\)$/,
       );
     } finally {
