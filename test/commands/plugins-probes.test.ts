@@ -4,7 +4,7 @@
 // environment a runtime gives a plugin it starts (and has a child of its own, which
 // inherits it). The rows must name each as what it is, with its pid.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,7 +71,12 @@ beforeAll(async () => {
     detached: true,
     env: { NRI_PLUGIN_NAME: `${tag}-pre`, NRI_PLUGIN_IDX: '40', NRI_PLUGIN_SOCKET: '3' },
   });
-  await new Promise((r) => setTimeout(r, 300));
+  // Until its child is there: the first test's "the parent only" needs both.
+  const children = `/proc/${prestarted.pid}/task/${prestarted.pid}/children`;
+  while (!existsSync(children) || readFileSync(children, 'utf8').trim() === '') {
+    if (prestarted.exitCode !== null) throw new Error(`the pre-started plugin exited (${prestarted.exitCode})`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 });
 
 afterAll(async () => {
