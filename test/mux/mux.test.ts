@@ -395,7 +395,9 @@ describe('Mux over a real unix socket', () => {
     const b = new Mux(p.server);
     const a1 = sink(a.open(1));
     const b1 = sink(b.open(1)); // not read yet
-    const total = 32 * 1024 * 1024;
+    // Three times what the buffers on the way may hold (the reader's bound below; the writer
+    // stalls after 256 KiB): a writer that does not stall sends it all.
+    const total = 16 * 1024 * 1024;
     const data = pattern(total, 12);
     let sent = 0;
     const writing = (async () => {
@@ -426,7 +428,8 @@ describe('Mux over a real unix socket', () => {
     const b = new Mux(p.server);
     const a1 = sink(a.open(1));
     const b1 = sink(b.open(1));
-    const total = 32 * 1024 * 1024;
+    // As above: the writer stalls some 400 KiB after the reader's 1 MiB, short of it all.
+    const total = 16 * 1024 * 1024;
     const data = pattern(total, 13);
     const got: Buffer[] = [];
     let gotBytes = 0;
