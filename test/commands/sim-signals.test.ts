@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { assertBuilt, BIN, cliEnv } from './nri-cli.js';
+import { builtBundle } from '../support/built.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 /** Generous for a loaded 2-core machine; a sim that ignores the signal never gets there. */
@@ -245,11 +246,10 @@ describe.concurrent('nrictl sim removes its socket and directory on every way ou
     const plugins = path.join(dir, 'plugins');
     const asked = path.join(dir, 'asked-to-create');
     mkdirSync(plugins);
-    const sdk = path.join(repo, 'dist/src/plugin/index.js');
     writeFileSync(
       path.join(plugins, '10-hang'),
-      `#!${process.execPath}\nimport { writeFileSync } from 'node:fs';\nimport { Stub } from ${JSON.stringify(sdk)};\n` +
-        `await new Stub({ createContainer: () => { writeFileSync(${JSON.stringify(asked)}, ''); return new Promise(() => {}); } }).start();\n`,
+      `#!${process.execPath}\nconst { writeFileSync } = require('node:fs');\nconst { Stub } = require(${JSON.stringify(await builtBundle())});\n` +
+        `void new Stub({ createContainer: () => { writeFileSync(${JSON.stringify(asked)}, ''); return new Promise(() => {}); } }).start();\n`,
       { mode: 0o755 },
     );
     const run = simOnPipes(['demo', '--plugin-dir', plugins, '--request-timeout', '60s', '--calls']);

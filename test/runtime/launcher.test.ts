@@ -4,42 +4,48 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { planSimulation } from '../../src/runtime/sim/inputs.js';
-import { builtSource } from '../support/built.js';
+import { builtBundle } from '../support/built.js';
 import { ofType, startSim, waitFor, waitForPlugin, type Sim } from './helpers.js';
+
+/** The SDK as the plugins here load it: the build, bundled into one file (test/support/built.ts). */
+let sdk: string;
+beforeAll(async () => {
+  sdk = await builtBundle();
+});
 
 /**
  * An SDK plugin as a file: its environment is only what the runtime passes, so node is
- * absolute; it runs on the build of the SDK (test/support/built.ts), as a plugin would on
- * the published package.
+ * absolute; it runs on the build of the SDK as one file, as a plugin shipped by
+ * `nrictl plugin bundle` does.
  */
 function sdkPluginSource(body: string): string {
-  return `#!/usr/bin/env -S ${process.execPath} --experimental-default-type=module
-import { Stub } from '${builtSource('plugin/index')}';
+  return `#!${process.execPath}
+const { Stub } = require(${JSON.stringify(sdk)});
 console.log('plugin up as', process.env.NRI_PLUGIN_IDX + '-' + process.env.NRI_PLUGIN_NAME, 'socket fd', process.env.NRI_PLUGIN_SOCKET, 'PATH', process.env.PATH ?? 'unset');
 ${body}
 `;
 }
 
-const RECORDER = sdkPluginSource(`
+const RECORDER = (): string =>
+  sdkPluginSource(`
 const stub = new Stub({
   configure: (req) => { console.log('config:', JSON.stringify(req.config)); },
   createContainer: (_pod, ctr) => { console.log('create', ctr.id); return { adjust: { annotations: { 'launched.example.com': process.env.NRI_PLUGIN_NAME } } }; },
 });
-await stub.start();
-console.error('synchronized');
+void stub.start().then(() => console.error('synchronized'));
 `);
 
 // Says what it was sent, so that a test sees whether a Synchronize came and whether
 // start() resolved without one.
-const SYNC_WATCHER = sdkPluginSource(`
+const SYNC_WATCHER = (): string =>
+  sdkPluginSource(`
 const stub = new Stub({
   synchronize: (pods, ctrs) => { console.log('synchronize handler:', pods.length, 'pods', ctrs.length, 'containers'); return []; },
   createContainer: (_pod, ctr) => { console.log('create', ctr.name); return {}; },
 });
-await stub.start();
-console.log('live');
+void stub.start().then(() => console.log('live'));
 `);
 
 let sim: Sim | undefined;
@@ -68,7 +74,7 @@ async function pluginDir(files: Record<string, { text?: string; mode?: number; d
 
 describe('pre-started plugins', () => {
   it('launches an executable with fd 3 and registers it under its file name, with its drop-in config', async () => {
-    const dir = await pluginDir({ '10-recorder': { text: RECORDER } });
+    const dir = await pluginDir({ '10-recorder': { text: RECORDER() } });
     const conf = await mkdtemp(path.join(os.tmpdir(), 'conf-'));
     dirs.push(conf);
     await writeFile(path.join(conf, 'recorder.conf'), 'level: high\n');
@@ -93,7 +99,7 @@ describe('pre-started plugins', () => {
 
   it('skips directories and non-executable files', async () => {
     const dir = await pluginDir({
-      '10-recorder': { text: RECORDER },
+      '10-recorder': { text: RECORDER() },
       README: { mode: 0o644 },
       '20-notes': { mode: 0o644 },
       '30-subdir': { dir: true },
@@ -104,7 +110,7 @@ describe('pre-started plugins', () => {
   });
 
   it('fails discovery as a whole when an executable is misnamed, launching nothing and leaving no socket', async () => {
-    const dir = await pluginDir({ '10-recorder': { text: RECORDER }, logger: {} });
+    const dir = await pluginDir({ '10-recorder': { text: RECORDER() }, logger: {} });
     const sockDir = await mkdtemp(path.join(os.tmpdir(), 'sock-'));
     dirs.push(sockDir);
     const socketPath = path.join(sockDir, 'nri.sock');
@@ -115,7 +121,7 @@ describe('pre-started plugins', () => {
   });
 
   it('reports the socket first and every event in time order, launched plugins after it', async () => {
-    const dir = await pluginDir({ '10-recorder': { text: RECORDER }, '20-recorder': { text: RECORDER } });
+    const dir = await pluginDir({ '10-recorder': { text: RECORDER() }, '20-recorder': { text: RECORDER() } });
     sim = await startSim(undefined, { pluginPath: dir, registrationTimeoutMs: 15_000 });
     await waitForPlugin(sim, '20-recorder');
     const types = sim.events
@@ -143,7 +149,7 @@ const stub = new Stub({
     if (ctr.name === process.env.NRI_PLUGIN_NAME) setTimeout(() => void stub.stop().then(() => process.exit(${code})), 50);
   },
 });
-await stub.start();
+void stub.start();
 `);
     const dir = await pluginDir({ '10-done': { text: leaver(0) }, '20-broken': { text: leaver(3) } });
     sim = await startSim(
@@ -172,7 +178,7 @@ await stub.start();
   it('reports a plugin that exits without registering and goes on', async () => {
     const dir = await pluginDir({
       '05-quitter': { text: '#!/bin/sh\necho bye >&2\nexit 3\n' },
-      '10-recorder': { text: RECORDER },
+      '10-recorder': { text: RECORDER() },
     });
     sim = await startSim(undefined, { pluginPath: dir, registrationTimeoutMs: 15_000 });
     await waitForPlugin(sim, '10-recorder');
@@ -192,7 +198,7 @@ describe('Synchronize for pre-started plugins', () => {
   const scenario = { pods: [{ id: 'p', name: 'p', namespace: 'n' }], containers: [] };
 
   async function runWith(opts: Parameters<typeof startSim>[1]): Promise<{ lines: string[]; sim: Sim }> {
-    const dir = await pluginDir({ '10-watcher': { text: SYNC_WATCHER } });
+    const dir = await pluginDir({ '10-watcher': { text: SYNC_WATCHER() } });
     sim = await startSim(scenario, { pluginPath: dir, registrationTimeoutMs: 15_000, ...opts });
     await waitForPlugin(sim, '10-watcher');
     const r = await sim.runtime.createContainer('p', { id: 'c1', name: 'c1' });
