@@ -3,7 +3,8 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli, tempDir } from './nri-cli.js';
+import { assertBuilt, cliEnv, tempDir } from './nri-cli.js';
+import { runInProcess } from '../support/cli-in-process.js';
 
 let base: { dir: string; cleanup(): void };
 let plugins: string;
@@ -19,18 +20,24 @@ beforeAll(() => {
 });
 afterAll(() => base?.cleanup());
 
+// In the test's own process, though each run plays the demo with its pauses (runCli would
+// make that a child, nri-cli.ts): the tests here run one after the other, so the pauses
+// hold up no other run, and they leave the plugin's line time to be read before the end.
 const sim = (...extra: string[]) =>
-  runCli([
-    'sim',
-    '--plugin-path',
-    plugins,
-    '--scenario',
-    'examples/demo.yaml',
-    '--no-interactive',
-    '--registration-timeout',
-    '3s',
-    ...extra,
-  ]);
+  runInProcess(
+    [
+      'sim',
+      '--plugin-path',
+      plugins,
+      '--scenario',
+      'examples/demo.yaml',
+      '--no-interactive',
+      '--registration-timeout',
+      '3s',
+      ...extra,
+    ],
+    { env: cliEnv() },
+  );
 
 describe('nrictl sim --plugin-output', () => {
   it('lines (default): the line is an event in the -o format', async () => {
