@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateScenario } from '../../src/runtime/index.js';
 import { MODERN_CONFIGURE, RuntimePeer } from '../plugin/peer.js';
-import { BIN, cliEnv, nrictlOnTerminal, runCli, runCliChild, startCli, startRuntime, tempDir } from './nri-cli.js';
+import { BIN, cliEnv, nrictlOnTerminal, runCli, startCli, startRuntime, tempDir } from './nri-cli.js';
 
 const never = (): Promise<void> => new Promise(() => {});
 const POD = { id: 'p1', name: 'web-0', namespace: 'shop', uid: 'u1' };
@@ -109,7 +109,10 @@ describe('a runtime that registers nrictl and then goes silent', () => {
   });
 });
 
-describe.concurrent('checked before connecting', () => {
+// One at a time too, before the tests below run side by side: a run in this process lends
+// its TMPDIR to the whole process while it lasts, where a simulator that a test beside it
+// started would make its directory.
+describe('checked before connecting', () => {
   const bad: Array<[string, string[], RegExp]> = [
     ['an empty --plugin-name', ['--plugin-name', ''], /^Error: --plugin-name "": invalid plugin name: name is empty/],
     [
@@ -138,10 +141,9 @@ describe.concurrent('checked before connecting', () => {
     it(`${cmd.slice(0, cmd[0] === 'sync' ? 2 : 1).join(' ')}: ${what} is exit 2, and no simulator is left behind`, async ({
       expect,
     }) => {
-      // A temporary directory of its own, so that other tests' simulators do not count; in a
-      // child, as a run in this process would lend its TMPDIR to the tests running beside it.
+      // A temporary directory of its own, where the simulator would make its socket's.
       const tmp = mkdtempSync(path.join(t.dir, 'tmp-'));
-      const r = await runCliChild([...cmd, ...flags, '--sim', 'examples/demo.yaml'], { TMPDIR: tmp });
+      const r = await runCli([...cmd, ...flags, '--sim', 'examples/demo.yaml'], { TMPDIR: tmp });
       expect(r.code).toBe(2);
       expect(r.stderr.trim()).toMatch(message);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import YAML from 'yaml';
 import { generateScenario } from '../../src/runtime/sim/generate.js';
 import { MODE_BOUND_UNAVAILABLE, modeBound } from '../support/mode-bound.js';
+import { runInProcess } from '../support/cli-in-process.js';
 import { RuntimePeer } from '../plugin/peer.js';
 import {
   BIN,
@@ -31,18 +32,7 @@ import {
 } from './nri-cli.js';
 
 /** The built CLI run from another directory, where a relative output file would land. */
-function runIn(cwd: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [path.resolve(BIN), ...args], {
-    cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: cliEnv(),
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const runIn = (cwd: string, args: string[]) => runInProcess(args, { env: cliEnv(), cwd });
 
 /**
  * The lines a terminal shows at the end: on each, what follows its last carriage return.
