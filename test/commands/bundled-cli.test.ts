@@ -19,7 +19,22 @@ const LIST_LOADED =
       'process.on("exit", () => writeSync(2, `\\n@loaded ${JSON.stringify(Object.keys(cache))}\\n`));',
   );
 
-function runListing(args: string[]): { code: number | null; stdout: string; stderr: string; loaded: string[] } {
+interface Listing {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  loaded: string[];
+}
+
+// A command line runs once: the tests that look at the same run (--version, validate) share it.
+const listings = new Map<string, Listing>();
+function runListing(args: string[]): Listing {
+  const key = JSON.stringify(args);
+  if (!listings.has(key)) listings.set(key, listLoaded(args));
+  return listings.get(key)!;
+}
+
+function listLoaded(args: string[]): Listing {
   const r = spawnSync(process.execPath, ['--import', LIST_LOADED, BIN, ...args], {
     encoding: 'utf8',
     env: cliEnv(),
@@ -100,8 +115,8 @@ describe('bin/run.js runs the bundled oclif', () => {
     });
     expect(old.stderr).toContain(warning);
     expect(old.status, old.stderr).toBe(0);
-    const current = spawnSync(process.execPath, [BIN, 'validate', plugins], { encoding: 'utf8', env: cliEnv() });
-    expect(current.stderr).not.toContain('Node version must be');
+    // Without the pretence: validate as the test above runs it (listing its files changes no version).
+    expect(runListing(['validate', plugins, '--strict']).stderr).not.toContain('Node version must be');
   });
 
   it('--debug maps a stack trace back to the TypeScript sources', () => {
