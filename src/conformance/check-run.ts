@@ -1,7 +1,6 @@
 // One check being run: its test plugins, the pods and containers it made by alias, the
 // calls it has in flight, what its plugins saw, and where its time went. Steps (steps/)
 // act through it; the runner (runner.ts) makes one per check and cleans up after it.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { CriError, type cri } from '../cri/index.js';
 import { CheckError, CheckFailure } from './errors.js';
 import type { PluginSpec, Seen, TimeSplit } from './model.js';
@@ -25,12 +24,6 @@ export interface CtrRef {
 
 /** A call started without waiting for it: how it ended, once it did. */
 export type Outcome<T> = { ok: true; value: T; atMs: number } | { ok: false; error: Error; atMs: number };
-
-/**
- * Set inside a call started without waiting for it (CheckRun.start): its time is not the
- * check's, which counts the time its main line waits, once, as CRI, NRI or a deliberate wait.
- */
-const inFlight = new AsyncLocalStorage<true>();
 
 /** A pod whose alias starts so is the canary's: never judged, never matched by a rule. */
 const CANARY = 'canary';
@@ -66,6 +59,17 @@ export class CheckRun implements PluginScope {
     { promise: Promise<Outcome<unknown>>; done?: Outcome<unknown>; kind: 'criMs' | 'nriMs' }
   >();
   private readonly marks = new Map<string, number>();
+  /**
+   * What a call started without waiting for it (start) acts through: this run itself,
+   * everything it reads and sets is this run's, but the time it takes is not counted. A
+   * check counts the time its main line waits, once, as CRI, NRI or a deliberate wait; the
+   * main line counts such a call when it waits for its outcome. A view handed to the call
+   * rather than an AsyncLocalStorage: one of those turns on Node's promise hooks for every
+   * promise in the process, some 5% of a `--preset all` run's CPU.
+   */
+  private readonly unwaited: CheckRun = new Proxy(this, {
+    get: (run, key, view) => (key === 'count' ? () => {} : Reflect.get(run, key, view)),
+  });
   /**
    * Every CRI call not yet answered, those of the check's main line included: a signal
    * abandons the step that made one, and what the call makes (a pod) exists only once
@@ -175,9 +179,9 @@ export class CheckRun implements PluginScope {
     }
   }
 
-  /** Adds the time since `t` to the split, unless the main line was not waiting for it (a call in flight). */
+  /** Adds the time since `t` to the split (a call in flight counts nothing: see unwaited). */
   count(kind: keyof TimeSplit, t: number): void {
-    if (!inFlight.getStore()) this.split[kind] += performance.now() - t;
+    this.split[kind] += performance.now() - t;
   }
 
   /** A pod as the kubelet asks for one (kubelet.ts), with the run's label and cgroup parent. */
@@ -258,11 +262,14 @@ export class CheckRun implements PluginScope {
 
   // ---- calls in flight ----------------------------------------------------------------
 
-  /** Starts a call without waiting for it (a CRI call, or `nri`: a plugin's registration); `outcome(key)` has how it ended. */
-  start<T>(key: string, call: () => Promise<T>, kind: 'cri' | 'nri' = 'cri'): void {
+  /**
+   * Starts a call without waiting for it (a CRI call, or `nri`: a plugin's registration);
+   * `outcome(key)` has how it ended. The call acts through the run it is handed (unwaited).
+   */
+  start<T>(key: string, call: (r: CheckRun) => Promise<T>, kind: 'cri' | 'nri' = 'cri'): void {
     const entry: { promise: Promise<Outcome<unknown>>; done?: Outcome<unknown>; kind: 'criMs' | 'nriMs' } = {
       kind: kind === 'cri' ? 'criMs' : 'nriMs',
-      promise: inFlight.run(true, call).then(
+      promise: call(this.unwaited).then(
         (value) => ({ ok: true as const, value, atMs: performance.now() }),
         (error: unknown) => ({ ok: false as const, error: error as Error, atMs: performance.now() }),
       ),

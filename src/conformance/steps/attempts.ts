@@ -69,7 +69,7 @@ export function createRefusedWhileHeld(alias: string, pod: string): Step {
       const podId = heldPod(r);
       const sandbox = r.podConfig(pod);
       const config = r.containerConfig(alias, sandbox);
-      r.start(`early:${alias}`, () => r.cri((c, o) => c.createContainer(podId, config, sandbox, o)));
+      r.start(`early:${alias}`, (unwaited) => unwaited.cri((c, o) => c.createContainer(podId, config, sandbox, o)));
       const by = performance.now() + r.timing.windowMs;
       while (!r.ended(`early:${alias}`) && performance.now() < by) await r.wait(Math.min(10, r.timing.windowMs));
       if (r.ended(`early:${alias}`)) await judgeEarlyCreate(r, alias, pod, '');

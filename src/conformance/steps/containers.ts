@@ -34,7 +34,7 @@ export const createContainer = (alias: string, pod: string, opts: ContainerOpts 
 export function startCreate(alias: string, pod: string, opts: ContainerOpts = {}): Step {
   return {
     label: `CreateContainer ${alias} (not waited for)`,
-    run: async (r) => r.start(`create:${alias}`, () => create(r, alias, pod, opts)),
+    run: async (r) => r.start(`create:${alias}`, (unwaited) => create(unwaited, alias, pod, opts)),
   };
 }
 
@@ -43,9 +43,9 @@ export function startCreateAndStart(alias: string, pod: string): Step {
   return {
     label: `CreateContainer and StartContainer ${alias} (not waited for)`,
     run: async (r) =>
-      r.start(`up:${alias}`, async () => {
-        const id = await create(r, alias, pod);
-        await r.cri((c, o) => c.startContainer(id, o));
+      r.start(`up:${alias}`, async (unwaited) => {
+        const id = await create(unwaited, alias, pod);
+        await unwaited.cri((c, o) => c.startContainer(id, o));
       }),
   };
 }

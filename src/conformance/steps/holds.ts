@@ -62,7 +62,7 @@ export function connectWhileHeld(index: string, during: Step[]): Step {
   return {
     label: `plugin ${index} connects, its Synchronize held`,
     run: async (r) => {
-      r.start(`connect:${index}`, () => r.connect(spec(r, index)), 'nri');
+      r.start(`connect:${index}`, (unwaited) => unwaited.connect(spec(r, index)), 'nri');
       await held(r, index, 'Synchronize', during);
       const o = await r.outcome(`connect:${index}`);
       if (!o.ok) throw o.error;

@@ -21,7 +21,7 @@ export const runPod = (
 export function startRunPod(alias: string, extra: Partial<cri.IPodSandboxConfig> = {}): Step {
   return {
     label: `RunPodSandbox ${alias} (not waited for)`,
-    run: async (r) => r.start(`run:${alias}`, () => r.runPod(alias, extra)),
+    run: async (r) => r.start(`run:${alias}`, (unwaited) => unwaited.runPod(alias, extra)),
   };
 }
 
@@ -53,7 +53,7 @@ export function startStopPod(alias: string): Step {
     label: `StopPodSandbox ${alias} (not waited for)`,
     run: async (r) => {
       const id = r.pod(alias).id;
-      r.start(`stop:${alias}`, () => r.cri((c, o) => c.stopPodSandbox(id, o)));
+      r.start(`stop:${alias}`, (unwaited) => unwaited.cri((c, o) => c.stopPodSandbox(id, o)));
     },
   };
 }
@@ -64,7 +64,7 @@ export function startRemovePod(alias: string): Step {
     label: `RemovePodSandbox ${alias} (not waited for)`,
     run: async (r) => {
       const id = r.pod(alias).id;
-      r.start(`remove:${alias}`, () => r.cri((c, o) => c.removePodSandbox(id, o)));
+      r.start(`remove:${alias}`, (unwaited) => unwaited.cri((c, o) => c.removePodSandbox(id, o)));
     },
   };
 }
