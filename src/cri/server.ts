@@ -61,11 +61,20 @@ export function createCriServer(handlers: CriHandlers): CriServer {
     const impl = impls.get(spec.service) ?? {};
     impl[name] = (call, callback) => {
       const gaveUp = new AbortController();
-      call.once('cancelled', () => gaveUp.abort());
+      // grpc-js says 'cancelled' after every call, the answered ones too (once its stream
+      // closes); an abort then tells nobody anything, and costs an AbortError with its stack.
+      let answered = false;
+      call.once('cancelled', () => {
+        if (!answered) gaveUp.abort();
+      });
+      const answer: sendUnaryData<unknown> = (err, value) => {
+        answered = true;
+        callback(err, value);
+      };
       handler(call.request, gaveUp.signal).then(
-        (answer) => callback(null, answer),
+        (value) => answer(null, value),
         (err: unknown) =>
-          callback({
+          answer({
             code: err instanceof CriStatus ? err.grpcCode : GrpcCode.UNKNOWN,
             details: err instanceof Error ? err.message : String(err),
           }),
