@@ -2,15 +2,15 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Test files that pack the package, change the process's environment, or interrupt a run
-// of their own with a signal: each in a fresh process of its own, as the process is part of
-// what they test. run-tests and the examples need no process of their own, but they
-// compute beside the pack files (see the Sequencer below). The other files
-// leave nothing of theirs in the process when they end (every socket, server, child and
-// timer closed; no global changed): they share their workers' module graphs, so
-// a worker starts and loads the sources once rather than once per file, which on a 2-core
-// machine was a third of the suite's time. The commands' tests are among them: a command
-// run in process (test/support/cli-in-process.ts) gives back the environment, directory,
-// streams and exit code it was lent, and leaves no listener behind.
+// of their own with a signal: each in a fresh process of its own, as the process is part
+// of what they test. run-tests and the examples need none, but they are own-process files
+// so as to run early, beside the pack files (the Sequencer below). The other files leave
+// nothing of theirs in the process when they end (every socket, server, child and timer
+// closed; no global changed): they share their workers' module graphs, so a worker starts
+// and loads the sources once rather than once per file, which on a 2-core machine was a
+// third of the suite's time. The commands' tests are among them: a command run in process
+// (test/support/cli-in-process.ts) gives back the environment, directory, streams and exit
+// code it was lent, and leaves no listener behind.
 const ISOLATED = [
   'test/pack/**/*.test.ts',
   'test/scripts/run-tests.test.ts',
@@ -21,36 +21,33 @@ const ISOLATED = [
 ];
 
 /**
- * The own-process files run first (vitest's order), two at a time, and their order sets
- * how much of the two cores that stretch uses. plugin-author packs and installs the
- * package (packed.ts), which pack.test waits for too: plugin-author starts first;
- * conformance's preset matrix, which needs no package, computes beside it while npm works;
- * pack.test follows, when the package is there. The short files come last and fill in
- * beside whichever long one ends later. (pack.test last ran alone for some 20 s, a core
- * idle through its tour's pauses.)
- * prometheus.test, which mostly waits on a real Prometheus's scrapes (25 s for 7 CPU-s),
- * starts the shared files, so that its waits overlap their computing.
+ * Both kinds of file share one pool of three workers (below), and the order sets how much
+ * of the two cores the run uses. First what is long: prometheus.test, which mostly waits
+ * on a real Prometheus's scrapes (25 s for 7 CPU-s; skipped without it), so that its waits
+ * overlap the others' computing; plugin-author, which packs and installs the package
+ * (packed.ts) that pack.test waits for too; conformance's preset matrix, which needs no
+ * package and computes beside it while npm works; pack.test, which waits for the package.
+ * Then the other own-process files, then the shared ones, which fill in beside whichever
+ * long file ends last.
  */
-const OWN_PROCESS_FIRST = [
+const FIRST = [
+  'test/deploy/prometheus.test.ts',
   'test/pack/plugin-author.test.ts',
   'test/conformance/presets.test.ts',
   'test/pack/pack.test.ts',
 ];
-const SHARED_FIRST = ['test/deploy/prometheus.test.ts'];
 
 class Sequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const at = (list: string[], f: TestSpecification): number => list.findIndex((p) => f.moduleId.endsWith(p));
+    const first = (f: TestSpecification): number => FIRST.findIndex((p) => f.moduleId.endsWith(p));
     const rank = (f: TestSpecification): number => {
-      const first = f.project.name === 'own-process' ? OWN_PROCESS_FIRST : SHARED_FIRST;
-      return at(first, f) >= 0 ? at(first, f) - first.length : 0;
+      const at = first(f);
+      if (at >= 0) return at - FIRST.length;
+      return f.project.name === 'own-process' ? 0 : 1;
     };
-    const own = sorted.filter((f) => f.project.name === 'own-process');
-    const rest = sorted.filter((f) => f.project.name !== 'own-process');
-    // Array.prototype.sort is stable: the others keep vitest's order.
-    const byRank = (a: TestSpecification, b: TestSpecification): number => rank(a) - rank(b);
-    return [...own.sort(byRank), ...rest.sort(byRank)];
+    // Array.prototype.sort is stable: within a rank, files keep vitest's order.
+    return sorted.sort((a, b) => rank(a) - rank(b));
   }
 }
 
@@ -64,10 +61,14 @@ export default defineConfig({
     // both cores busy, so the bound is well past that.
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Tests open real unix sockets and spawn real processes; two workers match the 2-core
-    // machines, for the own-process files, which mostly compute (npm, tsc, the README tour).
+    // Tests open real unix sockets and spawn real processes. Many files wait (request
+    // timeouts, a scenario's pauses, children that start, npm): three workers on the 2-core
+    // machines, so that one computes while others wait. One pool for both projects: as two
+    // groups, the shared files waited for the last own-process file, and at the start of
+    // each group the cores idled while its first files waited all at once (some 40 of 200
+    // core-seconds of a run); four workers cost more CPU than the idling they saved.
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 3,
     sequence: { sequencer: Sequencer },
     projects: [
       { extends: true, test: { name: 'own-process', include: ISOLATED } },
@@ -78,12 +79,6 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ISOLATED,
           isolate: false,
-          // Many of these files wait (request timeouts, a scenario's pauses, children that
-          // start): with two workers both were often waiting at once, a third of the cores
-          // idle over the run; a third worker computes meanwhile. A project of its own
-          // number of workers is a group of its own, after the own-process files.
-          maxWorkers: 3,
-          sequence: { groupOrder: 1 },
         },
       },
     ],
