@@ -56,6 +56,9 @@ export default defineConfig({
     // Where the tests that need a directory other users can reach make theirs (a private TMPDIR is not one).
     // And where the test files share what is made once per run (test/support/once.ts).
     globalSetup: ['test/support/reachable-setup.ts', 'test/support/once-setup.ts'],
+    // A file that fails (a test timed out, say) leaves no process running and none of its
+    // directories behind (test/support/after-failure.ts).
+    setupFiles: ['test/support/after-failure-setup.ts'],
     // Only to end a hung test: no test's time is what it tests (speed figures come from
     // bench/). A test taking 5 s on an idle 2-core machine takes several times that with
     // both cores busy, so the bound is well past that.

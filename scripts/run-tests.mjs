@@ -13,6 +13,9 @@
 // made elsewhere for other users to reach (test/support/reachable-setup.ts records where).
 // Nothing is excused: tsx runs without its cache (TSX_DISABLE_CACHE), which it would
 // keep in TMPDIR/tsx-UID for the next run, and no other tool of the suite writes there.
+// A test file that fails (a test that timed out, say) has its processes ended and its
+// temporary directories removed (test/support/after-failure.ts), here once more at the
+// end: a failure fails the run, and leaves nothing behind all the same.
 // New entries in TMPDIR itself are listed too, as a note: other programs may share it.
 //
 // The tests that run the built CLI need dist/ built from the sources as they are: when it
@@ -49,6 +52,7 @@ mkdirSync(testTmp);
 chmodSync(testTmp, 0o755);
 const summaryFile = join(dir, 'summary.json');
 const reachableFile = join(dir, 'reachable.json');
+const failedFilesDirs = join(dir, 'failed-files-dirs');
 const run = spawnSync(
   process.execPath,
   [vitest, 'run', '--reporter=default', `--reporter=${reporter}`, ...process.argv.slice(2)],
@@ -60,6 +64,7 @@ const run = spawnSync(
       TSX_DISABLE_CACHE: '1',
       NRICTL_TEST_SUMMARY: summaryFile,
       NRICTL_TEST_REACHABLE_RECORD: reachableFile,
+      NRICTL_TEST_FAILED_FILES_DIRS: failedFilesDirs,
     },
   },
 );
@@ -70,6 +75,16 @@ try {
 } catch {
   // vitest ended before its reporters ran: handled below as a failure with no counts.
 }
+// The temporary directories of test files that failed (test/support/after-failure.ts):
+// removed at the file's end, and once more now that nothing of the run can still write.
+let owed = [];
+try {
+  owed = readFileSync(failedFilesDirs, 'utf8').split('\n').filter(Boolean);
+} catch {
+  // No test file failed, or none had made a directory.
+}
+for (const path of owed) rmSync(path, { recursive: true, force: true });
+rmSync(failedFilesDirs, { force: true });
 const left = readdirSync(testTmp).map((name) => join(testTmp, name));
 try {
   const elsewhere = JSON.parse(readFileSync(reachableFile, 'utf8')).dir;

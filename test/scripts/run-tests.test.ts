@@ -2,7 +2,7 @@
 // the exit code does. It runs here on tiny test files in a temporary directory, each run
 // with its own vitest config, so the real suite is not involved.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,6 +98,48 @@ describe('scripts/run-tests.mjs', () => {
       last: 'tests: 2 passed, 3 failed, 1 skipped (1 suite failed outside its tests, 1 error outside any test)',
     });
     expectHonest(r);
+  });
+
+  it('a test that times out leaves neither its process running nor its directory, with the set-up file; it did without', () => {
+    const setup = fileURLToPath(new URL('../support/after-failure-setup.ts', import.meta.url));
+    const pidFile = join(dir, 'pid');
+    const abandoned = [
+      "const { spawn } = require('node:child_process');",
+      "const { mkdtempSync, writeFileSync } = require('node:fs');",
+      "const { tmpdir } = require('node:os');",
+      "const { join } = require('node:path');",
+      "it('times out mid-way', async () => {",
+      "  mkdtempSync(join(tmpdir(), 'made-'));",
+      "  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });",
+      `  writeFileSync(${JSON.stringify(pidFile)}, String(child.pid));`,
+      '  await new Promise(() => {});',
+      '}, 500);',
+    ].join('\n');
+    const alive = (): boolean => {
+      try {
+        process.kill(Number(readFileSync(pidFile, 'utf8')), 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const config = (extra: string) =>
+      `export default { test: { globals: true, include: ['*.test.cjs'], ${extra} } };\n`;
+    // Without it, the abandoned test's directory is left and its child outlives the run.
+    const without = runOn({ 'abandoned.test.cjs': abandoned }, config(''));
+    try {
+      expect(without.last).toBe('tests: 0 passed, 2 failed, 0 skipped (1 entry left behind, listed above)');
+      expect(alive()).toBe(true);
+    } finally {
+      if (alive()) process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+    }
+    const runDirs = () => readdirSync(dir).filter((n) => n.startsWith('nrictl-tests-'));
+    const kept = runDirs(); // the run above keeps what it left, for a look
+    const withIt = runOn({ 'abandoned.test.cjs': abandoned }, config(`setupFiles: [${JSON.stringify(setup)}]`));
+    expect(withIt).toMatchObject({ status: 1, last: 'tests: 0 passed, 1 failed, 0 skipped' });
+    expect(alive()).toBe(false);
+    expect(runDirs()).toEqual(kept);
+    expectHonest(withIt);
   });
 
   it('reports a failure when vitest stops before reporting anything', () => {
