@@ -2,7 +2,7 @@
 // its terminal through the queue and writes its counts to the file named by
 // NRICTL_REPORT, then exits. Modes: "async" switches terminal writes to asynchronous
 // first; "sink" writes where `nrictl logs` does (nonBlockingStdout()); "sync" as Node does.
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { BoundedOutputQueue } from '../../src/output/bounded-queue.js';
 import { makeTerminalWritesAsync } from '../../src/output/terminal-output.js';
@@ -19,8 +19,11 @@ function burst(): void {
   else setTimeout(report, 50);
 }
 function report(): void {
+  // Written whole, then renamed into place: the test reads the report as soon as it
+  // exists, and on a busy machine it found it half-written.
+  const path = process.env.NRICTL_REPORT!;
   writeFileSync(
-    process.env.NRICTL_REPORT!,
+    `${path}.part`,
     JSON.stringify({
       pid: process.pid,
       isTTY: process.stdout.isTTY,
@@ -31,6 +34,7 @@ function report(): void {
       pending: queue.pending,
     }),
   );
+  renameSync(`${path}.part`, path);
   process.exit(0);
 }
 burst();
