@@ -532,13 +532,18 @@ export async function readmeFromInstalled(installed, env = {}) {
   return { original, ...(await render(runs, original)) };
 }
 
-/** Where two versions of README.md first differ, as one message that says how to mend it. */
+/**
+ * Where two versions of README.md first differ, as one message that says how to mend it,
+ * with the lines that follow on each side: a tour entry's output that differs by one
+ * finding says which only a line or two later.
+ */
 export function staleness(original, text) {
   const a = original.split('\n');
   const b = text.split('\n');
   let i = 0;
   while (i < a.length && a[i] === b[i]) i++;
-  return `README.md is stale (first difference at line ${i + 1}); run \`node scripts/gen-readme.mjs\`\n  has:   ${a[i] ?? '(end)'}\n  wants: ${b[i] ?? '(end)'}`;
+  const from = (lines) => (lines.length > i ? lines.slice(i, i + 3).join('\n         ') : '(end)');
+  return `README.md is stale (first difference at line ${i + 1}); run \`node scripts/gen-readme.mjs\`\n  has:   ${from(a)}\n  wants: ${from(b)}`;
 }
 
 async function main() {
