@@ -8,6 +8,7 @@ import type { Client, ClientUnaryCall, ServiceError } from '@grpc/grpc-js';
 import { formatDuration } from '../units/index.js';
 import { CriError } from './errors.js';
 import { asBuffer, loadGrpc, MAX_MESSAGE_BYTES } from './grpc.js';
+import { socketPathOverLimit } from '../api/socket-path.js';
 import { checkDialable, identifyPeer, type Peer } from './probe.js';
 import { CRI_CALLS, RUNTIME_SERVICE, type CriCallName, type CriRequest, type CriResponse } from './services.js';
 import { GrpcCode, grpcCodeName } from './status.js';
@@ -40,6 +41,8 @@ export class CriClient {
 
   private constructor(
     readonly socketPath: string,
+    /** The path as dialled: socketPath, or the path as given when only that fits (open). */
+    private readonly dialPath: string,
     private readonly client: Client,
     private readonly timeoutMs: number,
     private readonly signal: AbortSignal | undefined,
@@ -53,16 +56,20 @@ export class CriClient {
    */
   static async open(opts: CriClientOptions): Promise<CriClient> {
     const socketPath = path.resolve(opts.socketPath);
+    // The kernel bounds the path handed to connect(), not the socket's absolute path: a
+    // relative path in a deep directory fits where its absolute form does not, and the
+    // simulator binds it and the NRI session dials it so. Then it is dialled as given.
+    const dialPath = socketPathOverLimit(socketPath) === undefined ? socketPath : opts.socketPath;
     const timeoutMs = opts.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    await checkDialable(socketPath, Math.min(timeoutMs, PROBE_MS));
+    await checkDialable(dialPath, Math.min(timeoutMs, PROBE_MS));
     const grpc = loadGrpc();
-    const client = new grpc.Client(`unix:${socketPath}`, grpc.credentials.createInsecure(), {
+    const client = new grpc.Client(`unix:${dialPath}`, grpc.credentials.createInsecure(), {
       'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
       'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
       // Our own connection, closed with this client, not one shared with other clients.
       'grpc.use_local_subchannel_pool': 1,
     });
-    const c = new CriClient(socketPath, client, timeoutMs, opts.signal, undefined);
+    const c = new CriClient(socketPath, dialPath, client, timeoutMs, opts.signal, undefined);
     try {
       c.versionAnswer = await c.call('Version', { version: 'v1' });
     } catch (err) {
@@ -238,7 +245,7 @@ export class CriClient {
     const details = { socketPath, call, grpcCode: err.code, grpcMessage: err.details, cause: err };
     let peer: Peer;
     try {
-      peer = await identifyPeer(socketPath, Math.min(PROBE_MS, timeoutMs));
+      peer = await identifyPeer(this.dialPath, Math.min(PROBE_MS, timeoutMs));
     } catch (dialErr) {
       // The socket is gone or refuses now: the runtime went away.
       if (opening) return dialErr as CriError;

@@ -2,7 +2,7 @@
 // the subset, every error kind, and what a bad socket says (one line, and the exit code
 // the command line gives it).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
@@ -388,5 +388,30 @@ describe('a bad socket: one line, and its exit code', () => {
     const { err, exitCode } = await openFails(p);
     expect(err.code).toBe('path-too-long');
     expect(exitCode).toBe(ExitCode.USAGE);
+  });
+
+  it('a relative path that fits where its absolute form is too long: dialled as given, named in full', async () => {
+    // nrictl sim binds a relative --cri-socket as given, and doctor's NRI session dials it
+    // so: in a deep directory (an installed package's tour) only CRI had refused it.
+    const { criSocket } = await start();
+    const deep = path.join(tempDir(), 'd'.repeat(100));
+    mkdirSync(deep);
+    symlinkSync(criSocket, path.join(deep, 'cri.sock'));
+    const absolute = path.join(realpathSync(deep), 'cri.sock');
+    expect(Buffer.byteLength(absolute)).toBeGreaterThan(107);
+    const here = process.cwd();
+    process.chdir(deep);
+    try {
+      const c = await openCriClient({ socketPath: 'cri.sock', timeoutMs: 5000 });
+      try {
+        expect(c.socketPath).toBe(absolute);
+        expect(c.runtimeVersion.runtimeName).toBe('nrictl-sim');
+        expect((await c.listPodSandbox()).items).toEqual([]);
+      } finally {
+        c.close();
+      }
+    } finally {
+      process.chdir(here);
+    }
   });
 });
