@@ -16,15 +16,19 @@
 // A test file that fails (a test that timed out, say) has its processes ended and its
 // temporary directories removed (test/support/after-failure.ts), here once more at the
 // end: a failure fails the run, and leaves nothing behind all the same.
+// An interrupted run (Ctrl-C, or a SIGTERM or SIGHUP) leaves nothing either: this process
+// passes the signal to vitest and outlives it, ends the processes of the run that still
+// run (found by the run's own environment), removes what the tests made, and says the run
+// was interrupted, exiting as the signal would (130 for Ctrl-C).
 // New entries in TMPDIR itself are listed too, as a note: other programs may share it.
 //
 // The tests that run the built CLI need dist/ built from the sources as they are: when it
 // is missing or stale (scripts/build-stamp.mjs), `npm run build` runs first, once, before
 // any test starts, so `npm ci && npm test` works without a build step and an up-to-date
 // dist/ is not built again.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { whyStale } from './build-stamp.mjs';
@@ -53,21 +57,18 @@ chmodSync(testTmp, 0o755);
 const summaryFile = join(dir, 'summary.json');
 const reachableFile = join(dir, 'reachable.json');
 const failedFilesDirs = join(dir, 'failed-files-dirs');
-const run = spawnSync(
-  process.execPath,
-  [vitest, 'run', '--reporter=default', `--reporter=${reporter}`, ...process.argv.slice(2)],
-  {
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      TMPDIR: testTmp,
-      TSX_DISABLE_CACHE: '1',
-      NRICTL_TEST_SUMMARY: summaryFile,
-      NRICTL_TEST_REACHABLE_RECORD: reachableFile,
-      NRICTL_TEST_FAILED_FILES_DIRS: failedFilesDirs,
-    },
-  },
-);
+const run = await runVitest([vitest, 'run', '--reporter=default', `--reporter=${reporter}`, ...process.argv.slice(2)], {
+  ...process.env,
+  TMPDIR: testTmp,
+  TSX_DISABLE_CACHE: '1',
+  NRICTL_TEST_SUMMARY: summaryFile,
+  NRICTL_TEST_REACHABLE_RECORD: reachableFile,
+  NRICTL_TEST_FAILED_FILES_DIRS: failedFilesDirs,
+});
+// Every process of the run carries its summary file in its environment: what still runs
+// now that vitest has ended (a simulator an interrupted test started, say) is ended.
+const ended = await endRunProcesses(`NRICTL_TEST_SUMMARY=${summaryFile}`);
+if (ended > 0) console.log(`Ended ${ended} process${ended === 1 ? '' : 'es'} the tests had left running.`);
 
 let counts;
 try {
@@ -85,13 +86,20 @@ try {
 }
 for (const path of owed) rmSync(path, { recursive: true, force: true });
 rmSync(failedFilesDirs, { force: true });
-const left = readdirSync(testTmp).map((name) => join(testTmp, name));
+let elsewhere;
 try {
-  const elsewhere = JSON.parse(readFileSync(reachableFile, 'utf8')).dir;
-  if (existsSync(elsewhere)) left.push(...readdirSync(elsewhere).map((name) => join(elsewhere, name)));
+  elsewhere = JSON.parse(readFileSync(reachableFile, 'utf8')).dir;
 } catch {
   // No directory was made elsewhere (TMPDIR is reachable), or the set-up did not run.
 }
+if (run.interrupted) {
+  // Cut short by its user: what the tests made is nobody's to look at.
+  rmSync(testTmp, { recursive: true, force: true });
+  mkdirSync(testTmp);
+  if (elsewhere) rmSync(elsewhere, { recursive: true, force: true });
+}
+const left = readdirSync(testTmp).map((name) => join(testTmp, name));
+if (elsewhere && existsSync(elsewhere)) left.push(...readdirSync(elsewhere).map((name) => join(elsewhere, name)));
 if (left.length === 0) rmSync(dir, { recursive: true, force: true });
 else {
   rmSync(summaryFile, { force: true });
@@ -107,7 +115,9 @@ if (appeared.length > 0)
 const exitCode = run.status ?? 1;
 const how = run.signal ? `was killed by ${run.signal}` : `exited with code ${exitCode}`;
 let line;
-if (!counts) {
+if (!counts && run.interrupted) {
+  line = `tests: 0 passed, 1 failed, 0 skipped (interrupted by ${run.interrupted} before vitest reported any result)`;
+} else if (!counts) {
   line = `tests: 0 passed, 1 failed, 0 skipped (vitest ${how} before reporting any result; see above)`;
 } else {
   const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
@@ -118,7 +128,8 @@ if (!counts) {
       `${plural(counts.brokenSuites, 'suite', 'suites')} failed outside ${counts.brokenSuites === 1 ? 'its' : 'their'} tests`,
     );
   if (counts.outsideErrors) notes.push(`${plural(counts.outsideErrors, 'error', 'errors')} outside any test`);
-  if (counts.reason === 'interrupted') notes.push('the run was interrupted');
+  if (run.interrupted) notes.push(`interrupted by ${run.interrupted}`);
+  else if (counts.reason === 'interrupted') notes.push('the run was interrupted');
   if (left.length > 0) notes.push(`${plural(left.length, 'entry', 'entries')} left behind, listed above`);
   let failed =
     counts.failed + counts.brokenFiles + counts.brokenSuites + counts.outsideErrors + (left.length > 0 ? 1 : 0);
@@ -131,4 +142,73 @@ if (!counts) {
   counts.failedTotal = failed;
 }
 console.log(line);
+if (run.interrupted) process.exit(128 + constants.signals[run.interrupted]);
 process.exit(exitCode !== 0 ? exitCode : (counts?.failedTotal ?? 1) > 0 ? 1 : 0);
+
+/**
+ * Runs vitest to its end. A signal that would end this process (Ctrl-C reaches vitest
+ * from the terminal too; a SIGTERM may come to this process alone) is passed on, and this
+ * process waits on: what the run leaves must still be removed and said.
+ */
+function runVitest(args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { stdio: 'inherit', env });
+    let interrupted;
+    const passOn = (signal) => {
+      interrupted ??= signal;
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    };
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    for (const signal of signals) process.on(signal, passOn);
+    child.on('error', (err) => {
+      console.error(`could not start vitest: ${err.message}`);
+      resolve({ status: 1, signal: null, interrupted });
+    });
+    child.on('exit', (status, signal) => {
+      for (const s of signals) process.off(s, passOn);
+      resolve({ status, signal, interrupted });
+    });
+  });
+}
+
+/** The pids of this user's processes whose environment holds `marker` (Linux /proc; none elsewhere). */
+function processesMarked(marker) {
+  if (!existsSync('/proc')) return [];
+  const pids = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').includes(marker)) pids.push(Number(name));
+    } catch {
+      // gone meanwhile, or another user's
+    }
+  }
+  return pids;
+}
+
+/** Ends the processes marked so: SIGTERM, so that each removes what it made, then SIGKILL after 5 s. Resolves with how many there were. */
+async function endRunProcesses(marker) {
+  const pids = processesMarked(marker);
+  const signal = (pid, sig) => {
+    try {
+      process.kill(pid, sig);
+      return true;
+    } catch {
+      return false; // gone
+    }
+  };
+  // A process that has exited but is not yet reaped (its parent gone) still takes signals.
+  const running = (pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    } catch {
+      return false;
+    }
+  };
+  for (const pid of pids) signal(pid, 'SIGTERM');
+  const by = Date.now() + 5000;
+  while (pids.some(running) && Date.now() < by) await new Promise((r) => setTimeout(r, 50));
+  for (const pid of pids) signal(pid, 'SIGKILL');
+  return pids.length;
+}

@@ -1,8 +1,8 @@
 // scripts/run-tests.mjs is what CI reads: its closing line must report a failure whenever
 // the exit code does. It runs here on tiny test files in a temporary directory, each run
 // with its own vitest config, so the real suite is not involved.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +41,19 @@ function expectHonest({ status, last }: { status: number | null; last: string })
   const m = CLOSING.exec(last);
   expect(m, `closing line "${last}"`).not.toBeNull();
   expect(Number(m![2]) > 0, `"${last}" with exit code ${status}`).toBe(status !== 0);
+}
+
+/**
+ * Whether the process runs: one that has exited but that nobody reaps (its parent gone,
+ * and an init that does not reap, as in some containers) still answers signal 0.
+ */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 const CJS_CONFIG = "export default { test: { globals: true, include: ['*.test.cjs'] } };\n";
@@ -115,21 +128,16 @@ describe('scripts/run-tests.mjs', () => {
       '  await new Promise(() => {});',
       '}, 500);',
     ].join('\n');
-    const alive = (): boolean => {
-      try {
-        process.kill(Number(readFileSync(pidFile, 'utf8')), 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
+    const alive = (): boolean => running(Number(readFileSync(pidFile, 'utf8')));
     const config = (extra: string) =>
       `export default { test: { globals: true, include: ['*.test.cjs'], ${extra} } };\n`;
-    // Without it, the abandoned test's directory is left and its child outlives the run.
+    // Without it, the abandoned test's directory is left, and its child runs on until the
+    // script ends it once vitest has ended (the files after it would have run beside it).
     const without = runOn({ 'abandoned.test.cjs': abandoned }, config(''));
     try {
       expect(without.last).toBe('tests: 0 passed, 2 failed, 0 skipped (1 entry left behind, listed above)');
-      expect(alive()).toBe(true);
+      expect(without.stdout).toContain('Ended 1 process the tests had left running.');
+      expect(alive()).toBe(false);
     } finally {
       if (alive()) process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
     }
@@ -137,9 +145,60 @@ describe('scripts/run-tests.mjs', () => {
     const kept = runDirs(); // the run above keeps what it left, for a look
     const withIt = runOn({ 'abandoned.test.cjs': abandoned }, config(`setupFiles: [${JSON.stringify(setup)}]`));
     expect(withIt).toMatchObject({ status: 1, last: 'tests: 0 passed, 1 failed, 0 skipped' });
+    expect(withIt.stdout).not.toContain('had left running');
     expect(alive()).toBe(false);
     expect(runDirs()).toEqual(kept);
     expectHonest(withIt);
+  });
+
+  it('an interrupted run (a SIGINT to the script alone) ends its processes, removes what its tests made, and says so', async () => {
+    const pidFile = join(dir, 'pid');
+    const waits = [
+      "const { spawn } = require('node:child_process');",
+      "const { mkdtempSync, writeFileSync } = require('node:fs');",
+      "const { tmpdir } = require('node:os');",
+      "const { join } = require('node:path');",
+      "it('waits', async () => {",
+      "  mkdtempSync(join(tmpdir(), 'made-'));",
+      "  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });",
+      `  writeFileSync(${JSON.stringify(pidFile)}, String(child.pid));`,
+      '  await new Promise(() => {});',
+      '}, 60_000);',
+    ].join('\n');
+    writeFileSync(join(dir, 'vitest.config.mjs'), CJS_CONFIG);
+    writeFileSync(join(dir, 'waits.test.cjs'), waits);
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST')));
+    const runTests = spawn(process.execPath, [script, '--config', join(dir, 'vitest.config.mjs'), '--root', dir], {
+      env: { ...env, TMPDIR: dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    runTests.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    runTests.stderr.resume();
+    const ended = new Promise<number | null>((resolve) => runTests.on('close', (code) => resolve(code)));
+    try {
+      // The test has made its directory and started its child (the suite's own timeout bounds this wait).
+      while (!existsSync(pidFile)) await new Promise((r) => setTimeout(r, 50));
+      const child = Number(readFileSync(pidFile, 'utf8'));
+      runTests.kill('SIGINT');
+      const status = await ended;
+      const last = stdout.trimEnd().split('\n').at(-1)!;
+      expect(status).toBe(130);
+      expect(last).toMatch(/^tests: \d+ passed, [1-9]\d* failed, \d+ skipped \(.*interrupted by SIGINT.*\)$/);
+      expectHonest({ status, last });
+      // The test's child, and the vitest worker when it outlived vitest.
+      expect(stdout).toMatch(/Ended [12] process(es)? the tests had left running\./);
+      expect(running(child)).toBe(false);
+      expect(readdirSync(dir).filter((n) => n.startsWith('nrictl-tests-'))).toEqual([]);
+    } finally {
+      runTests.kill('SIGKILL');
+      if (existsSync(pidFile))
+        try {
+          process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+        } catch {
+          // ended, as it should be
+        }
+    }
   });
 
   it('reports a failure when vitest stops before reporting anything', () => {
