@@ -133,7 +133,10 @@ if (!counts && run.interrupted) {
   if (left.length > 0) notes.push(`${plural(left.length, 'entry', 'entries')} left behind, listed above`);
   let failed =
     counts.failed + counts.brokenFiles + counts.brokenSuites + counts.outsideErrors + (left.length > 0 ? 1 : 0);
-  if (failed === 0 && exitCode !== 0) {
+  if (failed === 0 && run.interrupted) {
+    // Stopped, even if only after its last test: the run exits as the signal would, a failure.
+    failed = 1;
+  } else if (failed === 0 && exitCode !== 0) {
     // Whatever made vitest fail is not in the counts; it still is one failure.
     failed = 1;
     notes.push(`vitest ${how} though no test failed; see above`);
