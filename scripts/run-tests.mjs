@@ -32,6 +32,7 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { whyStale } from './build-stamp.mjs';
+import { endProcesses } from './end-processes.mjs';
 
 const stale = whyStale();
 if (stale) {
@@ -189,29 +190,9 @@ function processesMarked(marker) {
   return pids;
 }
 
-/** Ends the processes marked so: SIGTERM, so that each removes what it made, then SIGKILL after 5 s. Resolves with how many there were. */
+/** Ends the processes marked so (endProcesses, 5 s of grace); resolves with how many there were. */
 async function endRunProcesses(marker) {
   const pids = processesMarked(marker);
-  const signal = (pid, sig) => {
-    try {
-      process.kill(pid, sig);
-      return true;
-    } catch {
-      return false; // gone
-    }
-  };
-  // A process that has exited but is not yet reaped (its parent gone) still takes signals.
-  const running = (pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-    } catch {
-      return false;
-    }
-  };
-  for (const pid of pids) signal(pid, 'SIGTERM');
-  const by = Date.now() + 5000;
-  while (pids.some(running) && Date.now() < by) await new Promise((r) => setTimeout(r, 50));
-  for (const pid of pids) signal(pid, 'SIGKILL');
+  await endProcesses(pids, 5000);
   return pids.length;
 }

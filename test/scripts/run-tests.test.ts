@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module script without type declarations
+import { isRunning } from '../../scripts/end-processes.mjs';
 
 const script = fileURLToPath(new URL('../../scripts/run-tests.mjs', import.meta.url));
 // The form CI greps for: an optional "word:", then "N passed, N failed", then optionally ", N skipped".
@@ -41,19 +43,6 @@ function expectHonest({ status, last }: { status: number | null; last: string })
   const m = CLOSING.exec(last);
   expect(m, `closing line "${last}"`).not.toBeNull();
   expect(Number(m![2]) > 0, `"${last}" with exit code ${status}`).toBe(status !== 0);
-}
-
-/**
- * Whether the process runs: one that has exited but that nobody reaps (its parent gone,
- * and an init that does not reap, as in some containers) still answers signal 0.
- */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 const CJS_CONFIG = "export default { test: { globals: true, include: ['*.test.cjs'] } };\n";
@@ -128,7 +117,7 @@ describe('scripts/run-tests.mjs', () => {
       '  await new Promise(() => {});',
       '}, 500);',
     ].join('\n');
-    const alive = (): boolean => running(Number(readFileSync(pidFile, 'utf8')));
+    const alive = (): boolean => isRunning(Number(readFileSync(pidFile, 'utf8')));
     const config = (extra: string) =>
       `export default { test: { globals: true, include: ['*.test.cjs'], ${extra} } };\n`;
     // Without it, the abandoned test's directory is left, and its child runs on until the
@@ -188,7 +177,7 @@ describe('scripts/run-tests.mjs', () => {
       expectHonest({ status, last });
       // The test's child, and the vitest worker when it outlived vitest.
       expect(stdout).toMatch(/Ended [12] process(es)? the tests had left running\./);
-      expect(running(child)).toBe(false);
+      expect(isRunning(child)).toBe(false);
       expect(readdirSync(dir).filter((n) => n.startsWith('nrictl-tests-'))).toEqual([]);
     } finally {
       runTests.kill('SIGKILL');

@@ -13,6 +13,8 @@
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { fileURLToPath } from 'node:url';
+// @ts-expect-error: a plain ES module script without type declarations
+import { endProcesses } from '../../scripts/end-processes.mjs';
 
 const made = new Set<string>();
 const recorded = Symbol.for('nrictl.test.mkdtemp-recorded');
@@ -103,21 +105,8 @@ function descendants(of: number): number[] {
   return out;
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** Ends every process this worker started that still runs: SIGTERM, then SIGKILL for what still runs after `graceMs`. */
 export async function endDescendants(graceMs = 10_000): Promise<void> {
   const pids = descendants(process.pid);
-  if (pids.length === 0) return;
-  for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGTERM');
-  const by = Date.now() + graceMs;
-  while (pids.some(alive) && Date.now() < by) await new Promise((r) => setTimeout(r, 50));
-  for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  if (pids.length > 0) await endProcesses(pids, graceMs);
 }
